@@ -1,0 +1,23 @@
+package dev.allot;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Bean;
+
+/** Allot: the control plane of a shared GPU fleet. */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class AllotApplication {
+
+	public static void main(String[] args) {
+		SpringApplication.run(AllotApplication.class, args);
+	}
+
+	/** Every rule that depends on "now" asks this clock, so tests can fix it. */
+	@Bean
+	java.time.Clock clock() {
+		return java.time.Clock.systemUTC();
+	}
+
+}

@@ -1,0 +1,86 @@
+package dev.allot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * With no datasource configured, Allot runs on an embedded PostgreSQL (real binaries) whose data
+ * folder survives restarts, so that {@code ./mvnw spring-boot:run} works on a machine with only a JDK.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty()")
+class EmbeddedPostgresConfiguration {
+
+	private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresConfiguration.class);
+
+	@ConfigurationProperties("allot.embedded-postgres")
+	record EmbeddedPostgresProperties(Path dataDirectory, int port) {
+		EmbeddedPostgresProperties {
+			if (dataDirectory == null) {
+				dataDirectory = Path.of(".allot", "pgdata");
+			}
+		}
+	}
+
+	@Bean(destroyMethod = "close")
+	EmbeddedPostgres embeddedPostgres(EmbeddedPostgresProperties properties) throws IOException {
+		Path data = properties.dataDirectory().toAbsolutePath();
+		Files.createDirectories(data.getParent());
+		stopOrphanedPostmaster(data);
+		var builder = EmbeddedPostgres.builder()
+			.setDataDirectory(data)
+			.setCleanDataDirectory(false)
+			.setRegisterShutdownHook(false);
+		if (properties.port() > 0) {
+			builder.setPort(properties.port());
+		}
+		EmbeddedPostgres postgres = builder.start();
+		log.info("Embedded PostgreSQL on port {} with data in {}", postgres.getPort(), data);
+		return postgres;
+	}
+
+	@Bean
+	DataSource dataSource(EmbeddedPostgres postgres) {
+		HikariDataSource dataSource = new HikariDataSource();
+		dataSource.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+		dataSource.setUsername("postgres");
+		dataSource.setMaximumPoolSize(16);
+		dataSource.setPoolName("allot-embedded");
+		return dataSource;
+	}
+
+	/** After a kill -9 of the JVM the postmaster outlives it and holds the data folder's lock. */
+	private static void stopOrphanedPostmaster(Path data) {
+		Path pidFile = data.resolve("postmaster.pid");
+		if (!Files.exists(pidFile)) {
+			return;
+		}
+		try {
+			long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().trim());
+			Optional<ProcessHandle> process = ProcessHandle.of(pid);
+			if (process.isPresent() && process.get().info().command().orElse("").contains("postgres")) {
+				log.warn("Stopping orphaned embedded PostgreSQL (pid {})", pid);
+				process.get().destroy();
+				process.get().onExit().get();
+			}
+		}
+		catch (Exception ex) {
+			log.warn("Could not inspect {}: {}", pidFile, ex.getMessage());
+		}
+	}
+
+}

@@ -1,0 +1,96 @@
+package dev.allot.demo;
+
+import java.security.SecureRandom;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import dev.allot.identity.UserDirectory;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.PlatformRole;
+import dev.allot.shared.security.TenantRole;
+import dev.allot.tenancy.Tenancy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Seeds the demo once: on the embedded database by default, elsewhere only with {@code allot.demo.enabled=true}.
+ * Passwords are random and printed at the first start only (they are stored hashed), unless
+ * {@code allot.demo.password} fixes one for all demo users.
+ */
+@Component
+@Order(10)
+@ConditionalOnExpression("${allot.demo.enabled:false} or '${spring.datasource.url:}'.isEmpty()")
+class DemoData implements ApplicationRunner {
+
+	private static final Logger log = LoggerFactory.getLogger(DemoData.class);
+
+	static final Caller SEED = new Caller("demo-seed", "Demo seed", Caller.Kind.SERVICE_ACCOUNT,
+			EnumSet.of(PlatformRole.PLATFORM_ADMIN), Map.of());
+
+	private final UserDirectory users;
+
+	private final Tenancy tenancy;
+
+	private final TransactionTemplate transactions;
+
+	private final String fixedPassword;
+
+	DemoData(UserDirectory users, Tenancy tenancy, TransactionTemplate transactions,
+			@Value("${allot.demo.password:}") String fixedPassword) {
+		this.users = users;
+		this.tenancy = tenancy;
+		this.transactions = transactions;
+		this.fixedPassword = fixedPassword;
+	}
+
+	@Override
+	public void run(ApplicationArguments args) {
+		if (users.exists("admin")) {
+			return;
+		}
+		Map<String, String> passwords = new LinkedHashMap<>();
+		transactions.executeWithoutResult(status -> {
+			user(passwords, "admin", "Platform Admin", EnumSet.of(PlatformRole.PLATFORM_ADMIN));
+			user(passwords, "alice", "Alice Example", Set.of());
+			user(passwords, "bob", "Bob Example", Set.of());
+			user(passwords, "auditor", "Audrey Auditor", EnumSet.of(PlatformRole.AUDITOR));
+			tenancy.createTenant(SEED, new Tenancy.NewTenant("acme-ml", "Acme ML Research"));
+			tenancy.createTenant(SEED, new Tenancy.NewTenant("globex-ai", "Globex AI"));
+			tenancy.addMember(SEED, "acme-ml", "alice", TenantRole.TENANT_ADMIN);
+			tenancy.addMember(SEED, "globex-ai", "bob", TenantRole.MEMBER);
+			tenancy.createProject(SEED, "acme-ml", new Tenancy.NewProject("llm-pretrain", "LLM pre-training"));
+			tenancy.createProject(SEED, "acme-ml", new Tenancy.NewProject("vision", "Vision models"));
+			tenancy.createProject(SEED, "globex-ai", new Tenancy.NewProject("recsys", "Recommender systems"));
+		});
+		StringBuilder banner = new StringBuilder("\n\nDemo users (shown once; stored hashed):\n");
+		passwords.forEach((user, password) -> banner.append(String.format("  %-8s %s%n", user, password)));
+		log.info(banner.toString());
+	}
+
+	private void user(Map<String, String> passwords, String username, String displayName, Set<PlatformRole> roles) {
+		String password = fixedPassword.isBlank() ? randomPassword() : fixedPassword;
+		users.create(username, displayName, password, roles);
+		passwords.put(username, password);
+	}
+
+	private static String randomPassword() {
+		String alphabet = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+		SecureRandom random = new SecureRandom();
+		StringBuilder password = new StringBuilder();
+		for (int i = 0; i < 14; i++) {
+			password.append(alphabet.charAt(random.nextInt(alphabet.length())));
+		}
+		return password.toString();
+	}
+
+}

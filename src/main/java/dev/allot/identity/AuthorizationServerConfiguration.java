@@ -1,0 +1,106 @@
+package dev.allot.identity;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.allot.shared.security.Caller;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2Error;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtEncoder;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
+import org.springframework.security.oauth2.server.authorization.JdbcOAuth2AuthorizationService;
+import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationService;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.client.JdbcRegisteredClientRepository;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.security.oauth2.server.authorization.settings.AuthorizationServerSettings;
+import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
+
+/**
+ * Allot's own OAuth2 authorization server: clients and authorizations in PostgreSQL (any replica serves any
+ * step of a flow), tokens signed with the stored keys, and the resource server verifying them locally.
+ */
+@Configuration(proxyBeanMethods = false)
+class AuthorizationServerConfiguration {
+
+	@Bean
+	RegisteredClientRepository registeredClientRepository(JdbcTemplate jdbc) {
+		return new JdbcRegisteredClientRepository(jdbc);
+	}
+
+	@Bean
+	OAuth2AuthorizationService authorizationService(JdbcTemplate jdbc, RegisteredClientRepository clients) {
+		return new JdbcOAuth2AuthorizationService(jdbc, clients);
+	}
+
+	@Bean
+	AuthorizationServerSettings authorizationServerSettings(SecurityProperties properties, Issuer issuer) {
+		// Without a public URL (a random test port) the issuer follows the request, which is the loopback address.
+		var settings = AuthorizationServerSettings.builder();
+		return (properties.publicUrl() != null ? settings.issuer(issuer.get()) : settings).build();
+	}
+
+	@Bean
+	PasswordEncoder passwordEncoder() {
+		return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+	}
+
+	@Bean
+	JwtEncoder jwtEncoder(SigningKeys keys) {
+		return new NimbusJwtEncoder(keys.forSigning());
+	}
+
+	/** Verifies locally against the stored keys: signature, expiry (a minute of skew) and Allot's issuer. */
+	@Bean
+	JwtDecoder jwtDecoder(SigningKeys keys, Issuer expectedIssuer) {
+		DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+		processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, keys));
+		processor.setJWTClaimsSetVerifier((claims, context) -> {
+		});
+		NimbusJwtDecoder decoder = new NimbusJwtDecoder(processor);
+		OAuth2TokenValidator<Jwt> issuer = jwt -> expectedIssuer.get().equals(String.valueOf(jwt.getIssuer()))
+				? OAuth2TokenValidatorResult.success()
+				: OAuth2TokenValidatorResult.failure(new OAuth2Error("invalid_token", "The token has another issuer", null));
+		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(), issuer));
+		return decoder;
+	}
+
+	/** Adds the caller's platform roles and tenant roles to access tokens and ID tokens. */
+	@Bean
+	OAuth2TokenCustomizer<JwtEncodingContext> tokenClaims(Callers callers) {
+		return context -> {
+			boolean accessToken = OAuth2TokenType.ACCESS_TOKEN.equals(context.getTokenType());
+			boolean idToken = OidcParameterNames.ID_TOKEN.equals(context.getTokenType().getValue());
+			if (!accessToken && !idToken) {
+				return;
+			}
+			String subject = context.getPrincipal().getName();
+			Caller caller = AuthorizationGrantType.CLIENT_CREDENTIALS.equals(context.getAuthorizationGrantType())
+					? callers.forClient(subject) : callers.forLocalUser(subject);
+			if (caller == null) {
+				return;
+			}
+			Callers.claimsOf(caller).forEach((name, value) -> context.getClaims().claim(name, value));
+			if (idToken) {
+				context.getClaims().claim("preferred_username", caller.subject());
+			}
+		};
+	}
+
+}

@@ -1,0 +1,125 @@
+package dev.allot.identity;
+
+import java.util.List;
+
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.allot.shared.AllotException;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.oauth2.server.authorization.OAuth2AuthorizationServerConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * Three filter chains: the authorization server's endpoints; {@code /api/**} as a resource server (bearer
+ * tokens, or the browser session with CSRF); and the UI, which signs in through OIDC.
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+	static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
+			+ "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+			+ "form-action 'self'";
+
+	@Bean
+	@Order(1)
+	SecurityFilterChain authorizationServerChain(HttpSecurity http) {
+		OAuth2AuthorizationServerConfigurer authorizationServer = new OAuth2AuthorizationServerConfigurer();
+		http.securityMatcher(authorizationServer.getEndpointsMatcher())
+			.with(authorizationServer, server -> server.oidc(Customizer.withDefaults()))
+			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+			.csrf(csrf -> csrf.ignoringRequestMatchers(authorizationServer.getEndpointsMatcher()))
+			.exceptionHandling(exceptions -> exceptions.defaultAuthenticationEntryPointFor(
+					new LoginUrlAuthenticationEntryPoint("/login"), new MediaTypeRequestMatcher(MediaType.TEXT_HTML)));
+		headers(http);
+		return http.build();
+	}
+
+	@Bean
+	@Order(2)
+	SecurityFilterChain apiChain(HttpSecurity http, Callers callers, JsonMapper json) {
+		http.securityMatcher("/api/**")
+			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+			.oauth2ResourceServer(resourceServer -> resourceServer
+				.jwt(jwt -> jwt.jwtAuthenticationConverter(token -> new CallerAuthentication(token,
+						callers.forToken(token))))
+				.authenticationEntryPoint((request, response, ex) -> problem(json, response, 401, "unauthenticated",
+						"Unauthenticated", ex.getMessage()))
+				.accessDeniedHandler((request, response, ex) -> problem(json, response, 403, "forbidden", "Forbidden",
+						ex.getMessage())))
+			.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
+			.requestCache(cache -> cache.disable())
+			// A bearer token is not sent by a browser on its own, so CSRF matters only for session calls.
+			.csrf(csrf -> csrf.ignoringRequestMatchers(request -> request.getHeader("Authorization") != null))
+			.exceptionHandling(exceptions -> exceptions
+				.authenticationEntryPoint((request, response, ex) -> problem(json, response, 401, "unauthenticated",
+						"Unauthenticated", "Send a bearer token from POST /oauth2/token"))
+				.accessDeniedHandler((request, response, ex) -> problem(json, response, 403, "forbidden", "Forbidden",
+						ex.getMessage())));
+		headers(http);
+		return http.build();
+	}
+
+	@Bean
+	@Order(3)
+	SecurityFilterChain uiChain(HttpSecurity http) {
+		http.authorizeHttpRequests(requests -> requests
+			.requestMatchers("/login", "/webjars/**", "/css/**", "/js/**", "/favicon.ico", "/error",
+					"/actuator/health/**", "/actuator/prometheus", "/v3/api-docs", "/v3/api-docs/**",
+					"/swagger-ui/**", "/swagger-ui.html", "/openapi.yaml")
+			.permitAll()
+			.anyRequest()
+			.authenticated())
+			.formLogin(form -> form.loginPage("/login").permitAll())
+			.oauth2Login(oauth2 -> oauth2.loginPage("/login"))
+			.exceptionHandling(exceptions -> exceptions.authenticationEntryPoint(
+					new LoginUrlAuthenticationEntryPoint("/oauth2/authorization/" + UiClientRegistration.ID)))
+			.logout(logout -> logout.logoutSuccessUrl("/login?logout"));
+		headers(http);
+		return http.build();
+	}
+
+	@Bean
+	WebMvcConfigurer callerArguments(CallerArgumentResolver resolver) {
+		return new WebMvcConfigurer() {
+			@Override
+			public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+				resolvers.add(resolver);
+			}
+		};
+	}
+
+	private static void headers(HttpSecurity http) {
+		http.headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
+			.referrerPolicy(referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN)));
+	}
+
+	private static void problem(JsonMapper json, HttpServletResponse response, int status, String code, String title,
+			String detail) throws java.io.IOException {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(org.springframework.http.HttpStatusCode.valueOf(status),
+				detail);
+		problem.setType(java.net.URI.create(AllotException.TYPE_BASE + code));
+		problem.setTitle(title);
+		problem.setProperty("code", code);
+		response.setStatus(status);
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		if (status == 401) {
+			response.setHeader("WWW-Authenticate", "Bearer");
+		}
+		json.writeValue(response.getOutputStream(), problem);
+	}
+
+}

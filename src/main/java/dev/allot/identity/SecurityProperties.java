@@ -1,0 +1,43 @@
+package dev.allot.identity;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code allot.security}: how Allot issues and accepts tokens.
+ *
+ * @param publicUrl the URL users and CI reach Allot at; the issuer of its tokens (browse the UI at this URL)
+ * @param issuerUri an external OIDC issuer (Keycloak, Entra, Okta) for browser sign-in, instead of Allot's own
+ * @param usernameClaim the external issuer's claim that names the user (matched against tenant members)
+ * @param rolesClaim the external issuer's claim that lists platform roles
+ * @param accessTokenTtl lifetime of access tokens issued to service accounts and the browser
+ * @param bootstrapClientId a platform-admin client registered at start-up, for automation
+ * @param bootstrapClientSecret its secret
+ */
+@ConfigurationProperties("allot.security")
+public record SecurityProperties(@Nullable URI publicUrl, @Nullable URI issuerUri, String usernameClaim,
+		String rolesClaim, Duration accessTokenTtl, @Nullable String bootstrapClientId,
+		@Nullable String bootstrapClientSecret) {
+
+	public SecurityProperties {
+		if (usernameClaim == null) {
+			usernameClaim = "preferred_username";
+		}
+		if (rolesClaim == null) {
+			rolesClaim = "roles";
+		}
+		if (accessTokenTtl == null) {
+			accessTokenTtl = Duration.ofMinutes(15);
+		}
+	}
+
+	public boolean hasBootstrapClient() {
+		return bootstrapClientId != null && !bootstrapClientId.isBlank() && bootstrapClientSecret != null
+				&& !bootstrapClientSecret.isBlank();
+	}
+
+}

@@ -1,0 +1,21 @@
+package dev.allot.identity;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import dev.allot.shared.security.TenantRole;
+import org.jspecify.annotations.Nullable;
+
+/** A tenant's OAuth2 client for CI. Its secret is shown once, at creation, and stored only as a bcrypt hash. */
+public record ServiceAccount(UUID id, String tenant, String name, String clientId, TenantRole role,
+		String createdBy, Instant createdAt, @Nullable Instant expiresAt, @Nullable Instant revokedAt) {
+
+	public boolean isUsableAt(Instant now) {
+		return revokedAt == null && (expiresAt == null || expiresAt.isAfter(now));
+	}
+
+	ServiceAccount revokedAt(Instant when) {
+		return new ServiceAccount(id, tenant, name, clientId, role, createdBy, createdAt, expiresAt, when);
+	}
+
+}

@@ -1,0 +1,49 @@
+package dev.allot.identity;
+
+import java.util.Set;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.shared.security.PlatformRole;
+
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Creates users of Allot's own issuer. */
+@Service
+public class UserDirectory {
+
+	public record UserSummary(String username, String displayName, Set<PlatformRole> platformRoles) {
+	}
+
+	private final Users users;
+
+	private final PasswordEncoder passwords;
+
+	private final AuditLog audit;
+
+	UserDirectory(Users users, PasswordEncoder passwords, AuditLog audit) {
+		this.users = users;
+		this.passwords = passwords;
+		this.audit = audit;
+	}
+
+	/** Creates the user unless the username is taken; answers whether it did. */
+	@Transactional
+	public boolean create(String username, String displayName, String rawPassword, Set<PlatformRole> roles) {
+		boolean created = users.insert(new UserAccount(UUID.randomUUID(), username, displayName,
+				passwords.encode(rawPassword), roles, true));
+		if (created) {
+			audit.record(AuditRecord.created(null, "user", username, new UserSummary(username, displayName, roles)));
+		}
+		return created;
+	}
+
+	@Transactional(readOnly = true)
+	public boolean exists(String username) {
+		return users.find(username).isPresent();
+	}
+
+}

@@ -1,0 +1,5 @@
+/** Pages of identity: sign-in, service accounts. */
+@NullMarked
+package dev.allot.identity.ui;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,80 @@
+package dev.allot.shared;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A domain refusal that becomes an RFC 9457 problem. The {@code code} is stable and part of the API:
+ * the problem's {@code type} is {@link #TYPE_BASE} followed by it.
+ */
+public class AllotException extends RuntimeException {
+
+	public static final String TYPE_BASE = "https://allot.dev/problems/";
+
+	private final int status;
+
+	private final String code;
+
+	private final String title;
+
+	private final Map<String, Object> properties = new LinkedHashMap<>();
+
+	public AllotException(int status, String code, String title, String detail) {
+		super(detail);
+		this.status = status;
+		this.code = code;
+		this.title = title;
+	}
+
+	public AllotException with(String property, Object value) {
+		this.properties.put(property, value);
+		return this;
+	}
+
+	public int status() {
+		return status;
+	}
+
+	public String code() {
+		return code;
+	}
+
+	public URI type() {
+		return URI.create(TYPE_BASE + code);
+	}
+
+	public String title() {
+		return title;
+	}
+
+	public Map<String, Object> properties() {
+		return properties;
+	}
+
+	public static AllotException notFound(String what) {
+		return new AllotException(404, "not_found", "Not found", what + " was not found");
+	}
+
+	public static AllotException forbidden(String detail) {
+		return new AllotException(403, "forbidden", "Forbidden", detail);
+	}
+
+	public static AllotException conflict(String code, String detail) {
+		return new AllotException(409, code, "Conflict", detail);
+	}
+
+	public static AllotException preconditionFailed(String detail) {
+		return new AllotException(412, "precondition_failed", "Precondition failed", detail);
+	}
+
+	public static AllotException unprocessable(String code, String detail) {
+		return new AllotException(422, code, "Unprocessable request", detail);
+	}
+
+	public static AllotException tenantSuspended(String tenant) {
+		return new AllotException(403, "tenant_suspended", "Tenant suspended",
+				"Tenant " + tenant + " is suspended: it can read but not change anything");
+	}
+
+}

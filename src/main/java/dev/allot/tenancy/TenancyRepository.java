@@ -1,0 +1,164 @@
+package dev.allot.tenancy;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.security.TenantRole;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+class TenancyRepository {
+
+	private final JdbcClient jdbc;
+
+	TenancyRepository(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	Optional<Tenant> tenant(String slug) {
+		return jdbc.sql("SELECT * FROM tenant WHERE slug = ?").param(slug).query(TenancyRepository::tenant).optional();
+	}
+
+	Optional<Tenant> tenantForUpdate(String slug) {
+		return jdbc.sql("SELECT * FROM tenant WHERE slug = ? FOR UPDATE")
+			.param(slug)
+			.query(TenancyRepository::tenant)
+			.optional();
+	}
+
+	/** Inserts unless the slug is taken; answers whether it inserted. */
+	boolean insert(Tenant tenant) {
+		return jdbc.sql("""
+				INSERT INTO tenant (id, slug, display_name, status, version, created_at)
+				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING""")
+			.params(tenant.id(), tenant.slug(), tenant.displayName(), tenant.status().name(), tenant.version(),
+					java.sql.Timestamp.from(tenant.createdAt()))
+			.update() == 1;
+	}
+
+	void update(Tenant tenant) {
+		jdbc.sql("UPDATE tenant SET display_name = ?, status = ?, version = ? WHERE id = ?")
+			.params(tenant.displayName(), tenant.status().name(), tenant.version(), tenant.id())
+			.update();
+	}
+
+	List<Tenant> tenants(List<String> onlySlugs, boolean all, PageQuery page) {
+		String where = all ? "" : " WHERE slug = ANY(?)";
+		var spec = jdbc.sql("SELECT * FROM tenant" + where + " ORDER BY slug LIMIT ? OFFSET ?");
+		if (!all) {
+			spec = spec.param(onlySlugs.toArray(String[]::new));
+		}
+		return spec.param(page.size()).param(page.offset()).query(TenancyRepository::tenant).list();
+	}
+
+	long countTenants(List<String> onlySlugs, boolean all) {
+		if (all) {
+			return jdbc.sql("SELECT count(*) FROM tenant").query(Long.class).single();
+		}
+		return jdbc.sql("SELECT count(*) FROM tenant WHERE slug = ANY(?)")
+			.param(onlySlugs.toArray(String[]::new))
+			.query(Long.class)
+			.single();
+	}
+
+	boolean insertProject(Project project, UUID tenantId) {
+		return jdbc.sql("""
+				INSERT INTO project (id, tenant_id, slug, display_name, created_at) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (tenant_id, slug) DO NOTHING""")
+			.params(project.id(), tenantId, project.slug(), project.displayName(),
+					java.sql.Timestamp.from(project.createdAt()))
+			.update() == 1;
+	}
+
+	Optional<Project> project(String tenant, String slug) {
+		return jdbc.sql("""
+				SELECT p.*, t.slug AS tenant_slug FROM project p JOIN tenant t ON t.id = p.tenant_id
+				WHERE t.slug = ? AND p.slug = ?""").params(tenant, slug).query(TenancyRepository::project).optional();
+	}
+
+	List<Project> projects(String tenant, PageQuery page) {
+		return jdbc.sql("""
+				SELECT p.*, t.slug AS tenant_slug FROM project p JOIN tenant t ON t.id = p.tenant_id
+				WHERE t.slug = ? ORDER BY p.slug LIMIT ? OFFSET ?""")
+			.params(tenant, page.size(), page.offset())
+			.query(TenancyRepository::project)
+			.list();
+	}
+
+	long countProjects(String tenant) {
+		return jdbc.sql("SELECT count(*) FROM project p JOIN tenant t ON t.id = p.tenant_id WHERE t.slug = ?")
+			.param(tenant)
+			.query(Long.class)
+			.single();
+	}
+
+	Optional<Member> member(UUID tenantId, String username) {
+		return jdbc.sql("SELECT * FROM member WHERE tenant_id = ? AND subject = ?")
+			.params(tenantId, username)
+			.query(TenancyRepository::member)
+			.optional();
+	}
+
+	boolean insertMember(UUID tenantId, Member member) {
+		return jdbc.sql("""
+				INSERT INTO member (tenant_id, subject, role, created_at) VALUES (?, ?, ?, ?)
+				ON CONFLICT DO NOTHING""")
+			.params(tenantId, member.username(), member.role().name(), java.sql.Timestamp.from(member.addedAt()))
+			.update() == 1;
+	}
+
+	void updateMemberRole(UUID tenantId, String username, TenantRole role) {
+		jdbc.sql("UPDATE member SET role = ? WHERE tenant_id = ? AND subject = ?")
+			.params(role.name(), tenantId, username)
+			.update();
+	}
+
+	void deleteMember(UUID tenantId, String username) {
+		jdbc.sql("DELETE FROM member WHERE tenant_id = ? AND subject = ?").params(tenantId, username).update();
+	}
+
+	List<Member> members(UUID tenantId, PageQuery page) {
+		return jdbc.sql("SELECT * FROM member WHERE tenant_id = ? ORDER BY subject LIMIT ? OFFSET ?")
+			.params(tenantId, page.size(), page.offset())
+			.query(TenancyRepository::member)
+			.list();
+	}
+
+	long countMembers(UUID tenantId) {
+		return jdbc.sql("SELECT count(*) FROM member WHERE tenant_id = ?").param(tenantId).query(Long.class).single();
+	}
+
+	Map<String, TenantRole> membershipsOf(String subject) {
+		return jdbc.sql("SELECT t.slug, m.role FROM member m JOIN tenant t ON t.id = m.tenant_id WHERE m.subject = ?")
+			.param(subject)
+			.query((rs, n) -> Map.entry(rs.getString(1), TenantRole.valueOf(rs.getString(2))))
+			.list()
+			.stream()
+			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+	}
+
+	private static Tenant tenant(ResultSet rs, int row) throws SQLException {
+		return new Tenant(rs.getObject("id", UUID.class), rs.getString("slug"), rs.getString("display_name"),
+				TenantStatus.valueOf(rs.getString("status")), rs.getLong("version"),
+				rs.getTimestamp("created_at").toInstant());
+	}
+
+	private static Project project(ResultSet rs, int row) throws SQLException {
+		return new Project(rs.getObject("id", UUID.class), rs.getString("tenant_slug"), rs.getString("slug"),
+				rs.getString("display_name"), rs.getTimestamp("created_at").toInstant());
+	}
+
+	private static Member member(ResultSet rs, int row) throws SQLException {
+		return new Member(rs.getString("subject"), TenantRole.valueOf(rs.getString("role")),
+				rs.getTimestamp("created_at").toInstant());
+	}
+
+}

@@ -1,0 +1,73 @@
+package dev.allot.tenancy.api;
+
+import java.net.URI;
+
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.TenantRole;
+import dev.allot.tenancy.Member;
+import dev.allot.tenancy.Tenancy;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/tenants/{tenant}/members")
+class MembersController {
+
+	static final String USERNAME = "^[A-Za-z0-9][A-Za-z0-9._@-]{0,199}$";
+
+	record AddMember(@NotBlank @Pattern(regexp = USERNAME, message = "is not a valid username") String username,
+			@NotNull TenantRole role) {
+	}
+
+	record ChangeRole(@NotNull TenantRole role) {
+	}
+
+	private final Tenancy tenancy;
+
+	MembersController(Tenancy tenancy) {
+		this.tenancy = tenancy;
+	}
+
+	@PostMapping
+	ResponseEntity<Member> add(Caller caller, @PathVariable String tenant, @Valid @RequestBody AddMember body) {
+		Member member = tenancy.addMember(caller, tenant, body.username(), body.role());
+		return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant + "/members/" + member.username()))
+			.body(member);
+	}
+
+	@GetMapping
+	PageResponse<Member> list(Caller caller, @PathVariable String tenant,
+			@RequestParam(required = false) @Nullable Integer page,
+			@RequestParam(required = false) @Nullable Integer size) {
+		return tenancy.members(caller, tenant, PageQuery.of(page, size));
+	}
+
+	@PutMapping("/{username}")
+	Member changeRole(Caller caller, @PathVariable String tenant, @PathVariable String username,
+			@Valid @RequestBody ChangeRole body) {
+		return tenancy.changeMemberRole(caller, tenant, username, body.role());
+	}
+
+	@DeleteMapping("/{username}")
+	ResponseEntity<Void> remove(Caller caller, @PathVariable String tenant, @PathVariable String username) {
+		tenancy.removeMember(caller, tenant, username);
+		return ResponseEntity.noContent().build();
+	}
+
+}
