@@ -3,7 +3,7 @@
  * service accounts (OAuth2 clients) for CI, the signing keys, and the security configuration that turns a
  * token or a session into a {@link dev.allot.shared.security.Caller}. Reads memberships from tenancy.
  */
-@ApplicationModule(displayName = "Identity", allowedDependencies = { "shared", "shared::security", "shared::web", "tenancy", "audit" })
+@ApplicationModule(displayName = "Identity", allowedDependencies = { "shared", "tenancy", "audit" })
 @NullMarked
 package dev.allot.identity;
 

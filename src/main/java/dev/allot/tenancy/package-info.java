@@ -3,7 +3,7 @@
  * Other modules ask {@link dev.allot.tenancy.Tenancy} whether a tenant exists, may change things,
  * and who belongs to it.
  */
-@ApplicationModule(displayName = "Tenancy", allowedDependencies = { "shared", "shared::security", "shared::web", "audit" })
+@ApplicationModule(displayName = "Tenancy", allowedDependencies = { "shared", "audit" })
 @NullMarked
 package dev.allot.tenancy;
 

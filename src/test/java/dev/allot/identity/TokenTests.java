@@ -1,0 +1,98 @@
+package dev.allot.identity;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import dev.allot.support.Api;
+import dev.allot.support.IntegrationTest;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TokenTests extends IntegrationTest {
+
+	@Test
+	void aServiceAccountGetsATokenAndSeesItselfOnMe() {
+		String tenant = newTenant();
+		Client client = serviceAccount(tenant, "MEMBER");
+		Api.Response token = api.tokenResponse(client.clientId(), client.clientSecret());
+		assertThat(token.status()).isEqualTo(200);
+		assertThat(token.json().get("token_type").asString()).isEqualTo("Bearer");
+
+		Api.Response me = api.get("/api/v1/me", token.json().get("access_token").asString());
+		assertThat(me.status()).isEqualTo(200);
+		assertThat(me.json().get("subject").asString()).isEqualTo(client.clientId());
+		assertThat(me.json().get("kind").asString()).isEqualTo("SERVICE_ACCOUNT");
+		assertThat(me.json().get("tenants").get(0).get("tenant").asString()).isEqualTo(tenant);
+		assertThat(me.json().get("tenants").get(0).get("role").asString()).isEqualTo("MEMBER");
+	}
+
+	@Test
+	void aWrongSecretGetsNoToken() {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		assertThat(api.tokenResponse(client.clientId(), client.clientSecret() + "x").status()).isEqualTo(401);
+	}
+
+	@Test
+	void aRevokedServiceAccountGetsNoNewTokenAndItsTokenStopsWorking() {
+		String tenant = newTenant();
+		Client client = serviceAccount(tenant, "MEMBER");
+		String token = api.token(client.clientId(), client.clientSecret());
+		assertThat(api.get("/api/v1/tenants/" + tenant + "/projects", token).status()).isEqualTo(200);
+
+		Api.Response revoked = api.delete("/api/v1/tenants/" + tenant + "/service-accounts/" + client.id(),
+				adminToken());
+		assertThat(revoked.status()).isEqualTo(200);
+		assertThat(revoked.json().get("revokedAt").isNull()).isFalse();
+
+		assertThat(api.tokenResponse(client.clientId(), client.clientSecret()).status()).isEqualTo(401);
+		Api.Response refused = api.get("/api/v1/tenants/" + tenant + "/projects", token);
+		assertThat(refused.status()).isEqualTo(401);
+		assertThat(refused.contentType()).startsWith("application/problem+json");
+	}
+
+	@Test
+	void anExpiredTokenIsRefused() {
+		String user = newUser();
+		String expired = signedToken(user, api.baseUrl(), Instant.now().minus(5, ChronoUnit.MINUTES));
+		Api.Response response = api.get("/api/v1/me", expired);
+		assertThat(response.status()).isEqualTo(401);
+		assertThat(response.json().get("type").asString()).endsWith("/unauthenticated");
+	}
+
+	@Test
+	void aTokenOfAnotherIssuerIsRefused() {
+		String user = newUser();
+		String foreign = signedToken(user, "https://issuer.example.org", Instant.now().plus(5, ChronoUnit.MINUTES));
+		assertThat(api.get("/api/v1/me", foreign).status()).isEqualTo(401);
+		assertThat(api.get("/api/v1/me", userToken(user)).status()).isEqualTo(200);
+	}
+
+	@Test
+	void aTamperedTokenIsRefused() {
+		String token = userToken(newUser());
+		String[] parts = token.split("\\.");
+		String tampered = parts[0] + "." + parts[1] + "." + new StringBuilder(parts[2]).reverse();
+		assertThat(api.get("/api/v1/me", tampered).status()).isEqualTo(401);
+	}
+
+	@Test
+	void noTokenIsA401Problem() {
+		Api.Response response = api.get("/api/v1/me", null);
+		assertThat(response.status()).isEqualTo(401);
+		assertThat(response.contentType()).startsWith("application/problem+json");
+		assertThat(response.header("set-cookie")).isNull();
+	}
+
+	@Test
+	void theBootstrapClientIsAPlatformAdmin() {
+		Api.Response me = api.get("/api/v1/me", adminToken());
+		assertThat(me.json().get("roles").get(0).asString()).isEqualTo("PLATFORM_ADMIN");
+	}
+
+	@Test
+	void signingKeysSurviveInTheDatabase() {
+		assertThat(jdbc.sql("SELECT count(*) FROM signing_key").query(Long.class).single()).isPositive();
+	}
+
+}

@@ -1,0 +1,140 @@
+package dev.allot.support;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A plain HTTP client for tests, as a team's CI would call Allot: real HTTP, real tokens, raw answers. */
+public final class Api {
+
+	public record Response(int status, Map<String, String> headers, String body) {
+
+		public JsonNode json() {
+			return JSON.readTree(body);
+		}
+
+		public String header(String name) {
+			return headers.get(name.toLowerCase());
+		}
+
+		public String contentType() {
+			return header("content-type");
+		}
+
+		@Override
+		public String toString() {
+			return status + " " + body;
+		}
+
+	}
+
+	static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final HttpClient HTTP = HttpClient.newBuilder()
+		.connectTimeout(Duration.ofSeconds(5))
+		.followRedirects(HttpClient.Redirect.NEVER)
+		.build();
+
+	private final String baseUrl;
+
+	public Api(int port) {
+		this.baseUrl = "http://127.0.0.1:" + port;
+	}
+
+	public String baseUrl() {
+		return baseUrl;
+	}
+
+	/** A client-credentials token, as a pipeline gets one. */
+	public Response tokenResponse(String clientId, String clientSecret) {
+		String basic = Base64.getEncoder()
+			.encodeToString((clientId + ":" + clientSecret).getBytes(StandardCharsets.UTF_8));
+		return send(HttpRequest.newBuilder(URI.create(baseUrl + "/oauth2/token"))
+			.header("Authorization", "Basic " + basic)
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials")));
+	}
+
+	public String token(String clientId, String clientSecret) {
+		Response response = tokenResponse(clientId, clientSecret);
+		if (response.status() != 200) {
+			throw new AssertionError("No token for " + clientId + ": " + response);
+		}
+		return response.json().get("access_token").asString();
+	}
+
+	public Response get(String path, String token, String... headers) {
+		return send(request(path, token, headers).GET());
+	}
+
+	public Response delete(String path, String token, String... headers) {
+		return send(request(path, token, headers).DELETE());
+	}
+
+	public Response post(String path, String token, Object body, String... headers) {
+		return send(request(path, token, headers).POST(body(body)));
+	}
+
+	public Response put(String path, String token, Object body, String... headers) {
+		return send(request(path, token, headers).PUT(body(body)));
+	}
+
+	public Response patch(String path, String token, Object body, String... headers) {
+		return send(request(path, token, headers).method("PATCH", body(body)));
+	}
+
+	public static String json(Object value) {
+		return JSON.writeValueAsString(value);
+	}
+
+	private HttpRequest.Builder request(String path, String token, String... headers) {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path))
+			.timeout(Duration.ofSeconds(30))
+			.header("Accept", "application/json, application/problem+json");
+		if (token != null) {
+			builder.header("Authorization", "Bearer " + token);
+		}
+		for (int i = 0; i + 1 < headers.length; i += 2) {
+			builder.setHeader(headers[i], headers[i + 1]);
+		}
+		return builder;
+	}
+
+	private static HttpRequest.BodyPublisher body(Object body) {
+		String text = body instanceof String s ? s : json(body);
+		return HttpRequest.BodyPublishers.ofString(text);
+	}
+
+	private static Response send(HttpRequest.Builder builder) {
+		HttpRequest request = builder.build();
+		if (request.bodyPublisher().isPresent() && request.headers().firstValue("Content-Type").isEmpty()) {
+			request = HttpRequest.newBuilder(request, (name, value) -> true)
+				.header("Content-Type", "application/json")
+				.build();
+		}
+		try {
+			HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+			Map<String, String> headers = new LinkedHashMap<>();
+			response.headers().map().forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
+			return new Response(response.statusCode(), headers, response.body());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

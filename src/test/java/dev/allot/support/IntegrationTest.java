@@ -1,0 +1,158 @@
+package dev.allot.support;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.allot.identity.UserDirectory;
+import dev.allot.shared.security.PlatformRole;
+import org.junit.jupiter.api.BeforeEach;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.oauth2.jwt.JwsHeader;
+import org.springframework.security.oauth2.jwt.JwtClaimsSet;
+import org.springframework.security.oauth2.jwt.JwtEncoder;
+import org.springframework.security.oauth2.jwt.JwtEncoderParameters;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The whole application on a random port against real PostgreSQL ({@link TestDatabase}), called over real
+ * HTTP with real OAuth2 tokens. Tests share one context and one database, so each makes its own tenants
+ * with unique slugs.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+public abstract class IntegrationTest {
+
+	public static final String ADMIN_CLIENT = "test-platform-admin";
+
+	public static final String ADMIN_SECRET = "test-platform-admin-secret-0123456789";
+
+	@DynamicPropertySource
+	static void database(DynamicPropertyRegistry registry) {
+		TestDatabase.Connection db = TestDatabase.get();
+		registry.add("spring.datasource.url", db::url);
+		registry.add("spring.datasource.username", db::username);
+		registry.add("spring.datasource.password", db::password);
+		registry.add("allot.security.public-url", () -> "");
+		registry.add("allot.security.bootstrap-client-id", () -> ADMIN_CLIENT);
+		registry.add("allot.security.bootstrap-client-secret", () -> ADMIN_SECRET);
+		registry.add("allot.demo.enabled", () -> "false");
+	}
+
+	@LocalServerPort
+	protected int port;
+
+	@Autowired
+	protected JdbcClient jdbc;
+
+	@Autowired
+	private UserDirectory users;
+
+	@Autowired
+	private JwtEncoder jwtEncoder;
+
+	protected Api api;
+
+	private String adminToken;
+
+	@BeforeEach
+	void connect() {
+		api = new Api(port);
+	}
+
+	protected String adminToken() {
+		if (adminToken == null) {
+			adminToken = api.token(ADMIN_CLIENT, ADMIN_SECRET);
+		}
+		return adminToken;
+	}
+
+	protected static String unique(String prefix) {
+		return prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 45), 36);
+	}
+
+	/** A new active tenant with a unique slug. */
+	protected String newTenant() {
+		String slug = unique("t");
+		Api.Response created = api.post("/api/v1/tenants", adminToken(),
+				Map.of("slug", slug, "displayName", "Tenant " + slug));
+		if (created.status() != 201) {
+			throw new AssertionError("Tenant not created: " + created);
+		}
+		return slug;
+	}
+
+	protected void newProject(String tenant, String project) {
+		Api.Response created = api.post("/api/v1/tenants/" + tenant + "/projects", adminToken(),
+				Map.of("slug", project, "displayName", "Project " + project));
+		if (created.status() != 201) {
+			throw new AssertionError("Project not created: " + created);
+		}
+	}
+
+	/** A new local user, optionally with platform roles. */
+	protected String newUser(PlatformRole... roles) {
+		String username = unique("u");
+		users.create(username, "User " + username, "password-" + username, Set.of(roles));
+		return username;
+	}
+
+	protected void addMember(String tenant, String username, String role) {
+		Api.Response added = api.post("/api/v1/tenants/" + tenant + "/members", adminToken(),
+				Map.of("username", username, "role", role));
+		if (added.status() != 201) {
+			throw new AssertionError("Member not added: " + added);
+		}
+	}
+
+	public record Client(String id, String clientId, String clientSecret) {
+	}
+
+	/** A service account of the tenant with the role, created by the platform admin. */
+	protected Client serviceAccount(String tenant, String role) {
+		Api.Response created = api.post("/api/v1/tenants/" + tenant + "/service-accounts", adminToken(),
+				Map.of("name", "ci-" + role.toLowerCase(), "role", role));
+		if (created.status() != 201) {
+			throw new AssertionError("Service account not created: " + created);
+		}
+		var body = created.json();
+		return new Client(body.get("id").asString(), body.get("clientId").asString(),
+				body.get("clientSecret").asString());
+	}
+
+	/** A token of a service account of the tenant with the role. */
+	protected String tenantToken(String tenant, String role) {
+		Client client = serviceAccount(tenant, role);
+		return api.token(client.clientId(), client.clientSecret());
+	}
+
+	/**
+	 * An access token for a user, signed by the application's own encoder with its stored key, as the
+	 * authorization-code flow would issue it (the browser flow itself is covered by the browser tests).
+	 */
+	protected String userToken(String username) {
+		return signedToken(username, api.baseUrl(), Instant.now().plus(5, ChronoUnit.MINUTES));
+	}
+
+	protected String signedToken(String subject, String issuer, Instant expiresAt) {
+		JwtClaimsSet claims = JwtClaimsSet.builder()
+			.issuer(issuer)
+			.subject(subject)
+			.audience(List.of("allot-ui"))
+			.issuedAt(expiresAt.minus(10, ChronoUnit.MINUTES))
+			.expiresAt(expiresAt)
+			.build();
+		return jwtEncoder
+			.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).build(), claims))
+			.getTokenValue();
+	}
+
+}
