@@ -62,8 +62,9 @@ class SecurityConfiguration {
 						ex.getMessage())))
 			.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
 			.requestCache(cache -> cache.disable())
-			// A bearer token is not sent by a browser on its own, so CSRF matters only for session calls.
-			.csrf(csrf -> csrf.ignoringRequestMatchers(request -> request.getHeader("Authorization") != null))
+			// A browser does not send a bearer token on its own: CSRF matters only for calls riding on a session.
+			.csrf(csrf -> csrf.ignoringRequestMatchers(
+					request -> request.getHeader("Authorization") != null || request.getRequestedSessionId() == null))
 			.exceptionHandling(exceptions -> exceptions
 				.authenticationEntryPoint((request, response, ex) -> problem(json, response, 401, "unauthenticated",
 						"Unauthenticated", "Send a bearer token from POST /oauth2/token"))
