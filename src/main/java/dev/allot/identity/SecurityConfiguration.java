@@ -79,7 +79,7 @@ class SecurityConfiguration {
 	SecurityFilterChain uiChain(HttpSecurity http) {
 		http.authorizeHttpRequests(requests -> requests
 			.requestMatchers("/login", "/webjars/**", "/css/**", "/js/**", "/favicon.ico", "/error",
-					"/actuator/health/**", "/actuator/prometheus", "/v3/api-docs", "/v3/api-docs/**",
+					"/actuator/health/**", "/actuator/prometheus", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
 					"/swagger-ui/**", "/swagger-ui.html", "/openapi.yaml")
 			.permitAll()
 			.anyRequest()

@@ -45,6 +45,9 @@ public abstract class IntegrationTest {
 		registry.add("allot.security.bootstrap-client-id", () -> ADMIN_CLIENT);
 		registry.add("allot.security.bootstrap-client-secret", () -> ADMIN_SECRET);
 		registry.add("allot.demo.enabled", () -> "false");
+		// Tests end with the JVM; waiting for in-flight requests only delays the fork's exit.
+		registry.add("server.shutdown", () -> "immediate");
+		registry.add("spring.lifecycle.timeout-per-shutdown-phase", () -> "5s");
 	}
 
 	@LocalServerPort

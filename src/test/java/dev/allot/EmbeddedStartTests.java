@@ -1,0 +1,80 @@
+package dev.allot;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The quick start: with no datasource configured Allot starts its own PostgreSQL, seeds the demo once, and
+ * keeps its data across restarts.
+ */
+class EmbeddedStartTests {
+
+	private static final Path DATA = Path.of("target", "embedded-start", "pgdata");
+
+	@Test
+	void startsOnAnEmbeddedPostgresSeedsTheDemoOnceAndKeepsItsDataAcrossRestarts() throws Exception {
+		deleteRecursively(DATA.getParent());
+
+		List<String> users;
+		try (ConfigurableApplicationContext app = start()) {
+			JdbcClient jdbc = app.getBean(JdbcClient.class);
+			users = jdbc.sql("SELECT username FROM app_user ORDER BY username").query(String.class).list();
+			assertThat(users).containsExactly("admin", "alice", "auditor", "bob");
+			assertThat(jdbc.sql("SELECT slug FROM tenant ORDER BY slug").query(String.class).list())
+				.containsExactly("acme-ml", "globex-ai");
+			assertThat(get(app, "/actuator/health/readiness")).contains("\"UP\"");
+			jdbc.sql("INSERT INTO app_user (id, username, display_name, password_hash) VALUES (gen_random_uuid(), 'carol', 'Carol', 'x')")
+				.update();
+		}
+
+		try (ConfigurableApplicationContext app = start()) {
+			JdbcClient jdbc = app.getBean(JdbcClient.class);
+			assertThat(jdbc.sql("SELECT username FROM app_user ORDER BY username").query(String.class).list())
+				.containsExactly("admin", "alice", "auditor", "bob", "carol");
+			assertThat(jdbc.sql("SELECT count(*) FROM tenant").query(Long.class).single()).isEqualTo(2);
+		}
+	}
+
+	private static ConfigurableApplicationContext start() {
+		return SpringApplication.run(AllotApplication.class, "--spring.datasource.url=", "--server.port=0",
+				"--allot.security.public-url=", "--allot.embedded-postgres.data-directory=" + DATA.toAbsolutePath(),
+				"--db-scheduler.enabled=false", "--server.shutdown=immediate");
+	}
+
+	private static String get(ConfigurableApplicationContext app, String path)
+			throws IOException, InterruptedException {
+		String port = app.getEnvironment().getProperty("local.server.port");
+		HttpResponse<String> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+					HttpResponse.BodyHandlers.ofString());
+		return response.body();
+	}
+
+	private static void deleteRecursively(Path folder) throws IOException {
+		if (!Files.exists(folder)) {
+			return;
+		}
+		try (Stream<Path> paths = Files.walk(folder)) {
+			for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+				Files.delete(path);
+			}
+		}
+	}
+
+}
