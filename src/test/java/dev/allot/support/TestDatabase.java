@@ -42,15 +42,8 @@ public final class TestDatabase {
 		}
 		try {
 			Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+			// zonky stops it in its own shutdown hook
 			EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-			Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-				try {
-					postgres.close();
-				}
-				catch (Exception ignored) {
-					// the JVM is going away
-				}
-			}));
 			return new Connection(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "");
 		}
 		catch (Exception ex) {
