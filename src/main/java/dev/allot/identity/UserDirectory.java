@@ -5,7 +5,12 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
@@ -44,6 +49,29 @@ public class UserDirectory {
 	@Transactional(readOnly = true)
 	public boolean exists(String username) {
 		return users.find(username).isPresent();
+	}
+
+	/** A platform admin adds a user; the password is generated and answered once when none is given. */
+	@Transactional
+	public Created create(Caller caller, String username, String displayName, @Nullable String password,
+			Set<PlatformRole> roles) {
+		caller.requirePlatformAdmin();
+		String secret = password != null ? password : ServiceAccounts.randomToken(12);
+		if (!create(username, displayName, secret, roles)) {
+			throw AllotException.conflict("user_exists", "A user named " + username + " exists");
+		}
+		return new Created(new UserSummary(username, displayName, roles), password == null ? secret : null);
+	}
+
+	public record Created(UserSummary user, @Nullable String generatedPassword) {
+	}
+
+	@Transactional(readOnly = true)
+	public PageResponse<UserSummary> list(Caller caller, PageQuery page) {
+		caller.requireReadsEverything();
+		return PageResponse.of(users.page(page).stream()
+			.map(user -> new UserSummary(user.username(), user.displayName(), user.platformRoles()))
+			.toList(), page, users.count());
 	}
 
 }

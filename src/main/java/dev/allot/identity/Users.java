@@ -33,6 +33,17 @@ class Users implements UserDetailsService {
 		return jdbc.sql("SELECT * FROM app_user WHERE username = ?").param(username).query(Users::map).optional();
 	}
 
+	java.util.List<UserAccount> page(dev.allot.shared.PageQuery page) {
+		return jdbc.sql("SELECT * FROM app_user ORDER BY username LIMIT ? OFFSET ?")
+			.params(page.size(), page.offset())
+			.query(Users::map)
+			.list();
+	}
+
+	long count() {
+		return jdbc.sql("SELECT count(*) FROM app_user").query(Long.class).single();
+	}
+
 	/** Inserts unless the username is taken; answers whether it inserted. */
 	boolean insert(UserAccount user) {
 		return jdbc.sql("""
