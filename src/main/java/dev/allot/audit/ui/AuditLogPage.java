@@ -33,23 +33,23 @@ class AuditLogPage {
 	record Filters(@Nullable String tenant, @Nullable String actor, @Nullable String from, @Nullable String to,
 			@Nullable Integer page) {
 
-		int pageNumber() {
+		public int pageNumber() {
 			return page == null || page < 0 ? 0 : page;
 		}
 
-		String tenantValue() {
+		public String tenantValue() {
 			return tenant == null ? "" : tenant.strip();
 		}
 
-		String actorValue() {
+		public String actorValue() {
 			return actor == null ? "" : actor.strip();
 		}
 
-		String fromValue() {
+		public String fromValue() {
 			return from == null ? "" : from.strip();
 		}
 
-		String toValue() {
+		public String toValue() {
 			return to == null ? "" : to.strip();
 		}
 
