@@ -89,6 +89,7 @@ class TenantBrowserTests extends BrowserTest {
 		assertThat(secret).hasSizeGreaterThan(30);
 		assertThat(find("#curl-example").getAttribute("value")).contains(clientId + ":" + secret,
 				api.baseUrl() + "/oauth2/token", api.baseUrl() + "/api/v1/me");
+		screenshot("laptop-service-account-created");
 		find("#copy-secret").click();
 		String copied = waitFor((org.openqa.selenium.WebDriver d) -> find(".copy-status").getText().isEmpty() ? null
 				: find(".copy-status").getText());
