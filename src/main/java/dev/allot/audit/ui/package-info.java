@@ -1,0 +1,5 @@
+/** Pages of the audit trail: the admin's audit log. */
+@NullMarked
+package dev.allot.audit.ui;
+
+import org.jspecify.annotations.NullMarked;

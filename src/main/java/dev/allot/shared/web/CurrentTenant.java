@@ -1,0 +1,32 @@
+package dev.allot.shared.web;
+
+import java.util.Optional;
+
+import dev.allot.shared.security.Caller;
+import jakarta.servlet.http.HttpSession;
+
+/**
+ * The tenant a signed-in user works in, kept in the session: the one chosen last (by the switcher or by
+ * opening its pages) while the caller may still read it, otherwise the first of the caller's tenants.
+ */
+public final class CurrentTenant {
+
+	static final String ATTRIBUTE = "allot.currentTenant";
+
+	private CurrentTenant() {
+	}
+
+	public static Optional<String> of(Caller caller, HttpSession session) {
+		if (session.getAttribute(ATTRIBUTE) instanceof String chosen && caller.canRead(chosen)) {
+			return Optional.of(chosen);
+		}
+		return caller.tenants().keySet().stream().sorted().findFirst();
+	}
+
+	/** Remembers the tenant; the caller must be allowed to read it. */
+	public static void choose(Caller caller, HttpSession session, String tenant) {
+		caller.requireRead(tenant);
+		session.setAttribute(ATTRIBUTE, tenant);
+	}
+
+}

@@ -1,0 +1,121 @@
+package dev.allot.support;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The whole application, driven through Debian's headless Chromium as a user would: signing in goes through
+ * the real OIDC flow of Allot's own issuer. One browser per test class; every test starts signed out.
+ */
+public abstract class BrowserTest extends IntegrationTest {
+
+	protected static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+	protected static ChromeDriver browser;
+
+	@BeforeAll
+	static void startBrowser() throws Exception {
+		Path home = Files.createDirectories(Path.of("target", "browser").toAbsolutePath());
+		Path profile = Files.createTempDirectory(home, "profile-");
+		System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
+		System.setProperty("SE_OFFLINE", "true");
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary("/usr/bin/chromium");
+		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+				"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+				"--window-size=1280,900", "--user-data-dir=" + profile);
+		ChromeDriverService service = new ChromeDriverService.Builder()
+			.usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+			.withEnvironment(Map.of("XDG_CONFIG_HOME", home.resolve("config").toString(), "XDG_CACHE_HOME",
+					home.resolve("cache").toString(), "SE_OFFLINE", "true"))
+			.build();
+		browser = new ChromeDriver(service, options);
+	}
+
+	@AfterAll
+	static void stopBrowser() {
+		if (browser != null) {
+			browser.quit();
+			browser = null;
+		}
+	}
+
+	@BeforeEach
+	void signedOut() {
+		browser.manage().window().setSize(new Dimension(1280, 900));
+		browser.manage().deleteAllCookies();
+	}
+
+	protected String url(String path) {
+		return api.baseUrl() + path;
+	}
+
+	/** Signs in through the OIDC flow (the UI sends an anonymous visitor to Allot's issuer's sign-in page). */
+	protected void signIn(String username) {
+		browser.manage().deleteAllCookies();
+		browser.get(url("/calendar"));
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("username")));
+		browser.findElement(By.id("username")).sendKeys(username);
+		browser.findElement(By.id("password")).sendKeys("password-" + username);
+		browser.findElement(By.id("sign-in")).click();
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("user-name")));
+	}
+
+	protected void open(String path) {
+		browser.get(url(path));
+	}
+
+	protected WebElement find(String css) {
+		return browser.findElement(By.cssSelector(css));
+	}
+
+	protected List<WebElement> findAll(String css) {
+		return browser.findElements(By.cssSelector(css));
+	}
+
+	protected boolean exists(String css) {
+		return !findAll(css).isEmpty();
+	}
+
+	protected String h1() {
+		return find("h1").getText();
+	}
+
+	/** Submits with the button and waits until the browser shows the next page. */
+	protected void submit(String buttonCss) {
+		WebElement html = find("html");
+		find(buttonCss).click();
+		waitFor(ExpectedConditions.stalenessOf(html));
+	}
+
+	protected <T> T waitFor(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
+		return new WebDriverWait(browser, Duration.ofSeconds(20)).until(condition);
+	}
+
+	protected void screenshot(String name) {
+		try {
+			Files.createDirectories(SCREENSHOTS);
+			Files.write(SCREENSHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+		}
+		catch (java.io.IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

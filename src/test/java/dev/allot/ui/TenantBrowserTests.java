@@ -1,0 +1,133 @@
+package dev.allot.ui;
+
+import dev.allot.support.BrowserTest;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.support.ui.Select;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TenantBrowserTests extends BrowserTest {
+
+	@Test
+	void aTenantAdminAddsAMemberChangesTheRoleAndRemovesThem() {
+		String tenant = newTenant();
+		String admin = newUser();
+		String colleague = newUser();
+		addMember(tenant, admin, "TENANT_ADMIN");
+		signIn(admin);
+
+		find("#nav-team").click();
+		find("#tab-members").click();
+		assertThat(h1()).startsWith("Members");
+		find("#username").sendKeys(colleague);
+		new Select(find("#role")).selectByValue("VIEWER");
+		submit("#add-member-submit");
+		assertThat(find("#notice").getText()).isEqualTo("Added " + colleague + " as viewer.");
+		assertThat(role(tenant, colleague)).isEqualTo("VIEWER");
+
+		String row = "tr[data-username='" + colleague + "']";
+		new Select(find(row + " select")).selectByValue("MEMBER");
+		submit(row + " .change-role");
+		assertThat(role(tenant, colleague)).isEqualTo("MEMBER");
+
+		find(row + " details summary").click();
+		submit(row + " .remove-member");
+		assertThat(find("#notice").getText()).isEqualTo("Removed " + colleague + " from the tenant.");
+		assertThat(exists(row)).isFalse();
+	}
+
+	@Test
+	void aBadUsernameIsShownNextToTheFieldAndAddsNobody() {
+		String tenant = newTenant();
+		String admin = newUser();
+		addMember(tenant, admin, "TENANT_ADMIN");
+		signIn(admin);
+		open("/tenants/" + tenant + "/members");
+		find("#username").sendKeys("no spaces allowed");
+		submit("#add-member-submit");
+
+		assertThat(find("#username-error").getText()).startsWith("Use letters");
+		assertThat(jdbc.sql("SELECT count(*) FROM member m JOIN tenant t ON t.id = m.tenant_id WHERE t.slug = ?")
+			.param(tenant).query(Long.class).single()).isEqualTo(1);
+	}
+
+	@Test
+	void aTenantAdminCreatesAProjectAndAMemberOnlyReadsThem() {
+		String tenant = newTenant();
+		String admin = newUser();
+		String member = newUser();
+		addMember(tenant, admin, "TENANT_ADMIN");
+		addMember(tenant, member, "MEMBER");
+		signIn(admin);
+		open("/tenants/" + tenant + "/projects");
+		find("#slug").sendKeys("fine-tune");
+		find("#displayName").sendKeys("Fine-tuning");
+		submit("#create-project-submit");
+		assertThat(find("#projects").getText()).contains("Fine-tuning", "fine-tune");
+
+		signIn(member);
+		open("/tenants/" + tenant + "/projects");
+		assertThat(find("#projects").getText()).contains("fine-tune");
+		assertThat(exists("#create-project")).isFalse();
+		open("/tenants/" + tenant + "/members");
+		assertThat(exists("#add-member")).isFalse();
+		assertThat(exists(".change-role")).isFalse();
+	}
+
+	@Test
+	void aTenantAdminCreatesAServiceAccountSeesItsSecretOnceAndRevokesIt() {
+		String tenant = newTenant();
+		String admin = newUser();
+		addMember(tenant, admin, "TENANT_ADMIN");
+		signIn(admin);
+		open("/tenants/" + tenant + "/service-accounts");
+
+		find("#name").sendKeys("nightly pipeline");
+		submit("#create-service-account-submit");
+		String clientId = find("#client-id").getAttribute("value");
+		String secret = find("#client-secret").getAttribute("value");
+		assertThat(secret).hasSizeGreaterThan(30);
+		assertThat(find("#curl-example").getAttribute("value")).contains(clientId + ":" + secret,
+				api.baseUrl() + "/oauth2/token", api.baseUrl() + "/api/v1/me");
+		screenshot("laptop-service-account-created");
+		find("#copy-secret").click();
+		String copied = waitFor((org.openqa.selenium.WebDriver d) -> find(".copy-status").getText().isEmpty() ? null
+				: find(".copy-status").getText());
+		assertThat(copied).as("the copy button reports what it did").isNotBlank();
+
+		String token = api.token(clientId, secret);
+		assertThat(api.get("/api/v1/me", token).json().get("subject").asString()).isEqualTo(clientId);
+
+		open("/tenants/" + tenant + "/service-accounts");
+		assertThat(exists("#client-secret")).isFalse();
+		assertThat(browser.getPageSource()).doesNotContain(secret);
+		String row = "tr[data-client-id='" + clientId + "']";
+		assertThat(find(row).getText()).contains("nightly pipeline", "Active");
+
+		find(row + " details summary").click();
+		submit(row + " .revoke");
+		assertThat(find(row + " .badge").getText()).isEqualTo("Revoked");
+		assertThat(api.tokenResponse(clientId, secret).status()).isEqualTo(401);
+	}
+
+	@Test
+	void anEmptyServiceAccountNameIsRefusedNextToTheField() {
+		String tenant = newTenant();
+		String admin = newUser();
+		addMember(tenant, admin, "TENANT_ADMIN");
+		signIn(admin);
+		open("/tenants/" + tenant + "/service-accounts");
+		find("#expiresOn").sendKeys("01012020");
+		submit("#create-service-account-submit");
+
+		assertThat(find("#name-error").getText()).isEqualTo("Enter a name");
+		assertThat(jdbc.sql("SELECT count(*) FROM service_account WHERE tenant_slug = ?").param(tenant)
+			.query(Long.class).single()).isZero();
+	}
+
+	private String role(String tenant, String username) {
+		return jdbc.sql("SELECT m.role FROM member m JOIN tenant t ON t.id = m.tenant_id WHERE t.slug = ? AND m.subject = ?")
+			.params(tenant, username).query(String.class).single();
+	}
+
+}
