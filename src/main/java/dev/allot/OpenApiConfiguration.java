@@ -6,12 +6,14 @@ import dev.allot.shared.security.Caller;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.security.OAuthFlow;
 import io.swagger.v3.oas.models.security.OAuthFlows;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
 import org.springdoc.core.utils.SpringDocUtils;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,6 +28,8 @@ class OpenApiConfiguration {
 	static {
 		// The caller comes from the token, not from the request's parameters.
 		SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
+		// Free-form JSON (audit before/after) is an object, not Jackson's node class.
+		SpringDocUtils.getConfig().replaceWithSchema(JsonNode.class, new ObjectSchema());
 	}
 
 	@Bean
