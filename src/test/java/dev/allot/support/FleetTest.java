@@ -28,6 +28,34 @@ public abstract class FleetTest extends IntegrationTest {
 		return name;
 	}
 
+	/** Prices per GPU-hour: RESERVED 2.00, BORROWED 1.50, ON_DEMAND 4.00 USD, in effect since 2020. */
+	protected void setRateCard(String gpuType) {
+		Api.Response put = api.put("/api/v1/rate-cards/" + gpuType, adminToken(), Map.of("effectiveFrom", "2020-01-01",
+				"currency", "USD", "prices", Map.of("RESERVED", 2.00, "BORROWED", 1.50, "ON_DEMAND", 4.00)));
+		if (put.status() != 200) {
+			throw new AssertionError("Rate card not set: " + put);
+		}
+	}
+
+	/** Replaces the tenant's quota with one policy (windows up to 30 days, booked up to 60 days ahead). */
+	protected void setQuota(String tenant, String gpuType, int guaranteed, int max, boolean burst) {
+		setQuota(tenant, policy(gpuType, guaranteed, max, burst));
+	}
+
+	protected Map<String, Object> policy(String gpuType, int guaranteed, int max, boolean burst) {
+		return new java.util.HashMap<>(Map.of("gpuType", gpuType, "guaranteedGpus", guaranteed, "maxGpus", max,
+				"burst", burst, "maxWindow", "P30D", "maxAdvance", "P60D", "priority", "TRAINING"));
+	}
+
+	@SafeVarargs
+	protected final void setQuota(String tenant, Map<String, Object>... policies) {
+		Api.Response put = api.put("/api/v1/tenants/" + tenant + "/quota", adminToken(),
+				Map.of("policies", List.of(policies)));
+		if (put.status() != 200) {
+			throw new AssertionError("Quota not set: " + put);
+		}
+	}
+
 	/** Adds nodes spread over InfiniBand blocks of {@code perBlock} nodes, two racks per block. */
 	protected List<String> addNodes(String pool, int count, int perBlock) {
 		List<String> hostnames = new ArrayList<>();
