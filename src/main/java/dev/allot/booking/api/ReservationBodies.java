@@ -83,9 +83,6 @@ final class ReservationBodies {
 	record ExtendRequest(@NotNull String endsAt) {
 	}
 
-	record QuoteLine(String rateClass, BigDecimal gpuHours, BigDecimal pricePerGpuHour, BigDecimal amount) {
-	}
-
 	record QuoteBody(String currency, BigDecimal total, boolean preemptible, List<QuotaDecision.Line> split,
 			List<QuotaDecision.BudgetMonth> budget) {
 		static QuoteBody of(QuotaDecision decision) {
