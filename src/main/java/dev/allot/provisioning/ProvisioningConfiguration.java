@@ -1,0 +1,54 @@
+package dev.allot.provisioning;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.allot.provisioning.DriverProperties.DriverKind;
+import dev.allot.provisioning.DriverProperties.Pool;
+import dev.allot.provisioning.fake.FakeDriver;
+import dev.allot.provisioning.kubernetes.KubernetesDriver;
+import dev.allot.provisioning.slurm.SlurmDriver;
+
+@Configuration(proxyBeanMethods = false)
+class ProvisioningConfiguration {
+
+	private static final Logger log = LoggerFactory.getLogger(ProvisioningConfiguration.class);
+
+	/** The driver of pools that name none; a bean so that fault tests can reach it. */
+	@Bean
+	FakeDriver fakeDriver() {
+		return new FakeDriver(java.time.Duration.ZERO);
+	}
+
+	@Bean(destroyMethod = "close")
+	ClusterDrivers clusterDrivers(DriverProperties properties, FakeDriver fakeDriver) {
+		Map<String, ClusterDriver> byPool = new LinkedHashMap<>();
+		properties.pools().forEach((pool, config) -> {
+			ClusterDriver driver = create(pool, config);
+			if (driver != null) {
+				byPool.put(pool, new TimeBoundedDriver(driver, properties.timeoutOf(pool)));
+				log.info("Pool {} is served by {}", pool, driver);
+			}
+		});
+		ClusterDriver fallback = properties.defaultDriver() == DriverKind.FAKE
+				? new TimeBoundedDriver(fakeDriver, properties.timeout()) : null;
+		return new ClusterDrivers(byPool, fallback);
+	}
+
+	private static @Nullable ClusterDriver create(String pool, Pool config) {
+		return switch (config.driver()) {
+			case FAKE -> new FakeDriver(config.fake().latency());
+			case KUBERNETES -> KubernetesDriver.connect(pool, config.kubernetes());
+			case SLURM -> SlurmDriver.create(pool, config.slurm());
+			case NONE -> null;
+		};
+	}
+
+}
