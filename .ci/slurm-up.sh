@@ -108,6 +108,7 @@ SelectTypeParameters=CR_Core
 GresTypes=gpu
 ReturnToService=2
 PrivateData=accounts,jobs,reservations,usage,users
+EnforcePartLimits=ALL
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1
 AccountingStoragePort=$DBD_PORT

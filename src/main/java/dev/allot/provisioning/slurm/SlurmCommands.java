@@ -63,7 +63,8 @@ final class SlurmCommands {
 		long started = System.nanoTime();
 		Process process;
 		try {
-			process = new ProcessBuilder(line).redirectInput(ProcessBuilder.Redirect.DISCARD).start();
+			process = new ProcessBuilder(line).start();
+			process.getOutputStream().close(); // nothing to say to it: ssh or a prompt must not wait for input
 		}
 		catch (IOException ex) {
 			throw new DriverFailedException("Cannot run " + command[0] + ": " + ex.getMessage(), false, ex);

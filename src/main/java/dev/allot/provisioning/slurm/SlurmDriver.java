@@ -304,28 +304,36 @@ public final class SlurmDriver implements ClusterDriver {
 	}
 
 	/**
-	 * Reasons why tenants sharing this controller could see each other's jobs, users or usage: the
-	 * {@code PrivateData} setting must hide them. Empty when the controller isolates tenants.
+	 * Reasons why this controller does not keep tenants apart: {@code PrivateData} must hide other tenants' jobs,
+	 * users, usage, accounts and reservations, and {@code EnforcePartLimits} must refuse at submission a job of
+	 * another account in a tenant's partition (otherwise it is accepted and waits there forever). Empty when
+	 * the controller isolates tenants.
 	 */
 	public List<String> isolationProblems() {
 		SlurmCommands.Result config = slurm.run("scontrol", "show", "config");
 		if (!config.ok()) {
 			throw errors.failed("scontrol show config", config, List.of());
 		}
-		String privateData = config.stdout()
-			.lines()
-			.filter(line -> line.startsWith("PrivateData"))
-			.map(line -> line.substring(line.indexOf('=') + 1).strip().toLowerCase())
-			.findFirst()
-			.orElse("");
-		Set<String> hidden = Set.of(privateData.split(","));
+		Set<String> hidden = Set.of(setting(config.stdout(), "PrivateData").toLowerCase(java.util.Locale.ROOT).split(","));
 		List<String> problems = new ArrayList<>();
 		for (String kind : List.of("jobs", "users", "usage", "accounts", "reservations")) {
 			if (!hidden.contains(kind)) {
 				problems.add("PrivateData does not hide " + kind + ": tenants see each other's " + kind);
 			}
 		}
+		String enforce = setting(config.stdout(), "EnforcePartLimits");
+		if (!enforce.equals("ALL") && !enforce.equals("ANY")) {
+			problems.add("EnforcePartLimits is " + enforce + ": jobs of other accounts are accepted into tenant partitions");
+		}
 		return problems;
+	}
+
+	private static String setting(String config, String name) {
+		return config.lines()
+			.filter(line -> line.startsWith(name + " ") || line.startsWith(name + "="))
+			.map(line -> line.substring(line.indexOf('=') + 1).strip())
+			.findFirst()
+			.orElse("");
 	}
 
 	@Override
