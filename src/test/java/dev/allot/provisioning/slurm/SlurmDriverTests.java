@@ -172,6 +172,24 @@ class SlurmDriverTests {
 	}
 
 	@Test
+	void aCommandPrefixCarriesEveryCommandAsSshWould(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+			throws java.io.IOException {
+		java.nio.file.Path log = dir.resolve("commands.log");
+		SlurmDriver viaPrefix = SlurmDriver.create("slurm-test", new dev.allot.provisioning.DriverProperties.SlurmPool(
+				List.of("bash", "-c", "echo \"$*\" >> " + log + "; exec \"$@\"", "ssh-standin"), slurm.slurmConf(),
+				"login.test", java.time.ZoneId.systemDefault(), java.time.Duration.ofSeconds(30)));
+		ClusterSpec spec = Specs.slurm(List.of("gpu-015"));
+
+		viaPrefix.provision(spec);
+		viaPrefix.teardown(spec.ref());
+
+		assertThat(java.nio.file.Files.readString(log)).contains("sacctmgr -i add account " + spec.tenant(),
+				"scontrol create reservation ReservationName=" + spec.ref().name(),
+				"scontrol delete PartitionName=" + spec.ref().name());
+		assertThat(viaPrefix.status(spec.ref())).isEqualTo(ClusterStatus.absent(spec.ref()));
+	}
+
+	@Test
 	void theControllerStartedForTheTestsHidesTenantsFromEachOther() {
 		assertThat(driver.isolationProblems()).isEmpty();
 	}
