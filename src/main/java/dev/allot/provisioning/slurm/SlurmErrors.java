@@ -13,8 +13,10 @@ final class SlurmErrors {
 	private static final List<String> NODES_REFUSED = List.of("overlaps with another reservation",
 			"invalid node name specified", "requested nodes are busy", "nodes are busy", "node(s) busy");
 
-	private static final List<String> UNREACHABLE = List.of("unable to contact slurm controller", "socket timed out",
-			"connection refused", "slurm_persist_conn_open", "communication connection failure", "zero bytes were transmitted");
+	/** Passing conditions: the controller is unreachable, or jobs still hold what a teardown deletes. */
+	private static final List<String> TRANSIENT = List.of("unable to contact slurm controller", "socket timed out",
+			"connection refused", "slurm_persist_conn_open", "communication connection failure",
+			"zero bytes were transmitted", "is in use");
 
 	private final String pool;
 
@@ -32,7 +34,7 @@ final class SlurmErrors {
 		if (!nodes.isEmpty() && NODES_REFUSED.stream().anyMatch(lower::contains)) {
 			return new NodesUnavailableException(nodes, "Slurm refused: " + message);
 		}
-		boolean retryable = UNREACHABLE.stream().anyMatch(lower::contains);
+		boolean retryable = TRANSIENT.stream().anyMatch(lower::contains);
 		return new DriverFailedException(what + " on pool " + pool + " failed (exit " + result.exitCode() + "): "
 				+ message, retryable);
 	}

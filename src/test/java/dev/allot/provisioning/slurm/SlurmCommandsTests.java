@@ -44,7 +44,7 @@ class SlurmCommandsTests {
 	}
 
 	@Test
-	void anUnreachableControllerIsRetryableAndAnOverlapIsAboutNodes() {
+	void anUnreachableControllerOrAPartitionStillInUseIsRetryableAndAnOverlapIsAboutNodes() {
 		SlurmErrors errors = new SlurmErrors("h100");
 
 		assertThat(errors.failed("scontrol show reservation",
@@ -55,6 +55,9 @@ class SlurmCommandsTests {
 				new SlurmCommands.Result(1, "", "Error creating the reservation: Requested reservation overlaps with another reservation",
 						Duration.ZERO),
 				List.of("gpu-001"))).isInstanceOf(dev.allot.provisioning.NodesUnavailableException.class);
+		assertThat(errors.failed("scontrol delete partition",
+				new SlurmCommands.Result(1, "", "delete_partition PartitionName=p1: Partition is in use", Duration.ZERO),
+				List.of()).retryable()).isTrue();
 	}
 
 }
