@@ -3,10 +3,13 @@ package dev.allot.provisioning;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -28,17 +31,19 @@ class ProvisioningConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	ClusterDrivers clusterDrivers(DriverProperties properties, FakeDriver fakeDriver) {
+	ClusterDrivers clusterDrivers(DriverProperties properties, FakeDriver fakeDriver,
+			ObjectProvider<MeterRegistry> meterRegistry) {
+		MeterRegistry meters = meterRegistry.getIfAvailable(() -> Metrics.globalRegistry);
 		Map<String, ClusterDriver> byPool = new LinkedHashMap<>();
 		properties.pools().forEach((pool, config) -> {
 			ClusterDriver driver = create(pool, config);
 			if (driver != null) {
-				byPool.put(pool, new TimeBoundedDriver(driver, properties.timeoutOf(pool)));
+				byPool.put(pool, new TimeBoundedDriver(driver, properties.timeoutOf(pool), pool, meters));
 				log.info("Pool {} is served by {}", pool, driver);
 			}
 		});
 		ClusterDriver fallback = properties.defaultDriver() == DriverKind.FAKE
-				? new TimeBoundedDriver(fakeDriver, properties.timeout()) : null;
+				? new TimeBoundedDriver(fakeDriver, properties.timeout(), "default", meters) : null;
 		return new ClusterDrivers(byPool, fallback);
 	}
 

@@ -71,6 +71,26 @@ class ClusterDriversConfigurationTests {
 	}
 
 	@Test
+	void everyOperationIsMeasuredPerPoolAndOutcome() {
+		context.withBean(io.micrometer.core.instrument.simple.SimpleMeterRegistry.class)
+			.withPropertyValues("allot.provisioning.pools.demo.driver=fake")
+			.run(app -> {
+				ClusterDriver demo = app.getBean(ClusterDrivers.class).forPool("demo");
+				ClusterSpec spec = Specs.kubernetes(List.of("n1"));
+				demo.provision(spec);
+				demo.teardown(spec.ref());
+				io.micrometer.core.instrument.MeterRegistry meters = app
+					.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+				assertThat(meters.get("allot.driver.operations")
+					.tags("pool", "demo", "operation", "provision", "outcome", "success")
+					.timer()
+					.count()).isEqualTo(1);
+				assertThat(meters.get("allot.driver.operations").tags("operation", "teardown").timer().count())
+					.isEqualTo(1);
+			});
+	}
+
+	@Test
 	void aSlowPoolIsCutOffAtItsTimeout() {
 		context
 			.withPropertyValues("allot.provisioning.pools.demo.driver=fake",
