@@ -47,6 +47,11 @@ class ProvisioningConfiguration {
 		return new ClusterDrivers(byPool, fallback);
 	}
 
+	@Bean
+	DriverIsolationHealth clusterDriversHealthIndicator(ClusterDrivers drivers) {
+		return new DriverIsolationHealth(drivers);
+	}
+
 	private static @Nullable ClusterDriver create(String pool, Pool config) {
 		return switch (config.driver()) {
 			case FAKE -> new FakeDriver(config.fake().latency());
