@@ -97,21 +97,23 @@ public final class SlurmDriver implements ClusterDriver {
 		// A window that has begun (a late or repeated provision) starts now: Slurm refuses a start in the past.
 		boolean started = !spec.startsAt().isAfter(now.plusSeconds(5));
 		Instant end = spec.endsAt().truncatedTo(ChronoUnit.SECONDS);
-		String startTime = started ? "now" : SLURM_TIME.format(LocalDateTime.ofInstant(spec.startsAt(), config.timeZone()));
-		long minutes = Math.max(1, (Duration.between(started ? now : spec.startsAt(), end).toSeconds() + 59) / 60);
+		String startTime = started ? "now" : slurmTime(spec.startsAt());
+		long seconds = Duration.between(spec.startsAt(), end).toSeconds();
+		// Duration counts whole minutes; a window that is not (or that has begun) gets its exact end instead.
+		String length = !started && seconds % 60 == 0 ? "Duration=" + seconds / 60 : "EndTime=" + slurmTime(end);
 		String nodes = String.join(",", spec.nodes());
 		if (existing.isEmpty()) {
 			SlurmCommands.Result created = slurm.run("scontrol", "create", "reservation", "ReservationName=" + ref.name(),
-					"StartTime=" + startTime, "Duration=" + minutes, "Nodes=" + nodes, "Accounts=" + ref.tenant());
+					"StartTime=" + startTime, length, "Nodes=" + nodes, "Accounts=" + ref.tenant());
 			if (!created.ok()) {
 				throw errors.failed("scontrol create reservation " + ref.name(), created, spec.nodes());
 			}
-			log.info("Created Slurm reservation {} on {} ({} min)", ref.name(), nodes, minutes);
+			log.info("Created Slurm reservation {} on {} from {} ({})", ref.name(), nodes, startTime, length);
 		}
 		else if (!existing.get().matches(spec.nodes(), ref.tenant(), end)) {
 			// An earlier attempt for a different window or node set (an extension or a migration): adjust it.
 			SlurmCommands.Result updated = slurm.run("scontrol", "update", "ReservationName=" + ref.name(),
-					"EndTime=" + SLURM_TIME.format(LocalDateTime.ofInstant(end, config.timeZone())), "Nodes=" + nodes,
+					"EndTime=" + slurmTime(end), "Nodes=" + nodes,
 					"Accounts=" + ref.tenant());
 			if (!updated.ok()) {
 				throw errors.failed("scontrol update reservation " + ref.name(), updated, spec.nodes());
@@ -123,6 +125,11 @@ public final class SlurmDriver implements ClusterDriver {
 		return actual;
 	}
 
+	/** Slurm reads times in the controller's time zone. */
+	private String slurmTime(Instant instant) {
+		return SLURM_TIME.format(LocalDateTime.ofInstant(instant, config.timeZone()));
+	}
+
 	/** Fails, and removes what Slurm made, when it is not what was asked for. */
 	private void verify(ClusterSpec spec, SlurmReservation actual, boolean started) {
 		Set<String> missing = new LinkedHashSet<>(spec.nodes());
@@ -130,7 +137,9 @@ public final class SlurmDriver implements ClusterDriver {
 		Set<String> extra = new LinkedHashSet<>(actual.nodes());
 		extra.removeAll(spec.nodes());
 		boolean startWrong = !started && !actual.startsAt().equals(spec.startsAt().truncatedTo(ChronoUnit.SECONDS));
-		if (missing.isEmpty() && extra.isEmpty() && !startWrong && actual.accounts().equals(List.of(spec.tenant()))) {
+		boolean endWrong = !actual.endsAt().equals(spec.endsAt().truncatedTo(ChronoUnit.SECONDS));
+		if (missing.isEmpty() && extra.isEmpty() && !startWrong && !endWrong
+				&& actual.accounts().equals(List.of(spec.tenant()))) {
 			return;
 		}
 		slurm.run("scontrol", "delete", "ReservationName=" + actual.name());
@@ -209,10 +218,12 @@ public final class SlurmDriver implements ClusterDriver {
 		List<String> nodes = reservation.map(SlurmReservation::nodes)
 			.orElseGet(() -> hostnames(partition.get().get("Nodes")));
 		List<String> missing = new ArrayList<>();
-		reservation.ifPresentOrElse(r -> {
-		}, () -> missing.add("reservation"));
-		partition.ifPresentOrElse(p -> {
-		}, () -> missing.add("partition"));
+		if (reservation.isEmpty()) {
+			missing.add("reservation");
+		}
+		if (partition.isEmpty()) {
+			missing.add("partition");
+		}
 		return new ClusterStatus(ref, missing.isEmpty() ? ClusterStatus.Phase.READY : ClusterStatus.Phase.INCOMPLETE,
 				nodes, nodeStates(nodes), missing);
 	}

@@ -126,6 +126,36 @@ class SlurmDriverTests {
 	}
 
 	@Test
+	void aWindowThatHasAlreadyBegunIsReservedFromNowToItsExactEnd() {
+		Instant start = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+		ClusterSpec late = Specs.slurm(Specs.newTenant(), List.of("gpu-016"), start, start.plusSeconds(3 * 3600 + 17));
+
+		driver.provision(late);
+		driver.provision(late);
+
+		SlurmRecord reservation = show("reservation", late.ref().name());
+		assertThat(Instant.ofEpochSecond(Long.parseLong(reservation.get("EndTime")))).isEqualTo(late.endsAt());
+		assertThat(Instant.ofEpochSecond(Long.parseLong(reservation.get("StartTime")))).isAfter(start);
+		driver.teardown(late.ref());
+	}
+
+	@Test
+	void provisioningAgainWithALaterEndExtendsTheReservation() {
+		ClusterSpec spec = Specs.slurm(List.of("gpu-001"));
+		driver.provision(spec);
+		ClusterSpec extended = new ClusterSpec(spec.reservationId(), spec.tenant(), spec.project(), spec.nodes(),
+				spec.gpusPerNode(), spec.startsAt(), spec.endsAt().plus(2, ChronoUnit.HOURS), spec.orchestrator(),
+				spec.cudaDriver(), spec.sharedMemoryGi(), spec.volumes(), spec.sshPublicKeys());
+
+		driver.provision(extended);
+
+		SlurmRecord reservation = show("reservation", spec.ref().name());
+		assertThat(Instant.ofEpochSecond(Long.parseLong(reservation.get("EndTime")))).isEqualTo(extended.endsAt());
+		assertThat(Instant.ofEpochSecond(Long.parseLong(reservation.get("StartTime")))).isEqualTo(spec.startsAt());
+		driver.teardown(spec.ref());
+	}
+
+	@Test
 	void aNodeSlurmDoesNotKnowIsRefused() {
 		assertThatThrownBy(() -> driver.provision(Specs.slurm(List.of("gpu-011", "gpu-999"))))
 			.isInstanceOf(NodesUnavailableException.class);
