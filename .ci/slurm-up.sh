@@ -57,6 +57,14 @@ free_port() {
 	done
 }
 
+# slurmdbd needs the database; say so plainly instead of timing out on slurmdbd's port.
+if command -v mysql >/dev/null && ! mysql -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" ${DB_PASS:+-p"$DB_PASS"} \
+	-e 'SELECT 1' >/dev/null 2>&1; then
+	log "MariaDB/MySQL is not reachable at $DB_USER@$DB_HOST:$DB_PORT (set SLURM_DB_HOST, SLURM_DB_PORT," \
+		"SLURM_DB_USER, SLURM_DB_PASS, or start it: apt-get install -y mariadb-server && service mariadb start)"
+	exit 1
+fi
+
 # Stop leftovers of an earlier, half-started run under this folder before rewriting its configuration.
 for pidfile in "$B/slurm/run/slurmd-vm.pid" "$B/slurm/run/slurmctld.pid" "$B/slurm/run/slurmdbd.pid"; do
 	if alive "$pidfile"; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
