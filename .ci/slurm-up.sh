@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Starts a single-host Slurm 22.05 cluster with accounting (munged, slurmdbd, slurmctld, slurmd) under one
+# base folder, for the Slurm driver's tests. Idempotent: a cluster already running under that folder is reused.
+#
+#   .ci/slurm-up.sh [base-folder]        (default /tmp/allot-slurm)
+#
+# Prints `export SLURM_CONF=...` (and the folder) on stdout; everything else goes to stderr.
+# Nodes: vm (the real slurmd), gpu-[001-008] (answer through the local slurmd, turn IDLE),
+# gpu-[009-016] (point at a closed port, stay DOWN). Accounting lives in MariaDB/MySQL
+# (SLURM_DB_HOST, SLURM_DB_PORT, SLURM_DB_USER, SLURM_DB_PASS; default root@127.0.0.1:3306, no password),
+# in a database named after the base folder so that several clusters can share one server.
+set -euo pipefail
+
+B="$(realpath -m "${1:-/tmp/allot-slurm}")"
+DB_HOST="${SLURM_DB_HOST:-127.0.0.1}"
+DB_PORT="${SLURM_DB_PORT:-3306}"
+DB_USER="${SLURM_DB_USER:-root}"
+DB_PASS="${SLURM_DB_PASS:-}"
+CONF="$B/etc/slurm.conf"
+SOCKET="$B/munge/run/munge.socket"
+
+log() { echo "slurm-up: $*" >&2; }
+
+print_env() {
+	echo "export SLURM_CONF=$CONF"
+	echo "export ALLOT_SLURM_BASE=$B"
+}
+
+alive() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+if [[ -f "$CONF" ]] && alive "$B/slurm/run/slurmctld.pid" && SLURM_CONF="$CONF" timeout 5 scontrol ping 2>/dev/null | grep -q UP; then
+	log "already running under $B"
+	print_env
+	exit 0
+fi
+
+if ! command -v slurmctld >/dev/null && ! [[ -x /usr/sbin/slurmctld ]]; then
+	log "installing slurm-wlm, slurmrestd, slurmdbd, munge"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2
+	apt-get install -y -qq slurm-wlm slurmrestd slurmdbd munge >&2
+fi
+export PATH="$PATH:/usr/sbin"
+
+# A port nobody listens on; several picks in one run never repeat.
+declare -A taken=()
+free_port() {
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 40000))
+		[[ -n "${taken[$p]:-}" ]] && continue
+		if ! ss -Htln "sport = :$p" | grep -q .; then
+			taken[$p]=1
+			echo "$p"
+			return
+		fi
+	done
+}
+
+# slurmdbd needs the database; say so plainly instead of timing out on slurmdbd's port.
+if command -v mysql >/dev/null && ! mysql -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" ${DB_PASS:+-p"$DB_PASS"} \
+	-e 'SELECT 1' >/dev/null 2>&1; then
+	log "MariaDB/MySQL is not reachable at $DB_USER@$DB_HOST:$DB_PORT (set SLURM_DB_HOST, SLURM_DB_PORT," \
+		"SLURM_DB_USER, SLURM_DB_PASS, or start it: apt-get install -y mariadb-server && service mariadb start)"
+	exit 1
+fi
+
+# Stop leftovers of an earlier, half-started run under this folder before rewriting its configuration.
+for pidfile in "$B/slurm/run/slurmd-vm.pid" "$B/slurm/run/slurmctld.pid" "$B/slurm/run/slurmdbd.pid"; do
+	if alive "$pidfile"; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
+done
+
+mkdir -p "$B/etc" "$B/munge/key" "$B/munge/run" "$B/munge/log" "$B/slurm/state" "$B/slurm/spool" \
+	"$B/slurm/run" "$B/slurm/log"
+chmod 0700 "$B/munge/key"
+chmod 0755 "$B" "$B/munge" "$B/munge/run"
+
+if ! alive "$B/munge/run/munged.pid"; then
+	[[ -f "$B/munge/key/munge.key" ]] || mungekey --create --keyfile="$B/munge/key/munge.key" >&2
+	chmod 0400 "$B/munge/key/munge.key"
+	log "starting munged"
+	munged --force --socket="$SOCKET" --key-file="$B/munge/key/munge.key" \
+		--pid-file="$B/munge/run/munged.pid" --log-file="$B/munge/log/munged.log" \
+		--seed-file="$B/munge/key/munged.seed" >&2
+fi
+
+CTLD_PORT=$(free_port)
+SLURMD_PORT=$(free_port)
+DBD_PORT=$(free_port)
+CLOSED_PORT=$(free_port)
+DB_NAME="allot_slurm_$(echo -n "$B" | md5sum | cut -c1-10)"
+
+cat >"$CONF" <<EOF
+ClusterName=allot
+SlurmctldHost=vm(127.0.0.1)
+SlurmctldPort=$CTLD_PORT
+SlurmdPort=$SLURMD_PORT
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$SOCKET
+StateSaveLocation=$B/slurm/state
+SlurmdSpoolDir=$B/slurm/spool/%n
+SlurmctldPidFile=$B/slurm/run/slurmctld.pid
+SlurmdPidFile=$B/slurm/run/slurmd-%n.pid
+SlurmctldLogFile=$B/slurm/log/slurmctld.log
+SlurmdLogFile=$B/slurm/log/slurmd-%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SwitchType=switch/none
+MpiDefault=none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+GresTypes=gpu
+ReturnToService=2
+PrivateData=accounts,jobs,reservations,usage,users
+EnforcePartLimits=ALL
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=127.0.0.1
+AccountingStoragePort=$DBD_PORT
+AccountingStoragePass=$SOCKET
+AccountingStorageEnforce=associations
+AccountingStorageTRES=gres/gpu
+JobAcctGatherType=jobacct_gather/none
+MailProg=/bin/true
+NodeName=vm NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN
+NodeName=gpu-[001-008] NodeAddr=127.0.0.1 CPUs=64 RealMemory=512000 Gres=gpu:8 State=UNKNOWN
+NodeName=gpu-[009-016] NodeAddr=127.0.0.1 Port=$CLOSED_PORT CPUs=64 RealMemory=512000 Gres=gpu:8 State=UNKNOWN
+PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+
+cat >"$B/etc/slurmdbd.conf" <<EOF
+AuthType=auth/munge
+AuthInfo=socket=$SOCKET
+DbdAddr=127.0.0.1
+DbdHost=localhost
+DbdPort=$DBD_PORT
+SlurmUser=root
+PidFile=$B/slurm/run/slurmdbd.pid
+LogFile=$B/slurm/log/slurmdbd.log
+StorageType=accounting_storage/mysql
+StorageHost=$DB_HOST
+StoragePort=$DB_PORT
+StorageUser=$DB_USER
+StorageLoc=$DB_NAME
+EOF
+[[ -n "$DB_PASS" ]] && echo "StoragePass=$DB_PASS" >>"$B/etc/slurmdbd.conf"
+chmod 0600 "$B/etc/slurmdbd.conf"
+export SLURM_CONF="$CONF"
+
+wait_for() { # seconds, description, command...
+	local limit=$1 what=$2
+	shift 2
+	for ((i = 0; i < limit * 10; i++)); do
+		if "$@" >/dev/null 2>&1; then return 0; fi
+		sleep 0.1
+	done
+	log "timed out waiting for $what; logs under $B/slurm/log"
+	exit 1
+}
+
+log "starting slurmdbd on port $DBD_PORT (database $DB_NAME)"
+slurmdbd >&2
+wait_for 30 "slurmdbd" bash -c "ss -Htln 'sport = :$DBD_PORT' | grep -q ."
+
+log "starting slurmctld on port $CTLD_PORT"
+slurmctld -f "$CONF" -R >&2
+log "starting slurmd (vm) on port $SLURMD_PORT"
+slurmd -f "$CONF" -N vm >&2
+wait_for 30 "scontrol ping" bash -c "scontrol ping | grep -q UP"
+# The cluster registers itself in slurmdbd on its first start; accounts need it.
+wait_for 30 "cluster registration" bash -c "sacctmgr -n -P show cluster format=cluster | grep -qx allot"
+
+log "up: $CONF"
+print_env
