@@ -277,6 +277,14 @@ public class Bookings {
 		if (project.isEmpty()) {
 			errors.add(new InvalidInputException.FieldError("project", "no such project in tenant " + tenant.slug()));
 		}
+		String driver = request.cluster().cudaDriver();
+		if (pool.isPresent() && driver != null) {
+			List<String> offered = inventory.cudaDrivers(pool.get());
+			if (!offered.contains(driver)) {
+				errors.add(new InvalidInputException.FieldError("cluster.cudaDriver",
+						"is not offered by pool " + request.pool() + " (offered: " + String.join(", ", offered) + ")"));
+			}
+		}
 		if (!errors.isEmpty()) {
 			throw new InvalidInputException(errors);
 		}

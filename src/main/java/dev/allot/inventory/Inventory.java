@@ -92,6 +92,12 @@ public class Inventory {
 		return new PoolSize(all, unhealthy, bookable);
 	}
 
+	/** The CUDA driver versions the pool's nodes offer (its catalog), sorted. */
+	@Transactional(readOnly = true)
+	public List<String> cudaDrivers(Pool pool) {
+		return repository.cudaDrivers(pool.id());
+	}
+
 	// GPU types
 
 	public GpuType createGpuType(Caller caller, NewGpuType request) {

@@ -145,4 +145,13 @@ class InventoryRepository {
 				rs.getTimestamp("state_changed_at").toInstant(), rs.getTimestamp("created_at").toInstant());
 	}
 
+
+	List<String> cudaDrivers(UUID poolId) {
+		return jdbc.sql("""
+				SELECT DISTINCT d FROM node, unnest(cuda_drivers) d WHERE pool_id = ? AND state <> 'RETIRED' ORDER BY d""")
+			.param(poolId)
+			.query(String.class)
+			.list();
+	}
+
 }

@@ -16,6 +16,8 @@ abstract class BookingFixture extends FleetTest {
 	record Setup(String tenant, String gpuType, String pool, String token, List<String> nodes) {
 	}
 
+	static final String SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHb3e0kH0Jx2y5Q0m7p9a1c2d3e4f5g6h7i8j9k0l1m2 ci@example";
+
 	Setup setup(int nodes, int guaranteed, int max, boolean burst) {
 		String type = newGpuType();
 		setRateCard(type);
@@ -43,7 +45,7 @@ abstract class BookingFixture extends FleetTest {
 		body.put("startsAt", start.toString());
 		body.put("endsAt", end.toString());
 		body.put("cluster", Map.of("orchestrator", "SLURM", "cudaDriver", "550.54", "sharedMemoryGi", 64, "volumes",
-				List.of(Map.of("name", "data", "sizeGi", 500)), "sshPublicKeys", List.of("ssh-ed25519 AAAA test")));
+				List.of(Map.of("name", "data", "sizeGi", 500)), "sshPublicKeys", List.of(SSH_KEY)));
 		return body;
 	}
 

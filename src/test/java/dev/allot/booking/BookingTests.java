@@ -279,6 +279,10 @@ class BookingTests extends BookingFixture {
 				new Case(with(s, "startsAt", hour(5).plusSeconds(30).toString()), 400, "startsAt"),
 				new Case(with(s, "gpus", "eight"), 400, "gpus"),
 				new Case(with(s, "cluster", Map.of("orchestrator", "NOMAD")), 400, "cluster.orchestrator"),
+				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "cudaDriver", "999.99")), 400,
+						"cluster.cudaDriver"),
+				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "sshPublicKeys", List.of("not a key"))), 400,
+						"cluster.sshPublicKeys[0]"),
 				new Case(with(s, "endsAt", hour(5).plus(Duration.ofDays(45)).toString()), 422, "endsAt"),
 				new Case(with(with(s, "startsAt", hour(24 * 70).toString()), "endsAt", hour(24 * 70 + 1).toString()), 422,
 						"startsAt"));

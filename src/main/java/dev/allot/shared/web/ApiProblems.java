@@ -134,7 +134,8 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	private static List<FieldError> fieldErrors(BindingResult result) {
 		List<FieldError> errors = new java.util.ArrayList<>();
 		result.getFieldErrors()
-			.forEach(e -> errors.add(new FieldError(e.getField(), String.valueOf(e.getDefaultMessage()))));
+			.forEach(e -> errors.add(new FieldError(e.getField().replace(".<list element>", ""),
+					String.valueOf(e.getDefaultMessage()))));
 		result.getGlobalErrors()
 			.forEach(e -> errors.add(new FieldError(e.getObjectName(), String.valueOf(e.getDefaultMessage()))));
 		return errors;
