@@ -6,12 +6,20 @@ import dev.allot.shared.security.Caller;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.OAuthFlow;
 import io.swagger.v3.oas.models.security.OAuthFlows;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
 import tools.jackson.databind.JsonNode;
 
@@ -30,6 +38,44 @@ class OpenApiConfiguration {
 		SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
 		// Free-form JSON (audit before/after) is an object, not Jackson's node class.
 		SpringDocUtils.getConfig().replaceWithSchema(JsonNode.class, new ObjectSchema());
+	}
+
+	/**
+	 * Every operation may answer a problem: names the RFC 9457 shape once and refers to it from the error
+	 * statuses every endpoint can give, so clients see the contract for errors too.
+	 */
+	@Bean
+	OpenApiCustomizer problemResponses() {
+		return openApi -> {
+			openApi.getComponents()
+				.addSchemas("Problem", new ObjectSchema().description("RFC 9457 problem details")
+					.addProperty("type", new StringSchema().format("uri").example("https://allot.dev/problems/quota_exceeded"))
+					.addProperty("title", new StringSchema())
+					.addProperty("status", new IntegerSchema())
+					.addProperty("detail", new StringSchema())
+					.addProperty("code", new StringSchema().example("quota_exceeded"))
+					.addProperty("requestId", new StringSchema())
+					.addProperty("errors", new ArraySchema().items(new ObjectSchema()
+						.addProperty("field", new StringSchema())
+						.addProperty("message", new StringSchema()))));
+			Content problem = new Content().addMediaType("application/problem+json",
+					new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
+			openApi.getPaths().values().forEach(item -> item.readOperations().forEach(operation -> {
+				operation.getResponses().remove("500");
+				PROBLEMS.forEach((status, description) -> operation.getResponses()
+					.putIfAbsent(status, new ApiResponse().description(description).content(problem)));
+			}));
+		};
+	}
+
+	private static final java.util.Map<String, String> PROBLEMS = new java.util.LinkedHashMap<>();
+
+	static {
+		PROBLEMS.put("400", "Bad input: errors names each bad field");
+		PROBLEMS.put("401", "No valid bearer token");
+		PROBLEMS.put("403", "The caller's role does not allow this, or the tenant is suspended");
+		PROBLEMS.put("404", "No such resource, or one the caller may not see");
+		PROBLEMS.put("default", "Any other problem (409 conflict, 412 stale ETag, 413 too large, 422 refused by a rule)");
 	}
 
 	@Bean

@@ -28,6 +28,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -44,6 +45,7 @@ class ReservationsController {
 	}
 
 	/** A replay of an earlier request with the same Idempotency-Key answers exactly as the first time. */
+	@ResponseStatus(HttpStatus.CREATED)
 	@PostMapping
 	ResponseEntity<ReservationBody> book(Caller caller, @PathVariable String tenant,
 			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,

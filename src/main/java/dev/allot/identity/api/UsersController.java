@@ -14,12 +14,14 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Users of Allot's own issuer, managed by platform admins (with an external issuer, the issuer owns them). */
@@ -44,6 +46,7 @@ class UsersController {
 		this.users = users;
 	}
 
+	@ResponseStatus(HttpStatus.CREATED)
 	@PostMapping
 	ResponseEntity<CreatedUser> create(Caller caller, @Valid @RequestBody CreateUser body) {
 		UserDirectory.Created created = users.create(caller, body.username(), body.displayName().strip(),

@@ -15,12 +15,14 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -45,6 +47,7 @@ class GpuTypesController {
 		this.inventory = inventory;
 	}
 
+	@ResponseStatus(HttpStatus.CREATED)
 	@PostMapping
 	ResponseEntity<GpuTypeBody> create(Caller caller, @Valid @RequestBody CreateGpuType body) {
 		GpuType type = inventory.createGpuType(caller,

@@ -19,6 +19,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -26,6 +27,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -74,6 +76,7 @@ class NodesController {
 		this.inventory = inventory;
 	}
 
+	@ResponseStatus(HttpStatus.CREATED)
 	@PostMapping("/pools/{pool}/nodes")
 	ResponseEntity<NodeBody> add(Caller caller, @PathVariable String pool, @Valid @RequestBody CreateNode body) {
 		Node node = inventory.addNode(caller, pool, new Inventory.NewNode(body.hostname(), body.rack().strip(),

@@ -14,6 +14,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,6 +24,7 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -44,6 +46,7 @@ class MembersController {
 		this.tenancy = tenancy;
 	}
 
+	@ResponseStatus(HttpStatus.CREATED)
 	@PostMapping
 	ResponseEntity<Member> add(Caller caller, @PathVariable String tenant, @Valid @RequestBody AddMember body) {
 		Member member = tenancy.addMember(caller, tenant, body.username(), body.role());
