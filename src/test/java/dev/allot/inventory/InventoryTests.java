@@ -103,4 +103,20 @@ class InventoryTests extends FleetTest {
 				Map.of("hostname", "h1", "rack", "r", "ibBlock", "b")).status()).isEqualTo(404);
 	}
 
+
+	@Test
+	void aNodeIsDrainedSentToRepairAndRetiredAndARetiredNodeStaysRetired() {
+		String node = addNodes(newPool(newGpuType(), 8), 1, 1).getFirst();
+		String path = "/api/v1/nodes/" + node + "/state";
+		for (String state : List.of("DRAINING", "IN_REPAIR", "RETIRED")) {
+			Api.Response changed = api.post(path, adminToken(), Map.of("state", state, "reason", "maintenance"));
+			assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+			assertThat(api.get("/api/v1/nodes/" + node, adminToken()).json().get("state").asString()).isEqualTo(state);
+		}
+		Api.Response back = api.post(path, adminToken(), Map.of("state", "AVAILABLE", "reason", "oops"));
+		assertThat(back.status()).isEqualTo(409);
+		assertThat(api.post(path, adminToken(), Map.of("state", "GONE", "reason", "x")).status()).isEqualTo(400);
+		assertThat(api.post(path, adminToken(), Map.of("state", "DRAINING")).status()).isEqualTo(400);
+	}
+
 }

@@ -106,4 +106,13 @@ class NodesController {
 		return StateChangeBody.of(inventory.release(caller, hostname, body.reason().strip()));
 	}
 
+	/** Any other state change (drain before maintenance, send to repair, retire), each with a reason. */
+	record ChangeState(@NotNull NodeState state, @NotBlank @Size(max = 500) String reason) {
+	}
+
+	@PostMapping("/nodes/{hostname}/state")
+	StateChangeBody changeState(Caller caller, @PathVariable String hostname, @Valid @RequestBody ChangeState body) {
+		return StateChangeBody.of(inventory.changeState(caller, hostname, body.state(), body.reason().strip()));
+	}
+
 }
