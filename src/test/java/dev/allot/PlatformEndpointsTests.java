@@ -14,7 +14,7 @@ class PlatformEndpointsTests extends IntegrationTest {
 		assertThat(api.get("/actuator/health/readiness", null).body()).contains("\"UP\"");
 		Api.Response metrics = api.get("/actuator/prometheus", null, "Accept", "text/plain");
 		assertThat(metrics.status()).isEqualTo(200);
-		assertThat(metrics.body()).contains("jvm_memory_used_bytes", "http_server_requests");
+		assertThat(metrics.body()).contains("jvm_memory_used_bytes", "http_server_requests", "allot_scheduler_due");
 		assertThat(api.get("/actuator/env", null).status()).isIn(302, 401, 404);
 		assertThat(api.get("/actuator/env", adminToken()).status()).isIn(302, 401, 404);
 	}
@@ -46,6 +46,14 @@ class PlatformEndpointsTests extends IntegrationTest {
 		assertThat(discovery.status()).isEqualTo(200);
 		assertThat(discovery.json().get("issuer").asString()).isEqualTo(api.baseUrl());
 		assertThat(discovery.json().get("token_endpoint").asString()).isEqualTo(api.baseUrl() + "/oauth2/token");
+	}
+
+
+	@Test
+	void problemsAreCountedByTheirCode() {
+		api.get("/api/v1/tenants/no-such-tenant", adminToken());
+		String metrics = api.get("/actuator/prometheus", null, "Accept", "text/plain").body();
+		assertThat(metrics).containsPattern("allot_api_problems_total\\{code=\"not_found\",status=\"404\"} [1-9]");
 	}
 
 }

@@ -8,6 +8,7 @@ import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.InvalidInputException.FieldError;
 import org.jspecify.annotations.Nullable;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.DatabindException;
@@ -41,11 +42,24 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ApiProblems.class);
 
+	private final MeterRegistry metrics;
+
+	ApiProblems(MeterRegistry metrics) {
+		this.metrics = metrics;
+	}
+
 	@ExceptionHandler(AllotException.class)
 	ResponseEntity<ProblemDetail> domain(AllotException ex) {
 		ProblemDetail problem = problem(ex.status(), ex.code(), ex.title(), ex.getMessage());
 		ex.properties().forEach(problem::setProperty);
 		return respond(problem);
+	}
+
+	/** Every problem answered is counted by its code: conflicts, quota refusals, bad input, ... */
+	private ResponseEntity<ProblemDetail> respond(ProblemDetail problem) {
+		metrics.counter("allot.api.problems", "code", String.valueOf(problem.getProperties() == null ? ""
+				: problem.getProperties().get("code")), "status", String.valueOf(problem.getStatus())).increment();
+		return ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
 	}
 
 	@ExceptionHandler(MethodArgumentTypeMismatchException.class)
@@ -122,9 +136,6 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 		return problem;
 	}
 
-	private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem) {
-		return ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
-	}
 
 	@SuppressWarnings("unchecked")
 	private static ResponseEntity<Object> asObject(ResponseEntity<?> response) {
