@@ -110,13 +110,14 @@ class BillableReservations {
 	}
 
 	/** Reservations with an hour whose billable part ended by {@code horizon} and is not metered yet. */
-	List<UUID> due(Instant horizon, int limit) {
+	List<UUID> due(Instant horizon, boolean awaitClusterReady, int limit) {
 		return jdbc.sql("""
 				SELECT reservation_id FROM billable_reservation
 				WHERE failed_at IS NULL AND metered_until < least(coalesce(stopped_at, ends_at), ends_at)
 				  AND (metered_until + interval '1 hour' <= ? OR least(coalesce(stopped_at, ends_at), ends_at) <= ?)
+				  AND (NOT ? OR ready_at IS NOT NULL OR cancelled_at IS NOT NULL)
 				ORDER BY metered_until LIMIT ?""")
-			.params(ts(horizon), ts(horizon), limit)
+			.params(ts(horizon), ts(horizon), awaitClusterReady, limit)
 			.query(UUID.class)
 			.list();
 	}

@@ -63,19 +63,25 @@ public class Metering {
 		Instant horizon = now.minus(properties.settle());
 		int touched = 0;
 		int periods = 0;
-		List<UUID> due = reservations.due(horizon, BATCH);
+		List<UUID> due = reservations.due(horizon, properties.awaitClusterReady(), BATCH);
 		for (int round = 0; !due.isEmpty() && round < 1000; round++) {
 			int before = periods;
 			for (UUID id : due) {
-				Integer metered = transactions.execute(status -> meter(id, now, true));
-				periods += metered == null ? 0 : metered;
+				try {
+					Integer metered = transactions.execute(status -> meter(id, now, true));
+					periods += metered == null ? 0 : metered;
+				}
+				catch (RuntimeException ex) {
+					// one reservation that cannot be metered (say, no rate card) must not stop the others
+					log.error("Metering reservation {} failed; retried on the next run", id, ex);
+				}
 				touched++;
 			}
 			if (periods == before) {
 				// what is left is locked by another worker, or not yet due
 				break;
 			}
-			due = reservations.due(horizon, BATCH);
+			due = reservations.due(horizon, properties.awaitClusterReady(), BATCH);
 		}
 		if (periods > 0) {
 			log.info("Metered {} hours of {} reservations", periods, touched);
