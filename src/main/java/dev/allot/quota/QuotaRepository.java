@@ -124,6 +124,18 @@ class QuotaRepository {
 			.optional();
 	}
 
+	List<BookedSegment> segmentsOf(UUID reservationId) {
+		return jdbc.sql("""
+				SELECT lower(during) AS s, upper(during) AS e, reserved_gpus, borrowed_gpus, on_demand_gpus, currency, amount
+				FROM quota_usage WHERE reservation_id = ? ORDER BY lower(during)""")
+			.param(reservationId)
+			.query((rs, n) -> new BookedSegment(
+					new TimeWindow(rs.getTimestamp("s").toInstant(), rs.getTimestamp("e").toInstant()),
+					rs.getInt("reserved_gpus"), rs.getInt("borrowed_gpus"), rs.getInt("on_demand_gpus"),
+					rs.getString("currency"), rs.getBigDecimal("amount")))
+			.list();
+	}
+
 	record Stored(long id, PricedSegment segment) {
 	}
 

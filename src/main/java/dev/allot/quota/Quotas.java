@@ -114,6 +114,12 @@ public class Quotas {
 		return repository.rateCards(type.id(), type.code());
 	}
 
+	/** A reservation's booked split, in time order (read by billing; shortened by a cancellation). */
+	@Transactional(readOnly = true)
+	public List<BookedSegment> bookedSegments(UUID reservationId) {
+		return repository.segmentsOf(reservationId);
+	}
+
 	// The decision, for booking
 
 	/** Decides without booking or locking: for quotes and earliest-fit searches. Throws on a refusal. */

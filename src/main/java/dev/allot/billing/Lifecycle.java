@@ -1,0 +1,60 @@
+package dev.allot.billing;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The hook for provisioning's lifecycle. Billing cannot see provisioning's events yet (that module is being
+ * built); when it publishes them, add {@code "provisioning"} to billing's allowed dependencies and a listener
+ * in this package:
+ *
+ * <pre>
+ * &#64;ApplicationModuleListener void on(ClusterReady e)       { lifecycle.clusterReady(e.reservationId(), e.at()); }
+ * &#64;ApplicationModuleListener void on(ReservationFailed e)  { lifecycle.failed(e.reservationId(), e.at(), e.reason()); }
+ * </pre>
+ *
+ * and set {@code allot.billing.await-cluster-ready=true}, so that no hour is metered before billing knows when
+ * the cluster became ready. {@code ClusterTornDown} needs nothing: billing stops at the window's end or the
+ * cancellation already. Both methods are idempotent (events are redelivered after a crash).
+ */
+@Service
+@Transactional
+class Lifecycle {
+
+	private final BillableReservations reservations;
+
+	private final Ledger ledger;
+
+	private final AuditLog audit;
+
+	Lifecycle(BillableReservations reservations, Ledger ledger, AuditLog audit) {
+		this.reservations = reservations;
+		this.ledger = ledger;
+		this.audit = audit;
+	}
+
+	/** Billable from max(window start, ready): a cluster ready late through Allot's fault is not charged. */
+	void clusterReady(UUID reservationId, Instant at) {
+		reservations.ready(reservationId, at);
+	}
+
+	/**
+	 * A failed provisioning costs nothing: metering stops, and whatever was posted for the reservation (usage
+	 * already metered, a fee) is reversed, with the reason, in the current open month.
+	 */
+	void failed(UUID reservationId, Instant at, String reason) {
+		reservations.lock(reservationId).ifPresent(r -> {
+			reservations.fail(reservationId, at, reason);
+			ledger.reverseAllOf(r.tenantId(), reservationId, "provisioning failed: " + reason);
+			audit.record(new AuditRecord(r.tenant(), "billing.reservation-failed", "reservation",
+					reservationId.toString(), null, java.util.Map.of("failedAt", at.toString(), "reason", reason)));
+		});
+	}
+
+}

@@ -1,0 +1,53 @@
+package dev.allot.billing.api;
+
+import java.util.Arrays;
+import java.util.List;
+
+import dev.allot.billing.UsageReport;
+import dev.allot.billing.UsageReports;
+import dev.allot.shared.security.Caller;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code ?from=&to=&groupBy=project,gpuType,rateClass,day} (or week, month, hour); the range defaults to the
+ * current month. JSON, or CSV with {@code Accept: text/csv}.
+ */
+@RestController
+@RequestMapping("/api/v1/tenants/{tenant}/usage")
+class UsageController {
+
+	private final UsageReports reports;
+
+	UsageController(UsageReports reports) {
+		this.reports = reports;
+	}
+
+	@GetMapping(produces = "application/json")
+	UsageReport json(Caller caller, @PathVariable String tenant, @RequestParam(required = false) @Nullable String from,
+			@RequestParam(required = false) @Nullable String to,
+			@RequestParam(required = false) @Nullable String groupBy) {
+		return reports.usage(caller, tenant, from, to, groupBy);
+	}
+
+	@GetMapping(produces = Csv.TEXT_CSV)
+	ResponseEntity<String> csv(Caller caller, @PathVariable String tenant,
+			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable String to,
+			@RequestParam(required = false) @Nullable String groupBy) {
+		UsageReport report = reports.usage(caller, tenant, from, to, groupBy);
+		List<List<@Nullable Object>> rows = report.items()
+			.stream()
+			.map(r -> Arrays.<@Nullable Object>asList(r.start(), r.project(), r.gpuType(), r.rateClass(), r.gpuHours(),
+					r.creditedGpuHours(), r.cost(), r.credits(), r.net(), r.currency()))
+			.toList();
+		return Csv.of("usage-" + tenant + ".csv", List.of("start", "project", "gpuType", "rateClass", "gpuHours",
+				"creditedGpuHours", "cost", "credits", "net", "currency"), rows);
+	}
+
+}

@@ -1,0 +1,16 @@
+/**
+ * Metering and the double-entry ledger: usage metered per reservation and hour, exactly once, posted as
+ * balanced ledger transactions (PostgreSQL refuses anything else); monthly statements read from the ledger,
+ * budgets with alerts and signed webhooks, usage and platform reports, and idle detection from GPU telemetry.
+ *
+ * <p>Billing learns what to bill from events ({@code ReservationConfirmed}, {@code ReservationExtended},
+ * {@code ReservationCancelled}, {@code NodeStateChanged}); provisioning's lifecycle plugs in through
+ * {@link dev.allot.billing.Lifecycle} (see there). Nothing depends on billing.
+ */
+@ApplicationModule(displayName = "Billing",
+		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "quota", "booking" })
+@NullMarked
+package dev.allot.billing;
+
+import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.ApplicationModule;
