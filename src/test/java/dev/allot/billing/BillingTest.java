@@ -80,7 +80,7 @@ abstract class BillingTest extends FleetTest {
 		body.put("startsAt", start.toString());
 		body.put("endsAt", end.toString());
 		body.put("cluster", Map.of("orchestrator", "SLURM", "cudaDriver", "550.54", "sharedMemoryGi", 64, "volumes",
-				List.of(), "sshPublicKeys", List.of("ssh-ed25519 AAAA test")));
+				List.of(), "sshPublicKeys", List.of(SSH_KEY)));
 		return body;
 	}
 

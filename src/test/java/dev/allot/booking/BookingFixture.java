@@ -16,8 +16,6 @@ abstract class BookingFixture extends FleetTest {
 	record Setup(String tenant, String gpuType, String pool, String token, List<String> nodes) {
 	}
 
-	static final String SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHb3e0kH0Jx2y5Q0m7p9a1c2d3e4f5g6h7i8j9k0l1m2 ci@example";
-
 	Setup setup(int nodes, int guaranteed, int max, boolean burst) {
 		String type = newGpuType();
 		setRateCard(type);

@@ -8,6 +8,10 @@ import java.util.concurrent.ThreadLocalRandom;
 /** An integration test that builds its own GPU types, pools and nodes (unique names, shared database). */
 public abstract class FleetTest extends IntegrationTest {
 
+	/** A well-formed OpenSSH public key for booking bodies. */
+	public static final String SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHb3e0kH0Jx2y5Q0m7p9a1c2d3e4f5g6h7i8j9k0l1m2 ci@example";
+
+
 	protected String newGpuType() {
 		String code = "T" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 45), 36).toUpperCase();
 		Api.Response created = api.post("/api/v1/gpu-types", adminToken(),
