@@ -1,0 +1,59 @@
+package dev.allot.provisioning;
+
+import java.time.Instant;
+
+import com.github.kagkarlsson.scheduler.task.CompletionHandler;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The lifecycle's db-scheduler tasks: per reservation a provision and a teardown step (instance id: the reservation
+ * id), retried with backoff by {@link StepRetries} and revived when the replica running them dies; and the
+ * recurring {@link Watchdog}. db-scheduler runs each execution on one replica at a time.
+ */
+@Configuration(proxyBeanMethods = false)
+class LifecycleTasks {
+
+	@Bean
+	CustomTask<ClusterStep> clusterProvisionTask(Provisioning provisioning, Failures failures, Clusters clusters,
+			Timeline timeline, LifecycleProperties properties) {
+		return Tasks.custom(ClusterSchedule.PROVISION)
+			.onFailure(new StepRetries(Timeline.PROVISION, properties.provisionRetry(), clusters, timeline,
+					(id, reason, attempt) -> failures.giveUpBuilding(id, "Provisioning " + reason, attempt,
+							Timeline.PROVISION)))
+			.onDeadExecutionRevive()
+			.execute((instance, context) -> {
+				provisioning.run(instance.getData(), context.getExecution().consecutiveFailures + 1);
+				return new CompletionHandler.OnCompleteRemove<>();
+			});
+	}
+
+	@Bean
+	CustomTask<ClusterStep> clusterTeardownTask(Teardown teardown, Failures failures, Clusters clusters,
+			Timeline timeline, LifecycleProperties properties) {
+		return Tasks.custom(ClusterSchedule.TEARDOWN)
+			.onFailure(new StepRetries(Timeline.TEARDOWN, properties.teardownRetry(), clusters, timeline,
+					(id, reason, attempt) -> failures.giveUpTeardown(id, "it " + reason, attempt)))
+			.onDeadExecutionRevive()
+			.execute((instance, context) -> {
+				Instant again = teardown.run(instance.getData(), context.getExecution().consecutiveFailures + 1,
+						context.getExecution().executionTime);
+				if (again == null) {
+					return new CompletionHandler.OnCompleteRemove<>();
+				}
+				return (complete, operations) -> operations.reschedule(complete, again);
+			});
+	}
+
+	@Bean
+	RecurringTask<Void> clusterWatchdogTask(Watchdog watchdog, LifecycleProperties properties) {
+		return Tasks.recurring("cluster-watchdog", FixedDelay.of(properties.watchdogInterval()))
+			.execute((instance, context) -> watchdog.run());
+	}
+
+}
