@@ -23,8 +23,10 @@ CREATE TABLE cluster (
     created_at              timestamptz NOT NULL,
     CHECK (open OR state IN ('DELETED', 'FAILED'))
 );
--- The watchdog scans only clusters the lifecycle still works on.
-CREATE INDEX cluster_open ON cluster (state_changed_at) WHERE open;
+-- The watchdog looks at due PENDING clusters and at the few the lifecycle is working on, never at the many
+-- booked for later.
+CREATE INDEX cluster_due ON cluster (provision_at) WHERE open AND state = 'PENDING';
+CREATE INDEX cluster_working ON cluster (state) WHERE open AND state <> 'PENDING';
 
 CREATE TABLE cluster_event (
     id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

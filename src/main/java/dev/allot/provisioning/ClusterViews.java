@@ -110,7 +110,8 @@ public class ClusterViews {
 					"The cluster of pool " + cluster.pool() + " did not answer; try again: " + ex.getMessage());
 		}
 		if (!(access instanceof ClusterAccess.Kubernetes kubernetes)) {
-			throw new IllegalStateException("Pool " + cluster.pool() + " is not served by a Kubernetes driver");
+			throw new AllotException(404, "no_kubeconfig", "Not found", "Pool " + cluster.pool()
+					+ " is served by a stand-in driver without a Kubernetes API: there is no kubeconfig");
 		}
 		transactions.executeWithoutResult(status -> audit.record(new AuditRecord(tenant, "cluster.kubeconfig.read",
 				"reservation", reservationId.toString(), null, null)));

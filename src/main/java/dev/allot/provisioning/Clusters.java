@@ -114,10 +114,31 @@ class Clusters {
 		jdbc.sql("UPDATE cluster SET ends_at = ? WHERE reservation_id = ?").params(ts(endsAt), reservationId).update();
 	}
 
-	/** Clusters the lifecycle still works on, oldest change first (for the watchdog). */
-	List<Cluster> open(int limit) {
-		return jdbc.sql("SELECT * FROM cluster WHERE open ORDER BY state_changed_at LIMIT ?")
-			.param(limit)
+	/**
+	 * Open clusters that may need the watchdog: building for longer than allowed, or due for a step that is not
+	 * scheduled. Clusters booked for later are not looked at until their provisioning is due.
+	 */
+	List<Cluster> suspects(Instant now, Instant stuckBefore, int limit) {
+		return jdbc.sql("""
+				SELECT * FROM cluster c
+				WHERE c.open AND c.state = 'PENDING' AND c.provision_at <= :now
+				  AND (NOT EXISTS (SELECT 1 FROM scheduled_tasks t
+				                   WHERE t.task_name = 'cluster-provision' AND t.task_instance = c.reservation_id::text)
+				       OR NOT EXISTS (SELECT 1 FROM scheduled_tasks t
+				                   WHERE t.task_name = 'cluster-teardown' AND t.task_instance = c.reservation_id::text))
+				UNION ALL
+				SELECT * FROM cluster c
+				WHERE c.open AND c.state <> 'PENDING'
+				  AND ((c.state IN ('CREATING', 'INSTALLING_DRIVERS', 'RUNNING_ACCEPTANCE_TESTS')
+				        AND (c.provisioning_started_at < :stuck
+				             OR NOT EXISTS (SELECT 1 FROM scheduled_tasks t WHERE t.task_name = 'cluster-provision'
+				                            AND t.task_instance = c.reservation_id::text)))
+				       OR NOT EXISTS (SELECT 1 FROM scheduled_tasks t
+				                      WHERE t.task_name = 'cluster-teardown' AND t.task_instance = c.reservation_id::text))
+				LIMIT :limit""")
+			.param("now", ts(now))
+			.param("stuck", ts(stuckBefore))
+			.param("limit", limit)
 			.query(this::cluster)
 			.list();
 	}

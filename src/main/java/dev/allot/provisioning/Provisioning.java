@@ -83,7 +83,7 @@ class Provisioning {
 			switch (plan.kind()) {
 				case SKIP -> {
 				}
-				case BUILD -> build(plan.reservation(), plan.cluster(), attempt);
+				case BUILD -> build(plan.reservation(), attempt);
 				case CONVERGE -> converge(plan.reservation(), attempt);
 				case CLEAN -> removeWhatWasBuilt(plan.cluster().ref(), plan.cluster().pool(), attempt);
 			}
@@ -142,7 +142,8 @@ class Provisioning {
 		return new Plan(Kind.BUILD, reservation, cluster);
 	}
 
-	private void build(Reservation reservation, Cluster cluster, int attempt) {
+	/** CREATING: the driver builds the cluster (or finds it built by an earlier attempt). */
+	private void build(Reservation reservation, int attempt) {
 		UUID id = reservation.id();
 		ClusterDriver driver = drivers.forPool(reservation.pool());
 		List<String> outOfService = reservations.nodesOutOfService(id);
@@ -155,42 +156,48 @@ class Provisioning {
 
 		ProvisionedCluster built = driver.provision(spec);
 		Endpoints endpoints = Endpoints.of(built.access());
-		List<NodeHealth> nodes = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
-		if (!advance(id, ClusterState.CREATING, ClusterState.INSTALLING_DRIVERS, attempt,
+		List<NodeHealth> created = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
+		Overtaken overtaken = advance(id, ClusterState.CREATING, ClusterState.INSTALLING_DRIVERS, attempt,
 				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + ".",
-				endpoints, nodes)) {
-			removeWhatWasBuilt(spec.ref(), reservation.pool(), attempt);
-			return;
-		}
+				endpoints, created);
+		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt,
+				() -> verify(reservation, spec, driver, built, endpoints, attempt));
+	}
 
+	/** INSTALLING_DRIVERS: the driver finds every part of the cluster, with the CUDA driver chosen at booking. */
+	private void verify(Reservation reservation, ClusterSpec spec, ClusterDriver driver, ProvisionedCluster built,
+			Endpoints endpoints, int attempt) {
+		UUID id = reservation.id();
 		ClusterStatus status = driver.status(spec.ref());
 		if (status.phase() != ClusterStatus.Phase.READY) {
 			throw new DriverFailedException("The driver finds the cluster " + status.phase()
 					+ (status.missing().isEmpty() ? "" : ", missing " + String.join(", ", status.missing())), true);
 		}
-		nodes = built.nodes()
+		List<NodeHealth> nodes = built.nodes()
 			.stream()
 			.map(n -> new NodeHealth(n, status.nodeStates().get(n), "NOT_CHECKED", null))
 			.toList();
-		if (!advance(id, ClusterState.INSTALLING_DRIVERS, ClusterState.RUNNING_ACCEPTANCE_TESTS, attempt,
-				"CUDA driver " + spec.cudaDriver() + " selected on every node (each offers it: checked at booking), "
-						+ spec.sharedMemoryGi() + " GiB of /dev/shm; every part of the cluster exists.",
-				endpoints, nodes)) {
-			removeWhatWasBuilt(spec.ref(), reservation.pool(), attempt);
-			return;
-		}
-
-		List<NodeHealth> checked = acceptance(driver, nodes);
-		List<String> failed = checked.stream().filter(n -> n.health().equals("FAILED")).map(NodeHealth::hostname).toList();
-		if (!failed.isEmpty()) {
-			transactions.executeWithoutResult(s -> clusters.built(id, endpoints, checked));
-			failures.giveUpBuilding(id, "The acceptance test " + HealthCheckKind.NVIDIA_SMI + " failed on "
-					+ String.join(", ", failed), attempt, Timeline.PROVISION);
-			return;
-		}
-		if (!handOver(reservation, spec, endpoints, checked, driver.supportsHealthChecks(), attempt)) {
-			removeWhatWasBuilt(spec.ref(), reservation.pool(), attempt);
-		}
+		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, ClusterState.RUNNING_ACCEPTANCE_TESTS,
+				attempt, "CUDA driver " + spec.cudaDriver() + " selected on every node (each offers it: checked at "
+						+ "booking), " + spec.sharedMemoryGi() + " GiB of /dev/shm; every part of the cluster exists.",
+				endpoints, nodes);
+		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
+			List<NodeHealth> checked = acceptance(driver, nodes);
+			List<String> failed = checked.stream()
+				.filter(n -> n.health().equals("FAILED"))
+				.map(NodeHealth::hostname)
+				.toList();
+			if (!failed.isEmpty()) {
+				transactions.executeWithoutResult(s -> clusters.built(id, endpoints, checked));
+				failures.giveUpBuilding(id, "The acceptance test " + HealthCheckKind.NVIDIA_SMI + " failed on "
+						+ String.join(", ", failed), attempt, Timeline.PROVISION);
+				return;
+			}
+			Overtaken handedOver = handOver(reservation, spec, endpoints, checked, driver.supportsHealthChecks(),
+					attempt);
+			unlessOvertaken(handedOver, spec.ref(), reservation.pool(), attempt, () -> {
+			});
+		});
 	}
 
 	/** Runs the driver's acceptance test on every node, when the driver has one. */
@@ -210,34 +217,69 @@ class Provisioning {
 		return checked;
 	}
 
-	/** Moves to the next state unless a teardown overtook this step; records the progress. */
-	private boolean advance(UUID id, ClusterState from, ClusterState to, int attempt, String detail,
+	/** What happened to the cluster while this step talked to the driver. */
+	private enum Overtaken {
+
+		/** Nothing: the step goes on. */
+		NO,
+		/** A teardown began: what this step built must go. */
+		BY_TEARDOWN,
+		/** Another run of the step is ahead (it was run twice): leave the cluster to it. */
+		BY_TWIN
+
+	}
+
+	/** Moves to the next state unless another step overtook this one; records the progress. */
+	private Overtaken advance(UUID id, ClusterState from, ClusterState to, int attempt, String detail,
 			Endpoints endpoints, List<NodeHealth> nodes) {
-		return Boolean.TRUE.equals(transactions.execute(status -> {
-			clusters.findForUpdate(id);
-			if (!clusters.move(id, to, null, clock.instant(), from)) {
-				return false;
+		return transactions.execute(status -> {
+			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
+			if (cluster.state() != from || !cluster.open()) {
+				return overtaken(cluster, attempt);
 			}
+			clusters.move(id, to, null, clock.instant(), from);
 			clusters.built(id, endpoints, nodes);
 			timeline.record(id, Timeline.PROVISION, "PROGRESSED", to, attempt, detail);
-			return true;
-		}));
+			return Overtaken.NO;
+		});
+	}
+
+	private Overtaken overtaken(Cluster cluster, int attempt) {
+		if (cluster.open() && (cluster.state().isBuilding() || cluster.state().isServing())) {
+			timeline.record(cluster.reservationId(), Timeline.PROVISION, "SKIPPED", cluster.state(), attempt,
+					"Another run of this step is ahead (the cluster is " + cluster.state() + "): this one stops.");
+			return Overtaken.BY_TWIN;
+		}
+		return Overtaken.BY_TEARDOWN;
+	}
+
+	private void unlessOvertaken(Overtaken overtaken, ClusterRef ref, String pool, int attempt, Runnable next) {
+		switch (overtaken) {
+			case NO -> next.run();
+			case BY_TEARDOWN -> removeWhatWasBuilt(ref, pool, attempt);
+			case BY_TWIN -> {
+			}
+		}
 	}
 
 	/**
 	 * Hands the cluster over: {@code READY}, the reservation {@code ACTIVE} and {@link ClusterReady} commit together.
 	 * False when the reservation was cancelled or the cluster torn down meanwhile.
 	 */
-	private boolean handOver(Reservation booked, ClusterSpec spec, Endpoints endpoints, List<NodeHealth> nodes,
+	private Overtaken handOver(Reservation booked, ClusterSpec spec, Endpoints endpoints, List<NodeHealth> nodes,
 			boolean checked, int attempt) {
 		UUID id = booked.id();
-		return Boolean.TRUE.equals(transactions.execute(status -> {
+		return transactions.execute(status -> {
 			Instant now = clock.instant();
 			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
 			Reservation reservation = reservations.find(id).orElseThrow();
-			if (cluster.state() != ClusterState.RUNNING_ACCEPTANCE_TESTS
-					|| reservation.status(now) != ReservationStatus.PROVISIONING) {
-				return false;
+			if (cluster.state() != ClusterState.RUNNING_ACCEPTANCE_TESTS || !cluster.open()) {
+				return overtaken(cluster, attempt);
+			}
+			if (reservation.status(now) != ReservationStatus.PROVISIONING) {
+				// Cancelled (or failed) while this step built: the teardown it scheduled will find the cluster
+				// RUNNING_ACCEPTANCE_TESTS; removing what was built now spares it the wait.
+				return Overtaken.BY_TEARDOWN;
 			}
 			reservations.markActive(id);
 			clusters.move(id, ClusterState.READY, null, now, ClusterState.RUNNING_ACCEPTANCE_TESTS);
@@ -251,8 +293,8 @@ class Provisioning {
 			if (!reservation.endsAt().equals(spec.endsAt())) {
 				schedule.provision(id, now, "the window was extended while the cluster was built");
 			}
-			return true;
-		}));
+			return Overtaken.NO;
+		});
 	}
 
 	/** An extension (or a repeated step) of a cluster already handed over: the driver converges on the window. */
@@ -270,13 +312,17 @@ class Provisioning {
 		});
 	}
 
-	/** This step built something after a teardown began (or finished): it removes it itself. */
+	/**
+	 * This step built something after the reservation was cancelled or a teardown began (or even finished): it
+	 * removes it itself, so that nothing is left whichever finished first.
+	 */
 	private void removeWhatWasBuilt(ClusterRef ref, String pool, int attempt) {
 		drivers.forPool(pool).teardown(ref);
 		transactions.executeWithoutResult(status -> {
 			Cluster cluster = clusters.findForUpdate(ref.reservationId()).orElseThrow();
-			timeline.record(ref.reservationId(), Timeline.PROVISION, "SUCCEEDED", cluster.state(), attempt,
-					"The cluster was torn down while this step built it: removed what the step had built.");
+			timeline.record(ref.reservationId(), Timeline.PROVISION, "SKIPPED", cluster.state(), attempt,
+					"The reservation was cancelled or its cluster torn down while this step built it: "
+							+ "removed what the step had built.");
 		});
 	}
 

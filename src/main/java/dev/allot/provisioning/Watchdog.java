@@ -54,10 +54,11 @@ class Watchdog {
 		this.clock = clock;
 	}
 
-	/** Checks every open cluster; answers how many it acted on. */
+	/** Checks every cluster that may need it (re-checked under the cluster's lock); answers how many it moved. */
 	int run() {
 		int acted = 0;
-		for (Cluster cluster : clusters.open(BATCH)) {
+		Instant now = clock.instant();
+		for (Cluster cluster : clusters.suspects(now, now.minus(properties.stuckAfter()), BATCH)) {
 			try {
 				if (Boolean.TRUE.equals(transactions.execute(status -> check(cluster.reservationId())))) {
 					acted++;
