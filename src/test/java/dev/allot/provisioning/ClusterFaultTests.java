@@ -186,4 +186,35 @@ class ClusterFaultTests extends LifecycleTest {
 				"teardown POSTPONED READY");
 	}
 
+
+	@Test
+	void teardownThatKeepsFailingGivesUpClosesTheClusterAndSaysAnAdminMustCleanUp() {
+		Setup s = fleet(1);
+		Instant start = hour(3);
+		Instant end = hour(4);
+		String id = bookAndAwaitSchedule(s, 8, start, end, "SLURM");
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		fake.failNext(8);
+
+		Instant at = end;
+		for (int attempt = 1; attempt <= 8; attempt++) {
+			runDueAt(at);
+			Instant next = scheduled("cluster-teardown", id);
+			if (next != null) {
+				at = next;
+			}
+		}
+
+		JsonNode failed = cluster(s, id);
+		assertThat(failed.get("state").asString()).isEqualTo("FAILED");
+		assertThat(failed.get("failureReason").asString()).startsWith(
+				"Teardown gave up: it failed 8 times; the last error: injected failure. What remains of the cluster on pool "
+						+ s.pool() + " must be removed by an admin.");
+		assertThat(failed.get("reservationStatus").asString()).isEqualTo("COMPLETED");
+		assertThat(scheduled("cluster-teardown", id)).isNull();
+		assertThat(events.ofType(ClusterTornDown.class)).filteredOn(e -> e.reservationId().toString().equals(id))
+			.singleElement()
+			.satisfies(e -> assertThat(e.complete()).isFalse());
+	}
+
 }

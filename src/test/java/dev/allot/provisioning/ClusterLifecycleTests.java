@@ -213,4 +213,64 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(timeline(deleted)).endsWith("teardown STARTED DELETING", "teardown SUCCEEDED DELETED");
 	}
 
+
+	@Test
+	void aDriverTimeoutIsRetriedLikeAnyTransientFailure() {
+		Setup s = fleet(1);
+		Instant start = hour(3);
+		String id = bookAndAwaitSchedule(s, 8, start, hour(4), "SLURM");
+		Instant first = start.minus(Duration.ofMinutes(15));
+		fake.failNext(1, () -> new DriverTimeoutException("provision allot-" + id, Duration.ofMinutes(2)));
+
+		runDueAt(first);
+		JsonNode retrying = cluster(s, id);
+		assertThat(timeline(retrying)).last().isEqualTo("provision RETRYING CREATING");
+		assertThat(retrying.get("timeline").get(retrying.get("timeline").size() - 1).get("detail").asString())
+			.contains("did not finish within PT2M");
+
+		runDueAt(first.plusSeconds(30));
+		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");
+	}
+
+	@Test
+	void aNodeFailingItsAcceptanceTestFailsTheReservationNamingTheNode() {
+		Setup s = fleet(2);
+		Instant start = hour(3);
+		String id = bookAndAwaitSchedule(s, 16, start, hour(4), "KUBERNETES");
+		String bad = s.nodes().get(1);
+		fake.failHealthChecksOn(bad);
+
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+
+		JsonNode failed = cluster(s, id);
+		assertThat(failed.get("state").asString()).isEqualTo("FAILED");
+		assertThat(failed.get("failureReason").asString()).isEqualTo("The acceptance test NVIDIA_SMI failed on " + bad);
+		assertThat(failed.get("nodes").valueStream().filter(n -> n.get("hostname").asString().equals(bad))
+			.map(n -> n.get("health").asString())).containsExactly("FAILED");
+		assertThat(reservationStatus(s, id)).isEqualTo("FAILED");
+		assertThat(activeAllocations(id)).isZero();
+
+		runDueAt(start.minus(Duration.ofMinutes(14)));
+		assertThat(fake.clusters()).doesNotContainKey(UUID.fromString(id));
+	}
+
+	@Test
+	void cancellingBeforeProvisioningClosesTheClusterWithoutCallingTheDriver() {
+		Setup s = fleet(1);
+		String id = bookAndAwaitSchedule(s, 8, hour(3), hour(4), "SLURM");
+
+		assertThat(api.post(path(s, id) + "/cancel", s.token(), java.util.Map.of()).status()).isEqualTo(200);
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> scheduled("cluster-provision", id) == null);
+		runDueAt(Instant.now().plusSeconds(5));
+
+		JsonNode closed = cluster(s, id);
+		assertThat(closed.get("state").asString()).isEqualTo("DELETED");
+		assertThat(closed.get("timeline").get(closed.get("timeline").size() - 1).get("detail").asString())
+			.isEqualTo("Nothing had been built: nothing to remove.");
+		assertThat(fake.calls()).isEmpty();
+		assertThat(events.ofType(ClusterTornDown.class)).noneMatch(e -> e.reservationId().toString().equals(id));
+	}
+
 }
