@@ -32,7 +32,7 @@ CREATE TABLE cluster_event (
     id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     reservation_id uuid NOT NULL REFERENCES cluster (reservation_id),
     at             timestamptz NOT NULL,
-    step           text NOT NULL CHECK (step IN ('schedule', 'provision', 'teardown', 'watchdog')),
+    step           text NOT NULL CHECK (step IN ('schedule', 'provision', 'teardown', 'watchdog', 'health-check')),
     outcome        text NOT NULL CHECK (outcome IN ('SCHEDULED', 'STARTED', 'PROGRESSED', 'SUCCEEDED', 'RETRYING',
                        'FAILED', 'SKIPPED', 'POSTPONED', 'GAVE_UP', 'ACTED')),
     state          text NOT NULL,

@@ -32,6 +32,10 @@ class ClusterSchedule {
 
 	static final TaskDescriptor<ClusterStep> TEARDOWN = TaskDescriptor.of("cluster-teardown", ClusterStep.class);
 
+	/** An on-demand health check: the instance id is the check's id. */
+	static final TaskDescriptor<ClusterStep> HEALTH_CHECK = TaskDescriptor.of("cluster-health-check",
+			ClusterStep.class);
+
 	private final DataSource dataSource;
 
 	private final ObjectProvider<Task<?>> tasks;
@@ -49,6 +53,12 @@ class ClusterSchedule {
 
 	void teardown(UUID reservationId, Instant at, String why) {
 		put(TEARDOWN, reservationId, at, why);
+	}
+
+	void healthCheck(UUID checkId, UUID reservationId, Instant at) {
+		client().scheduleIfNotExists(HEALTH_CHECK.instance(checkId.toString())
+			.data(new ClusterStep(reservationId, "health check " + checkId))
+			.scheduledTo(at));
 	}
 
 	/** Drops a scheduled step that has not started; a running one finishes (steps check the state they act on). */

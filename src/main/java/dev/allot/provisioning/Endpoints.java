@@ -7,8 +7,11 @@ import org.jspecify.annotations.Nullable;
  * {@link ClusterAccess}): what may be stored and shown on a page.
  *
  * @param sshHost the Slurm login host
- * @param slurmAccount, slurmPartition, slurmReservation what to pass to {@code sbatch -A -p --reservation}
- * @param apiServer, namespace the Kubernetes API server and the reservation's namespace
+ * @param slurmAccount what to pass to {@code sbatch -A}
+ * @param slurmPartition what to pass to {@code sbatch -p}
+ * @param slurmReservation what to pass to {@code sbatch --reservation}
+ * @param apiServer the Kubernetes API server the tenant's kubeconfig names
+ * @param namespace the reservation's Kubernetes namespace
  * @param other the fake driver's stand-in endpoint
  */
 public record Endpoints(@Nullable String sshHost, @Nullable String slurmAccount, @Nullable String slurmPartition,

@@ -1,6 +1,7 @@
 package dev.allot.provisioning;
 
 import java.time.Instant;
+import java.util.UUID;
 
 import com.github.kagkarlsson.scheduler.task.CompletionHandler;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
@@ -24,8 +25,8 @@ class LifecycleTasks {
 			Timeline timeline, LifecycleProperties properties) {
 		return Tasks.custom(ClusterSchedule.PROVISION)
 			.onFailure(new StepRetries(Timeline.PROVISION, properties.provisionRetry(), clusters, timeline,
-					(id, reason, attempt) -> failures.giveUpBuilding(id, "Provisioning " + reason, attempt,
-							Timeline.PROVISION)))
+					(instance, id, reason, attempt) -> failures.giveUpBuilding(id, "Provisioning " + reason,
+							attempt, Timeline.PROVISION)))
 			.onDeadExecutionRevive()
 			.execute((instance, context) -> {
 				provisioning.run(instance.getData(), context.getExecution().consecutiveFailures + 1);
@@ -38,7 +39,7 @@ class LifecycleTasks {
 			Timeline timeline, LifecycleProperties properties) {
 		return Tasks.custom(ClusterSchedule.TEARDOWN)
 			.onFailure(new StepRetries(Timeline.TEARDOWN, properties.teardownRetry(), clusters, timeline,
-					(id, reason, attempt) -> failures.giveUpTeardown(id, "it " + reason, attempt)))
+					(instance, id, reason, attempt) -> failures.giveUpTeardown(id, "it " + reason, attempt)))
 			.onDeadExecutionRevive()
 			.execute((instance, context) -> {
 				Instant again = teardown.run(instance.getData(), context.getExecution().consecutiveFailures + 1,
@@ -47,6 +48,20 @@ class LifecycleTasks {
 					return new CompletionHandler.OnCompleteRemove<>();
 				}
 				return (complete, operations) -> operations.reschedule(complete, again);
+			});
+	}
+
+	@Bean
+	CustomTask<ClusterStep> clusterHealthCheckTask(HealthCheckRuns runs, Clusters clusters, Timeline timeline) {
+		return Tasks.custom(ClusterSchedule.HEALTH_CHECK)
+			.onFailure(new StepRetries(Timeline.HEALTH_CHECK, new LifecycleProperties.Retry(3, null, null), clusters,
+					timeline, (instance, id, reason, attempt) -> runs.giveUp(UUID.fromString(instance), id,
+							"The check " + reason)))
+			.onDeadExecutionRevive()
+			.execute((instance, context) -> {
+				runs.run(UUID.fromString(instance.getId()), instance.getData().reservationId(),
+						context.getExecution().consecutiveFailures + 1);
+				return new CompletionHandler.OnCompleteRemove<>();
 			});
 	}
 

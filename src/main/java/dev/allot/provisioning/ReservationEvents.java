@@ -50,7 +50,7 @@ class ReservationEvents {
 		plan(reservation);
 	}
 
-	/** Creates the cluster and schedules its steps, unless that was done before (a redelivery, the watchdog). */
+	/** Creates the cluster and schedules its steps, unless that was done before (a redelivered event). */
 	void plan(Reservation reservation) {
 		Instant now = clock.instant();
 		ReservationStatus status = reservation.status(now);

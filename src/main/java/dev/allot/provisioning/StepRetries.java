@@ -17,7 +17,8 @@ final class StepRetries implements FailureHandler<ClusterStep> {
 
 	interface GiveUp {
 
-		void giveUp(UUID reservationId, String reason, int attempt);
+		/** @param instanceId the execution's instance id (the reservation id, or a health check's id) */
+		void giveUp(String instanceId, UUID reservationId, String reason, int attempt);
 
 	}
 
@@ -47,7 +48,7 @@ final class StepRetries implements FailureHandler<ClusterStep> {
 		String cause = complete.getCause().map(StepRetries::describe).orElse("unknown error");
 		if (attempt >= retry.attempts()) {
 			// Give up first: should that fail, the execution stays, is found dead and runs (and gives up) again.
-			giveUp.giveUp(data.reservationId(),
+			giveUp.giveUp(execution.taskInstance.getId(), data.reservationId(),
 					"failed " + attempt + " times; the last error: " + cause, attempt);
 			operations.remove();
 			return;

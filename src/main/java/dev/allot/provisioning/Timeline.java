@@ -19,6 +19,8 @@ class Timeline {
 
 	static final String WATCHDOG = "watchdog";
 
+	static final String HEALTH_CHECK = "health-check";
+
 	private final Clusters clusters;
 
 	private final Clock clock;

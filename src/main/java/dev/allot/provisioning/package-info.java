@@ -11,7 +11,7 @@
  * {@link dev.allot.provisioning.ClusterTornDown}. {@link dev.allot.provisioning.ClusterViews} shows a cluster to
  * its tenant.
  */
-@ApplicationModule(displayName = "Provisioning", allowedDependencies = { "shared", "audit", "booking" })
+@ApplicationModule(displayName = "Provisioning", allowedDependencies = { "shared", "audit", "tenancy", "booking" })
 @NullMarked
 package dev.allot.provisioning;
 

@@ -129,6 +129,9 @@ class KubernetesMockServerLifecycleTests extends LifecycleTest {
 		assertThat(kubeconfig.body()).contains("namespace: " + namespace, "token: \"token-of-" + namespace + "\"");
 		assertThat(jdbc.sql("SELECT count(*) FROM cluster WHERE endpoints::text LIKE '%token-of-%'").query(Long.class)
 			.single()).isZero();
+		Api.Response check = api.post(path(s, id) + "/health-checks", s.token(), Map.of());
+		assertThat(check.status()).isEqualTo(409);
+		assertThat(check.json().get("type").asString()).isEqualTo("https://allot.dev/problems/health_checks_not_supported");
 
 		runDueAt(end);
 
