@@ -63,6 +63,8 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(events.ofType(ClusterReady.class)).filteredOn(e -> e.reservationId().toString().equals(id))
 			.singleElement()
 			.satisfies(e -> assertThat(e.gpus()).isEqualTo(16));
+		assertThat(listed(s, "ACTIVE")).containsExactly(id);
+		assertThat(listed(s, "CONFIRMED")).isEmpty();
 
 		runDueAt(end);
 		JsonNode deleted = cluster(s, id);
@@ -76,6 +78,12 @@ class ClusterLifecycleTests extends LifecycleTest {
 			.satisfies(e -> assertThat(e.complete()).isTrue());
 		assertThat(scheduled("cluster-provision", id)).isNull();
 		assertThat(scheduled("cluster-teardown", id)).isNull();
+		assertThat(listed(s, "COMPLETED")).containsExactly(id);
+	}
+
+	private List<String> listed(Setup s, String status) {
+		return api.get("/api/v1/tenants/" + s.tenant() + "/reservations?status=" + status, s.token()).json()
+			.get("items").valueStream().map(r -> r.get("id").asString()).toList();
 	}
 
 	@Test
@@ -121,6 +129,7 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(reservation.json().get("status").asString()).isEqualTo("FAILED");
 		assertThat(reservation.json().get("failureReason").asString()).isEqualTo("the cluster refused the namespace quota");
 		assertThat(activeAllocations(id)).isZero();
+		assertThat(listed(s, "FAILED")).containsExactly(id);
 		assertThat(events.ofType(ReservationFailed.class)).filteredOn(e -> e.reservationId().toString().equals(id))
 			.singleElement()
 			.satisfies(e -> assertThat(e.freedFrom()).isEqualTo(start));
