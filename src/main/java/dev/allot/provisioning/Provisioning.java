@@ -301,14 +301,23 @@ class Provisioning {
 	private void converge(Reservation reservation, int attempt) {
 		ClusterSpec spec = ClusterSpecs.of(reservation, properties);
 		drivers.forPool(reservation.pool()).provision(spec);
-		transactions.executeWithoutResult(status -> {
+		Overtaken overtaken = transactions.execute(status -> {
 			Cluster cluster = clusters.findForUpdate(reservation.id()).orElseThrow();
-			if (cluster.state() == ClusterState.DEGRADED) {
-				clusters.move(reservation.id(), ClusterState.READY, null, clock.instant(), ClusterState.DEGRADED);
+			if (!cluster.open() || !cluster.state().isServing()) {
+				// Torn down while the driver converged: what the driver just (re)built must go.
+				return Overtaken.BY_TEARDOWN;
 			}
-			timeline.record(reservation.id(), Timeline.PROVISION, "SUCCEEDED",
-					cluster.state() == ClusterState.DEGRADED ? ClusterState.READY : cluster.state(), attempt,
+			ClusterState state = cluster.state();
+			if (state == ClusterState.DEGRADED && cluster.stateReason() != null
+					&& !cluster.stateReason().startsWith(HealthCheckRuns.DEGRADED_BY_CHECK)) {
+				clusters.move(reservation.id(), ClusterState.READY, null, clock.instant(), ClusterState.DEGRADED);
+				state = ClusterState.READY;
+			}
+			timeline.record(reservation.id(), Timeline.PROVISION, "SUCCEEDED", state, attempt,
 					"The cluster holds the window until " + reservation.endsAt() + ".");
+			return Overtaken.NO;
+		});
+		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
 		});
 	}
 
