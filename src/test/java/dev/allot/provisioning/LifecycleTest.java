@@ -134,6 +134,18 @@ public abstract class LifecycleTest extends FleetTest {
 			.toList();
 	}
 
+	/** How long a step took, from its first STARTED entry to its last SUCCEEDED one in the timeline. */
+	protected Duration took(JsonNode cluster, String step) {
+		List<JsonNode> entries = cluster.get("timeline").valueStream()
+			.filter(e -> e.get("step").asString().equals(step))
+			.toList();
+		Instant started = entries.stream().filter(e -> e.get("outcome").asString().equals("STARTED"))
+			.map(e -> Instant.parse(e.get("at").asString())).findFirst().orElseThrow();
+		Instant succeeded = entries.stream().filter(e -> e.get("outcome").asString().equals("SUCCEEDED"))
+			.map(e -> Instant.parse(e.get("at").asString())).reduce((a, b) -> b).orElseThrow();
+		return Duration.between(started, succeeded);
+	}
+
 	protected long activeAllocations(String reservationId) {
 		return jdbc.sql("SELECT count(*) FROM allocation WHERE reservation_id = ?::uuid AND active")
 			.param(reservationId)

@@ -136,6 +136,8 @@ class KubernetesMockServerLifecycleTests extends LifecycleTest {
 		runDueAt(end);
 
 		JsonNode deleted = cluster(s, id);
+		System.out.printf("Lifecycle on the %s: provision step %d ms, teardown step %d ms%n", "mock Kubernetes API",
+				took(deleted, "provision").toMillis(), took(deleted, "teardown").toMillis());
 		assertThat(deleted.get("state").asString()).as(deleted.toString()).isEqualTo("DELETED");
 		assertThat(client.namespaces().withName(namespace).get()).isNull();
 		for (String node : NODES) {

@@ -89,6 +89,8 @@ class SlurmLifecycleTests extends LifecycleTest {
 		runDueAt(end);
 
 		JsonNode deleted = cluster(s, id);
+		System.out.printf("Lifecycle on the %s: provision step %d ms, teardown step %d ms%n", "real slurmctld",
+				took(deleted, "provision").toMillis(), took(deleted, "teardown").toMillis());
 		assertThat(deleted.get("state").asString()).as(deleted.toString()).isEqualTo("DELETED");
 		assertThat(deleted.get("reservationStatus").asString()).isEqualTo("COMPLETED");
 		assertThat(slurm.run("scontrol", "show", "reservation", name).exitCode()).isNotZero();
