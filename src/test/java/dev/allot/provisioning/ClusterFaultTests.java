@@ -67,7 +67,7 @@ class ClusterFaultTests extends LifecycleTest {
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("CREATING");
 
 		// Its heartbeats stopped: db-scheduler finds the execution dead and runs it again.
-		clock.set(due.plus(Duration.ofHours(1)));
+		schedulerClock.set(due.plus(Duration.ofHours(1)));
 		scheduler.runDeadExecutionDetection();
 		runDueAt(due.plus(Duration.ofHours(1)));
 
@@ -114,7 +114,7 @@ class ClusterFaultTests extends LifecycleTest {
 		SettableClock otherClock = new SettableClock();
 		otherClock.set(due);
 		ManualScheduler otherReplica = TestHelper.createManualScheduler(dataSource, steps).clock(otherClock).build();
-		clock.set(due);
+		schedulerClock.set(due);
 		fake.delay(Duration.ofMillis(200));
 		CyclicBarrier together = new CyclicBarrier(2);
 
@@ -171,7 +171,7 @@ class ClusterFaultTests extends LifecycleTest {
 		await().atMost(Duration.ofSeconds(30)).until(() -> later.equals(scheduled("cluster-teardown", id)));
 		assertThat(scheduled("cluster-provision", id)).isNotNull();
 
-		runDueAt(Instant.now().plusSeconds(5));
+		runDueAt(now().plusSeconds(5));
 		assertThat(fake.clusters().get(UUID.fromString(id)).spec().endsAt()).isEqualTo(later);
 		// A teardown step scheduled for the old end (had the extension not moved it) waits for the new end.
 		assertThat(teardown.run(new ClusterStep(UUID.fromString(id), "the window ends"), 1, end)).isEqualTo(later);

@@ -205,7 +205,7 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("CREATING");
 
 		assertThat(api.post(path(s, id) + "/cancel", s.token(), java.util.Map.of()).status()).isEqualTo(200);
-		Instant cancelledAt = Instant.now();
+		Instant cancelledAt = now();
 		org.awaitility.Awaitility.await()
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> {
@@ -214,7 +214,7 @@ class ClusterLifecycleTests extends LifecycleTest {
 			});
 		assertThat(scheduled("cluster-provision", id)).isNull();
 
-		runDueAt(Instant.now().plusSeconds(5));
+		runDueAt(now().plusSeconds(5));
 
 		JsonNode deleted = cluster(s, id);
 		assertThat(deleted.get("state").asString()).isEqualTo("DELETED");
@@ -274,7 +274,7 @@ class ClusterLifecycleTests extends LifecycleTest {
 		org.awaitility.Awaitility.await()
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> scheduled("cluster-provision", id) == null);
-		runDueAt(Instant.now().plusSeconds(5));
+		runDueAt(now().plusSeconds(5));
 
 		JsonNode closed = cluster(s, id);
 		assertThat(closed.get("state").asString()).isEqualTo("DELETED");

@@ -1,5 +1,6 @@
 package dev.allot.provisioning;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -19,18 +20,33 @@ import org.junit.jupiter.api.BeforeEach;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.context.bean.override.convention.TestBean;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * Drives the cluster lifecycle as db-scheduler would, but in the test's thread and at times the test chooses: the
- * application's poller does not run in tests, and {@link #runDueAt} runs, with db-scheduler's own
- * {@code ManualScheduler} (real picking, failure handlers, backoff), every lifecycle step due at that instant.
+ * Drives the cluster lifecycle as db-scheduler would, but in the test's thread and at times the test chooses:
+ * these tests run in an application context of their own whose poller is off, and {@link #runDueAt} runs, with
+ * db-scheduler's own {@code ManualScheduler} (real picking, failure handlers, backoff), every lifecycle step due
+ * at that instant.
  * <p>
- * The database is shared with every other test, whose bookings get clusters too; nothing ever runs those, so each
- * lifecycle test first retires them and starts from an empty lifecycle queue.
+ * The database is shared with other contexts whose pollers run in real time. This context's clock is years ahead
+ * of the real one, so that every step these tests schedule (even "now") is years away for those pollers. Other
+ * tests' bookings get clusters too; each lifecycle test first retires them and starts from an empty queue.
  */
+@TestPropertySource(properties = "db-scheduler.enabled=false")
 public abstract class LifecycleTest extends FleetTest {
+
+	/** The application's clock in this context: the real one, seven years ahead. */
+	private static final Clock AHEAD = Clock.offset(Clock.systemUTC(), Duration.ofDays(7 * 365));
+
+	@TestBean(name = "clock", methodName = "lifecycleClock")
+	Clock applicationClock;
+
+	static Clock lifecycleClock() {
+		return AHEAD;
+	}
 
 	/** A tenant able to book whole 8-GPU nodes of its own pool. */
 	public record Setup(String tenant, String gpuType, String pool, String token, List<String> nodes) {
@@ -42,7 +58,7 @@ public abstract class LifecycleTest extends FleetTest {
 	@Autowired
 	private List<Task<?>> tasks;
 
-	protected SettableClock clock;
+	protected SettableClock schedulerClock;
 
 	protected ManualScheduler scheduler;
 
@@ -50,14 +66,17 @@ public abstract class LifecycleTest extends FleetTest {
 	void emptyTheLifecycleQueue() {
 		jdbc.sql("DELETE FROM scheduled_tasks WHERE task_name LIKE 'cluster-%'").update();
 		jdbc.sql("UPDATE cluster SET open = false, state = 'DELETED' WHERE open").update();
-		clock = new SettableClock();
-		List<Task<?>> steps = tasks.stream().filter(t -> t.getName().startsWith("cluster-") && !t.getName().equals("cluster-watchdog")).toList();
-		scheduler = TestHelper.createManualScheduler(dataSource, steps).clock(clock).build();
+		schedulerClock = new SettableClock();
+		schedulerClock.set(now());
+		List<Task<?>> steps = tasks.stream()
+			.filter(t -> t.getName().startsWith("cluster-") && !t.getName().equals("cluster-watchdog"))
+			.toList();
+		scheduler = TestHelper.createManualScheduler(dataSource, steps).clock(schedulerClock).build();
 	}
 
 	/** Runs every lifecycle step due at that instant (and any retry that becomes due by then). */
 	protected void runDueAt(Instant instant) {
-		clock.set(instant);
+		schedulerClock.set(instant);
 		scheduler.runAnyDueExecutions();
 	}
 
@@ -76,8 +95,13 @@ public abstract class LifecycleTest extends FleetTest {
 		return setup(nodes, addNodes(pool, nodes, 4), pool, type);
 	}
 
+	/** Now, as the application sees it. */
+	protected static Instant now() {
+		return AHEAD.instant();
+	}
+
 	protected static Instant hour(int hoursFromNow) {
-		return Instant.now().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(hoursFromNow));
+		return now().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(hoursFromNow));
 	}
 
 	protected Api.Response book(Setup s, int gpus, Instant start, Instant end, String orchestrator) {
