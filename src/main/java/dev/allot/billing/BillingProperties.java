@@ -29,7 +29,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("allot.billing")
 public record BillingProperties(@DefaultValue("PT5M") Duration meterEvery, @DefaultValue("PT2M") Duration settle,
-		@DefaultValue("false") boolean awaitClusterReady, @DefaultValue("0") BigDecimal cancellationFeeShare,
+		@DefaultValue("true") boolean awaitClusterReady, @DefaultValue("0") BigDecimal cancellationFeeShare,
 		@DefaultValue("P365D") Duration cancellationFeeWithin, @DefaultValue("PT6H") Duration closeMonthAfter,
 		@DefaultValue("PT30S") Duration webhookBackoff, @DefaultValue("8") int webhookAttempts,
 		@DefaultValue("PT10S") Duration webhookTimeout, @DefaultValue("false") boolean allowLoopbackHttpWebhooks,

@@ -10,17 +10,9 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The hook for provisioning's lifecycle. Billing cannot see provisioning's events yet (that module is being
- * built); when it publishes them, add {@code "provisioning"} to billing's allowed dependencies and a listener
- * in this package:
- *
- * <pre>
- * &#64;ApplicationModuleListener void on(ClusterReady e)       { lifecycle.clusterReady(e.reservationId(), e.at()); }
- * &#64;ApplicationModuleListener void on(ReservationFailed e)  { lifecycle.failed(e.reservationId(), e.at(), e.reason()); }
- * </pre>
- *
- * and set {@code allot.billing.await-cluster-ready=true}, so that no hour is metered before billing knows when
- * the cluster became ready. {@code ClusterTornDown} needs nothing: billing stops at the window's end or the
+ * What provisioning's lifecycle means for billing ({@link ClusterEvents} feeds it). With
+ * {@code allot.billing.await-cluster-ready=true} (the default) no hour is metered before billing knows when the
+ * cluster became ready. {@code ClusterTornDown} needs nothing: billing stops at the window's end or the
  * cancellation already. Both methods are idempotent (events are redelivered after a crash).
  */
 @Service

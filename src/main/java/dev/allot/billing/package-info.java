@@ -4,11 +4,11 @@
  * budgets with alerts and signed webhooks, usage and platform reports, and idle detection from GPU telemetry.
  *
  * <p>Billing learns what to bill from events ({@code ReservationConfirmed}, {@code ReservationExtended},
- * {@code ReservationCancelled}, {@code NodeStateChanged}); provisioning's lifecycle plugs in through
- * {@link dev.allot.billing.Lifecycle} (see there). Nothing depends on billing.
+ * {@code ReservationCancelled}, {@code NodeStateChanged}) and from provisioning's lifecycle ({@code ClusterReady},
+ * {@code ReservationFailed}, see {@link dev.allot.billing.Lifecycle}). Nothing depends on billing.
  */
 @ApplicationModule(displayName = "Billing",
-		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "quota", "booking" })
+		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "quota", "booking", "provisioning" })
 @NullMarked
 package dev.allot.billing;
 

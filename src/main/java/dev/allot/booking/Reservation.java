@@ -3,7 +3,9 @@ package dev.allot.booking;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.allot.quota.QuotaDecision;
@@ -12,27 +14,103 @@ import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
 
-/** A tenant's hold on whole nodes of a pool for a window, and the rules of changing it. {@code version} is its ETag. */
+/**
+ * A tenant's hold on whole nodes of a pool for a window, and the rules of changing it. {@code version} is its ETag.
+ * {@code progress} is the lifecycle stage provisioning has moved it to ({@code null} until provisioning begins).
+ */
 public record Reservation(UUID id, String tenant, String project, String pool, String gpuType, int gpus,
 		Instant startsAt, Instant endsAt, @Nullable Instant cancelledAt, boolean preemptible, ClusterSpec cluster,
-		QuotaDecision quote, List<String> nodes, long version, Instant createdAt) {
+		QuotaDecision quote, List<String> nodes, long version, Instant createdAt, @Nullable Progress progress) {
 
 	/** A cancellation, and from when the nodes are free again ({@code null}: nothing left to free). */
 	public record Cancellation(Reservation cancelled, @Nullable Instant freedFrom) {
+	}
+
+	/** A stored lifecycle stage, why it was reached (a failure's reason), and when. */
+	public record Progress(ReservationStatus status, @Nullable String reason, Instant at) {
 	}
 
 	public Reservation {
 		nodes = List.copyOf(nodes);
 	}
 
+	/** A reservation provisioning has not touched yet. */
+	public Reservation(UUID id, String tenant, String project, String pool, String gpuType, int gpus, Instant startsAt,
+			Instant endsAt, @Nullable Instant cancelledAt, boolean preemptible, ClusterSpec cluster, QuotaDecision quote,
+			List<String> nodes, long version, Instant createdAt) {
+		this(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible, cluster, quote, nodes,
+				version, createdAt, null);
+	}
+
+	/**
+	 * {@code CANCELLED} when cancelled, else the stage provisioning stored; before provisioning touches it the
+	 * reservation is {@code CONFIRMED}, and {@code COMPLETED} once its window has passed untouched. The clock alone
+	 * never makes a reservation {@code ACTIVE}: only a ready cluster does.
+	 */
 	public ReservationStatus status(Instant now) {
 		if (cancelledAt != null) {
 			return ReservationStatus.CANCELLED;
 		}
-		if (now.isBefore(startsAt)) {
-			return ReservationStatus.CONFIRMED;
+		if (progress != null) {
+			return progress.status();
 		}
-		return now.isBefore(endsAt) ? ReservationStatus.ACTIVE : ReservationStatus.COMPLETED;
+		return now.isBefore(endsAt) ? ReservationStatus.CONFIRMED : ReservationStatus.COMPLETED;
+	}
+
+	/** Why provisioning gave up, for a {@code FAILED} reservation. */
+	public @Nullable String failureReason() {
+		return progress != null && progress.status() == ReservationStatus.FAILED ? progress.reason() : null;
+	}
+
+	/** The stage transitions are decided on, whatever the clock says. */
+	ReservationStatus stage() {
+		if (cancelledAt != null) {
+			return ReservationStatus.CANCELLED;
+		}
+		return progress != null ? progress.status() : ReservationStatus.CONFIRMED;
+	}
+
+	// Lifecycle transitions, made by provisioning through ReservationLifecycle. Each is idempotent (asking for
+	// the stage the reservation is in changes nothing) and refuses a transition the lifecycle does not allow.
+
+	Reservation markProvisioning(Instant now) {
+		return moveTo(ReservationStatus.PROVISIONING, null, now, ReservationStatus.CONFIRMED);
+	}
+
+	Reservation markActive(Instant now) {
+		return moveTo(ReservationStatus.ACTIVE, null, now, ReservationStatus.PROVISIONING);
+	}
+
+	Reservation markEnding(Instant now) {
+		return moveTo(ReservationStatus.ENDING, null, now, ReservationStatus.ACTIVE);
+	}
+
+	Reservation markCompleted(Instant now) {
+		return moveTo(ReservationStatus.COMPLETED, null, now, ReservationStatus.ENDING);
+	}
+
+	/** Provisioning gave up: only a reservation whose cluster never became ready can fail. */
+	Reservation markFailed(String reason, Instant now) {
+		return moveTo(ReservationStatus.FAILED, reason, now, ReservationStatus.CONFIRMED,
+				ReservationStatus.PROVISIONING);
+	}
+
+	private Reservation moveTo(ReservationStatus next, @Nullable String reason, Instant now, ReservationStatus from,
+			ReservationStatus... alsoFrom) {
+		ReservationStatus current = stage();
+		if (current == next) {
+			return this;
+		}
+		Set<ReservationStatus> allowed = EnumSet.of(from, alsoFrom);
+		if (!allowed.contains(current)) {
+			throw AllotException
+				.conflict("reservation_transition_refused",
+						"Reservation " + id + " is " + current + " and cannot become " + next)
+				.with("status", current)
+				.with("requested", next);
+		}
+		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
+				cluster, quote, nodes, version + 1, createdAt, new Progress(next, reason, now));
 	}
 
 	public String etag() {
@@ -53,7 +131,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 				: now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
 		Instant freedFrom = nextMinute.isAfter(startsAt) ? nextMinute : startsAt;
 		Reservation cancelled = new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, now,
-				preemptible, cluster, quote, nodes, version + 1, createdAt);
+				preemptible, cluster, quote, nodes, version + 1, createdAt, progress);
 		return new Cancellation(cancelled, freedFrom.isBefore(endsAt) ? freedFrom : null);
 	}
 
@@ -62,7 +140,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		requireChangeable(now);
 		requireLaterEnd(newEnd);
 		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, newEnd, cancelledAt, preemptible,
-				cluster, quote.plus(extension), nodes, version + 1, createdAt);
+				cluster, quote.plus(extension), nodes, version + 1, createdAt, progress);
 	}
 
 	void requireExtensible(Instant newEnd, @Nullable String ifMatch, Instant now) {
@@ -79,9 +157,11 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		}
 	}
 
+	/** Cancelling or extending needs a live reservation whose cluster is not already being torn down. */
 	private void requireChangeable(Instant now) {
 		ReservationStatus status = status(now);
-		if (status == ReservationStatus.CANCELLED || status == ReservationStatus.COMPLETED) {
+		if (status == ReservationStatus.CANCELLED || status == ReservationStatus.COMPLETED
+				|| status == ReservationStatus.FAILED || status == ReservationStatus.ENDING) {
 			throw AllotException.conflict("reservation_" + status.name().toLowerCase(),
 					"Reservation " + id + " is " + status + " and cannot change").with("status", status);
 		}

@@ -1,11 +1,15 @@
 package dev.allot.booking;
 
 /**
- * {@code CONFIRMED}, {@code ACTIVE} and {@code COMPLETED} follow from the clock and the window (computed on
- * read, so no job has to flip them on N replicas); {@code CANCELLED} is stored.
+ * Where a reservation is in its lifecycle (DESIGN.md): {@code CONFIRMED} → {@code PROVISIONING} (a lead time before
+ * its start) → {@code ACTIVE} (its cluster is ready) → {@code ENDING} (being torn down) → {@code COMPLETED}; side
+ * exits {@code CANCELLED} (by the tenant) and {@code FAILED} (provisioning gave up; its nodes released, nothing
+ * charged). Provisioning stores each stage through {@link ReservationLifecycle}; {@code CANCELLED} is stored by
+ * cancelling; a reservation provisioning never touched is {@code CONFIRMED}, then {@code COMPLETED} once its window
+ * has passed.
  */
 public enum ReservationStatus {
 
-	CONFIRMED, ACTIVE, COMPLETED, CANCELLED
+	CONFIRMED, PROVISIONING, ACTIVE, ENDING, COMPLETED, CANCELLED, FAILED
 
 }

@@ -61,6 +61,36 @@ class Reservations {
 			.update();
 	}
 
+	/** Stores a lifecycle transition (see {@link ReservationLifecycle}); nothing else of the row changes. */
+	void updateProgress(Reservation r) {
+		Reservation.Progress progress = r.progress();
+		jdbc.sql("UPDATE reservation SET lifecycle_status = ?, status_reason = ?, status_changed_at = ?, version = ? "
+				+ "WHERE id = ?")
+			.params(progress == null ? null : progress.status().name(), progress == null ? null : progress.reason(),
+					progress == null ? null : ts(progress.at()), r.version(), r.id())
+			.update();
+	}
+
+	/** For the lifecycle, which acts for no caller: by id alone. */
+	Optional<Stored> findForUpdate(UUID id) {
+		return jdbc.sql("SELECT * FROM reservation WHERE id = ? FOR UPDATE").param(id).query(this::stored).optional();
+	}
+
+	Optional<Stored> find(UUID id) {
+		return jdbc.sql("SELECT * FROM reservation WHERE id = ?").param(id).query(this::stored).optional();
+	}
+
+	/** Hostnames and states of the reservation's nodes that are no longer in service. */
+	List<String> outOfService(UUID id) {
+		return jdbc.sql("""
+				SELECT n.hostname || ' is ' || n.state || coalesce(' (' || n.state_reason || ')', '')
+				FROM allocation a JOIN node n ON n.id = a.node_id
+				WHERE a.reservation_id = ? AND a.active AND n.state <> 'AVAILABLE' ORDER BY n.hostname""")
+			.param(id)
+			.query(String.class)
+			.list();
+	}
+
 	Optional<Stored> find(UUID tenantId, UUID id) {
 		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND id = ?")
 			.params(tenantId, id)
@@ -126,20 +156,21 @@ class Reservations {
 		}
 		if (filter.status() != null) {
 			Timestamp now = ts(filter.now());
+			// As Reservation.status: the stored stage wins; untouched reservations are CONFIRMED until they end.
 			switch (filter.status()) {
 				case CANCELLED -> sql.append(" AND cancelled_at IS NOT NULL");
 				case CONFIRMED -> {
-					sql.append(" AND cancelled_at IS NULL AND starts_at > ?");
-					params.add(now);
-				}
-				case ACTIVE -> {
-					sql.append(" AND cancelled_at IS NULL AND starts_at <= ? AND ends_at > ?");
-					params.add(now);
+					sql.append(" AND cancelled_at IS NULL AND lifecycle_status IS NULL AND ends_at > ?");
 					params.add(now);
 				}
 				case COMPLETED -> {
-					sql.append(" AND cancelled_at IS NULL AND ends_at <= ?");
+					sql.append(" AND cancelled_at IS NULL AND (lifecycle_status = 'COMPLETED'"
+							+ " OR (lifecycle_status IS NULL AND ends_at <= ?))");
 					params.add(now);
+				}
+				case PROVISIONING, ACTIVE, ENDING, FAILED -> {
+					sql.append(" AND cancelled_at IS NULL AND lifecycle_status = ?");
+					params.add(filter.status().name());
 				}
 			}
 		}
@@ -155,8 +186,15 @@ class Reservations {
 				json.readValue(rs.getString("cluster"), ClusterSpec.class),
 				json.readValue(rs.getString("quote"), QuotaDecision.class),
 				Arrays.asList((String[]) rs.getArray("nodes").getArray()), rs.getLong("version"),
-				rs.getTimestamp("created_at").toInstant());
+				rs.getTimestamp("created_at").toInstant(), progress(rs));
 		return new Stored(reservation, rs.getObject("pool_id", UUID.class), rs.getString("request_hash"));
+	}
+
+	private static Reservation.@Nullable Progress progress(ResultSet rs) throws SQLException {
+		String stage = rs.getString("lifecycle_status");
+		return stage == null ? null
+				: new Reservation.Progress(ReservationStatus.valueOf(stage), rs.getString("status_reason"),
+						rs.getTimestamp("status_changed_at").toInstant());
 	}
 
 	private static Timestamp ts(Instant instant) {

@@ -26,7 +26,10 @@ import static org.awaitility.Awaitility.await;
  * one, so the other contexts' metering never reaches their reservations). Each test starts in a month of its
  * own, on the 3rd at 00:00 UTC.
  */
+// Metering is driven here without provisioning (whose tasks run on the real clock, years behind this one), so
+// billing does not wait for ClusterReady; LifecycleBillingTests covers that path.
 @TestPropertySource(properties = { "allot.billing.allow-loopback-http-webhooks=true",
+		"allot.billing.await-cluster-ready=false",
 		"allot.billing.webhook-backoff=PT1S", "db-scheduler.polling-interval=1s" })
 abstract class BillingTest extends FleetTest {
 

@@ -25,10 +25,63 @@ class ReservationRulesTests {
 			START.minusSeconds(3600));
 
 	@Test
-	void theStatusFollowsTheClock() {
+	void aReservationProvisioningNeverTouchedIsConfirmedUntilItsWindowHasPassed() {
 		assertThat(reservation.status(START.minusSeconds(1))).isEqualTo(ReservationStatus.CONFIRMED);
-		assertThat(reservation.status(START)).isEqualTo(ReservationStatus.ACTIVE);
+		assertThat(reservation.status(START)).isEqualTo(ReservationStatus.CONFIRMED);
 		assertThat(reservation.status(END)).isEqualTo(ReservationStatus.COMPLETED);
+	}
+
+	@Test
+	void theLifecycleMovesThroughItsStagesAndTheStoredStageWinsOverTheClock() {
+		Reservation provisioning = reservation.markProvisioning(START.minusSeconds(600));
+		assertThat(provisioning.status(START.minusSeconds(600))).isEqualTo(ReservationStatus.PROVISIONING);
+		assertThat(provisioning.version()).isEqualTo(1);
+		Reservation active = provisioning.markActive(START.minusSeconds(60));
+		assertThat(active.status(END.plusSeconds(3600))).isEqualTo(ReservationStatus.ACTIVE);
+		Reservation ending = active.markEnding(END);
+		assertThat(ending.status(END)).isEqualTo(ReservationStatus.ENDING);
+		Reservation completed = ending.markCompleted(END.plusSeconds(30));
+		assertThat(completed.status(END.plusSeconds(30))).isEqualTo(ReservationStatus.COMPLETED);
+		assertThat(completed.version()).isEqualTo(4);
+	}
+
+	@Test
+	void askingForTheCurrentStageAgainChangesNothing() {
+		Reservation provisioning = reservation.markProvisioning(START.minusSeconds(600));
+		assertThat(provisioning.markProvisioning(START)).isSameAs(provisioning);
+		Reservation failed = provisioning.markFailed("driver unreachable", START);
+		assertThat(failed.markFailed("another reason", START.plusSeconds(1))).isSameAs(failed);
+		assertThat(failed.failureReason()).isEqualTo("driver unreachable");
+	}
+
+	@Test
+	void aTransitionTheLifecycleDoesNotAllowIsRefused() {
+		assertThatThrownBy(() -> reservation.markActive(START)).isInstanceOfSatisfying(AllotException.class,
+				ex -> assertThat(ex.code()).isEqualTo("reservation_transition_refused"));
+		Reservation active = reservation.markProvisioning(START).markActive(START);
+		assertThatThrownBy(() -> active.markFailed("too late", START)).isInstanceOfSatisfying(AllotException.class,
+				ex -> assertThat(ex.properties()).containsEntry("status", ReservationStatus.ACTIVE));
+		Reservation cancelled = reservation.markProvisioning(START).cancel(START).cancelled();
+		assertThatThrownBy(() -> cancelled.markActive(START.plusSeconds(60))).isInstanceOf(AllotException.class);
+		assertThat(cancelled.status(START)).isEqualTo(ReservationStatus.CANCELLED);
+	}
+
+	@Test
+	void aFailedOrEndingReservationCannotBeCancelledOrExtended() {
+		Reservation failed = reservation.markFailed("nodes gone", START.minusSeconds(60));
+		assertThatThrownBy(() -> failed.cancel(START)).isInstanceOfSatisfying(AllotException.class,
+				ex -> assertThat(ex.code()).isEqualTo("reservation_failed"));
+		Reservation ending = reservation.markProvisioning(START).markActive(START).markEnding(END);
+		assertThatThrownBy(() -> ending.requireExtensible(END.plusSeconds(3600), null, END))
+			.isInstanceOfSatisfying(AllotException.class, ex -> assertThat(ex.code()).isEqualTo("reservation_ending"));
+	}
+
+	@Test
+	void cancellingOrExtendingKeepsTheLifecycleStage() {
+		Reservation active = reservation.markProvisioning(START).markActive(START);
+		assertThat(active.extendTo(END.plusSeconds(3600), reservation.quote(), START).status(START))
+			.isEqualTo(ReservationStatus.ACTIVE);
+		assertThat(active.cancel(START.plusSeconds(60)).cancelled().progress()).isEqualTo(active.progress());
 	}
 
 	@Test

@@ -26,7 +26,7 @@ import org.springframework.stereotype.Component;
  * cancellation or lengthened by an extension) still gives the billable life.
  */
 @Component
-class ReservationEvents {
+class BookingEvents {
 
 	private final BillableReservations reservations;
 
@@ -40,7 +40,7 @@ class ReservationEvents {
 
 	private final BillingProperties properties;
 
-	ReservationEvents(BillableReservations reservations, Tenancy tenancy, Inventory inventory, Quotas quotas,
+	BookingEvents(BillableReservations reservations, Tenancy tenancy, Inventory inventory, Quotas quotas,
 			Ledger ledger, BillingProperties properties) {
 		this.reservations = reservations;
 		this.tenancy = tenancy;

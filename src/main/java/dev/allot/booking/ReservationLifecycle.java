@@ -1,0 +1,156 @@
+package dev.allot.booking;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.BiFunction;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.quota.Quotas;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.TimeWindow;
+import dev.allot.tenancy.Tenancy;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The lifecycle transitions provisioning makes, by reservation id (provisioning acts for no caller). Each joins the
+ * caller's transaction when there is one, so that a cluster's state and its reservation's stage commit together;
+ * takes locks in booking's order (quota row, reservation row, node rows); is audited; and is idempotent: asking for
+ * the stage a reservation is already in changes nothing. A transition the lifecycle does not allow (activating a
+ * cancelled reservation, failing an active one) is refused with {@code 409 reservation_transition_refused}.
+ */
+@Service
+public class ReservationLifecycle {
+
+	private final Reservations reservations;
+
+	private final Allocations allocations;
+
+	private final CapacityCalendar calendar;
+
+	private final Quotas quotas;
+
+	private final Tenancy tenancy;
+
+	private final AuditLog audit;
+
+	private final ApplicationEventPublisher events;
+
+	private final TransactionTemplate transactions;
+
+	private final Clock clock;
+
+	ReservationLifecycle(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Quotas quotas,
+			Tenancy tenancy, AuditLog audit, ApplicationEventPublisher events, TransactionTemplate transactions,
+			Clock clock) {
+		this.reservations = reservations;
+		this.allocations = allocations;
+		this.calendar = calendar;
+		this.quotas = quotas;
+		this.tenancy = tenancy;
+		this.audit = audit;
+		this.events = events;
+		this.transactions = transactions;
+		this.clock = clock;
+	}
+
+	public Optional<Reservation> find(UUID id) {
+		return reservations.find(id).map(Reservations.Stored::reservation);
+	}
+
+	/** The reservation's nodes that are out of service now, each as "hostname is STATE (reason)". */
+	public List<String> nodesOutOfService(UUID id) {
+		return reservations.outOfService(id);
+	}
+
+	public Reservation markProvisioning(UUID id) {
+		return move(id, (r, now) -> r.markProvisioning(now));
+	}
+
+	public Reservation markActive(UUID id) {
+		return move(id, (r, now) -> r.markActive(now));
+	}
+
+	public Reservation markEnding(UUID id) {
+		return move(id, (r, now) -> r.markEnding(now));
+	}
+
+	public Reservation markCompleted(UUID id) {
+		return move(id, (r, now) -> r.markCompleted(now));
+	}
+
+	/**
+	 * Provisioning gave up: the reservation becomes {@code FAILED} with the reason, and, as a cancellation would,
+	 * releases its nodes from the next whole minute on (from its start, if it has not begun). Its quota use is given
+	 * back whole, since nothing is charged for a reservation that never got its cluster.
+	 */
+	public Reservation markFailed(UUID id, String reason) {
+		Reservation current = find(id).orElseThrow(() -> notFound(id));
+		UUID tenantId = tenancy.find(current.tenant())
+			.orElseThrow(() -> new IllegalStateException("Tenant " + current.tenant() + " vanished"))
+			.id();
+		return transactions.execute(status -> {
+			quotas.lock(tenantId);
+			Reservations.Stored stored = reservations.findForUpdate(id).orElseThrow(() -> notFound(id));
+			Reservation before = stored.reservation();
+			Instant now = clock.instant();
+			Reservation after = before.markFailed(reason, now);
+			if (after == before) {
+				return before;
+			}
+			Instant freedFrom = later(nextMinute(now), before.startsAt());
+			if (freedFrom.isBefore(before.endsAt())) {
+				List<Long> nodeIds = allocations.nodesOf(id);
+				allocations.lockNodes(nodeIds);
+				TimeWindow kept = freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom)
+						: null;
+				allocations.reallocate(id, kept);
+				allocations.returnToGaps(nodeIds, stored.poolId(), new TimeWindow(freedFrom, before.endsAt()));
+				calendar.apply(stored.poolId(), nodeIds, Hours.shift(before.window(), kept));
+			}
+			quotas.release(id, tenantId, before.startsAt());
+			reservations.updateProgress(after);
+			audit.record(new AuditRecord(before.tenant(), "reservation.failed", "reservation", id.toString(), before,
+					after));
+			events.publishEvent(new ReservationFailed(id, before.tenant(), before.pool(), reason, now,
+					freedFrom.isBefore(before.endsAt()) ? freedFrom : before.endsAt()));
+			return after;
+		});
+	}
+
+	private Reservation move(UUID id, BiFunction<Reservation, Instant, Reservation> transition) {
+		return transactions.execute(status -> {
+			Reservation before = reservations.findForUpdate(id).orElseThrow(() -> notFound(id)).reservation();
+			Reservation after = transition.apply(before, clock.instant());
+			if (after != before) {
+				reservations.updateProgress(after);
+				audit.record(new AuditRecord(before.tenant(),
+						"reservation." + after.stage().name().toLowerCase(java.util.Locale.ROOT), "reservation",
+						id.toString(), before, after));
+			}
+			return after;
+		});
+	}
+
+	private static Instant nextMinute(Instant now) {
+		Instant minute = now.truncatedTo(ChronoUnit.MINUTES);
+		return minute.equals(now) ? now : minute.plus(Duration.ofMinutes(1));
+	}
+
+	private static Instant later(Instant a, Instant b) {
+		return a.isAfter(b) ? a : b;
+	}
+
+	private static AllotException notFound(UUID id) {
+		return AllotException.notFound("Reservation " + id);
+	}
+
+}

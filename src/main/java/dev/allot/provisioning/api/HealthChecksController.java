@@ -1,0 +1,61 @@
+package dev.allot.provisioning.api;
+
+import java.net.URI;
+import java.util.UUID;
+
+import dev.allot.provisioning.HealthCheck;
+import dev.allot.provisioning.HealthCheckKind;
+import dev.allot.provisioning.HealthChecks;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.security.Caller;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/tenants/{tenant}/reservations/{id}/health-checks")
+class HealthChecksController {
+
+	private final HealthChecks checks;
+
+	HealthChecksController(HealthChecks checks) {
+		this.checks = checks;
+	}
+
+	/** @param kind which check ({@code NVIDIA_SMI} when absent) */
+	record HealthCheckRequest(@Nullable HealthCheckKind kind) {
+	}
+
+	/** Queues a check of the cluster's nodes and answers at once (202); read it back until it has finished. */
+	@PostMapping
+	ResponseEntity<HealthCheck> request(Caller caller, @PathVariable String tenant, @PathVariable UUID id,
+			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
+			@RequestBody(required = false) @Nullable HealthCheckRequest body) {
+		if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
+			throw InvalidInputException.of("Idempotency-Key", "must be 1-200 characters");
+		}
+		HealthCheckKind kind = body == null || body.kind() == null ? HealthCheckKind.NVIDIA_SMI : body.kind();
+		HealthChecks.Requested requested = checks.request(caller, tenant, id, kind, idempotencyKey);
+		ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.ACCEPTED)
+			.location(URI.create("/api/v1/tenants/" + tenant + "/reservations/" + id + "/health-checks/"
+					+ requested.check().id()));
+		if (requested.replayed()) {
+			response.header("Idempotent-Replayed", "true");
+		}
+		return response.body(requested.check());
+	}
+
+	@GetMapping("/{check}")
+	HealthCheck get(Caller caller, @PathVariable String tenant, @PathVariable UUID id, @PathVariable UUID check) {
+		return checks.get(caller, tenant, id, check);
+	}
+
+}

@@ -1,0 +1,55 @@
+package dev.allot.provisioning.ui;
+
+import java.util.UUID;
+
+import dev.allot.provisioning.ClusterViews;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.web.UiController;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.ResponseBody;
+
+/**
+ * The cluster of a reservation. The reservation page includes it with
+ * {@code <section hx-get="/tenants/{tenant}/reservations/{id}/cluster" hx-trigger="load, every 10s">}: an htmx
+ * request gets the fragment {@code provisioning/cluster :: section}, any other request the same section as a page of
+ * its own (so it works without JavaScript, and a link to it can be shared).
+ */
+@UiController
+class ClusterSection {
+
+	private final ClusterViews clusters;
+
+	ClusterSection(ClusterViews clusters) {
+		this.clusters = clusters;
+	}
+
+	@GetMapping("/tenants/{tenant}/reservations/{id}/cluster")
+	String cluster(Caller caller, Model model, @PathVariable String tenant, @PathVariable UUID id,
+			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx) {
+		model.addAttribute("cluster", clusters.view(caller, tenant, id));
+		model.addAttribute("tenantSlug", tenant);
+		model.addAttribute("section", "reservations");
+		return htmx != null ? "provisioning/cluster :: section" : "provisioning/cluster";
+	}
+
+	/** The kubeconfig for a signed-in browser (the API's endpoint takes bearer tokens). */
+	@GetMapping("/tenants/{tenant}/reservations/{id}/cluster/kubeconfig")
+	@ResponseBody
+	ResponseEntity<String> kubeconfig(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
+		return ResponseEntity.ok()
+			.contentType(MediaType.parseMediaType("application/yaml"))
+			.cacheControl(CacheControl.noStore())
+			.header(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"allot-" + id + ".kubeconfig\"")
+			.body(clusters.kubeconfig(caller, tenant, id));
+	}
+
+}
