@@ -1,0 +1,189 @@
+package dev.allot.inventory;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.security.Caller;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** The fleet's facade: platform admins change it, everyone signed in reads GPU types and pools. */
+@Service
+@Transactional
+public class Inventory {
+
+	public record NewGpuType(String code, int memoryGb, @Nullable String interconnect) {
+	}
+
+	public record NewPool(String name, String gpuType, int gpusPerNode, String region) {
+	}
+
+	public record NewNode(String hostname, String rack, String ibBlock, List<String> cudaDrivers) {
+	}
+
+	/** A state change and the reservations holding the node from then on. */
+	public record StateChange(Node node, List<NodeCommitments.Commitment> affected) {
+	}
+
+	/** A pool's nodes counted now, for the capacity calendar. */
+	public record PoolSize(int nodes, int unhealthyNodes, int bookableNodes) {
+	}
+
+	private final InventoryRepository repository;
+
+	private final AuditLog audit;
+
+	private final ApplicationEventPublisher events;
+
+	private final ObjectProvider<NodeCommitments> commitments;
+
+	private final Clock clock;
+
+	Inventory(InventoryRepository repository, AuditLog audit, ApplicationEventPublisher events,
+			ObjectProvider<NodeCommitments> commitments, Clock clock) {
+		this.repository = repository;
+		this.audit = audit;
+		this.events = events;
+		this.commitments = commitments;
+		this.clock = clock;
+	}
+
+	// Lookups for other modules
+
+	@Transactional(readOnly = true)
+	public Optional<GpuType> gpuType(String code) {
+		return repository.gpuType(code);
+	}
+
+	@Transactional(readOnly = true)
+	public Optional<Pool> pool(String name) {
+		return repository.pool(name);
+	}
+
+	@Transactional(readOnly = true)
+	public PoolSize size(Pool pool) {
+		int all = 0;
+		int unhealthy = 0;
+		int bookable = 0;
+		for (InventoryRepository.StateCount count : repository.nodeCounts(pool.id())) {
+			if (count.state() != NodeState.RETIRED) {
+				all += count.nodes();
+			}
+			if (count.state().isUnhealthy()) {
+				unhealthy += count.nodes();
+			}
+			if (count.state() == NodeState.AVAILABLE) {
+				bookable += count.nodes();
+			}
+		}
+		return new PoolSize(all, unhealthy, bookable);
+	}
+
+	// GPU types
+
+	public GpuType createGpuType(Caller caller, NewGpuType request) {
+		caller.requirePlatformAdmin();
+		GpuType type = new GpuType(UUID.randomUUID(), request.code(), request.memoryGb(), request.interconnect());
+		if (!repository.insert(type)) {
+			throw AllotException.conflict("gpu_type_exists", "A GPU type " + request.code() + " exists");
+		}
+		audit.record(AuditRecord.created(null, "gpu-type", type.code(), type));
+		return type;
+	}
+
+	@Transactional(readOnly = true)
+	public PageResponse<GpuType> gpuTypes(PageQuery page) {
+		return PageResponse.of(repository.gpuTypes(page), page, repository.countGpuTypes());
+	}
+
+	// Pools
+
+	public Pool createPool(Caller caller, NewPool request) {
+		caller.requirePlatformAdmin();
+		GpuType type = repository.gpuType(request.gpuType())
+			.orElseThrow(() -> dev.allot.shared.InvalidInputException.of("gpuType", "no such GPU type"));
+		Pool pool = new Pool(UUID.randomUUID(), request.name(), type, request.gpusPerNode(), request.region());
+		if (!repository.insert(pool)) {
+			throw AllotException.conflict("pool_exists", "A pool " + request.name() + " exists");
+		}
+		audit.record(AuditRecord.created(null, "pool", pool.name(), pool));
+		return pool;
+	}
+
+	@Transactional(readOnly = true)
+	public PageResponse<Pool> pools(PageQuery page) {
+		return PageResponse.of(repository.pools(page), page, repository.countPools());
+	}
+
+	@Transactional(readOnly = true)
+	public Pool existingPool(String name) {
+		return repository.pool(name).orElseThrow(() -> AllotException.notFound("Pool " + name));
+	}
+
+	// Nodes (platform admins and auditors read them; they name machines, not tenants)
+
+	public Node addNode(Caller caller, String poolName, NewNode request) {
+		caller.requirePlatformAdmin();
+		Pool pool = existingPool(poolName);
+		Instant now = clock.instant();
+		long id = repository
+			.insert(pool.id(), request.hostname(), request.rack(), request.ibBlock(), request.cudaDrivers(),
+					Timestamp.from(now))
+			.orElseThrow(() -> AllotException.conflict("node_exists", "A node " + request.hostname() + " exists"));
+		Node node = new Node(id, request.hostname(), pool.name(), request.rack(), request.ibBlock(),
+				request.cudaDrivers(), NodeState.AVAILABLE, null, now, now);
+		audit.record(AuditRecord.created(null, "node", node.hostname(), node));
+		events.publishEvent(new NodeAdded(id, node.hostname(), pool.id()));
+		return node;
+	}
+
+	@Transactional(readOnly = true)
+	public PageResponse<Node> nodes(Caller caller, String poolName, PageQuery page) {
+		caller.requireReadsEverything();
+		Pool pool = existingPool(poolName);
+		return PageResponse.of(repository.nodes(pool.id(), page), page, repository.countNodes(pool.id()));
+	}
+
+	@Transactional(readOnly = true)
+	public Node node(Caller caller, String hostname) {
+		caller.requireReadsEverything();
+		return repository.node(hostname).orElseThrow(() -> AllotException.notFound("Node " + hostname));
+	}
+
+	public StateChange quarantine(Caller caller, String hostname, String reason) {
+		return changeState(caller, hostname, NodeState.QUARANTINED, reason);
+	}
+
+	public StateChange release(Caller caller, String hostname, String reason) {
+		return changeState(caller, hostname, NodeState.AVAILABLE, reason);
+	}
+
+	public StateChange changeState(Caller caller, String hostname, NodeState next, String reason) {
+		caller.requirePlatformAdmin();
+		// The row lock orders this change against bookings, which share-lock the nodes they allocate.
+		Node before = repository.nodeForUpdate(hostname)
+			.orElseThrow(() -> AllotException.notFound("Node " + hostname));
+		Node after = before.moveTo(next, reason, clock.instant());
+		repository.updateState(after);
+		audit.record(new AuditRecord(null, "node." + next.name().toLowerCase(), "node", hostname, before, after));
+		events.publishEvent(new NodeStateChanged(hostname, after.pool(), before.state(), next, reason,
+				after.stateChangedAt()));
+		List<NodeCommitments.Commitment> affected = next == NodeState.AVAILABLE ? List.of()
+				: commitments.stream().flatMap(c -> c.onNodeFrom(after.id(), after.stateChangedAt()).stream()).toList();
+		return new StateChange(after, affected);
+	}
+
+}

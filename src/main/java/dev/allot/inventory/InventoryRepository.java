@@ -1,0 +1,148 @@
+package dev.allot.inventory;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.allot.shared.PageQuery;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+class InventoryRepository {
+
+	private static final String POOL_SELECT = """
+			SELECT p.id, p.name, p.gpus_per_node, p.region, g.id AS gpu_type_id, g.code, g.memory_gb, g.interconnect
+			FROM pool p JOIN gpu_type g ON g.id = p.gpu_type_id""";
+
+	private static final String NODE_SELECT = "SELECT n.*, p.name AS pool_name FROM node n JOIN pool p ON p.id = n.pool_id";
+
+	private final JdbcClient jdbc;
+
+	InventoryRepository(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	boolean insert(GpuType type) {
+		return jdbc.sql("""
+				INSERT INTO gpu_type (id, code, memory_gb, interconnect) VALUES (?, ?, ?, ?)
+				ON CONFLICT (code) DO NOTHING""")
+			.params(type.id(), type.code(), type.memoryGb(), type.interconnect())
+			.update() == 1;
+	}
+
+	Optional<GpuType> gpuType(String code) {
+		return jdbc.sql("SELECT * FROM gpu_type WHERE code = ?").param(code).query(InventoryRepository::gpuType).optional();
+	}
+
+	List<GpuType> gpuTypes(PageQuery page) {
+		return jdbc.sql("SELECT * FROM gpu_type ORDER BY code LIMIT ? OFFSET ?")
+			.params(page.size(), page.offset())
+			.query(InventoryRepository::gpuType)
+			.list();
+	}
+
+	long countGpuTypes() {
+		return jdbc.sql("SELECT count(*) FROM gpu_type").query(Long.class).single();
+	}
+
+	boolean insert(Pool pool) {
+		return jdbc.sql("""
+				INSERT INTO pool (id, name, gpu_type_id, gpus_per_node, region) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (name) DO NOTHING""")
+			.params(pool.id(), pool.name(), pool.gpuType().id(), pool.gpusPerNode(), pool.region())
+			.update() == 1;
+	}
+
+	Optional<Pool> pool(String name) {
+		return jdbc.sql(POOL_SELECT + " WHERE p.name = ?").param(name).query(InventoryRepository::pool).optional();
+	}
+
+	List<Pool> pools(PageQuery page) {
+		return jdbc.sql(POOL_SELECT + " ORDER BY p.name LIMIT ? OFFSET ?")
+			.params(page.size(), page.offset())
+			.query(InventoryRepository::pool)
+			.list();
+	}
+
+	long countPools() {
+		return jdbc.sql("SELECT count(*) FROM pool").query(Long.class).single();
+	}
+
+	/** Inserts unless the hostname is taken; answers the new node's id. */
+	Optional<Long> insert(UUID poolId, String hostname, String rack, String ibBlock, List<String> drivers,
+			Timestamp at) {
+		return jdbc.sql("""
+				INSERT INTO node (hostname, pool_id, rack, ib_block, cuda_drivers, state, state_changed_at, created_at)
+				VALUES (?, ?, ?, ?, ?, 'AVAILABLE', ?, ?) ON CONFLICT (hostname) DO NOTHING RETURNING id""")
+			.params(hostname, poolId, rack, ibBlock, drivers.toArray(String[]::new), at, at)
+			.query(Long.class)
+			.optional();
+	}
+
+	Optional<Node> node(String hostname) {
+		return jdbc.sql(NODE_SELECT + " WHERE n.hostname = ?").param(hostname).query(InventoryRepository::node).optional();
+	}
+
+	Optional<Node> nodeForUpdate(String hostname) {
+		return jdbc.sql(NODE_SELECT + " WHERE n.hostname = ? FOR UPDATE OF n")
+			.param(hostname)
+			.query(InventoryRepository::node)
+			.optional();
+	}
+
+	List<Node> nodes(UUID poolId, PageQuery page) {
+		return jdbc.sql(NODE_SELECT + " WHERE n.pool_id = ? ORDER BY n.hostname LIMIT ? OFFSET ?")
+			.params(poolId, page.size(), page.offset())
+			.query(InventoryRepository::node)
+			.list();
+	}
+
+	long countNodes(UUID poolId) {
+		return jdbc.sql("SELECT count(*) FROM node WHERE pool_id = ?").param(poolId).query(Long.class).single();
+	}
+
+	void updateState(Node node) {
+		jdbc.sql("UPDATE node SET state = ?, state_reason = ?, state_changed_at = ? WHERE id = ?")
+			.params(node.state().name(), node.stateReason(), Timestamp.from(node.stateChangedAt()), node.id())
+			.update();
+	}
+
+	/** GPUs of a pool's nodes by state, for the capacity calendar. */
+	List<StateCount> nodeCounts(UUID poolId) {
+		return jdbc.sql("SELECT state, count(*) FROM node WHERE pool_id = ? GROUP BY state")
+			.param(poolId)
+			.query((rs, n) -> new StateCount(NodeState.valueOf(rs.getString(1)), rs.getInt(2)))
+			.list();
+	}
+
+	record StateCount(NodeState state, int nodes) {
+	}
+
+	private static GpuType gpuType(ResultSet rs, int row) throws SQLException {
+		return new GpuType(rs.getObject("id", UUID.class), rs.getString("code"), rs.getInt("memory_gb"),
+				rs.getString("interconnect"));
+	}
+
+	private static Pool pool(ResultSet rs, int row) throws SQLException {
+		GpuType type = new GpuType(rs.getObject("gpu_type_id", UUID.class), rs.getString("code"),
+				rs.getInt("memory_gb"), rs.getString("interconnect"));
+		return new Pool(rs.getObject("id", UUID.class), rs.getString("name"), type, rs.getInt("gpus_per_node"),
+				rs.getString("region"));
+	}
+
+	private static Node node(ResultSet rs, int row) throws SQLException {
+		Array drivers = rs.getArray("cuda_drivers");
+		return new Node(rs.getLong("id"), rs.getString("hostname"), rs.getString("pool_name"), rs.getString("rack"),
+				rs.getString("ib_block"), Arrays.asList((String[]) drivers.getArray()),
+				NodeState.valueOf(rs.getString("state")), rs.getString("state_reason"),
+				rs.getTimestamp("state_changed_at").toInstant(), rs.getTimestamp("created_at").toInstant());
+	}
+
+}

@@ -1,0 +1,27 @@
+package dev.allot.inventory;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.allot.shared.AllotException;
+import org.jspecify.annotations.Nullable;
+
+/** One machine of a pool, booked whole. */
+public record Node(long id, String hostname, String pool, String rack, String ibBlock, List<String> cudaDrivers,
+		NodeState state, @Nullable String stateReason, Instant stateChangedAt, Instant createdAt) {
+
+	public Node {
+		cudaDrivers = List.copyOf(cudaDrivers);
+	}
+
+	/** The node in its next state; refuses a transition the lifecycle does not allow. */
+	Node moveTo(NodeState next, String reason, Instant at) {
+		if (!state.mayBecome(next)) {
+			throw AllotException.conflict("invalid_node_state",
+					"Node " + hostname + " is " + state + " and cannot become " + next)
+				.with("state", state);
+		}
+		return new Node(id, hostname, pool, rack, ibBlock, cudaDrivers, next, reason, at, createdAt);
+	}
+
+}

@@ -1,0 +1,68 @@
+package dev.allot.inventory.api;
+
+import java.net.URI;
+
+import dev.allot.inventory.Inventory;
+import dev.allot.inventory.Pool;
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.Slugs;
+import dev.allot.shared.security.Caller;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/pools")
+class PoolsController {
+
+	record CreatePool(@NotNull @Pattern(regexp = Slugs.PATTERN, message = Slugs.MESSAGE) String name,
+			@NotBlank String gpuType, @NotNull @Min(1) @Max(64) Integer gpusPerNode,
+			@NotBlank @Size(max = 50) String region) {
+	}
+
+	record PoolBody(String name, String gpuType, int gpusPerNode, String region) {
+		static PoolBody of(Pool pool) {
+			return new PoolBody(pool.name(), pool.gpuType().code(), pool.gpusPerNode(), pool.region());
+		}
+	}
+
+	private final Inventory inventory;
+
+	PoolsController(Inventory inventory) {
+		this.inventory = inventory;
+	}
+
+	@PostMapping
+	ResponseEntity<PoolBody> create(Caller caller, @Valid @RequestBody CreatePool body) {
+		Pool pool = inventory.createPool(caller,
+				new Inventory.NewPool(body.name(), body.gpuType(), body.gpusPerNode(), body.region().strip()));
+		return ResponseEntity.created(URI.create("/api/v1/pools/" + pool.name())).body(PoolBody.of(pool));
+	}
+
+	@GetMapping
+	PageResponse<PoolBody> list(Caller caller, @RequestParam(required = false) @Nullable Integer page,
+			@RequestParam(required = false) @Nullable Integer size) {
+		return inventory.pools(PageQuery.of(page, size)).map(PoolBody::of);
+	}
+
+	@GetMapping("/{pool}")
+	PoolBody get(Caller caller, @PathVariable String pool) {
+		return PoolBody.of(inventory.existingPool(pool));
+	}
+
+}

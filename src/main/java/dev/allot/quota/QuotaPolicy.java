@@ -1,0 +1,120 @@
+package dev.allot.quota;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.TimeWindow;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A tenant's quota for one GPU type, and the rules it applies to a booking: the window rules and the split of
+ * the booking's GPUs, at every instant, into {@link RateClass rate classes}.
+ */
+public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boolean burst, Duration maxWindow,
+		Duration maxAdvance, @Nullable BigDecimal monthlyBudget, Priority priority) {
+
+	public QuotaPolicy {
+		if (guaranteedGpus < 0) {
+			throw InvalidInputException.of("guaranteedGpus", "must be 0 or more");
+		}
+		if (maxGpus < guaranteedGpus) {
+			throw InvalidInputException.of("maxGpus", "must be at least guaranteedGpus");
+		}
+		if (maxWindow.isNegative() || maxWindow.isZero()) {
+			throw InvalidInputException.of("maxWindow", "must be positive");
+		}
+		if (maxAdvance.isNegative() || maxAdvance.isZero()) {
+			throw InvalidInputException.of("maxAdvance", "must be positive");
+		}
+		if (monthlyBudget != null && monthlyBudget.signum() < 0) {
+			throw InvalidInputException.of("monthlyBudget", "must be 0 or more");
+		}
+	}
+
+	/** Refuses a window longer than {@code maxWindow} or starting later than {@code maxAdvance} from now. */
+	void requireWindow(TimeWindow window, Instant now) {
+		requireLength(window);
+		Instant latestStart = now.plus(maxAdvance);
+		if (window.start().isAfter(latestStart)) {
+			throw (QuotaExceededException) new QuotaExceededException("maxAdvance",
+					"startsAt is more than " + maxAdvance + " ahead, by " + Duration.between(latestStart, window.start()))
+				.with("field", "startsAt")
+				.with("allowed", maxAdvance)
+				.with("exceededBy", Duration.between(latestStart, window.start()));
+		}
+	}
+
+	void requireLength(TimeWindow window) {
+		if (window.duration().compareTo(maxWindow) > 0) {
+			throw (QuotaExceededException) new QuotaExceededException("maxWindow",
+					"The window is longer than " + maxWindow + ", by " + window.duration().minus(maxWindow))
+				.with("field", "endsAt")
+				.with("allowed", maxWindow)
+				.with("requested", window.duration())
+				.with("exceededBy", window.duration().minus(maxWindow));
+		}
+	}
+
+	/**
+	 * Splits {@code gpus} over the window, given what the tenant already holds: first up to the guarantee
+	 * ({@code RESERVED}), then up to {@code maxGpus} ({@code BORROWED}), then beyond it ({@code ON_DEMAND}) only
+	 * with burst. Segments break wherever the existing usage changes and at month starts (budgets are monthly).
+	 */
+	List<Segment> split(List<Usage> existing, TimeWindow window, int gpus) {
+		TreeSet<Instant> cuts = new TreeSet<>(List.of(window.start(), window.end()));
+		for (Usage usage : existing) {
+			if (window.contains(usage.during().start())) {
+				cuts.add(usage.during().start());
+			}
+			if (window.contains(usage.during().end())) {
+				cuts.add(usage.during().end());
+			}
+		}
+		YearMonth month = YearMonth.from(window.start().atOffset(ZoneOffset.UTC)).plusMonths(1);
+		for (Instant start = monthStart(month); start.isBefore(window.end()); month = month.plusMonths(1),
+				start = monthStart(month)) {
+			cuts.add(start);
+		}
+		List<Segment> segments = new ArrayList<>();
+		int worstExcess = 0;
+		Instant worstAt = window.start();
+		Instant from = cuts.pollFirst();
+		for (Instant to : cuts) {
+			TimeWindow stretch = new TimeWindow(from, to);
+			int used = existing.stream().filter(u -> u.during().overlaps(stretch)).mapToInt(Usage::gpus).sum();
+			int reserved = Math.min(gpus, Math.max(0, guaranteedGpus - used));
+			int borrowed = Math.min(gpus - reserved, Math.max(0, maxGpus - Math.max(used, guaranteedGpus)));
+			int onDemand = gpus - reserved - borrowed;
+			if (onDemand > 0 && !burst && used + gpus - maxGpus > worstExcess) {
+				worstExcess = used + gpus - maxGpus;
+				worstAt = from;
+			}
+			segments.add(new Segment(stretch, reserved, borrowed, onDemand));
+			from = to;
+		}
+		if (worstExcess > 0) {
+			throw (QuotaExceededException) new QuotaExceededException("maxGpus",
+					"The tenant would hold " + (maxGpus + worstExcess) + " " + gpuType + " GPUs at " + worstAt
+							+ ", " + worstExcess + " more than its maxGpus of " + maxGpus + " (burst is off)")
+				.with("field", "gpus")
+				.with("gpuType", gpuType)
+				.with("allowed", maxGpus)
+				.with("requested", maxGpus + worstExcess)
+				.with("exceededBy", worstExcess)
+				.with("at", worstAt);
+		}
+		return segments;
+	}
+
+	static Instant monthStart(YearMonth month) {
+		return month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+	}
+
+}

@@ -1,0 +1,196 @@
+package dev.allot.quota;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.allot.shared.TimeWindow;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+class QuotaRepository {
+
+	private static final String RANGE = "tstzrange(?, ?, '[)')";
+
+	private final JdbcClient jdbc;
+
+	QuotaRepository(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** Locks the tenant's quota row for the rest of the transaction; empty when the tenant has no quota. */
+	Optional<Long> lock(UUID tenantId) {
+		return jdbc.sql("SELECT version FROM quota WHERE tenant_id = ? FOR UPDATE")
+			.param(tenantId)
+			.query(Long.class)
+			.optional();
+	}
+
+	/** Locks the row, creating it first if the tenant has none. */
+	long lockOrCreate(UUID tenantId) {
+		jdbc.sql("INSERT INTO quota (tenant_id) VALUES (?) ON CONFLICT DO NOTHING").param(tenantId).update();
+		return lock(tenantId).orElseThrow();
+	}
+
+	long version(UUID tenantId) {
+		return jdbc.sql("SELECT version FROM quota WHERE tenant_id = ?").param(tenantId).query(Long.class).optional()
+			.orElse(0L);
+	}
+
+	void replacePolicies(UUID tenantId, List<QuotaPolicy> policies, Map<String, UUID> gpuTypeIds, long version) {
+		jdbc.sql("DELETE FROM quota_policy WHERE tenant_id = ?").param(tenantId).update();
+		for (QuotaPolicy policy : policies) {
+			jdbc.sql("""
+					INSERT INTO quota_policy (tenant_id, gpu_type_id, guaranteed_gpus, max_gpus, burst,
+					    max_window_seconds, max_advance_seconds, monthly_budget, priority)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+				.params(tenantId, gpuTypeIds.get(policy.gpuType()), policy.guaranteedGpus(), policy.maxGpus(),
+						policy.burst(), policy.maxWindow().toSeconds(), policy.maxAdvance().toSeconds(),
+						policy.monthlyBudget(), policy.priority().name())
+				.update();
+		}
+		jdbc.sql("UPDATE quota SET version = ?, updated_at = now() WHERE tenant_id = ?")
+			.params(version, tenantId)
+			.update();
+	}
+
+	List<QuotaPolicy> policies(UUID tenantId) {
+		return jdbc.sql("""
+				SELECT p.*, g.code FROM quota_policy p JOIN gpu_type g ON g.id = p.gpu_type_id
+				WHERE p.tenant_id = ? ORDER BY g.code""").param(tenantId).query(QuotaRepository::policy).list();
+	}
+
+	Optional<QuotaPolicy> policy(UUID tenantId, UUID gpuTypeId) {
+		return jdbc.sql("""
+				SELECT p.*, g.code FROM quota_policy p JOIN gpu_type g ON g.id = p.gpu_type_id
+				WHERE p.tenant_id = ? AND p.gpu_type_id = ?""")
+			.params(tenantId, gpuTypeId)
+			.query(QuotaRepository::policy)
+			.optional();
+	}
+
+	/** The tenant's GPUs of the type overlapping the window, one row per stored segment. */
+	List<Usage> usage(UUID tenantId, UUID gpuTypeId, TimeWindow window) {
+		return jdbc.sql("""
+				SELECT lower(during) AS s, upper(during) AS e, reserved_gpus + borrowed_gpus + on_demand_gpus AS gpus
+				FROM quota_usage WHERE tenant_id = ? AND gpu_type_id = ? AND during && """ + RANGE)
+			.params(tenantId, gpuTypeId, ts(window.start()), ts(window.end()))
+			.query((rs, n) -> new Usage(new TimeWindow(rs.getTimestamp("s").toInstant(), rs.getTimestamp("e").toInstant()),
+					rs.getInt("gpus")))
+			.list();
+	}
+
+	/** What the tenant has booked of the type within the window (a calendar month). */
+	BigDecimal spent(UUID tenantId, UUID gpuTypeId, TimeWindow month) {
+		return jdbc.sql("SELECT coalesce(sum(amount), 0) FROM quota_usage WHERE tenant_id = ? AND gpu_type_id = ? "
+				+ "AND during && " + RANGE)
+			.params(tenantId, gpuTypeId, ts(month.start()), ts(month.end()))
+			.query(BigDecimal.class)
+			.single();
+	}
+
+	void insert(UUID reservationId, UUID tenantId, UUID gpuTypeId, List<PricedSegment> segments) {
+		for (PricedSegment priced : segments) {
+			Segment s = priced.segment();
+			RateCard card = priced.card();
+			jdbc.sql("""
+					INSERT INTO quota_usage (reservation_id, tenant_id, gpu_type_id, during, reserved_gpus, borrowed_gpus,
+					    on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
+					VALUES (?, ?, ?, """ + RANGE + ", ?, ?, ?, ?, ?, ?, ?, ?)")
+				.params(reservationId, tenantId, gpuTypeId, ts(s.during().start()), ts(s.during().end()), s.reserved(),
+						s.borrowed(), s.onDemand(), card.currency(), card.price(RateClass.RESERVED),
+						card.price(RateClass.BORROWED), card.price(RateClass.ON_DEMAND), priced.total())
+				.update();
+		}
+	}
+
+	/** The stored segment of the reservation containing the instant (to be cut there), if any. */
+	Optional<Stored> segmentAt(UUID reservationId, Instant at) {
+		return jdbc.sql("""
+				SELECT u.*, lower(u.during) AS s, upper(u.during) AS e, g.code
+				FROM quota_usage u JOIN gpu_type g ON g.id = u.gpu_type_id WHERE reservation_id = ? AND lower(during) < ? AND upper(during) > ?""")
+			.params(reservationId, ts(at), ts(at))
+			.query((rs, n) -> new Stored(rs.getLong("id"), segment(rs)))
+			.optional();
+	}
+
+	record Stored(long id, PricedSegment segment) {
+	}
+
+	void deleteFrom(UUID reservationId, Instant from) {
+		jdbc.sql("DELETE FROM quota_usage WHERE reservation_id = ? AND lower(during) >= ?")
+			.params(reservationId, ts(from))
+			.update();
+	}
+
+	void shorten(long id, PricedSegment segment) {
+		jdbc.sql("UPDATE quota_usage SET during = " + RANGE + ", amount = ? WHERE id = ?")
+			.params(ts(segment.segment().during().start()), ts(segment.segment().during().end()), segment.total(), id)
+			.update();
+	}
+
+	Optional<RateCard> rateCardAt(UUID gpuTypeId, String gpuType, LocalDate day) {
+		return jdbc.sql("SELECT * FROM rate_card WHERE gpu_type_id = ? AND effective_from <= ? "
+				+ "ORDER BY effective_from DESC LIMIT 1")
+			.params(gpuTypeId, day)
+			.query((rs, n) -> rateCard(rs, gpuType))
+			.optional();
+	}
+
+	List<RateCard> rateCards(UUID gpuTypeId, String gpuType) {
+		return jdbc.sql("SELECT * FROM rate_card WHERE gpu_type_id = ? ORDER BY effective_from")
+			.param(gpuTypeId)
+			.query((rs, n) -> rateCard(rs, gpuType))
+			.list();
+	}
+
+	void upsert(UUID gpuTypeId, RateCard card) {
+		jdbc.sql("""
+				INSERT INTO rate_card (gpu_type_id, effective_from, currency, reserved, borrowed, on_demand)
+				VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT (gpu_type_id, effective_from) DO UPDATE SET currency = excluded.currency,
+				    reserved = excluded.reserved, borrowed = excluded.borrowed, on_demand = excluded.on_demand""")
+			.params(gpuTypeId, card.effectiveFrom(), card.currency(), card.price(RateClass.RESERVED),
+					card.price(RateClass.BORROWED), card.price(RateClass.ON_DEMAND))
+			.update();
+	}
+
+	private static Timestamp ts(Instant instant) {
+		return Timestamp.from(instant);
+	}
+
+	private static QuotaPolicy policy(ResultSet rs, int row) throws SQLException {
+		return new QuotaPolicy(rs.getString("code"), rs.getInt("guaranteed_gpus"), rs.getInt("max_gpus"),
+				rs.getBoolean("burst"), Duration.ofSeconds(rs.getLong("max_window_seconds")),
+				Duration.ofSeconds(rs.getLong("max_advance_seconds")), rs.getBigDecimal("monthly_budget"),
+				Priority.valueOf(rs.getString("priority")));
+	}
+
+	private static RateCard rateCard(ResultSet rs, String gpuType) throws SQLException {
+		return new RateCard(gpuType, rs.getObject("effective_from", LocalDate.class), rs.getString("currency"),
+				Map.of(RateClass.RESERVED, rs.getBigDecimal("reserved"), RateClass.BORROWED,
+						rs.getBigDecimal("borrowed"), RateClass.ON_DEMAND, rs.getBigDecimal("on_demand")));
+	}
+
+	private static PricedSegment segment(ResultSet rs) throws SQLException {
+		TimeWindow during = new TimeWindow(rs.getTimestamp("s").toInstant(), rs.getTimestamp("e").toInstant());
+		Segment segment = new Segment(during, rs.getInt("reserved_gpus"), rs.getInt("borrowed_gpus"),
+				rs.getInt("on_demand_gpus"));
+		// Only the prices matter for repricing; the card's date is not kept with the usage.
+		RateCard card = new RateCard(rs.getString("code"), LocalDate.EPOCH, rs.getString("currency"),
+				Map.of(RateClass.RESERVED, rs.getBigDecimal("price_reserved"), RateClass.BORROWED,
+						rs.getBigDecimal("price_borrowed"), RateClass.ON_DEMAND, rs.getBigDecimal("price_on_demand")));
+		return new PricedSegment(segment, card);
+	}
+
+}

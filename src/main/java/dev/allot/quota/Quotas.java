@@ -1,0 +1,220 @@
+package dev.allot.quota;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.inventory.GpuType;
+import dev.allot.inventory.Inventory;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.TimeWindow;
+import dev.allot.shared.security.Caller;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Quota policies, rate cards, and the decision booking asks for. {@link #reserve}, {@link #extend} and
+ * {@link #release} run inside booking's transaction and take the tenant's quota row lock first.
+ */
+@Service
+@Transactional
+public class Quotas {
+
+	/** A tenant's policies and their ETag. */
+	public record TenantQuota(String tenant, List<QuotaPolicy> policies, long version) {
+		public String etag() {
+			return "\"" + version + "\"";
+		}
+	}
+
+	private final QuotaRepository repository;
+
+	private final Tenancy tenancy;
+
+	private final Inventory inventory;
+
+	private final AuditLog audit;
+
+	private final Clock clock;
+
+	Quotas(QuotaRepository repository, Tenancy tenancy, Inventory inventory, AuditLog audit, Clock clock) {
+		this.repository = repository;
+		this.tenancy = tenancy;
+		this.inventory = inventory;
+		this.audit = audit;
+		this.clock = clock;
+	}
+
+	// Policies
+
+	@Transactional(readOnly = true)
+	public TenantQuota quota(Caller caller, String tenantSlug) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return new TenantQuota(tenantSlug, repository.policies(tenant.id()), repository.version(tenant.id()));
+	}
+
+	public TenantQuota replace(Caller caller, String tenantSlug, List<QuotaPolicy> policies, @Nullable String ifMatch) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		caller.requirePlatformAdmin();
+		Map<String, UUID> ids = new HashMap<>();
+		Set<String> seen = new HashSet<>();
+		for (int i = 0; i < policies.size(); i++) {
+			String code = policies.get(i).gpuType();
+			if (!seen.add(code)) {
+				throw InvalidInputException.of("policies[" + i + "].gpuType", "appears more than once");
+			}
+			int index = i;
+			ids.put(code, inventory.gpuType(code)
+				.orElseThrow(() -> InvalidInputException.of("policies[" + index + "].gpuType", "no such GPU type"))
+				.id());
+		}
+		long version = repository.lockOrCreate(tenant.id());
+		TenantQuota before = new TenantQuota(tenantSlug, repository.policies(tenant.id()), version);
+		if (ifMatch != null && !ifMatch.equals(before.etag())) {
+			throw AllotException.preconditionFailed("The quota of " + tenantSlug + " has changed; its ETag is "
+					+ before.etag());
+		}
+		repository.replacePolicies(tenant.id(), policies, ids, version + 1);
+		TenantQuota after = new TenantQuota(tenantSlug, List.copyOf(policies), version + 1);
+		audit.record(new AuditRecord(tenantSlug, "quota.updated", "quota", tenantSlug, before, after));
+		return after;
+	}
+
+	// Rate cards
+
+	@Transactional(readOnly = true)
+	public List<RateCard> rateCards(String gpuTypeCode) {
+		GpuType type = gpuType(gpuTypeCode);
+		return repository.rateCards(type.id(), type.code());
+	}
+
+	public List<RateCard> putRateCard(Caller caller, RateCard card) {
+		caller.requirePlatformAdmin();
+		GpuType type = gpuType(card.gpuType());
+		repository.upsert(type.id(), card);
+		audit.record(AuditRecord.changed(null, "rate-card", type.code() + "@" + card.effectiveFrom(), card, card));
+		return repository.rateCards(type.id(), type.code());
+	}
+
+	// The decision, for booking
+
+	/** Decides without booking or locking: for quotes and earliest-fit searches. Throws on a refusal. */
+	@Transactional(readOnly = true)
+	public QuotaDecision evaluate(UUID tenantId, GpuType type, TimeWindow window, int gpus) {
+		QuotaPolicy policy = policy(tenantId, type);
+		policy.requireWindow(window, clock.instant());
+		return decide(policy, tenantId, type, window, gpus).decision();
+	}
+
+	/**
+	 * Locks the tenant's quota row; every booking change of the tenant takes it first, so that its usage
+	 * cannot change between counting it and committing.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public void lock(UUID tenantId) {
+		repository.lock(tenantId);
+	}
+
+	/** Decides under the tenant's lock and records the booking's usage; throws on a refusal. */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public QuotaDecision reserve(UUID reservationId, UUID tenantId, GpuType type, TimeWindow window, int gpus) {
+		repository.lock(tenantId);
+		QuotaPolicy policy = policy(tenantId, type);
+		policy.requireWindow(window, clock.instant());
+		Decided decided = decide(policy, tenantId, type, window, gpus);
+		repository.insert(reservationId, tenantId, type.id(), decided.segments());
+		return decided.decision();
+	}
+
+	/** Adds {@code [oldEnd, whole.end)} to a reservation: the whole window must respect maxWindow. */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public QuotaDecision extend(UUID reservationId, UUID tenantId, GpuType type, TimeWindow whole, Instant oldEnd,
+			int gpus) {
+		repository.lock(tenantId);
+		QuotaPolicy policy = policy(tenantId, type);
+		policy.requireLength(whole);
+		TimeWindow extension = new TimeWindow(oldEnd, whole.end());
+		Decided decided = decide(policy, tenantId, type, extension, gpus);
+		repository.insert(reservationId, tenantId, type.id(), decided.segments());
+		return decided.decision();
+	}
+
+	/** Gives back a reservation's usage from {@code from} on (a cancellation). */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public void release(UUID reservationId, UUID tenantId, Instant from) {
+		repository.lock(tenantId);
+		repository.segmentAt(reservationId, from)
+			.ifPresent(stored -> repository.shorten(stored.id(), stored.segment().endingAt(from)));
+		repository.deleteFrom(reservationId, from);
+	}
+
+	private record Decided(QuotaDecision decision, List<PricedSegment> segments) {
+	}
+
+	private Decided decide(QuotaPolicy policy, UUID tenantId, GpuType type, TimeWindow window, int gpus) {
+		List<PricedSegment> priced = split(policy, tenantId, type, window, gpus);
+		RateCard card = priced.getFirst().card();
+		List<QuotaDecision.BudgetMonth> budget = new ArrayList<>();
+		if (policy.monthlyBudget() != null) {
+			Map<YearMonth, BigDecimal> byMonth = new java.util.TreeMap<>();
+			priced.forEach(p -> byMonth.merge(p.month(), p.total(), BigDecimal::add));
+			for (Map.Entry<YearMonth, BigDecimal> month : byMonth.entrySet()) {
+				TimeWindow calendarMonth = new TimeWindow(QuotaPolicy.monthStart(month.getKey()),
+						QuotaPolicy.monthStart(month.getKey().plusMonths(1)));
+				BigDecimal spent = repository.spent(tenantId, type.id(), calendarMonth);
+				BigDecimal left = policy.monthlyBudget().subtract(spent).subtract(month.getValue());
+				if (left.signum() < 0) {
+					throw (QuotaExceededException) new QuotaExceededException("monthlyBudget",
+							"The booking costs " + month.getValue() + " " + card.currency() + " in " + month.getKey()
+									+ ", " + left.negate() + " more than the " + policy.monthlyBudget()
+									+ " budget left after " + spent + " spent")
+						.with("gpuType", type.code())
+						.with("month", month.getKey().toString())
+						.with("allowed", policy.monthlyBudget())
+						.with("spent", spent)
+						.with("requested", month.getValue())
+						.with("exceededBy", left.negate());
+				}
+				budget.add(new QuotaDecision.BudgetMonth(month.getKey(), policy.monthlyBudget(), spent, month.getValue(),
+						left));
+			}
+		}
+		return new Decided(QuotaDecision.of(type.code(), card, priced, budget), priced);
+	}
+
+	private List<PricedSegment> split(QuotaPolicy policy, UUID tenantId, GpuType type, TimeWindow window, int gpus) {
+		List<Segment> segments = policy.split(repository.usage(tenantId, type.id(), window), window, gpus);
+		LocalDate day = LocalDate.ofInstant(window.start(), ZoneOffset.UTC);
+		RateCard card = repository.rateCardAt(type.id(), type.code(), day)
+			.orElseThrow(() -> AllotException.unprocessable("rate_card_missing",
+					"GPU type " + type.code() + " has no rate card in effect on " + day));
+		return PricedSegment.price(segments, card);
+	}
+
+	private QuotaPolicy policy(UUID tenantId, GpuType type) {
+		return repository.policy(tenantId, type.id()).orElseThrow(() -> QuotaExceededException.noPolicy(type.code()));
+	}
+
+	private GpuType gpuType(String code) {
+		return inventory.gpuType(code).orElseThrow(() -> AllotException.notFound("GPU type " + code));
+	}
+
+}

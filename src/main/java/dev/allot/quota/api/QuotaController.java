@@ -1,0 +1,88 @@
+package dev.allot.quota.api;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.allot.quota.Priority;
+import dev.allot.quota.QuotaPolicy;
+import dev.allot.quota.Quotas;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.security.Caller;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/tenants/{tenant}/quota")
+class QuotaController {
+
+	record PolicyBody(@NotBlank String gpuType, @NotNull @Min(0) Integer guaranteedGpus, @NotNull @Min(0) Integer maxGpus,
+			@Nullable Boolean burst, @NotNull Duration maxWindow, @NotNull Duration maxAdvance,
+			@Nullable @DecimalMin("0") BigDecimal monthlyBudget, @Nullable Priority priority) {
+
+		static PolicyBody of(QuotaPolicy policy) {
+			return new PolicyBody(policy.gpuType(), policy.guaranteedGpus(), policy.maxGpus(), policy.burst(),
+					policy.maxWindow(), policy.maxAdvance(), policy.monthlyBudget(), policy.priority());
+		}
+
+		QuotaPolicy toPolicy(int index) {
+			try {
+				return new QuotaPolicy(gpuType, guaranteedGpus, maxGpus, Boolean.TRUE.equals(burst), maxWindow,
+						maxAdvance, monthlyBudget, priority == null ? Priority.TRAINING : priority);
+			}
+			catch (InvalidInputException ex) {
+				throw new InvalidInputException(ex.errors()
+					.stream()
+					.map(e -> new InvalidInputException.FieldError("policies[" + index + "]." + e.field(), e.message()))
+					.toList());
+			}
+		}
+	}
+
+	record QuotaBody(@NotNull @Size(max = 100) List<@NotNull @Valid PolicyBody> policies) {
+	}
+
+	private final Quotas quotas;
+
+	QuotaController(Quotas quotas) {
+		this.quotas = quotas;
+	}
+
+	@GetMapping
+	ResponseEntity<QuotaBody> get(Caller caller, @PathVariable String tenant) {
+		return respond(quotas.quota(caller, tenant));
+	}
+
+	@PutMapping
+	ResponseEntity<QuotaBody> put(Caller caller, @PathVariable String tenant,
+			@RequestHeader(name = "If-Match", required = false) @Nullable String ifMatch,
+			@Valid @RequestBody QuotaBody body) {
+		List<QuotaPolicy> policies = new ArrayList<>();
+		for (int i = 0; i < body.policies().size(); i++) {
+			policies.add(body.policies().get(i).toPolicy(i));
+		}
+		return respond(quotas.replace(caller, tenant, policies, ifMatch));
+	}
+
+	private static ResponseEntity<QuotaBody> respond(Quotas.TenantQuota quota) {
+		return ResponseEntity.ok()
+			.eTag(quota.etag())
+			.body(new QuotaBody(quota.policies().stream().map(PolicyBody::of).toList()));
+	}
+
+}
