@@ -40,3 +40,52 @@
     }
   });
 })();
+
+// Times: the server renders <time data-local> in the zone of the allot_tz cookie (UTC until it is set); this
+// keeps the cookie equal to the browser's zone and renders those times in it, with UTC in the hover text.
+(function () {
+  'use strict';
+
+  var zone;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch (e) {
+    zone = null;
+  }
+  if (zone) {
+    var cookie = 'allot_tz=' + encodeURIComponent(zone);
+    if (document.cookie.split('; ').indexOf(cookie) < 0) {
+      document.cookie = cookie + '; path=/; max-age=31536000; SameSite=Lax';
+    }
+  }
+
+  function pad(n) {
+    return (n < 10 ? '0' : '') + n;
+  }
+
+  function local(date) {
+    return date.getFullYear() + '-' + pad(date.getMonth() + 1) + '-' + pad(date.getDate()) + ' '
+      + pad(date.getHours()) + ':' + pad(date.getMinutes());
+  }
+
+  function utc(date) {
+    return date.getUTCFullYear() + '-' + pad(date.getUTCMonth() + 1) + '-' + pad(date.getUTCDate()) + ' '
+      + pad(date.getUTCHours()) + ':' + pad(date.getUTCMinutes()) + ' UTC';
+  }
+
+  function renderTimes(root) {
+    var times = (root || document).querySelectorAll('time[data-local]');
+    for (var i = 0; i < times.length; i++) {
+      var date = new Date(times[i].getAttribute('datetime'));
+      if (!isNaN(date.getTime())) {
+        times[i].textContent = local(date);
+        times[i].title = utc(date);
+      }
+    }
+  }
+
+  document.addEventListener('DOMContentLoaded', function () { renderTimes(document); });
+  document.addEventListener('htmx:load', function (event) { renderTimes(event.target); });
+  window.allot = window.allot || {};
+  window.allot.renderTimes = renderTimes;
+})();
