@@ -1,0 +1,217 @@
+package dev.allot.booking;
+
+import java.sql.Timestamp;
+import java.util.List;
+import java.util.UUID;
+
+import dev.allot.shared.TimeWindow;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Nodes, their free gaps and their allocations. Every change to a node's gaps happens under that node's row
+ * lock, so gaps stay the exact complement of the node's active allocations; the exclusion constraint on
+ * allocations is the guarantee whatever happens here.
+ */
+@Repository
+class Allocations {
+
+	/** A node locked for a booking, with the gap that holds the window. */
+	record Locked(long nodeId, String hostname) {
+	}
+
+	private static final String WINDOW = "tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)')";
+
+	private final JdbcClient jdbc;
+
+	Allocations(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Ranks the pool's available nodes that are free for the whole window (one GiST lookup) by topology, then
+	 * locks the best {@code count} of them, skipping nodes another transaction holds. Preference: all in one
+	 * InfiniBand block (the fullest block that fits, so big blocks stay whole), then one rack, then the tightest
+	 * gap (the least fragmentation left behind).
+	 */
+	List<Locked> lockFreeNodes(UUID poolId, TimeWindow window, @Nullable String cudaDriver, int count,
+			List<Long> excluded) {
+		return jdbc.sql("""
+				WITH candidates AS (
+				    SELECT n.id AS node_id, n.ib_block, n.rack,
+				           least(coalesce(extract(epoch FROM (CAST(:start AS timestamptz) - lower(g.during))), 1e9), 1e9)
+				         + least(coalesce(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9), 1e9) AS slack
+				    FROM free_gap g JOIN node n ON n.id = g.node_id
+				    WHERE g.pool_id = :pool AND g.during @> """ + WINDOW + """
+				      AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(:excluded))
+				      AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
+				), counted AS (
+				    SELECT c.*, count(*) OVER (PARTITION BY ib_block) AS block_free,
+				           count(*) OVER (PARTITION BY ib_block, rack) AS rack_free
+				    FROM candidates c
+				), ranked AS (
+				    SELECT node_id, row_number() OVER (ORDER BY
+				        block_free >= :count DESC,
+				        CASE WHEN block_free >= :count THEN block_free ELSE -block_free END,
+				        ib_block,
+				        rack_free >= :count DESC,
+				        CASE WHEN rack_free >= :count THEN rack_free ELSE -rack_free END,
+				        rack, slack, node_id) AS preference
+				    FROM counted
+				)
+				SELECT n.id, n.hostname FROM node n JOIN ranked r ON r.node_id = n.id
+				WHERE n.state = 'AVAILABLE'
+				ORDER BY r.preference
+				LIMIT :count
+				FOR NO KEY UPDATE OF n SKIP LOCKED""")
+			.param("pool", poolId)
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.param("driver", cudaDriver)
+			.param("count", count)
+			.param("excluded", excluded.toArray(Long[]::new))
+			.query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
+			.list();
+	}
+
+	/** Locks the given nodes, waiting for other holders, in id order so that two lockers cannot deadlock. */
+	List<String> lockNodes(List<Long> nodeIds) {
+		return jdbc.sql("SELECT state FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE")
+			.param(nodeIds.toArray(Long[]::new))
+			.query(String.class)
+			.list();
+	}
+
+	/** Which of the nodes have one free gap holding the whole window (read after locking them). */
+	List<Long> freeFor(List<Long> nodeIds, TimeWindow window) {
+		return jdbc.sql("SELECT node_id FROM free_gap WHERE node_id = ANY(:nodes) AND during @> " + WINDOW)
+			.param("nodes", nodeIds.toArray(Long[]::new))
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.query(Long.class)
+			.list();
+	}
+
+	/** Cuts the window out of each node's gap that holds it, keeping what is left on either side. */
+	void takeFromGaps(List<Long> nodeIds, TimeWindow window) {
+		jdbc.sql("""
+				WITH taken AS (
+				    DELETE FROM free_gap WHERE node_id = ANY(:nodes) AND during @> """ + WINDOW + """
+				    RETURNING node_id, pool_id, during
+				)
+				INSERT INTO free_gap (node_id, pool_id, during)
+				SELECT node_id, pool_id, piece FROM taken,
+				    LATERAL (VALUES (tstzrange(lower(during), CAST(:start AS timestamptz), '[)')), (tstzrange(CAST(:end AS timestamptz), upper(during), '[)'))) v(piece)
+				WHERE NOT isempty(piece)""")
+			.param("nodes", nodeIds.toArray(Long[]::new))
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.update();
+	}
+
+	/** Gives the window back to each node, merged with the gaps touching it. */
+	void returnToGaps(List<Long> nodeIds, UUID poolId, TimeWindow window) {
+		jdbc.sql("""
+				WITH freed AS (
+				    SELECT unnest(CAST(:nodes AS bigint[])) AS node_id,
+				           tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)') AS during
+				), neighbours AS (
+				    DELETE FROM free_gap g USING freed f WHERE g.node_id = f.node_id AND g.during -|- f.during
+				    RETURNING g.node_id, g.during
+				), merged AS (
+				    SELECT node_id, range_agg(during) AS free FROM (
+				        SELECT node_id, during FROM freed UNION ALL SELECT node_id, during FROM neighbours) pieces
+				    GROUP BY node_id
+				)
+				INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, :pool, unnest(free) FROM merged""")
+			.param("nodes", nodeIds.toArray(Long[]::new))
+			.param("pool", poolId)
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.update();
+	}
+
+	void allocate(UUID reservationId, UUID poolId, List<Long> nodeIds, TimeWindow window) {
+		jdbc.sql("INSERT INTO allocation (reservation_id, node_id, pool_id, during) "
+				+ "SELECT :reservation, unnest(CAST(:nodes AS bigint[])), :pool, " + WINDOW)
+			.param("reservation", reservationId)
+			.param("nodes", nodeIds.toArray(Long[]::new))
+			.param("pool", poolId)
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.update();
+	}
+
+	/** Moves the reservation's live allocations to a new window, or retires them when there is none left. */
+	void reallocate(UUID reservationId, @Nullable TimeWindow window) {
+		if (window == null) {
+			jdbc.sql("UPDATE allocation SET active = false WHERE reservation_id = ? AND active")
+				.param(reservationId)
+				.update();
+			return;
+		}
+		jdbc.sql("UPDATE allocation SET during = " + WINDOW + " WHERE reservation_id = :reservation AND active")
+			.param("reservation", reservationId)
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.update();
+	}
+
+	/** How many available nodes of the pool are free for the whole window. */
+	int countFree(UUID poolId, TimeWindow window, @Nullable String cudaDriver) {
+		return jdbc.sql("""
+				SELECT count(*) FROM free_gap g JOIN node n ON n.id = g.node_id
+				WHERE g.pool_id = :pool AND g.during @> tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)')
+				  AND n.state = 'AVAILABLE'
+				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))""")
+			.param("pool", poolId)
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.param("driver", cudaDriver)
+			.query(Integer.class)
+			.single();
+	}
+
+	/**
+	 * The earliest starts from {@code after} on where {@code count} available nodes are free for the duration.
+	 * Only a gap's start (or {@code after} itself) can be the earliest such start, so those are the candidates.
+	 */
+	List<java.time.Instant> earliestStarts(UUID poolId, int count, java.time.Duration duration, java.time.Instant after,
+			int limit) {
+		return jdbc.sql("""
+				WITH starts AS (
+				    SELECT DISTINCT greatest(lower(g.during), CAST(:after AS timestamptz)) AS t
+				    FROM free_gap g JOIN node n ON n.id = g.node_id
+				    WHERE g.pool_id = :pool AND n.state = 'AVAILABLE'
+				      AND (upper(g.during) IS NULL OR upper(g.during)
+				           >= greatest(lower(g.during), CAST(:after AS timestamptz)) + CAST(:duration AS interval))
+				)
+				SELECT s.t FROM starts s
+				WHERE (SELECT count(*) FROM free_gap g JOIN node n ON n.id = g.node_id
+				       WHERE g.pool_id = :pool AND n.state = 'AVAILABLE'
+				         AND g.during @> tstzrange(s.t, s.t + CAST(:duration AS interval), '[)')) >= :count
+				ORDER BY s.t LIMIT :limit""")
+			.param("pool", poolId)
+			.param("after", ts(after))
+			.param("duration", duration.toSeconds() + " seconds")
+			.param("count", count)
+			.param("limit", limit)
+			.query((rs, n) -> rs.getTimestamp(1).toInstant())
+			.list();
+	}
+
+	List<Long> nodesOf(UUID reservationId) {
+		return jdbc.sql("SELECT node_id FROM allocation WHERE reservation_id = ? AND active ORDER BY node_id")
+
+			.param(reservationId)
+			.query(Long.class)
+			.list();
+	}
+
+	private static Timestamp ts(java.time.Instant instant) {
+		return Timestamp.from(instant);
+	}
+
+}

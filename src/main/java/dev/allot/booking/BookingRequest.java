@@ -1,0 +1,41 @@
+package dev.allot.booking;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.allot.inventory.Pool;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.InvalidInputException.FieldError;
+import dev.allot.shared.TimeWindow;
+
+/** What a tenant asks to book (or to quote): whole nodes of a pool for a window. */
+public record BookingRequest(String project, String pool, int gpus, TimeWindow window, ClusterSpec cluster,
+		boolean preemptible) {
+
+	/** Refuses, naming each field, a request the pool or the clock makes impossible. */
+	void requireFits(Pool target, int poolNodes, Instant now) {
+		List<FieldError> errors = new ArrayList<>();
+		if (gpus <= 0) {
+			errors.add(new FieldError("gpus", "must be positive"));
+		}
+		else if (gpus % target.gpusPerNode() != 0) {
+			errors.add(new FieldError("gpus", "must be a multiple of the pool's " + target.gpusPerNode()
+					+ " GPUs per node"));
+		}
+		else if (gpus > poolNodes * target.gpusPerNode()) {
+			errors.add(new FieldError("gpus", "is more than the pool's " + poolNodes * target.gpusPerNode() + " GPUs"));
+		}
+		if (!window.start().isAfter(now)) {
+			errors.add(new FieldError("startsAt", "must be in the future"));
+		}
+		if (!errors.isEmpty()) {
+			throw new InvalidInputException(errors);
+		}
+	}
+
+	int nodes(Pool target) {
+		return gpus / target.gpusPerNode();
+	}
+
+}

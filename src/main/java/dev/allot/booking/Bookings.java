@@ -1,0 +1,330 @@
+package dev.allot.booking;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.inventory.Inventory;
+import dev.allot.inventory.Pool;
+import dev.allot.quota.QuotaDecision;
+import dev.allot.quota.QuotaExceededException;
+import dev.allot.quota.Quotas;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.TimeWindow;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.TenantRole;
+import dev.allot.tenancy.Project;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Books, quotes, extends and cancels. Each change is one transaction that takes, in this order, the tenant's
+ * quota row, the reservation row, then node rows (bookings skip locked nodes, others wait in id order), so
+ * no two changes deadlock; PostgreSQL's exclusion constraint on allocations is the final guarantee.
+ */
+@Service
+public class Bookings {
+
+	public record Booked(Reservation reservation, boolean replayed) {
+	}
+
+	/** A quote: whether capacity and quota allow the request, and its price when the quota does. */
+	public record Quote(boolean fits, int freeNodes, int neededNodes, @Nullable QuotaDecision decision,
+			@Nullable QuotaExceededException refusal) {
+	}
+
+	private record Target(Tenant tenant, Project project, Pool pool, int nodes) {
+	}
+
+	private final Reservations reservations;
+
+	private final Allocations allocations;
+
+	private final CapacityCalendar calendar;
+
+	private final Tenancy tenancy;
+
+	private final Inventory inventory;
+
+	private final Quotas quotas;
+
+	private final AuditLog audit;
+
+	private final ApplicationEventPublisher events;
+
+	private final TransactionTemplate transactions;
+
+	private final JsonMapper json;
+
+	private final Clock clock;
+
+	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
+			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
+			TransactionTemplate transactions, JsonMapper json, Clock clock) {
+		this.reservations = reservations;
+		this.allocations = allocations;
+		this.calendar = calendar;
+		this.tenancy = tenancy;
+		this.inventory = inventory;
+		this.quotas = quotas;
+		this.audit = audit;
+		this.events = events;
+		this.transactions = transactions;
+		this.json = json;
+		this.clock = clock;
+	}
+
+	public Booked book(Caller caller, String tenantSlug, @Nullable String idempotencyKey, BookingRequest request) {
+		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
+		String hash = idempotencyKey == null ? null : fingerprint(request);
+		if (idempotencyKey != null) {
+			Optional<Booked> replay = replay(tenant, idempotencyKey, hash);
+			if (replay.isPresent()) {
+				return replay.get();
+			}
+		}
+		Target target = target(tenant, request);
+		try {
+			return transactions.execute(status -> {
+				quotas.lock(tenant.id());
+				if (idempotencyKey != null) {
+					// A retry that raced its twin waited on the quota lock and finds the twin's booking here.
+					Optional<Booked> replay = replay(tenant, idempotencyKey, hash);
+					if (replay.isPresent()) {
+						return replay.get();
+					}
+				}
+				return new Booked(bookLocked(target, request, idempotencyKey, hash), false);
+			});
+		}
+		catch (DuplicateKeyException ex) {
+			if (idempotencyKey == null) {
+				throw ex;
+			}
+			return replay(tenant, idempotencyKey, hash).orElseThrow(() -> ex);
+		}
+	}
+
+	private Reservation bookLocked(Target target, BookingRequest request, @Nullable String key,
+			@Nullable String hash) {
+		UUID id = UUID.randomUUID();
+		Pool pool = target.pool();
+		TimeWindow window = request.window();
+		QuotaDecision decision = quotas.reserve(id, target.tenant().id(), pool.gpuType(), window, request.gpus());
+		List<Allocations.Locked> nodes = lockFreeNodes(pool, window, request.cluster().cudaDriver(), target.nodes());
+		List<Long> nodeIds = nodes.stream().map(Allocations.Locked::nodeId).toList();
+		Reservation reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
+				pool.gpuType().code(), request.gpus(), window.start(), window.end(), null,
+				request.preemptible() || decision.preemptible(), request.cluster(), decision,
+				nodes.stream().map(Allocations.Locked::hostname).toList(), 0, clock.instant());
+		reservations.insert(reservation, new Reservations.Keys(target.tenant().id(), target.project().id(), pool.id()),
+				key, hash);
+		allocations.takeFromGaps(nodeIds, window);
+		allocate(() -> allocations.allocate(id, pool.id(), nodeIds, window));
+		calendar.apply(pool.id(), nodeIds, Hours.shift(null, window));
+		audit.record(AuditRecord.created(reservation.tenant(), "reservation", id.toString(), reservation));
+		events.publishEvent(new ReservationConfirmed(id, reservation.tenant(), reservation.project(), pool.name(),
+				reservation.gpus(), window.start(), window.end(), reservation.nodes()));
+		return reservation;
+	}
+
+	/** Locks the best free nodes; a node another booking holds is skipped, and a few rounds pick replacements. */
+	private List<Allocations.Locked> lockFreeNodes(Pool pool, TimeWindow window, @Nullable String driver, int count) {
+		List<Allocations.Locked> chosen = new ArrayList<>();
+		List<Long> tried = new ArrayList<>();
+		for (int round = 0; round < 3 && chosen.size() < count; round++) {
+			List<Allocations.Locked> locked = allocations.lockFreeNodes(pool.id(), window, driver,
+					count - chosen.size(), tried);
+			if (locked.isEmpty()) {
+				break;
+			}
+			locked.forEach(node -> tried.add(node.nodeId()));
+			// Locking waited for nobody, so re-read the gaps now that the nodes are ours.
+			Set<Long> free = new HashSet<>(
+					allocations.freeFor(locked.stream().map(Allocations.Locked::nodeId).toList(), window));
+			locked.stream().filter(node -> free.contains(node.nodeId())).forEach(chosen::add);
+		}
+		if (chosen.size() < count) {
+			throw capacityNotAvailable(pool.name() + " has " + chosen.size() + " of the " + count
+					+ " nodes needed free for the whole window");
+		}
+		return chosen;
+	}
+
+	public Quote quote(Caller caller, String tenantSlug, BookingRequest request) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		Target target = target(tenant, request);
+		int free = allocations.countFree(target.pool().id(), request.window(), request.cluster().cudaDriver());
+		try {
+			QuotaDecision decision = quotas.evaluate(tenant.id(), target.pool().gpuType(), request.window(),
+					request.gpus());
+			return new Quote(free >= target.nodes(), free, target.nodes(), decision, null);
+		}
+		catch (QuotaExceededException refusal) {
+			return new Quote(false, free, target.nodes(), null, refusal);
+		}
+	}
+
+	public Reservation get(Caller caller, String tenantSlug, UUID id) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return reservations.find(tenant.id(), id).orElseThrow(() -> notFound(id)).reservation();
+	}
+
+	public PageResponse<Reservation> list(Caller caller, String tenantSlug, @Nullable ReservationStatus status,
+			@Nullable Instant from, @Nullable Instant to, PageQuery page) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		if (from != null && to != null && !to.isAfter(from)) {
+			throw InvalidInputException.of("to", "must be after from");
+		}
+		Reservations.Filter filter = new Reservations.Filter(status, from, to, clock.instant());
+		return PageResponse.of(reservations.list(tenant.id(), filter, page), page,
+				reservations.count(tenant.id(), filter));
+	}
+
+	public Reservation extend(Caller caller, String tenantSlug, UUID id, Instant newEnd, @Nullable String ifMatch) {
+		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
+		return transactions.execute(status -> {
+			quotas.lock(tenant.id());
+			Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id).orElseThrow(() -> notFound(id));
+			Reservation before = stored.reservation();
+			Instant now = clock.instant();
+			before.requireExtensible(newEnd, ifMatch, now);
+			List<Long> nodeIds = allocations.nodesOf(id);
+			if (allocations.lockNodes(nodeIds).stream().anyMatch(state -> !state.equals("AVAILABLE"))) {
+				throw capacityNotAvailable("A node of reservation " + id + " is out of service");
+			}
+			TimeWindow extension = new TimeWindow(before.endsAt(), newEnd);
+			if (allocations.freeFor(nodeIds, extension).size() < nodeIds.size()) {
+				throw capacityNotAvailable("Its nodes are not all free until " + newEnd);
+			}
+			Pool pool = inventory.existingPool(before.pool());
+			TimeWindow whole = new TimeWindow(before.startsAt(), newEnd);
+			QuotaDecision decision = quotas.extend(id, tenant.id(), pool.gpuType(), whole, before.endsAt(),
+					before.gpus());
+			allocations.takeFromGaps(nodeIds, extension);
+			allocate(() -> allocations.reallocate(id, whole));
+			calendar.apply(stored.poolId(), nodeIds, Hours.shift(before.window(), whole));
+			Reservation after = before.extendTo(newEnd, decision, now);
+			reservations.update(after);
+			audit.record(new AuditRecord(tenantSlug, "reservation.extended", "reservation", id.toString(), before,
+					after));
+			events.publishEvent(new ReservationExtended(id, tenantSlug, before.endsAt(), newEnd));
+			return after;
+		});
+	}
+
+	public Reservation cancel(Caller caller, String tenantSlug, UUID id) {
+		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
+		return transactions.execute(status -> {
+			quotas.lock(tenant.id());
+			Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id).orElseThrow(() -> notFound(id));
+			Reservation before = stored.reservation();
+			Instant now = clock.instant();
+			Reservation.Cancellation cancellation = before.cancel(now);
+			Instant freedFrom = cancellation.freedFrom();
+			if (freedFrom != null) {
+				List<Long> nodeIds = allocations.nodesOf(id);
+				allocations.lockNodes(nodeIds);
+				TimeWindow kept = freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom)
+						: null;
+				allocations.reallocate(id, kept);
+				allocations.returnToGaps(nodeIds, stored.poolId(), new TimeWindow(freedFrom, before.endsAt()));
+				calendar.apply(stored.poolId(), nodeIds, Hours.shift(before.window(), kept));
+				quotas.release(id, tenant.id(), freedFrom);
+			}
+			Reservation after = cancellation.cancelled();
+			reservations.update(after);
+			audit.record(new AuditRecord(tenantSlug, "reservation.cancelled", "reservation", id.toString(), before,
+					after));
+			events.publishEvent(new ReservationCancelled(id, tenantSlug, now, freedFrom != null ? freedFrom
+					: before.endsAt()));
+			return after;
+		});
+	}
+
+	// Validation shared by booking and quoting: everything a request can be refused for before any write.
+
+	private Target target(Tenant tenant, BookingRequest request) {
+		List<InvalidInputException.FieldError> errors = new ArrayList<>();
+		Optional<Pool> pool = inventory.pool(request.pool());
+		if (pool.isEmpty()) {
+			errors.add(new InvalidInputException.FieldError("pool", "no such pool"));
+		}
+		Optional<Project> project = tenancy.project(tenant.slug(), request.project());
+		if (project.isEmpty()) {
+			errors.add(new InvalidInputException.FieldError("project", "no such project in tenant " + tenant.slug()));
+		}
+		if (!errors.isEmpty()) {
+			throw new InvalidInputException(errors);
+		}
+		Inventory.PoolSize size = inventory.size(pool.get());
+		request.requireFits(pool.get(), size.nodes(), clock.instant());
+		return new Target(tenant, project.get(), pool.get(), request.nodes(pool.get()));
+	}
+
+	private Optional<Booked> replay(Tenant tenant, String key, @Nullable String hash) {
+		return reservations.byIdempotencyKey(tenant.id(), key).map(stored -> {
+			if (!stored.requestHash().equals(hash)) {
+				throw AllotException.unprocessable("idempotency_key_reused",
+						"Idempotency-Key " + key + " was used for a different request").with("field", "Idempotency-Key");
+			}
+			return new Booked(stored.reservation(), true);
+		});
+	}
+
+	private String fingerprint(BookingRequest request) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256")
+				.digest(json.writeValueAsString(request).getBytes(StandardCharsets.UTF_8));
+			return HexFormat.of().formatHex(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Runs an allocation write; a lost race on the exclusion constraint (SQLSTATE 23P01) becomes a 409. */
+	private static void allocate(Runnable write) {
+		try {
+			write.run();
+		}
+		catch (DataIntegrityViolationException ex) {
+			if (ex.getMostSpecificCause() instanceof SQLException sql && "23P01".equals(sql.getSQLState())) {
+				throw capacityNotAvailable("Another reservation took one of the nodes first");
+			}
+			throw ex;
+		}
+	}
+
+	private static AllotException capacityNotAvailable(String detail) {
+		return AllotException.conflict("capacity_not_available", detail);
+	}
+
+	private static AllotException notFound(UUID id) {
+		return AllotException.notFound("Reservation " + id);
+	}
+
+}

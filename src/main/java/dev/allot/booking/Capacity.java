@@ -1,0 +1,172 @@
+package dev.allot.booking;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.allot.inventory.Inventory;
+import dev.allot.inventory.Pool;
+import dev.allot.quota.QuotaDecision;
+import dev.allot.quota.QuotaExceededException;
+import dev.allot.quota.Quotas;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.TimeWindow;
+import dev.allot.shared.security.Caller;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** The capacity calendar and earliest-fit search; counts only, never who holds what. */
+@Service
+public class Capacity {
+
+	public static final int MAX_BUCKETS = 10_000;
+
+	public record Bucket(Instant start, int totalGpus, int availableGpus, int allocatedGpus, int unhealthyGpus) {
+	}
+
+	public record Calendar(String pool, Duration step, List<Bucket> buckets) {
+	}
+
+	/** A window where the request fits, priced for the tenant when one is known. */
+	public record Fit(Instant startsAt, Instant endsAt, @Nullable QuotaDecision quote) {
+	}
+
+	private final CapacityCalendar calendar;
+
+	private final Allocations allocations;
+
+	private final Inventory inventory;
+
+	private final Quotas quotas;
+
+	private final Tenancy tenancy;
+
+	private final JdbcClient jdbc;
+
+	private final Clock clock;
+
+	Capacity(CapacityCalendar calendar, Allocations allocations, Inventory inventory, Quotas quotas, Tenancy tenancy,
+			JdbcClient jdbc, Clock clock) {
+		this.calendar = calendar;
+		this.allocations = allocations;
+		this.inventory = inventory;
+		this.quotas = quotas;
+		this.tenancy = tenancy;
+		this.jdbc = jdbc;
+		this.clock = clock;
+	}
+
+	@Transactional(readOnly = true)
+	public Calendar calendar(Caller caller, String poolName, @Nullable Instant from, @Nullable Instant to,
+			Duration step) {
+		Pool pool = pool(poolName);
+		if (step.isNegative() || step.isZero() || step.toSeconds() % 3600 != 0) {
+			throw InvalidInputException.of("step", "must be a whole number of hours, such as PT1H");
+		}
+		Instant start = (from != null ? from : clock.instant()).truncatedTo(ChronoUnit.HOURS);
+		Instant end = to != null ? to : start.plus(Duration.ofDays(7));
+		if (!end.isAfter(start)) {
+			throw InvalidInputException.of("to", "must be after from");
+		}
+		long buckets = (Duration.between(start, end).toSeconds() + step.toSeconds() - 1) / step.toSeconds();
+		if (buckets > MAX_BUCKETS) {
+			throw InvalidInputException.of("to", "asks for more than " + MAX_BUCKETS + " buckets");
+		}
+		Instant stop = start.plus(step.multipliedBy(buckets));
+		Map<Instant, Integer> allocated = step.equals(Duration.ofHours(1)) ? calendar.hourly(pool.id(), start, stop)
+				: calendar.binned(pool.id(), start, stop, step);
+		Inventory.PoolSize size = inventory.size(pool);
+		int perNode = pool.gpusPerNode();
+		List<Bucket> result = new ArrayList<>();
+		for (Instant bucket = start; bucket.isBefore(stop); bucket = bucket.plus(step)) {
+			int allocatedGpus = allocated.getOrDefault(bucket, 0) * perNode;
+			int total = size.nodes() * perNode;
+			int unhealthy = size.unhealthyNodes() * perNode;
+			result.add(new Bucket(bucket, total, Math.max(0, total - allocatedGpus - unhealthy), allocatedGpus,
+					unhealthy));
+		}
+		return new Calendar(pool.name(), step, result);
+	}
+
+	/**
+	 * The first windows (up to 5) from {@code after} on where the pool has the nodes free and, when a tenant is
+	 * named (or the caller belongs to exactly one), the tenant's quota allows the booking, each with its quote.
+	 */
+	@Transactional(readOnly = true)
+	public List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
+			@Nullable String tenantSlug) {
+		Pool pool = pool(poolName);
+		if (gpus <= 0 || gpus % pool.gpusPerNode() != 0) {
+			throw InvalidInputException.of("gpus", "must be a positive multiple of the pool's " + pool.gpusPerNode()
+					+ " GPUs per node");
+		}
+		if (duration.isNegative() || duration.isZero() || duration.toSeconds() % 60 != 0) {
+			throw InvalidInputException.of("duration", "must be a positive whole number of minutes");
+		}
+		Instant now = clock.instant();
+		Instant from = after != null && after.isAfter(now) ? nextMinute(after)
+				: now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+		Tenant tenant = tenant(caller, tenantSlug);
+		List<Fit> fits = new ArrayList<>();
+		for (Instant start : allocations.earliestStarts(pool.id(), gpus / pool.gpusPerNode(), duration, from, 50)) {
+			TimeWindow window = new TimeWindow(start, start.plus(duration));
+			if (tenant == null) {
+				fits.add(new Fit(window.start(), window.end(), null));
+			}
+			else {
+				try {
+					fits.add(new Fit(window.start(), window.end(),
+							quotas.evaluate(tenant.id(), pool.gpuType(), window, gpus)));
+				}
+				catch (QuotaExceededException refused) {
+					if (!refused.limit().equals("maxGpus") && !refused.limit().equals("monthlyBudget")) {
+						throw refused;
+					}
+				}
+			}
+			if (fits.size() == 5) {
+				break;
+			}
+		}
+		return fits;
+	}
+
+	/** Recomputes a pool's calendar from its live allocations, holding every node of the pool meanwhile. */
+	@Transactional
+	public void rebuild(Caller caller, String poolName) {
+		caller.requirePlatformAdmin();
+		Pool pool = pool(poolName);
+		jdbc.sql("SELECT id FROM node WHERE pool_id = ? ORDER BY id FOR NO KEY UPDATE").param(pool.id())
+			.query(Long.class).list();
+		calendar.rebuild(pool.id());
+	}
+
+	private @Nullable Tenant tenant(Caller caller, @Nullable String slug) {
+		if (slug != null) {
+			return tenancy.readable(caller, slug);
+		}
+		if (caller.tenants().size() == 1) {
+			return tenancy.readable(caller, caller.tenants().keySet().iterator().next());
+		}
+		return null;
+	}
+
+	private Pool pool(String name) {
+		return inventory.pool(name).orElseThrow(() -> InvalidInputException.of("pool", "no such pool"));
+	}
+
+	private static Instant nextMinute(Instant instant) {
+		Instant minute = instant.truncatedTo(ChronoUnit.MINUTES);
+		return minute.equals(instant) ? minute : minute.plus(Duration.ofMinutes(1));
+	}
+
+}

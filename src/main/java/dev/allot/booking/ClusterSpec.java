@@ -1,0 +1,29 @@
+package dev.allot.booking;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/** The cluster a reservation asks for on its nodes; provisioning builds it. */
+public record ClusterSpec(Orchestrator orchestrator, @Nullable String cudaDriver, @Nullable Integer sharedMemoryGi,
+		List<Volume> volumes, List<String> sshPublicKeys) {
+
+	public enum Orchestrator {
+
+		KUBERNETES, SLURM
+
+	}
+
+	public record Volume(String name, int sizeGi) {
+	}
+
+	public ClusterSpec {
+		volumes = List.copyOf(volumes);
+		sshPublicKeys = List.copyOf(sshPublicKeys);
+	}
+
+	public static ClusterSpec kubernetes() {
+		return new ClusterSpec(Orchestrator.KUBERNETES, null, null, List.of(), List.of());
+	}
+
+}

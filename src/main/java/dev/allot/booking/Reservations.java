@@ -1,0 +1,166 @@
+package dev.allot.booking;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.allot.quota.QuotaDecision;
+import dev.allot.shared.PageQuery;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+class Reservations {
+
+	/** Ids of what the reservation row points to, kept beside the aggregate. */
+	record Keys(UUID tenantId, UUID projectId, UUID poolId) {
+	}
+
+	record Stored(Reservation reservation, UUID poolId, @Nullable String requestHash) {
+	}
+
+	/** Filters of a tenant's list: status, and windows overlapping {@code [from, to)}. */
+	record Filter(@Nullable ReservationStatus status, @Nullable Instant from, @Nullable Instant to, Instant now) {
+	}
+
+	private final JdbcClient jdbc;
+
+	private final JsonMapper json;
+
+	Reservations(JdbcClient jdbc, JsonMapper json) {
+		this.jdbc = jdbc;
+		this.json = json;
+	}
+
+	void insert(Reservation r, Keys keys, @Nullable String idempotencyKey, @Nullable String requestHash) {
+		jdbc.sql("""
+				INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, gpu_type,
+				    gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, version, idempotency_key, request_hash,
+				    created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?)""")
+			.params(r.id(), keys.tenantId(), r.tenant(), keys.projectId(), r.project(), keys.poolId(), r.pool(),
+					r.gpuType(), r.gpus(), ts(r.startsAt()), ts(r.endsAt()), r.preemptible(),
+					json.writeValueAsString(r.cluster()), json.writeValueAsString(r.quote()),
+					r.nodes().toArray(String[]::new), r.version(), idempotencyKey, requestHash, ts(r.createdAt()))
+			.update();
+	}
+
+	void update(Reservation r) {
+		jdbc.sql("UPDATE reservation SET ends_at = ?, cancelled_at = ?, quote = ?::jsonb, version = ? WHERE id = ?")
+			.params(ts(r.endsAt()), r.cancelledAt() == null ? null : ts(r.cancelledAt()),
+					json.writeValueAsString(r.quote()), r.version(), r.id())
+			.update();
+	}
+
+	Optional<Stored> find(UUID tenantId, UUID id) {
+		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND id = ?")
+			.params(tenantId, id)
+			.query(this::stored)
+			.optional();
+	}
+
+	Optional<Stored> findForUpdate(UUID tenantId, UUID id) {
+		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND id = ? FOR UPDATE")
+			.params(tenantId, id)
+			.query(this::stored)
+			.optional();
+	}
+
+	Optional<Stored> byIdempotencyKey(UUID tenantId, String key) {
+		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND idempotency_key = ?")
+			.params(tenantId, key)
+			.query(this::stored)
+			.optional();
+	}
+
+	List<Reservation> list(UUID tenantId, Filter filter, PageQuery page) {
+		Where where = where(tenantId, filter);
+		List<Object> params = new ArrayList<>(where.params());
+		params.add(page.size());
+		params.add(page.offset());
+		return jdbc.sql("SELECT * FROM reservation" + where.sql() + " ORDER BY starts_at, id LIMIT ? OFFSET ?")
+			.params(params)
+			.query((rs, n) -> stored(rs, n).reservation())
+			.list();
+	}
+
+	long count(UUID tenantId, Filter filter) {
+		Where where = where(tenantId, filter);
+		return jdbc.sql("SELECT count(*) FROM reservation" + where.sql()).params(where.params()).query(Long.class).single();
+	}
+
+	/** Live reservations holding a node from an instant on (for quarantine). */
+	List<dev.allot.inventory.NodeCommitments.Commitment> onNodeFrom(long nodeId, Instant from) {
+		return jdbc.sql("""
+				SELECT r.id, r.tenant_slug, lower(a.during) AS s, upper(a.during) AS e
+				FROM allocation a JOIN reservation r ON r.id = a.reservation_id
+				WHERE a.node_id = ? AND a.active AND upper(a.during) > ? ORDER BY lower(a.during)""")
+			.params(nodeId, ts(from))
+			.query((rs, n) -> new dev.allot.inventory.NodeCommitments.Commitment(rs.getObject(1, UUID.class),
+					rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant()))
+			.list();
+	}
+
+	private record Where(String sql, List<Object> params) {
+	}
+
+	private static Where where(UUID tenantId, Filter filter) {
+		StringBuilder sql = new StringBuilder(" WHERE tenant_id = ?");
+		List<Object> params = new ArrayList<>(List.of(tenantId));
+		if (filter.from() != null) {
+			sql.append(" AND ends_at > ?");
+			params.add(ts(filter.from()));
+		}
+		if (filter.to() != null) {
+			sql.append(" AND starts_at < ?");
+			params.add(ts(filter.to()));
+		}
+		if (filter.status() != null) {
+			Timestamp now = ts(filter.now());
+			switch (filter.status()) {
+				case CANCELLED -> sql.append(" AND cancelled_at IS NOT NULL");
+				case CONFIRMED -> {
+					sql.append(" AND cancelled_at IS NULL AND starts_at > ?");
+					params.add(now);
+				}
+				case ACTIVE -> {
+					sql.append(" AND cancelled_at IS NULL AND starts_at <= ? AND ends_at > ?");
+					params.add(now);
+					params.add(now);
+				}
+				case COMPLETED -> {
+					sql.append(" AND cancelled_at IS NULL AND ends_at <= ?");
+					params.add(now);
+				}
+			}
+		}
+		return new Where(sql.toString(), params);
+	}
+
+	private Stored stored(ResultSet rs, int row) throws SQLException {
+		Timestamp cancelled = rs.getTimestamp("cancelled_at");
+		Reservation reservation = new Reservation(rs.getObject("id", UUID.class), rs.getString("tenant_slug"),
+				rs.getString("project_slug"), rs.getString("pool_name"), rs.getString("gpu_type"), rs.getInt("gpus"),
+				rs.getTimestamp("starts_at").toInstant(), rs.getTimestamp("ends_at").toInstant(),
+				cancelled == null ? null : cancelled.toInstant(), rs.getBoolean("preemptible"),
+				json.readValue(rs.getString("cluster"), ClusterSpec.class),
+				json.readValue(rs.getString("quote"), QuotaDecision.class),
+				Arrays.asList((String[]) rs.getArray("nodes").getArray()), rs.getLong("version"),
+				rs.getTimestamp("created_at").toInstant());
+		return new Stored(reservation, rs.getObject("pool_id", UUID.class), rs.getString("request_hash"));
+	}
+
+	private static Timestamp ts(Instant instant) {
+		return Timestamp.from(instant);
+	}
+
+}

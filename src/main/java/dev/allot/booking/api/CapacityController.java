@@ -1,0 +1,63 @@
+package dev.allot.booking.api;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import dev.allot.booking.Capacity;
+import dev.allot.booking.api.ReservationBodies.QuoteBody;
+import dev.allot.shared.security.Caller;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Open to everyone signed in: it reveals counts, never who holds what. */
+@RestController
+@RequestMapping("/api/v1/capacity")
+class CapacityController {
+
+	record FitBody(Instant startsAt, Instant endsAt, @Nullable QuoteBody quote) {
+	}
+
+	record EarliestBody(String pool, int gpus, Duration duration, List<FitBody> windows) {
+	}
+
+	private final Capacity capacity;
+
+	CapacityController(Capacity capacity) {
+		this.capacity = capacity;
+	}
+
+	@GetMapping
+	Capacity.Calendar calendar(Caller caller, @RequestParam String pool, @RequestParam(required = false) @Nullable String from,
+			@RequestParam(required = false) @Nullable String to, @RequestParam(required = false) @Nullable String step) {
+		return capacity.calendar(caller, pool, UtcInstants.optional("from", from), UtcInstants.optional("to", to),
+				UtcInstants.duration("step", step, Duration.ofHours(1)));
+	}
+
+	@GetMapping("/earliest")
+	EarliestBody earliest(Caller caller, @RequestParam String pool, @RequestParam int gpus,
+			@RequestParam String duration, @RequestParam(required = false) @Nullable String after,
+			@RequestParam(required = false) @Nullable String tenant) {
+		Duration length = UtcInstants.duration("duration", duration, Duration.ZERO);
+		List<FitBody> windows = capacity
+			.earliest(caller, pool, gpus, length, UtcInstants.optional("after", after), tenant)
+			.stream()
+			.map(fit -> new FitBody(fit.startsAt(), fit.endsAt(), fit.quote() == null ? null : QuoteBody.of(fit.quote())))
+			.toList();
+		return new EarliestBody(pool, gpus, length, windows);
+	}
+
+	/** Recomputes a pool's calendar from the allocations (platform admin; a repair, normally never needed). */
+	@PostMapping("/rebuild")
+	Map<String, String> rebuild(Caller caller, @RequestParam String pool) {
+		capacity.rebuild(caller, pool);
+		return Map.of("pool", pool, "status", "rebuilt");
+	}
+
+}

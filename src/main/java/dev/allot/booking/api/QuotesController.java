@@ -1,0 +1,51 @@
+package dev.allot.booking.api;
+
+import java.util.Map;
+
+import dev.allot.booking.Bookings;
+import dev.allot.booking.api.ReservationBodies.QuoteBody;
+import dev.allot.booking.api.ReservationBodies.ReservationRequest;
+import dev.allot.shared.security.Caller;
+import jakarta.validation.Valid;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Answers whether a reservation would fit and what it would cost, without booking. */
+@RestController
+@RequestMapping("/api/v1/tenants/{tenant}/quotes")
+class QuotesController {
+
+	record Capacity(boolean fits, int freeNodes, int neededNodes) {
+	}
+
+	record QuoteAnswer(boolean fits, Capacity capacity, @Nullable QuoteBody quote,
+			@Nullable Map<String, Object> refusal) {
+	}
+
+	private final Bookings bookings;
+
+	QuotesController(Bookings bookings) {
+		this.bookings = bookings;
+	}
+
+	@PostMapping
+	QuoteAnswer quote(Caller caller, @PathVariable String tenant, @Valid @RequestBody ReservationRequest body) {
+		Bookings.Quote quote = bookings.quote(caller, tenant, body.toRequest());
+		Map<String, Object> refusal = null;
+		if (quote.refusal() != null) {
+			refusal = new java.util.LinkedHashMap<>();
+			refusal.put("code", quote.refusal().code());
+			refusal.put("detail", quote.refusal().getMessage());
+			refusal.putAll(quote.refusal().properties());
+		}
+		boolean capacityFits = quote.freeNodes() >= quote.neededNodes();
+		return new QuoteAnswer(quote.fits(), new Capacity(capacityFits, quote.freeNodes(), quote.neededNodes()),
+				quote.decision() == null ? null : QuoteBody.of(quote.decision()), refusal);
+	}
+
+}

@@ -1,0 +1,104 @@
+package dev.allot.booking.api;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import dev.allot.booking.BookingRequest;
+import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationStatus;
+import dev.allot.quota.QuotaDecision;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.TimeWindow;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import org.jspecify.annotations.Nullable;
+
+/** Request and response bodies of reservations and quotes. */
+final class ReservationBodies {
+
+	private ReservationBodies() {
+	}
+
+	record VolumeBody(@NotNull @Pattern(regexp = "^[a-z][a-z0-9-]{0,62}$",
+			message = "must be 1-63 lower-case letters, digits or hyphens") String name,
+			@NotNull @Min(1) @Max(1_000_000) Integer sizeGi) {
+	}
+
+	record ClusterBody(@NotNull ClusterSpec.Orchestrator orchestrator, @Nullable @Size(max = 40) String cudaDriver,
+			@Nullable @Min(0) @Max(4096) Integer sharedMemoryGi, @Nullable @Size(max = 16) List<@NotNull @Valid VolumeBody> volumes,
+			@Nullable @Size(max = 32) List<@NotBlank @Size(max = 8192) String> sshPublicKeys) {
+
+		ClusterSpec toSpec() {
+			return new ClusterSpec(orchestrator, cudaDriver, sharedMemoryGi,
+					volumes == null ? List.of()
+							: volumes.stream().map(v -> new ClusterSpec.Volume(v.name(), v.sizeGi())).toList(),
+					sshPublicKeys == null ? List.of() : sshPublicKeys);
+		}
+
+		static ClusterBody of(ClusterSpec spec) {
+			return new ClusterBody(spec.orchestrator(), spec.cudaDriver(), spec.sharedMemoryGi(),
+					spec.volumes().stream().map(v -> new VolumeBody(v.name(), v.sizeGi())).toList(),
+					spec.sshPublicKeys());
+		}
+	}
+
+	/** The body of a reservation or a quote; instants arrive as text so that only UTC is accepted. */
+	record ReservationRequest(@NotBlank @Size(max = 40) String project, @NotBlank @Size(max = 40) String pool,
+			@NotNull Integer gpus, @NotNull String startsAt, @NotNull String endsAt, @Nullable @Valid ClusterBody cluster,
+			@Nullable Boolean preemptible) {
+
+		BookingRequest toRequest() {
+			List<InvalidInputException.FieldError> errors = new ArrayList<>();
+			Instant start = null;
+			Instant end = null;
+			try {
+				start = UtcInstants.minute("startsAt", startsAt);
+			}
+			catch (InvalidInputException ex) {
+				errors.addAll(ex.errors());
+			}
+			try {
+				end = UtcInstants.minute("endsAt", endsAt);
+			}
+			catch (InvalidInputException ex) {
+				errors.addAll(ex.errors());
+			}
+			if (!errors.isEmpty()) {
+				throw new InvalidInputException(errors);
+			}
+			return new BookingRequest(project, pool, gpus, new TimeWindow(start, end),
+					cluster == null ? ClusterSpec.kubernetes() : cluster.toSpec(), Boolean.TRUE.equals(preemptible));
+		}
+	}
+
+	record ExtendRequest(@NotNull String endsAt) {
+	}
+
+	record QuoteBody(String currency, BigDecimal total, boolean preemptible, List<QuotaDecision.Line> split,
+			List<QuotaDecision.BudgetMonth> budget) {
+		static QuoteBody of(QuotaDecision decision) {
+			return new QuoteBody(decision.currency(), decision.total(), decision.preemptible(), decision.lines(),
+					decision.budget());
+		}
+	}
+
+	record ReservationBody(UUID id, String tenant, ReservationStatus status, String project, String pool,
+			String gpuType, int gpus, Instant startsAt, Instant endsAt, List<String> nodes, ClusterBody cluster,
+			boolean preemptible, QuoteBody quote, Instant createdAt, @Nullable Instant cancelledAt) {
+		static ReservationBody of(Reservation r, Instant now) {
+			return new ReservationBody(r.id(), r.tenant(), r.status(now), r.project(), r.pool(), r.gpuType(), r.gpus(),
+					r.startsAt(), r.endsAt(), r.nodes(), ClusterBody.of(r.cluster()), r.preemptible(),
+					QuoteBody.of(r.quote()), r.createdAt(), r.cancelledAt());
+		}
+	}
+
+}

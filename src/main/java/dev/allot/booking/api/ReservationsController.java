@@ -1,0 +1,100 @@
+package dev.allot.booking.api;
+
+import java.net.URI;
+import java.time.Clock;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.allot.booking.Bookings;
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationStatus;
+import dev.allot.booking.api.ReservationBodies.ExtendRequest;
+import dev.allot.booking.api.ReservationBodies.ReservationBody;
+import dev.allot.booking.api.ReservationBodies.ReservationRequest;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.security.Caller;
+import jakarta.validation.Valid;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/tenants/{tenant}/reservations")
+class ReservationsController {
+
+	private final Bookings bookings;
+
+	private final Clock clock;
+
+	ReservationsController(Bookings bookings, Clock clock) {
+		this.bookings = bookings;
+		this.clock = clock;
+	}
+
+	/** A replay of an earlier request with the same Idempotency-Key answers exactly as the first time. */
+	@PostMapping
+	ResponseEntity<ReservationBody> book(Caller caller, @PathVariable String tenant,
+			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
+			@Valid @RequestBody ReservationRequest body) {
+		if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
+			throw InvalidInputException.of("Idempotency-Key", "must be 1-200 characters");
+		}
+		Bookings.Booked booked = bookings.book(caller, tenant, idempotencyKey, body.toRequest());
+		Reservation reservation = booked.reservation();
+		ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED)
+			.location(URI.create("/api/v1/tenants/" + tenant + "/reservations/" + reservation.id()))
+			.eTag(reservation.etag());
+		if (booked.replayed()) {
+			response.header("Idempotent-Replayed", "true");
+		}
+		return response.body(ReservationBody.of(reservation, clock.instant()));
+	}
+
+	@GetMapping
+	PageResponse<ReservationBody> list(Caller caller, @PathVariable String tenant,
+			@RequestParam(required = false) @Nullable ReservationStatus status,
+			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable String to,
+			@RequestParam(required = false) @Nullable Integer page,
+			@RequestParam(required = false) @Nullable Integer size) {
+		var now = clock.instant();
+		return bookings
+			.list(caller, tenant, status, UtcInstants.optional("from", from), UtcInstants.optional("to", to),
+					PageQuery.of(page, size))
+			.map(r -> ReservationBody.of(r, now));
+	}
+
+	@GetMapping("/{id}")
+	ResponseEntity<ReservationBody> get(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
+		Reservation reservation = bookings.get(caller, tenant, id);
+		return ResponseEntity.ok().eTag(reservation.etag()).body(ReservationBody.of(reservation, clock.instant()));
+	}
+
+	@PatchMapping("/{id}")
+	ResponseEntity<ReservationBody> extend(Caller caller, @PathVariable String tenant, @PathVariable UUID id,
+			@RequestHeader(name = "If-Match", required = false) @Nullable String ifMatch,
+			@Valid @RequestBody ExtendRequest body) {
+		Reservation reservation = bookings.extend(caller, tenant, id, UtcInstants.minute("endsAt", body.endsAt()),
+				ifMatch);
+		return ResponseEntity.ok().eTag(reservation.etag()).body(ReservationBody.of(reservation, clock.instant()));
+	}
+
+	@PostMapping("/{id}/cancel")
+	ResponseEntity<ReservationBody> cancel(Caller caller, @PathVariable String tenant, @PathVariable UUID id,
+			@RequestBody(required = false) @Nullable Map<String, Object> ignored) {
+		Reservation reservation = bookings.cancel(caller, tenant, id);
+		return ResponseEntity.ok().eTag(reservation.etag()).body(ReservationBody.of(reservation, clock.instant()));
+	}
+
+}

@@ -1,0 +1,62 @@
+package dev.allot.booking;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import dev.allot.support.Api;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class IdempotencyTests extends BookingFixture {
+
+	@Test
+	void aRetryWithTheSameKeyGetsTheFirstAnswerAndAnotherBodyIsRefused() {
+		Setup s = setup(2, 16, 16, false);
+		Map<String, Object> body = body(s, 8, hour(5), hour(6));
+		Api.Response first = book(s, body, "Idempotency-Key", "nightly-1");
+		Api.Response retry = book(s, body, "Idempotency-Key", "nightly-1");
+		assertThat(first.status()).isEqualTo(201);
+		assertThat(retry.status()).isEqualTo(201);
+		assertThat(retry.json().get("id")).isEqualTo(first.json().get("id"));
+		assertThat(retry.json().get("nodes")).isEqualTo(first.json().get("nodes"));
+		assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+
+		Api.Response other = book(s, body(s, 16, hour(5), hour(6)), "Idempotency-Key", "nightly-1");
+		assertThat(other.status()).isEqualTo(422);
+		assertThat(other.json().get("code").asString()).isEqualTo("idempotency_key_reused");
+		assertThat(reservationsOf(s.tenant())).isEqualTo(1);
+
+		// The key belongs to the tenant: another tenant may use the same one.
+		Setup neighbour = tenantOn(s.gpuType(), s.pool(), s.nodes(), 16, 16, false);
+		assertThat(book(neighbour, body(neighbour, 8, hour(5), hour(6)), "Idempotency-Key", "nightly-1").status())
+			.isEqualTo(201);
+	}
+
+	@Test
+	void identicalRequestsRacingEachOtherBookOnce() throws Exception {
+		Setup s = setup(4, 32, 32, false);
+		Map<String, Object> body = body(s, 8, hour(8), hour(9));
+		List<Callable<Api.Response>> twins = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			twins.add(() -> book(s, body, "Idempotency-Key", "race-1"));
+		}
+		List<Api.Response> answers = new ArrayList<>();
+		try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+			for (Future<Api.Response> answer : pool.invokeAll(twins)) {
+				answers.add(answer.get());
+			}
+		}
+		assertThat(answers).allSatisfy(a -> assertThat(a.status()).as(a.body()).isEqualTo(201));
+		assertThat(answers.stream().map(a -> a.json().get("id").asString()).distinct()).hasSize(1);
+		assertThat(reservationsOf(s.tenant())).isEqualTo(1);
+		assertThat(jdbc.sql("SELECT count(*) FROM allocation a JOIN reservation r ON r.id = a.reservation_id "
+				+ "WHERE r.tenant_slug = ?").param(s.tenant()).query(Integer.class).single()).isEqualTo(1);
+	}
+
+}
