@@ -1,5 +1,8 @@
 package dev.allot.ui;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,6 +53,63 @@ abstract class ConsoleBrowserTest extends BrowserTest {
 	@SafeVarargs
 	protected final void setQuota(String tenant, Map<String, Object>... policies) {
 		ok(api.put("/api/v1/tenants/" + tenant + "/quota", adminToken(), Map.of("policies", List.of(policies))));
+	}
+
+	/** A tenant with a project "training", a quota on the pool's GPU type, and a signed-up member. */
+	protected record Team(String tenant, String gpuType, String pool, String member, String token) {
+	}
+
+	/** A pool of {@code nodes} 8-GPU nodes and a team that may book it. */
+	protected Team team(int nodes, int guaranteed, int max, boolean burst) {
+		String gpuType = newGpuType();
+		setRateCard(gpuType);
+		String pool = newPool(gpuType, 8);
+		addNodes(pool, nodes);
+		return teamOn(gpuType, pool, guaranteed, max, burst);
+	}
+
+	protected Team teamOn(String gpuType, String pool, int guaranteed, int max, boolean burst) {
+		String tenant = newTenant();
+		newProject(tenant, "training");
+		setQuota(tenant, policy(gpuType, guaranteed, max, burst));
+		String member = newUser();
+		addMember(tenant, member, "MEMBER");
+		return new Team(tenant, gpuType, pool, member, tenantToken(tenant, "MEMBER"));
+	}
+
+	/** Books through the API, as a team's CI would; answers the reservation's id. */
+	protected String bookByApi(Team team, int gpus, Instant start, Instant end) {
+		Map<String, Object> body = new HashMap<>(Map.of("project", "training", "pool", team.pool(), "gpus", gpus,
+				"startsAt", start.toString(), "endsAt", end.toString()));
+		body.put("cluster", Map.of("orchestrator", "KUBERNETES"));
+		Api.Response booked = api.post("/api/v1/tenants/" + team.tenant() + "/reservations", team.token(), body);
+		if (booked.status() != 201) {
+			throw new AssertionError("Not booked: " + booked);
+		}
+		return booked.json().get("id").asString();
+	}
+
+	protected void cancelByApi(Team team, String id) {
+		Api.Response cancelled = api.post("/api/v1/tenants/" + team.tenant() + "/reservations/" + id + "/cancel",
+				team.token(), Map.of());
+		if (cancelled.status() != 200) {
+			throw new AssertionError("Not cancelled: " + cancelled);
+		}
+	}
+
+	/** The start of the UTC day {@code days} from today (the browser runs in UTC unless a test says otherwise). */
+	protected static Instant day(int days) {
+		return Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(days));
+	}
+
+	/** A screenshot of the whole page, not only the window. */
+	protected void fullScreenshot(String name) {
+		org.openqa.selenium.Dimension before = browser.manage().window().getSize();
+		Number height = (Number) browser.executeScript("return document.documentElement.scrollHeight");
+		browser.manage().window().setSize(new org.openqa.selenium.Dimension(before.getWidth(),
+				Math.min(6000, Math.max(before.getHeight(), height.intValue() + 120))));
+		screenshot(name);
+		browser.manage().window().setSize(before);
 	}
 
 	protected long count(String sql, Object... params) {

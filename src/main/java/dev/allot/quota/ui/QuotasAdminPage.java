@@ -109,7 +109,8 @@ class QuotasAdminPage {
 		model.addAttribute("gpuType", type.code());
 		model.addAttribute("standing", proposed == null ? null : standing(t, type.code(), proposed, clock.instant()));
 		model.addAttribute("invalid", proposed == null);
-		return "admin/quota :: impact";
+		model.addAttribute("tenantSlug", t.slug());
+		return "admin/quota-impact :: impact";
 	}
 
 	@PostMapping("/admin/quotas/{tenant}")

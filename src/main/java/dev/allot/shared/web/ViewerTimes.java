@@ -54,7 +54,7 @@ public record ViewerTimes(ZoneId zone) {
 	}
 
 	public String zoneName() {
-		return zone.equals(ZoneOffset.UTC) ? "UTC" : zone.getId();
+		return zone.normalized().equals(ZoneOffset.UTC) ? "UTC" : zone.getId();
 	}
 
 	/** {@code 2027-01-05 10:00} in the viewer's zone. */
