@@ -40,3 +40,103 @@
     }
   });
 })();
+
+// Times: the server renders <time data-local> in the zone of the allot_tz cookie (UTC until it is set); this
+// keeps the cookie equal to the browser's zone and renders those times in it, with UTC in the hover text.
+(function () {
+  'use strict';
+
+  var zone;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch (e) {
+    zone = null;
+  }
+  if (zone) {
+    var cookie = 'allot_tz=' + encodeURIComponent(zone);
+    if (document.cookie.split('; ').indexOf(cookie) < 0) {
+      document.cookie = cookie + '; path=/; max-age=31536000; SameSite=Lax';
+    }
+  }
+
+  function pad(n) {
+    return (n < 10 ? '0' : '') + n;
+  }
+
+  function local(date) {
+    return date.getFullYear() + '-' + pad(date.getMonth() + 1) + '-' + pad(date.getDate()) + ' '
+      + pad(date.getHours()) + ':' + pad(date.getMinutes());
+  }
+
+  function utc(date) {
+    return date.getUTCFullYear() + '-' + pad(date.getUTCMonth() + 1) + '-' + pad(date.getUTCDate()) + ' '
+      + pad(date.getUTCHours()) + ':' + pad(date.getUTCMinutes()) + ' UTC';
+  }
+
+  function renderTimes(root) {
+    var times = (root || document).querySelectorAll('time[data-local]');
+    for (var i = 0; i < times.length; i++) {
+      var date = new Date(times[i].getAttribute('datetime'));
+      if (!isNaN(date.getTime())) {
+        times[i].textContent = local(date);
+        times[i].title = utc(date);
+      }
+    }
+  }
+
+  document.addEventListener('DOMContentLoaded', function () { renderTimes(document); });
+  document.addEventListener('htmx:load', function (event) { renderTimes(event.target); });
+  window.allot = window.allot || {};
+  window.allot.renderTimes = renderTimes;
+})();
+
+// <form data-submit-once>: after the first submit its buttons are disabled, so a double click sends one request.
+// The server does not rely on it: such forms carry an idempotency key.
+(function () {
+  'use strict';
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute('data-submit-once') || event.defaultPrevented) {
+      return;
+    }
+    // Enter in a field submits with the first submit button, which may be another action (such as a suggestion
+    // shown above the main button): send it with the form's main button instead.
+    var main = form.getAttribute('data-default-submit') && document.querySelector(form.getAttribute('data-default-submit'));
+    if (main && event.submitter && event.submitter !== main && document.activeElement !== event.submitter) {
+      event.preventDefault();
+      // Not from inside this submit event: the browser ignores a submission started while it fires one.
+      window.setTimeout(function () { form.requestSubmit(main); }, 0);
+      return;
+    }
+    if (form.dataset.submitted === 'true') {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.submitted = 'true';
+    form.setAttribute('aria-busy', 'true');
+    // Disabled after this tick: the clicked button's name and value still go with the form.
+    window.setTimeout(function () {
+      var buttons = document.querySelectorAll('button[type=submit]');
+      for (var i = 0; i < buttons.length; i++) {
+        if (buttons[i].form === form) {
+          buttons[i].disabled = true;
+        }
+      }
+    }, 0);
+  });
+  // Coming back to the page from the history cache: the form may be sent again.
+  window.addEventListener('pageshow', function (event) {
+    if (!event.persisted) {
+      return;
+    }
+    var forms = document.querySelectorAll('form[data-submit-once]');
+    for (var i = 0; i < forms.length; i++) {
+      forms[i].dataset.submitted = 'false';
+      forms[i].removeAttribute('aria-busy');
+      var buttons = forms[i].querySelectorAll('button[type=submit]');
+      for (var j = 0; j < buttons.length; j++) {
+        buttons[j].disabled = false;
+      }
+    }
+  });
+})();

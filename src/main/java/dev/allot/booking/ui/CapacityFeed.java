@@ -1,0 +1,197 @@
+package dev.allot.booking.ui;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * This replica's end of the live calendar: one connection {@code LISTEN}s to {@value CapacityNotifier#CHANNEL}
+ * and every open calendar here gets an event {@code capacity-<pool>} for each pool that changed (coalesced over
+ * {@link #COALESCE}, so a burst of bookings costs each browser one refresh of the row). A browser that
+ * (re)connects, and every browser after this replica lost its LISTEN connection, gets {@code resync}: it reloads
+ * all rows, catching up whatever it may have missed.
+ */
+@Component
+class CapacityFeed implements SmartLifecycle {
+
+	static final Duration COALESCE = Duration.ofMillis(150);
+
+	static final Duration HEARTBEAT = Duration.ofSeconds(20);
+
+	static final Duration EMITTER_TIMEOUT = Duration.ofMinutes(30);
+
+	private static final Logger log = LoggerFactory.getLogger(CapacityFeed.class);
+
+	private final DataSource dataSource;
+
+	private final List<SseEmitter> emitters = new CopyOnWriteArrayList<>();
+
+	private final Set<String> pending = new LinkedHashSet<>();
+
+	private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
+		Thread thread = new Thread(task, "capacity-feed-timer");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private volatile boolean running;
+
+	private volatile @Nullable Thread listener;
+
+	CapacityFeed(DataSource dataSource) {
+		this.dataSource = dataSource;
+	}
+
+	/** Registers a browser; it gets {@code resync} at once, so changes made before it listened are not lost. */
+	SseEmitter subscribe() {
+		SseEmitter emitter = new SseEmitter(EMITTER_TIMEOUT.toMillis());
+		emitter.onCompletion(() -> emitters.remove(emitter));
+		emitter.onTimeout(() -> emitters.remove(emitter));
+		emitter.onError(error -> emitters.remove(emitter));
+		emitters.add(emitter);
+		send(emitter, SseEmitter.event().name("resync").data("connected").reconnectTime(1000));
+		return emitter;
+	}
+
+	int subscribers() {
+		return emitters.size();
+	}
+
+	@Override
+	public void start() {
+		running = true;
+		Thread thread = Thread.ofPlatform().daemon().name("capacity-feed-listen").start(this::listen);
+		listener = thread;
+		timer.scheduleWithFixedDelay(this::flush, COALESCE.toMillis(), COALESCE.toMillis(), TimeUnit.MILLISECONDS);
+		timer.scheduleWithFixedDelay(() -> broadcastComment("heartbeat"), HEARTBEAT.toSeconds(), HEARTBEAT.toSeconds(),
+				TimeUnit.SECONDS);
+	}
+
+	@Override
+	public void stop() {
+		running = false;
+		Thread thread = listener;
+		if (thread != null) {
+			thread.interrupt();
+		}
+		timer.shutdownNow();
+		emitters.forEach(SseEmitter::complete);
+		emitters.clear();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return running;
+	}
+
+	private void listen() {
+		long backoff = 250;
+		boolean lostBefore = false;
+		while (running) {
+			try (Connection connection = open(); Statement statement = connection.createStatement()) {
+				statement.execute("LISTEN " + CapacityNotifier.CHANNEL);
+				if (lostBefore) {
+					// Notifications sent while we were away are gone: every open calendar reloads.
+					broadcast("resync", "reconnected");
+				}
+				backoff = 250;
+				PGConnection pg = connection.unwrap(PGConnection.class);
+				while (running) {
+					PGNotification[] notifications = pg.getNotifications(1000);
+					if (notifications != null) {
+						synchronized (pending) {
+							for (PGNotification notification : notifications) {
+								pending.add(notification.getParameter());
+							}
+						}
+					}
+				}
+			}
+			catch (SQLException ex) {
+				if (running) {
+					lostBefore = true;
+					log.warn("Capacity feed lost its LISTEN connection; retrying in {} ms: {}", backoff, ex.getMessage());
+					sleep(backoff);
+					backoff = Math.min(backoff * 2, 10_000);
+				}
+			}
+		}
+	}
+
+	/** A connection of its own, not one of the pool's: it is held for as long as the application runs. */
+	private Connection open() throws SQLException {
+		if (dataSource instanceof HikariDataSource hikari && hikari.getJdbcUrl() != null) {
+			return DriverManager.getConnection(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword());
+		}
+		return dataSource.getConnection();
+	}
+
+	private void flush() {
+		List<String> pools;
+		synchronized (pending) {
+			if (pending.isEmpty()) {
+				return;
+			}
+			pools = List.copyOf(pending);
+			pending.clear();
+		}
+		for (String pool : pools) {
+			broadcast("capacity-" + pool, pool);
+		}
+	}
+
+	private void broadcast(String name, String data) {
+		for (SseEmitter emitter : emitters) {
+			send(emitter, SseEmitter.event().name(name).data(data));
+		}
+	}
+
+	private void broadcastComment(String comment) {
+		for (SseEmitter emitter : emitters) {
+			send(emitter, SseEmitter.event().comment(comment));
+		}
+	}
+
+	private void send(SseEmitter emitter, SseEmitter.SseEventBuilder event) {
+		try {
+			emitter.send(event);
+		}
+		catch (IOException | IllegalStateException ex) {
+			emitters.remove(emitter);
+			emitter.completeWithError(ex);
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

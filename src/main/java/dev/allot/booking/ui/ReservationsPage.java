@@ -1,0 +1,236 @@
+package dev.allot.booking.ui;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.UUID;
+
+import dev.allot.booking.Bookings;
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationStatus;
+import dev.allot.quota.QuotaExceededException;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.web.FormErrors;
+import dev.allot.shared.web.UiController;
+import dev.allot.shared.web.ViewerTimes;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/** A tenant's reservations: the list with filters, and one reservation with its cancel and extend actions. */
+@UiController
+class ReservationsPage {
+
+	private static final int PAGE_SIZE = 25;
+
+	/** The list's filters as typed; days are the viewer's, {@code to} included. */
+	record Filters(@Nullable String status, @Nullable String project, @Nullable String from, @Nullable String to,
+			@Nullable Integer page) {
+
+		public String statusValue() {
+			return status == null ? "" : status.strip();
+		}
+
+		public String projectValue() {
+			return project == null ? "" : project.strip();
+		}
+
+		public String fromValue() {
+			return from == null ? "" : from.strip();
+		}
+
+		public String toValue() {
+			return to == null ? "" : to.strip();
+		}
+
+		public int pageNumber() {
+			return page == null || page < 0 ? 0 : page;
+		}
+
+	}
+
+	record ExtendForm(@Nullable String end, @Nullable String tz, @Nullable String version) {
+	}
+
+	private final Bookings bookings;
+
+	private final ReservationReads reads;
+
+	private final Tenancy tenancy;
+
+	private final BookingAccess access;
+
+	private final Clock clock;
+
+	ReservationsPage(Bookings bookings, ReservationReads reads, Tenancy tenancy, BookingAccess access, Clock clock) {
+		this.bookings = bookings;
+		this.reads = reads;
+		this.tenancy = tenancy;
+		this.access = access;
+		this.clock = clock;
+	}
+
+	@GetMapping("/reservations")
+	String mine(Caller caller, Model model, HttpSession session) {
+		return access.current(caller, session).map(tenant -> "redirect:/tenants/" + tenant.slug() + "/reservations")
+			.orElseGet(() -> {
+				model.addAttribute("section", "reservations");
+				return "booking/no-tenant";
+			});
+	}
+
+	@GetMapping("/tenants/{tenant}/reservations")
+	String list(Caller caller, Model model, HttpServletRequest request, @PathVariable String tenant,
+			@ModelAttribute Filters filters, @RequestHeader(name = "HX-Request", required = false) @Nullable String htmx,
+			@RequestHeader(name = "HX-Boosted", required = false) @Nullable String boosted) {
+		Tenant t = tenancy.readable(caller, tenant);
+		ViewerTimes times = ViewerTimes.of(request);
+		FormErrors errors = new FormErrors();
+		ReservationStatus status = null;
+		if (!filters.statusValue().isEmpty()) {
+			try {
+				status = ReservationStatus.valueOf(filters.statusValue());
+			}
+			catch (IllegalArgumentException ex) {
+				errors.add("status", "Choose a status from the list");
+			}
+		}
+		Instant from = day(filters.fromValue(), times, "from", errors);
+		Instant toDay = day(filters.toValue(), times, "to", errors);
+		Instant to = toDay == null ? null : toDay.plus(java.time.Duration.ofDays(1));
+		if (from != null && to != null && !to.isAfter(from)) {
+			errors.add("to", "Choose a day on or after the first day");
+		}
+		model.addAttribute("section", "reservations");
+		model.addAttribute("tenant", t);
+		model.addAttribute("filters", filters);
+		model.addAttribute("errors", errors);
+		model.addAttribute("statuses", ReservationStatus.values());
+		model.addAttribute("projects", tenancy.projects(caller, tenant, new PageQuery(0, PageQuery.MAX_SIZE)).items());
+		model.addAttribute("canBook", BookingAccess.canBook(caller, t));
+		var page = errors.isEmpty() ? reads.list(t.id(), new ReservationReads.Filter(status,
+				filters.projectValue().isEmpty() ? null : filters.projectValue(), from, to, clock.instant()),
+				new PageQuery(filters.pageNumber(), PAGE_SIZE)) : null;
+		model.addAttribute("reservations", page);
+		model.addAttribute("lastPage", page == null ? 0 : Math.max(0, (page.totalItems() - 1) / PAGE_SIZE));
+		return htmx != null && boosted == null ? "booking/reservations :: results" : "booking/reservations";
+	}
+
+	@GetMapping("/tenants/{tenant}/reservations/{id}")
+	String detail(Caller caller, Model model, HttpServletRequest request, @PathVariable String tenant,
+			@PathVariable UUID id) {
+		return render(caller, model, tenant, id, new FormErrors(), null, ViewerTimes.of(request));
+	}
+
+	@PostMapping("/tenants/{tenant}/reservations/{id}/cancel")
+	String cancel(Caller caller, Model model, HttpServletRequest request, HttpServletResponse response,
+			@PathVariable String tenant, @PathVariable UUID id, RedirectAttributes redirect) {
+		try {
+			Reservation cancelled = bookings.cancel(caller, tenant, id);
+			redirect.addFlashAttribute("notice", "Cancelled the reservation of " + cancelled.gpus() + " GPUs of "
+					+ cancelled.pool() + "; its nodes are free again.");
+			return "redirect:/tenants/" + tenant + "/reservations/" + id;
+		}
+		catch (AllotException refused) {
+			FormErrors errors = new FormErrors().add(refused, "cancel");
+			response.setStatus(refused.status());
+			return render(caller, model, tenant, id, errors, null, ViewerTimes.of(request));
+		}
+	}
+
+	@PostMapping("/tenants/{tenant}/reservations/{id}/extend")
+	String extend(Caller caller, Model model, HttpServletRequest request, HttpServletResponse response,
+			@PathVariable String tenant, @PathVariable UUID id, @ModelAttribute ExtendForm form,
+			RedirectAttributes redirect) {
+		ViewerTimes times = new ViewerTimes(ViewerTimes.zone(form.tz()));
+		FormErrors errors = new FormErrors();
+		Instant end = times.parse(form.end());
+		if (end == null) {
+			errors.add("end", "Enter the new end date and time");
+		}
+		else {
+			try {
+				Reservation extended = bookings.extend(caller, tenant, id,
+						end.truncatedTo(java.time.temporal.ChronoUnit.MINUTES), "\"" + form.version() + "\"");
+				redirect.addFlashAttribute("notice", "Extended the reservation to " + times.local(extended.endsAt())
+						+ " (" + times.zoneName() + ").");
+				return "redirect:/tenants/" + tenant + "/reservations/" + id;
+			}
+			catch (InvalidInputException invalid) {
+				invalid.errors().forEach(e -> errors.add("end", BookingForm.capitalised(e.message())));
+			}
+			catch (QuotaExceededException refused) {
+				errors.add("end", "Your quota refuses it (" + refused.limit() + "): " + refused.getMessage() + ".");
+			}
+			catch (AllotException refused) {
+				if (refused.status() == 412) {
+					errors.add("end", "The reservation changed since you opened this page; see it as it is now and "
+							+ "try again.");
+				}
+				else if ("capacity_not_available".equals(refused.code())) {
+					errors.add("end", "Its nodes are not all free until then: " + refused.getMessage() + ".");
+				}
+				else {
+					errors.add(refused, "end");
+				}
+			}
+		}
+		response.setStatus(400);
+		return render(caller, model, tenant, id, errors, form.end(), ViewerTimes.of(request));
+	}
+
+	private String render(Caller caller, Model model, String tenant, UUID id, FormErrors errors,
+			@Nullable String typedEnd, ViewerTimes times) {
+		Tenant t = tenancy.readable(caller, tenant);
+		Reservation reservation = bookings.get(caller, tenant, id);
+		Instant now = clock.instant();
+		ReservationStatus status = reservation.status(now);
+		model.addAttribute("section", "reservations");
+		model.addAttribute("tenant", t);
+		model.addAttribute("r", reservation);
+		model.addAttribute("status", status);
+		model.addAttribute("changeable", BookingAccess.canBook(caller, t)
+				&& (status == ReservationStatus.CONFIRMED || status == ReservationStatus.ACTIVE));
+		model.addAttribute("errors", errors);
+		model.addAttribute("extendTo", typedEnd != null ? typedEnd
+				: times.input(reservation.endsAt().plus(java.time.Duration.ofHours(24))));
+		model.addAttribute("keys", reservation.cluster().sshPublicKeys().stream().map(ReservationsPage::keySummary).toList());
+		return "booking/reservation";
+	}
+
+	/** A key as people recognise it: its type and comment, not its base64. */
+	static String keySummary(String key) {
+		String[] parts = key.strip().split("\\s+", 3);
+		return parts.length == 3 ? parts[0] + " " + parts[2] : parts[0] + " …" + key.substring(Math.max(0, key.length() - 12));
+	}
+
+	private static @Nullable Instant day(String value, ViewerTimes times, String field, FormErrors errors) {
+		if (value.isEmpty()) {
+			return null;
+		}
+		try {
+			return LocalDate.parse(value).atStartOfDay(times.zone()).toInstant();
+		}
+		catch (DateTimeParseException ex) {
+			errors.add(field, "Enter a date such as 2027-01-31");
+			return null;
+		}
+	}
+
+}

@@ -1,0 +1,92 @@
+package dev.allot.shared.web;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Times as the viewer reads them: in the time zone their browser reports (the {@value #COOKIE} cookie that
+ * {@code allot.js} keeps), UTC until it has. Pages show local times with UTC on hover; forms read
+ * {@code datetime-local} values in the zone they were rendered in, which the form carries along.
+ */
+public record ViewerTimes(ZoneId zone) {
+
+	public static final String COOKIE = "allot_tz";
+
+	private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+
+	private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd");
+
+	private static final DateTimeFormatter INPUT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm");
+
+	public static ViewerTimes of(HttpServletRequest request) {
+		Cookie[] cookies = request.getCookies();
+		if (cookies != null) {
+			for (Cookie cookie : cookies) {
+				if (COOKIE.equals(cookie.getName())) {
+					return new ViewerTimes(zone(java.net.URLDecoder.decode(cookie.getValue(),
+							java.nio.charset.StandardCharsets.UTF_8)));
+				}
+			}
+		}
+		return new ViewerTimes(ZoneOffset.UTC);
+	}
+
+	/** The zone named, or UTC when the name is missing or unknown. */
+	public static ZoneId zone(@Nullable String name) {
+		if (name == null || name.isBlank() || name.length() > 64) {
+			return ZoneOffset.UTC;
+		}
+		try {
+			return ZoneId.of(name.strip());
+		}
+		catch (DateTimeException ex) {
+			return ZoneOffset.UTC;
+		}
+	}
+
+	public String zoneName() {
+		return zone.normalized().equals(ZoneOffset.UTC) ? "UTC" : zone.getId();
+	}
+
+	/** {@code 2027-01-05 10:00} in the viewer's zone. */
+	public String local(Instant instant) {
+		return DATE_TIME.format(instant.atZone(zone));
+	}
+
+	public String localDate(Instant instant) {
+		return DATE.format(instant.atZone(zone));
+	}
+
+	/** {@code 2027-01-05 09:00 UTC}, for the hover text. */
+	public String utc(Instant instant) {
+		return DATE_TIME.format(instant.atZone(ZoneOffset.UTC)) + " UTC";
+	}
+
+	/** The value of a {@code datetime-local} input showing the instant in the viewer's zone. */
+	public String input(@Nullable Instant instant) {
+		return instant == null ? "" : INPUT.format(instant.atZone(zone));
+	}
+
+	/** Reads a {@code datetime-local} value in this zone; null when blank or unparsable. */
+	public @Nullable Instant parse(@Nullable String value) {
+		if (value == null || value.isBlank()) {
+			return null;
+		}
+		try {
+			return LocalDateTime.parse(value.strip()).atZone(zone).toInstant();
+		}
+		catch (DateTimeParseException ex) {
+			return null;
+		}
+	}
+
+}

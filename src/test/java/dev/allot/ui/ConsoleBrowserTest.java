@@ -1,0 +1,131 @@
+package dev.allot.ui;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.allot.support.Api;
+import dev.allot.support.BrowserTest;
+
+/** A browser test that builds its own fleet through the API (unique names: the database is shared). */
+abstract class ConsoleBrowserTest extends BrowserTest {
+
+	protected String newGpuType() {
+		String code = "T" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 45), 36).toUpperCase();
+		created(api.post("/api/v1/gpu-types", adminToken(), Map.of("code", code, "memoryGb", 80)));
+		return code;
+	}
+
+	protected String newPool(String gpuType, int gpusPerNode) {
+		String name = unique("p");
+		created(api.post("/api/v1/pools", adminToken(),
+				Map.of("name", name, "gpuType", gpuType, "gpusPerNode", gpusPerNode, "region", "eu-test-1")));
+		return name;
+	}
+
+	protected List<String> addNodes(String pool, int count) {
+		List<String> hostnames = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			String hostname = pool + "-n" + i;
+			created(api.post("/api/v1/pools/" + pool + "/nodes", adminToken(), Map.of("hostname", hostname, "rack",
+					"rack-" + i / 4, "ibBlock", "ib-" + i / 8, "cudaDrivers", List.of("550.54", "560.35"))));
+			hostnames.add(hostname);
+		}
+		return hostnames;
+	}
+
+	/** RESERVED 2.00, BORROWED 1.50, ON_DEMAND 4.00 USD per GPU-hour since 2020. */
+	protected void setRateCard(String gpuType) {
+		ok(api.put("/api/v1/rate-cards/" + gpuType, adminToken(), Map.of("effectiveFrom", "2020-01-01", "currency", "USD",
+				"prices", Map.of("RESERVED", 2.00, "BORROWED", 1.50, "ON_DEMAND", 4.00))));
+	}
+
+	protected Map<String, Object> policy(String gpuType, int guaranteed, int max, boolean burst) {
+		return new HashMap<>(Map.of("gpuType", gpuType, "guaranteedGpus", guaranteed, "maxGpus", max, "burst", burst,
+				"maxWindow", "P30D", "maxAdvance", "P60D", "priority", "TRAINING"));
+	}
+
+	@SafeVarargs
+	protected final void setQuota(String tenant, Map<String, Object>... policies) {
+		ok(api.put("/api/v1/tenants/" + tenant + "/quota", adminToken(), Map.of("policies", List.of(policies))));
+	}
+
+	/** A tenant with a project "training", a quota on the pool's GPU type, and a signed-up member. */
+	protected record Team(String tenant, String gpuType, String pool, String member, String token) {
+	}
+
+	/** A pool of {@code nodes} 8-GPU nodes and a team that may book it. */
+	protected Team team(int nodes, int guaranteed, int max, boolean burst) {
+		String gpuType = newGpuType();
+		setRateCard(gpuType);
+		String pool = newPool(gpuType, 8);
+		addNodes(pool, nodes);
+		return teamOn(gpuType, pool, guaranteed, max, burst);
+	}
+
+	protected Team teamOn(String gpuType, String pool, int guaranteed, int max, boolean burst) {
+		String tenant = newTenant();
+		newProject(tenant, "training");
+		setQuota(tenant, policy(gpuType, guaranteed, max, burst));
+		String member = newUser();
+		addMember(tenant, member, "MEMBER");
+		return new Team(tenant, gpuType, pool, member, tenantToken(tenant, "MEMBER"));
+	}
+
+	/** Books through the API, as a team's CI would; answers the reservation's id. */
+	protected String bookByApi(Team team, int gpus, Instant start, Instant end) {
+		Map<String, Object> body = new HashMap<>(Map.of("project", "training", "pool", team.pool(), "gpus", gpus,
+				"startsAt", start.toString(), "endsAt", end.toString()));
+		body.put("cluster", Map.of("orchestrator", "KUBERNETES"));
+		Api.Response booked = api.post("/api/v1/tenants/" + team.tenant() + "/reservations", team.token(), body);
+		if (booked.status() != 201) {
+			throw new AssertionError("Not booked: " + booked);
+		}
+		return booked.json().get("id").asString();
+	}
+
+	protected void cancelByApi(Team team, String id) {
+		Api.Response cancelled = api.post("/api/v1/tenants/" + team.tenant() + "/reservations/" + id + "/cancel",
+				team.token(), Map.of());
+		if (cancelled.status() != 200) {
+			throw new AssertionError("Not cancelled: " + cancelled);
+		}
+	}
+
+	/** The start of the UTC day {@code days} from today (the browser runs in UTC unless a test says otherwise). */
+	protected static Instant day(int days) {
+		return Instant.now().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(days));
+	}
+
+	/** A screenshot of the whole page, not only the window. */
+	protected void fullScreenshot(String name) {
+		org.openqa.selenium.Dimension before = browser.manage().window().getSize();
+		Number height = (Number) browser.executeScript("return document.documentElement.scrollHeight");
+		browser.manage().window().setSize(new org.openqa.selenium.Dimension(before.getWidth(),
+				Math.min(6000, Math.max(before.getHeight(), height.intValue() + 120))));
+		screenshot(name);
+		browser.manage().window().setSize(before);
+	}
+
+	protected long count(String sql, Object... params) {
+		return jdbc.sql(sql).params(params).query(Long.class).single();
+	}
+
+	private static void created(Api.Response response) {
+		if (response.status() != 201) {
+			throw new AssertionError("Not created: " + response);
+		}
+	}
+
+	private static void ok(Api.Response response) {
+		if (response.status() != 200) {
+			throw new AssertionError("Not saved: " + response);
+		}
+	}
+
+}

@@ -1,0 +1,118 @@
+package dev.allot.ui;
+
+import dev.allot.shared.security.PlatformRole;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FleetAdminBrowserTests extends ConsoleBrowserTest {
+
+	@Test
+	void anAdminAddsAGpuTypeAPoolAndSixteenNodesByHostnameRange() {
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin");
+		find("#tab-pools").click();
+		assertThat(h1()).isEqualTo("Pools and nodes");
+
+		String code = "X" + Long.toString(System.nanoTime() % 1_000_000_000L, 36).toUpperCase();
+		find("#gpu-code").sendKeys(code);
+		find("#gpu-memory").clear();
+		find("#gpu-memory").sendKeys("141");
+		submit("#create-gpu-type-submit");
+		assertThat(find("#notice").getText()).isEqualTo("Added GPU type " + code + ".");
+
+		String pool = unique("pool");
+		find("#pool-name").sendKeys(pool);
+		new Select(find("#pool-gpu-type")).selectByValue(code);
+		find("#pool-region").sendKeys("eu-west-1");
+		submit("#create-pool-submit");
+		assertThat(h1()).isEqualTo("Pool " + pool);
+
+		String prefix = unique("gpu");
+		find("#hostnames").sendKeys(prefix + "-[001-016]");
+		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("hostnames-preview"), "16 nodes"));
+		assertThat(find("#hostnames-preview").getText()).contains(prefix + "-001", prefix + "-016");
+		find("#rack").sendKeys("r1");
+		find("#ibBlock").sendKeys("ib-a");
+		find("#cudaDrivers").sendKeys("550.54, 560.35");
+		submit("#add-nodes-submit");
+
+		assertThat(find("#notice").getText()).startsWith("Added 16 nodes");
+		assertThat(findAll("#nodes tbody tr")).hasSize(16);
+		assertThat(find("tr[data-hostname='" + prefix + "-007']").getText()).contains("Available", "r1", "550.54, 560.35");
+		assertThat(count("SELECT count(*) FROM node WHERE hostname LIKE ?", prefix + "-%")).isEqualTo(16);
+		screenshot("laptop-admin_pool");
+	}
+
+	@Test
+	void aRangeOverlappingExistingNodesAddsNoneAndSaysWhich() {
+		String pool = newPool(newGpuType(), 8);
+		String prefix = unique("gpu");
+		api.post("/api/v1/pools/" + pool + "/nodes", adminToken(), java.util.Map.of("hostname", prefix + "-003", "rack", "r",
+				"ibBlock", "b"));
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin/pools/" + pool);
+
+		find("#hostnames").sendKeys(prefix + "-[001-004]");
+		find("#rack").sendKeys("r1");
+		find("#ibBlock").sendKeys("ib-a");
+		submit("#add-nodes-submit");
+		assertThat(find("#hostnames-error").getText()).contains(prefix + "-003", "exists", "No nodes were added");
+		assertThat(find("#hostnames").getAttribute("value")).isEqualTo(prefix + "-[001-004]");
+		assertThat(count("SELECT count(*) FROM node WHERE hostname LIKE ?", prefix + "-%")).isEqualTo(1);
+
+		find("#hostnames").clear();
+		find("#hostnames").sendKeys(prefix + "-[009-001]");
+		submit("#add-nodes-submit");
+		assertThat(find("#hostnames-error").getText()).isEqualTo("The range 009-001 runs backwards");
+		assertThat(find("#hostnames").getAttribute("aria-invalid")).isEqualTo("true");
+	}
+
+	@Test
+	void anAdminQuarantinesANodeWithAReasonAndReleasesIt() {
+		String pool = newPool(newGpuType(), 8);
+		String node = addNodes(pool, 2).getFirst();
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin/pools/" + pool);
+		String row = "tr[data-hostname='" + node + "']";
+
+		find(row + " summary").click();
+		find(row + " button[type=submit]").click();
+		// An empty reason: the browser refuses to send it, and the page stays as it was.
+		assertThat(find(row + " input[name=reason]").getAttribute("validationMessage")).isNotBlank();
+		assertThat(find(row + " .state").getText()).isEqualTo("Available");
+
+		find(row + " input[name=reason]").sendKeys("<script>alert(1)</script> ECC errors");
+		submit(row + " button[type=submit]");
+		assertThat(find("#notice").getText()).isEqualTo("Quarantined " + node + ".");
+		assertThat(find(row + " .state").getText()).isEqualTo("Quarantined");
+		assertThat(find(row + " .reason").getText()).as("escaped").isEqualTo("<script>alert(1)</script> ECC errors");
+		assertThat(find("#pool-counts").getText()).contains("2 nodes: 1 bookable, 1 unhealthy");
+
+		find(row + " summary").click();
+		find(row + " input[name=reason]").sendKeys("Replaced the DIMM");
+		submit(row + " button[type=submit]");
+		assertThat(find(row + " .state").getText()).isEqualTo("Available");
+		assertThat(jdbc.sql("SELECT action FROM audit_event WHERE object_id = ? ORDER BY id").param(node)
+			.query(String.class).list()).containsExactly("node.created", "node.quarantined", "node.available");
+	}
+
+	@Test
+	void anAuditorReadsTheFleetButCannotChangeIt() {
+		String pool = newPool(newGpuType(), 8);
+		addNodes(pool, 1);
+		signIn(newUser(PlatformRole.AUDITOR));
+		open("/admin/pools");
+		assertThat(find("#read-only").getText()).contains("only platform admins");
+		assertThat(exists("#create-pool")).isFalse();
+		assertThat(exists("#create-gpu-type")).isFalse();
+		find("tr[data-pool='" + pool + "'] a").click();
+		assertThat(h1()).isEqualTo("Pool " + pool);
+		assertThat(exists("#add-nodes")).isFalse();
+		assertThat(exists("#nodes td.actions")).isFalse();
+	}
+
+}

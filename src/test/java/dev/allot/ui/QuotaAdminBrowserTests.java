@@ -1,0 +1,115 @@
+package dev.allot.ui;
+
+import dev.allot.shared.security.PlatformRole;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.support.ui.Select;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QuotaAdminBrowserTests extends ConsoleBrowserTest {
+
+	@Test
+	void anAdminSetsAQuotaAndSeesEachBadValueNextToItsField() {
+		String gpuType = newGpuType();
+		setRateCard(gpuType);
+		// A slug that sorts first, so the tenant is on the overview's first page however many tests made tenants.
+		String tenant = "aa" + unique("q");
+		api.post("/api/v1/tenants", adminToken(), java.util.Map.of("slug", tenant, "displayName", "First " + tenant));
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin");
+		find("#tab-quotas").click();
+		assertThat(find("tbody[data-tenant='" + tenant + "']").getText()).contains("No quota");
+		find("tbody[data-tenant='" + tenant + "'] a").click();
+		assertThat(find("#no-quota").getText()).contains("cannot book");
+
+		new Select(find("#add-gpu-type")).selectByValue(gpuType);
+		submit("#add-quota-submit");
+		field("guaranteedGpus", gpuType).clear();
+		field("guaranteedGpus", gpuType).sendKeys("16");
+		field("maxGpus", gpuType).clear();
+		field("maxGpus", gpuType).sendKeys("8");
+		field("maxWindow", gpuType).clear();
+		field("maxWindow", gpuType).sendKeys("a week");
+		submit("#save-" + gpuType);
+
+		assertThat(find("#maxGpus-" + gpuType + "-error").getText()).isEqualTo("Must be at least the guaranteed GPUs (16)");
+		assertThat(find("#maxWindow-" + gpuType + "-error").getText()).startsWith("Enter a duration such as 7d");
+		assertThat(field("maxWindow", gpuType).getAttribute("aria-invalid")).isEqualTo("true");
+		assertThat(exists("#guaranteedGpus-" + gpuType + "-error")).isFalse();
+		assertThat(count("SELECT count(*) FROM quota_policy p JOIN tenant t ON t.id = p.tenant_id WHERE t.slug = ?",
+				tenant)).isZero();
+
+		field("maxGpus", gpuType).clear();
+		field("maxGpus", gpuType).sendKeys("32");
+		field("maxWindow", gpuType).clear();
+		field("maxWindow", gpuType).sendKeys("72h");
+		field("monthlyBudget", gpuType).sendKeys("25000");
+		submit("#save-" + gpuType);
+
+		assertThat(find("#notice").getText()).startsWith("Saved the " + gpuType + " quota");
+		assertThat(find("#held-now-" + gpuType).getText()).isEqualTo("0 of 32 GPUs (16 guaranteed)");
+		assertThat(find("#spent-" + gpuType).getText()).isEqualTo("0.00 of 25,000.00 USD");
+		assertThat(field("maxWindow", gpuType).getAttribute("value")).isEqualTo("3d");
+		var saved = api.get("/api/v1/tenants/" + tenant + "/quota", adminToken()).json().get("policies").get(0);
+		assertThat(saved.get("maxGpus").asInt()).isEqualTo(32);
+		assertThat(saved.get("maxWindow").asString()).isEqualTo("PT72H");
+		screenshot("laptop-admin_quota");
+	}
+
+	@Test
+	void savingOverSomeoneElsesChangeIsRefusedWithoutLosingIt() {
+		String gpuType = newGpuType();
+		String tenant = newTenant();
+		setQuota(tenant, policy(gpuType, 8, 16, false));
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin/quotas/" + tenant);
+
+		setQuota(tenant, policy(gpuType, 8, 64, false));
+		field("maxGpus", gpuType).clear();
+		field("maxGpus", gpuType).sendKeys("24");
+		submit("#save-" + gpuType);
+
+		assertThat(find("#form-error").getText()).startsWith("Someone changed this tenant's quota");
+		assertThat(api.get("/api/v1/tenants/" + tenant + "/quota", adminToken()).json().get("policies").get(0)
+			.get("maxGpus").asInt()).isEqualTo(64);
+	}
+
+	@Test
+	void anAuditorReadsQuotasButGetsNoForm() {
+		String gpuType = newGpuType();
+		String tenant = newTenant();
+		setQuota(tenant, policy(gpuType, 8, 16, true));
+		signIn(newUser(PlatformRole.AUDITOR));
+		open("/admin/quotas/" + tenant);
+		assertThat(find("section[data-gpu-type='" + gpuType + "']").getText()).contains("Maximum GPUs", "16");
+		assertThat(exists("form.quota-form")).isFalse();
+		assertThat(exists("#add-quota")).isFalse();
+	}
+
+	@Test
+	void anAdminAddsARateCardAndABadPriceIsShownNextToItsField() {
+		String gpuType = newGpuType();
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin/rate-cards");
+		assertThat(find("section[data-gpu-type='" + gpuType + "']").getText()).contains("cannot be booked");
+
+		new Select(find("#card-gpu-type")).selectByValue(gpuType);
+		find("#card-reserved").sendKeys("2.50");
+		find("#card-borrowed").sendKeys("-1");
+		find("#card-on-demand").sendKeys("5.00");
+		submit("#put-rate-card-submit");
+		assertThat(find("#card-borrowed-error").getText()).startsWith("Enter a price of 0 or more");
+		assertThat(find("#card-reserved").getAttribute("value")).isEqualTo("2.50");
+
+		find("#card-borrowed").clear();
+		find("#card-borrowed").sendKeys("1.75");
+		submit("#put-rate-card-submit");
+		assertThat(find("#notice").getText()).startsWith("Saved the " + gpuType + " rate card");
+		assertThat(find("#rate-cards-" + gpuType).getText()).contains("2.50", "1.75", "5.00", "USD", "In effect");
+	}
+
+	private org.openqa.selenium.WebElement field(String name, String gpuType) {
+		return find("#" + name + "-" + gpuType);
+	}
+
+}
