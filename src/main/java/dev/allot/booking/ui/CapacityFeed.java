@@ -51,11 +51,8 @@ class CapacityFeed implements SmartLifecycle {
 
 	private final Set<String> pending = new LinkedHashSet<>();
 
-	private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
-		Thread thread = new Thread(task, "capacity-feed-timer");
-		thread.setDaemon(true);
-		return thread;
-	});
+	// made anew at each start: a stopped context (the test framework pauses idle ones) may be started again
+	private volatile @Nullable ScheduledExecutorService timer;
 
 	private volatile boolean running;
 
@@ -85,6 +82,12 @@ class CapacityFeed implements SmartLifecycle {
 		running = true;
 		Thread thread = Thread.ofPlatform().daemon().name("capacity-feed-listen").start(this::listen);
 		listener = thread;
+		ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
+			Thread timerThread = new Thread(task, "capacity-feed-timer");
+			timerThread.setDaemon(true);
+			return timerThread;
+		});
+		this.timer = timer;
 		timer.scheduleWithFixedDelay(this::flush, COALESCE.toMillis(), COALESCE.toMillis(), TimeUnit.MILLISECONDS);
 		timer.scheduleWithFixedDelay(() -> broadcastComment("heartbeat"), HEARTBEAT.toSeconds(), HEARTBEAT.toSeconds(),
 				TimeUnit.SECONDS);
@@ -97,7 +100,10 @@ class CapacityFeed implements SmartLifecycle {
 		if (thread != null) {
 			thread.interrupt();
 		}
-		timer.shutdownNow();
+		ScheduledExecutorService timer = this.timer;
+		if (timer != null) {
+			timer.shutdownNow();
+		}
 		emitters.forEach(SseEmitter::complete);
 		emitters.clear();
 	}
