@@ -25,11 +25,17 @@ class StatementsController {
 		this.statements = statements;
 	}
 
+	@GetMapping(params = "format=csv")
+	ResponseEntity<String> csvDownload(Caller caller, @PathVariable String tenant, @PathVariable String month) {
+		return csv(caller, tenant, month);
+	}
+
 	@GetMapping(produces = "application/json")
 	Statement json(Caller caller, @PathVariable String tenant, @PathVariable String month) {
 		return statements.statement(caller, tenant, month);
 	}
 
+	/** CSV by content negotiation, or by {@code ?format=csv} for a browser's download link. */
 	@GetMapping(produces = Csv.TEXT_CSV)
 	ResponseEntity<String> csv(Caller caller, @PathVariable String tenant, @PathVariable String month) {
 		Statement s = statements.statement(caller, tenant, month);
