@@ -95,6 +95,9 @@ class SimulatedMonthTests extends BillingTest {
 		advanceTo(at(1, 6, 0));
 		assertThat(api.post("/api/v1/nodes/" + node + "/release", adminToken(), Map.of("reason", "fixed")).status())
 			.isEqualTo(200);
+		// the release reaches billing asynchronously; meter on only once billing knows the outage ended
+		await().until(() -> jdbc.sql("SELECT count(*) FROM node_outage WHERE hostname = ? AND NOT upper_inf(during)")
+			.param(node).query(Long.class).single() == 1);
 		advanceTo(at(1, 8, 20).plusSeconds(30));
 		assertThat(api.post(path(s, "/reservations/" + id(cancelledLate) + "/cancel"), s.token(), Map.of()).status())
 			.isEqualTo(200);
