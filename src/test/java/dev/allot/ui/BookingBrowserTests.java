@@ -43,7 +43,7 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		find("#sharedMemoryGi").sendKeys("64");
 		find("#volumes").sendKeys("datasets 500\ncheckpoints: 200");
 		find("#sshPublicKeys").sendKeys(KEY);
-		screenshot("laptop-book");
+		fullScreenshot("laptop-book");
 		submit("#book-submit");
 
 		assertThat(find("#notice").getText()).isEqualTo("Booked 24 GPUs of " + team.pool() + ".");
@@ -151,7 +151,7 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#confirm-" + team.gpuType() + "-note").getText()).contains("leave the reservations listed above");
 		assertThat(api.get("/api/v1/tenants/" + team.tenant() + "/quota", adminToken()).json().get("policies").get(0)
 			.get("maxGpus").asInt()).as("not saved before confirming").isEqualTo(32);
-		screenshot("laptop-admin_quota_impact");
+		fullScreenshot("laptop-admin_quota_impact");
 		submit("#save-" + team.gpuType());
 		assertThat(find("#notice").getText()).startsWith("Saved the " + team.gpuType() + " quota");
 

@@ -44,7 +44,7 @@ class FleetAdminBrowserTests extends ConsoleBrowserTest {
 		assertThat(findAll("#nodes tbody tr")).hasSize(16);
 		assertThat(find("tr[data-hostname='" + prefix + "-007']").getText()).contains("Available", "r1", "550.54, 560.35");
 		assertThat(count("SELECT count(*) FROM node WHERE hostname LIKE ?", prefix + "-%")).isEqualTo(16);
-		screenshot("laptop-admin_pool");
+		fullScreenshot("laptop-admin_pool");
 	}
 
 	@Test
