@@ -22,8 +22,13 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 	@Test
 	void aMemberSeesALiveQuoteAndBooksASlurmCluster() {
 		Team team = team(4, 16, 32, false);
+		Map<String, Object> budgeted = policy(team.gpuType(), 16, 32, false);
+		budgeted.put("monthlyBudget", 10000);
+		setQuota(team.tenant(), budgeted);
 		signIn(team.member());
-		Instant start = day(2).plus(Duration.ofHours(9));
+		// Inside one calendar month, so the budget has one line.
+		Instant start = java.time.YearMonth.now(java.time.ZoneOffset.UTC).plusMonths(1).atDay(1).atTime(9, 0)
+			.toInstant(java.time.ZoneOffset.UTC);
 		open("/book?pool=" + team.pool() + "&start=" + start + "&end=" + start.plus(Duration.ofHours(10)));
 		assertThat(h1()).isEqualTo("Book GPUs");
 		assertThat(find("#gpus-help").getText()).contains("multiple of 8", "up to 32", "16 of them guaranteed");
@@ -37,6 +42,7 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("quote-total"), "440.00"));
 		assertThat(find("#split tr[data-rate-class='RESERVED']").getText()).contains("160.00", "2.00", "320.00");
 		assertThat(find("#split tr[data-rate-class='BORROWED']").getText()).contains("80.00", "1.50", "120.00");
+		assertThat(find("#budget").getText()).contains("9,560.00 of 10,000.00 USD left after this booking");
 
 		find("#orchestrator-slurm").click();
 		new Select(find("#cudaDriver")).selectByValue("560.35");

@@ -61,9 +61,14 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 
 		// The page notes when the row changes, to measure the delay from the booking's commit to the screen.
 		browser.executeScript("""
-				var row = document.getElementById('row-' + arguments[0]);
-				new MutationObserver(function () { window.changedAt = window.changedAt || Date.now(); })
-				  .observe(row.parentNode, { childList: true, subtree: true });""", team.pool());
+				var table = document.getElementById('calendar'), pool = arguments[0], start = arguments[1];
+				var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
+				var index = Array.prototype.findIndex.call(heads, function (h) { return h.dataset.start === start; });
+				new MutationObserver(function () {
+				  var row = document.getElementById('row-' + pool);
+				  var cell = row && row.cells[index] && row.cells[index].querySelector('.cell');
+				  if (cell && cell.textContent === '16' && !window.changedAt) { window.changedAt = Date.now(); }
+				}).observe(table, { childList: true, subtree: true });""", team.pool(), hour.toString());
 		String id = bookByApi(colleague, 16, hour, hour.plus(Duration.ofHours(2)));
 		long committed = System.currentTimeMillis();
 		waitUntilFree(team.pool(), hour, "16");

@@ -101,6 +101,22 @@ class FleetAdminBrowserTests extends ConsoleBrowserTest {
 	}
 
 	@Test
+	void quarantiningANodeNamesTheReservationsThatHoldIt() {
+		Team team = team(1, 8, 8, false);
+		String id = bookByApi(team, 8, day(2), day(2).plus(java.time.Duration.ofHours(3)));
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin/pools/" + team.pool());
+		String row = "tr[data-hostname='" + team.pool() + "-n0']";
+		find(row + " summary").click();
+		find(row + " input[name=reason]").sendKeys("GPU fell off the bus");
+		submit(row + " button[type=submit]");
+
+		assertThat(find("#affected h2").getText()).isEqualTo("1 reservation holds this node from now on");
+		assertThat(find("#affected a").getText()).isEqualTo(team.tenant() + ": reservation " + id.substring(0, 8));
+		assertThat(find("#affected a").getAttribute("href")).endsWith("/tenants/" + team.tenant() + "/reservations/" + id);
+	}
+
+	@Test
 	void anAuditorReadsTheFleetButCannotChangeIt() {
 		String pool = newPool(newGpuType(), 8);
 		addNodes(pool, 1);
