@@ -1,18 +1,60 @@
 // The capacity calendar: arrow keys move between cells (one tab stop for the whole grid), Shift picks a range
-// in one row, the line above the grid shows the counts of the cell under the pointer or focus, and a status
-// says whether live updates are connected. The server pushes "which rows changed"; htmx fetches them.
+// in one row, the line above the grid describes the cell under the pointer or focus (and becomes its accessible
+// name), and a status says whether live updates are connected. The server pushes "which rows changed"; htmx
+// fetches those rows. Cells carry only their numbers: the pool and sizes are on the row, the time on the column.
 (function () {
   'use strict';
 
-  var anchor = null;
-  var current = null;
+  var anchor = null;   // { pool, index } of a range's first cell
+  var current = null;  // { pool, index } of the cell that holds the tab stop
+
+  function table() {
+    return document.getElementById('calendar');
+  }
 
   function cells() {
     return Array.prototype.slice.call(document.querySelectorAll('#calendar .cell'));
   }
 
-  function rowCells(cell) {
-    return Array.prototype.slice.call(cell.closest('tr').querySelectorAll('.cell'));
+  function header(cell) {
+    var heads = table().tHead.rows;
+    return heads[heads.length - 1].cells[cell.parentNode.cellIndex];
+  }
+
+  function at(place) {
+    if (!place) {
+      return null;
+    }
+    var row = document.getElementById('row-' + place.pool);
+    var td = row && row.cells[place.index];
+    return td ? td.querySelector('.cell') : null;
+  }
+
+  function placeOf(cell) {
+    return { pool: cell.closest('tr').dataset.pool, index: cell.parentNode.cellIndex };
+  }
+
+  function describe(cell) {
+    var row = cell.closest('tr');
+    var head = header(cell);
+    var daily = table().dataset.step === 'day';
+    var text = row.dataset.pool + ', ' + head.dataset.label + ': ' + (daily ? 'at least ' : '') + cell.textContent
+      + ' of ' + row.dataset.total + ' GPUs available' + (daily ? ' all day' : '') + ', ' + cell.dataset.x
+      + ' allocated, ' + row.dataset.unhealthy + ' unhealthy';
+    if (cell.dataset.m) {
+      text += '; your reservations hold ' + cell.dataset.m;
+    }
+    return text;
+  }
+
+  function label(cell) {
+    var text = describe(cell);
+    cell.setAttribute('aria-label', text);
+    cell.title = text;
+    var line = document.getElementById('cell-info');
+    if (line) {
+      line.textContent = text;
+    }
   }
 
   function rove(target) {
@@ -20,40 +62,32 @@
     if (!all.length) {
       return;
     }
-    if (!target || !document.body.contains(target)) {
-      target = (current && document.getElementById(current)) || all[0];
-    }
+    target = target || at(current) || all[0];
     all.forEach(function (cell) { cell.setAttribute('tabindex', cell === target ? '0' : '-1'); });
-    current = target.id;
+    current = placeOf(target);
+  }
+
+  function go(cell) {
+    if (cell) {
+      rove(cell);
+      cell.focus();
+    }
   }
 
   function move(cell, dRow, dCol) {
-    var row = cell.closest('tr');
-    var inRow = rowCells(cell);
-    var col = inRow.indexOf(cell);
-    var next = null;
+    var td = cell.parentNode;
+    var row = td.parentNode;
     if (dRow === 0) {
-      next = inRow[Math.max(0, Math.min(inRow.length - 1, col + dCol))];
-    } else {
-      var sibling = dRow > 0 ? row.nextElementSibling : row.previousElementSibling;
-      while (sibling && !sibling.querySelector('.cell')) {
-        sibling = dRow > 0 ? sibling.nextElementSibling : sibling.previousElementSibling;
-      }
-      if (sibling) {
-        var other = sibling.querySelectorAll('.cell');
-        next = other[Math.min(col, other.length - 1)];
-      }
+      var index = Math.max(1, Math.min(row.cells.length - 1, td.cellIndex + dCol));
+      go(row.cells[index].querySelector('.cell'));
+      return;
     }
-    if (next) {
-      rove(next);
-      next.focus();
+    var sibling = dRow > 0 ? row.nextElementSibling : row.previousElementSibling;
+    while (sibling && !sibling.querySelector('.cell')) {
+      sibling = dRow > 0 ? sibling.nextElementSibling : sibling.previousElementSibling;
     }
-  }
-
-  function info(cell) {
-    var line = document.getElementById('cell-info');
-    if (line && cell) {
-      line.textContent = cell.getAttribute('aria-label');
+    if (sibling) {
+      go(sibling.cells[Math.min(td.cellIndex, sibling.cells.length - 1)].querySelector('.cell'));
     }
   }
 
@@ -64,37 +98,35 @@
     }
   }
 
-  function clearAnchor() {
-    if (anchor) {
-      var old = document.getElementById(anchor);
-      if (old) {
-        old.classList.remove('anchor');
-      }
+  function mark() {
+    cells().forEach(function (cell) { cell.classList.remove('anchor'); });
+    var first = at(anchor);
+    if (first) {
+      first.classList.add('anchor');
     }
-    anchor = null;
   }
 
   // Shift+click or Shift+Enter: the first cell starts a range, the second (same row) books from one to the other.
   function pick(cell) {
-    var first = anchor && document.getElementById(anchor);
+    var first = at(anchor);
     if (first && first.closest('tr') === cell.closest('tr')) {
-      var start = first.dataset.start < cell.dataset.start ? first.dataset.start : cell.dataset.start;
-      var end = first.dataset.end > cell.dataset.end ? first.dataset.end : cell.dataset.end;
+      var a = header(first);
+      var b = header(cell);
       var url = new URL(cell.href, window.location.href);
-      url.searchParams.set('start', start);
-      url.searchParams.set('end', end);
-      clearAnchor();
+      url.searchParams.set('start', a.dataset.start < b.dataset.start ? a.dataset.start : b.dataset.start);
+      url.searchParams.set('end', a.dataset.end > b.dataset.end ? a.dataset.end : b.dataset.end);
+      anchor = null;
+      mark();
       window.location.href = url.toString();
       return;
     }
-    clearAnchor();
-    anchor = cell.id;
-    cell.classList.add('anchor');
+    anchor = placeOf(cell);
+    mark();
     say('Start chosen. Hold Shift and choose the last cell of the range in the same row.');
   }
 
   document.addEventListener('click', function (event) {
-    var cell = event.target.closest('#calendar a.cell[href]');
+    var cell = event.target.closest('#calendar a.cell');
     if (cell && event.shiftKey) {
       event.preventDefault();
       pick(cell);
@@ -112,15 +144,14 @@
       move(cell, keys[event.key][0], keys[event.key][1]);
     } else if (event.key === 'Home' || event.key === 'End') {
       event.preventDefault();
-      var inRow = rowCells(cell);
-      var target = event.key === 'Home' ? inRow[0] : inRow[inRow.length - 1];
-      rove(target);
-      target.focus();
+      var row = cell.closest('tr');
+      go(row.cells[event.key === 'Home' ? 1 : row.cells.length - 1].querySelector('.cell'));
     } else if (event.key === 'Enter' && event.shiftKey && cell.hasAttribute('href')) {
       event.preventDefault();
       pick(cell);
     } else if (event.key === 'Escape') {
-      clearAnchor();
+      anchor = null;
+      mark();
       say('Range cleared.');
     }
   });
@@ -129,14 +160,14 @@
     var cell = event.target.closest && event.target.closest('#calendar .cell');
     if (cell) {
       rove(cell);
-      info(cell);
+      label(cell);
     }
   });
 
   document.addEventListener('mouseover', function (event) {
     var cell = event.target.closest && event.target.closest('#calendar .cell');
     if (cell) {
-      info(cell);
+      label(cell);
     }
   });
 
@@ -155,16 +186,29 @@
 
   document.addEventListener('htmx:sseOpen', function () { live('Live updates: on'); });
   document.addEventListener('htmx:sseError', function () { live('Live updates: reconnecting…'); });
-  // New rows arrived (htmx:load fires on the new content; the replaced element is detached by then).
+
+  // New rows arrived (htmx:load fires on the new content; the replaced element is detached by then). A cell that
+  // had the focus gets it back in the new row.
   document.addEventListener('htmx:load', function (event) {
     var target = event.target;
-    if (target.closest && target.closest('#calendar') && (target.tagName === 'TR' || target.tagName === 'TBODY')) {
-      rove(null);
-      if (anchor && document.getElementById(anchor)) {
-        document.getElementById(anchor).classList.add('anchor');
-      }
-      live('Live updates: on, last change ' + clock());
+    if (!(target.closest && target.closest('#calendar') && (target.tagName === 'TR' || target.tagName === 'TBODY'))) {
+      return;
     }
+    var lostFocus = document.activeElement === document.body || !document.activeElement;
+    rove(null);
+    mark();
+    if (lostFocus && current && (target.tagName === 'TBODY' || target.dataset.pool === current.pool)) {
+      var again = at(current);
+      if (again && document.body.dataset.calendarFocused === 'yes') {
+        again.focus();
+      }
+    }
+    live('Live updates: on, last change ' + clock());
   });
+
+  document.addEventListener('focusin', function (event) {
+    document.body.dataset.calendarFocused = event.target.closest && event.target.closest('#calendar .cell') ? 'yes' : 'no';
+  });
+
   document.addEventListener('DOMContentLoaded', function () { rove(null); });
 })();

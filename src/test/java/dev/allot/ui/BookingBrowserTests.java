@@ -22,8 +22,13 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 	@Test
 	void aMemberSeesALiveQuoteAndBooksASlurmCluster() {
 		Team team = team(4, 16, 32, false);
+		Map<String, Object> budgeted = policy(team.gpuType(), 16, 32, false);
+		budgeted.put("monthlyBudget", 10000);
+		setQuota(team.tenant(), budgeted);
 		signIn(team.member());
-		Instant start = day(2).plus(Duration.ofHours(9));
+		// Inside one calendar month, so the budget has one line.
+		Instant start = java.time.YearMonth.now(java.time.ZoneOffset.UTC).plusMonths(1).atDay(1).atTime(9, 0)
+			.toInstant(java.time.ZoneOffset.UTC);
 		open("/book?pool=" + team.pool() + "&start=" + start + "&end=" + start.plus(Duration.ofHours(10)));
 		assertThat(h1()).isEqualTo("Book GPUs");
 		assertThat(find("#gpus-help").getText()).contains("multiple of 8", "up to 32", "16 of them guaranteed");
@@ -37,13 +42,14 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("quote-total"), "440.00"));
 		assertThat(find("#split tr[data-rate-class='RESERVED']").getText()).contains("160.00", "2.00", "320.00");
 		assertThat(find("#split tr[data-rate-class='BORROWED']").getText()).contains("80.00", "1.50", "120.00");
+		assertThat(find("#budget").getText()).contains("9,560.00 of 10,000.00 USD left after this booking");
 
 		find("#orchestrator-slurm").click();
 		new Select(find("#cudaDriver")).selectByValue("560.35");
 		find("#sharedMemoryGi").sendKeys("64");
 		find("#volumes").sendKeys("datasets 500\ncheckpoints: 200");
 		find("#sshPublicKeys").sendKeys(KEY);
-		screenshot("laptop-book");
+		fullScreenshot("laptop-book");
 		submit("#book-submit");
 
 		assertThat(find("#notice").getText()).isEqualTo("Booked 24 GPUs of " + team.pool() + ".");
@@ -151,7 +157,7 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#confirm-" + team.gpuType() + "-note").getText()).contains("leave the reservations listed above");
 		assertThat(api.get("/api/v1/tenants/" + team.tenant() + "/quota", adminToken()).json().get("policies").get(0)
 			.get("maxGpus").asInt()).as("not saved before confirming").isEqualTo(32);
-		screenshot("laptop-admin_quota_impact");
+		fullScreenshot("laptop-admin_quota_impact");
 		submit("#save-" + team.gpuType());
 		assertThat(find("#notice").getText()).startsWith("Saved the " + team.gpuType() + " quota");
 

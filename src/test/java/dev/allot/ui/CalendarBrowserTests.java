@@ -2,6 +2,7 @@ package dev.allot.ui;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -23,21 +24,21 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		bookByApi(team, 16, day(2).plus(Duration.ofHours(10)), day(2).plus(Duration.ofHours(14)));
 		bookByApi(other, 8, day(3).plus(Duration.ofHours(10)), day(3).plus(Duration.ofHours(14)));
 		signIn(team.member());
+		open("/calendar?type=" + team.gpuType());
 		calendarCaughtUp();
 
 		assertThat(h1()).isEqualTo("Capacity calendar");
 		WebElement mine = cell(team.pool(), day(2));
 		assertThat(free(mine)).isEqualTo("16");
-		assertThat(mine.findElements(By.cssSelector(".mine-mark"))).hasSize(1);
-		assertThat(mine.getAttribute("class")).contains("mine", "lvl-2");
-		assertThat(mine.getAttribute("aria-label")).contains("16 of 32 GPUs available, 16 allocated, 0 unhealthy",
+		assertThat(mine.getAttribute("class")).contains("m", "l2");
+		assertThat(described(mine)).contains("at least 16 of 32 GPUs available all day, 16 allocated, 0 unhealthy",
 				"your reservations hold 16");
 		WebElement theirs = cell(team.pool(), day(3));
 		assertThat(free(theirs)).isEqualTo("24");
-		assertThat(theirs.getAttribute("class")).doesNotContain("mine");
-		assertThat(theirs.getAttribute("aria-label")).doesNotContain("your").doesNotContain(other.tenant());
+		assertThat(theirs.getAttribute("class")).isEqualTo("cell l3");
+		assertThat(described(theirs)).doesNotContain("your").doesNotContain(other.tenant());
 		assertThat(free(cell(team.pool(), day(4)))).isEqualTo("32");
-		assertThat(cell(team.pool(), day(4)).getAttribute("class")).contains("lvl-4");
+		assertThat(cell(team.pool(), day(4)).getAttribute("class")).isEqualTo("cell l4");
 
 		theirs.click();
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("booking-form")));
@@ -51,7 +52,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		Team team = team(4, 32, 32, false);
 		Team colleague = teamOn(team.gpuType(), team.pool(), 32, 32, false);
 		signIn(team.member());
-		open("/calendar?days=14&step=hour");
+		open("/calendar?days=14&step=hour&type=" + team.gpuType());
 		calendarCaughtUp();
 		Instant hour = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS).plus(Duration.ofHours(5));
 		WebElement before = cell(team.pool(), hour);
@@ -60,9 +61,14 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 
 		// The page notes when the row changes, to measure the delay from the booking's commit to the screen.
 		browser.executeScript("""
-				var row = document.getElementById('row-' + arguments[0]);
-				new MutationObserver(function () { window.changedAt = window.changedAt || Date.now(); })
-				  .observe(row.parentNode, { childList: true, subtree: true });""", team.pool());
+				var table = document.getElementById('calendar'), pool = arguments[0], start = arguments[1];
+				var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
+				var index = Array.prototype.findIndex.call(heads, function (h) { return h.dataset.start === start; });
+				new MutationObserver(function () {
+				  var row = document.getElementById('row-' + pool);
+				  var cell = row && row.cells[index] && row.cells[index].querySelector('.cell');
+				  if (cell && cell.textContent === '16' && !window.changedAt) { window.changedAt = Date.now(); }
+				}).observe(table, { childList: true, subtree: true });""", team.pool(), hour.toString());
 		String id = bookByApi(colleague, 16, hour, hour.plus(Duration.ofHours(2)));
 		long committed = System.currentTimeMillis();
 		waitUntilFree(team.pool(), hour, "16");
@@ -78,14 +84,15 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		String node = team.pool() + "-n0";
 		api.post("/api/v1/nodes/" + node + "/quarantine", adminToken(), Map.of("reason", "ECC errors"));
 		waitUntilFree(team.pool(), hour, "24");
-		assertThat(cell(team.pool(), hour).getAttribute("aria-label")).contains("8 unhealthy");
-		screenshot("laptop-calendar_hourly");
+		assertThat(described(cell(team.pool(), hour))).contains("24 of 32 GPUs available, 0 allocated, 8 unhealthy");
+		fullScreenshot("laptop-calendar_hourly");
 	}
 
 	@Test
 	void aReconnectingCalendarCatchesUpWithWhatItMissed() {
 		Team team = team(2, 16, 16, false);
 		signIn(team.member());
+		open("/calendar?type=" + team.gpuType());
 		calendarCaughtUp();
 		// Drop the page's event stream as a network failure would, and book while it is down.
 		browser.executeScript("window.droppedSource = document.getElementById('calendar-live')"
@@ -104,14 +111,15 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 	void arrowKeysMoveBetweenCellsAndTheGridIsOneTabStop() {
 		Team team = team(2, 16, 16, false);
 		signIn(team.member());
+		open("/calendar?type=" + team.gpuType());
 		calendarCaughtUp();
 		WebElement first = cell(team.pool(), day(0));
 		first.sendKeys(Keys.ARROW_RIGHT);
 		WebElement focused = browser.switchTo().activeElement();
-		assertThat(focused.getAttribute("data-start")).isEqualTo(day(1).toString());
+		assertThat(focused).isEqualTo(cell(team.pool(), day(1)));
 		assertThat(focused.getAttribute("tabindex")).isEqualTo("0");
 		assertThat(findAll("#calendar .cell[tabindex='0']")).hasSize(1);
-		assertThat(find("#cell-info").getText()).contains(team.pool(), "16 of 16 GPUs available");
+		assertThat(find("#cell-info").getText()).contains(team.pool(), "at least 16 of 16 GPUs available all day");
 
 		focused.sendKeys(Keys.SHIFT, Keys.ENTER);
 		WebElement later = browser.switchTo().activeElement();
@@ -133,11 +141,13 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		addMember(team.tenant(), viewer, "VIEWER");
 		String id = bookByApi(team, 8, day(2), day(2).plus(Duration.ofHours(2)));
 		signIn(viewer);
+		open("/calendar?type=" + team.gpuType());
 		calendarCaughtUp();
 		WebElement cell = cell(team.pool(), day(2));
 		assertThat(cell.getAttribute("href")).isNull();
 		assertThat(free(cell)).isEqualTo("8");
-		assertThat(cell.getAttribute("class")).contains("mine");
+		assertThat(cell.getAttribute("class")).isEqualTo("cell l2 m");
+		assertThat(cell.getTagName()).isEqualTo("span");
 		assertThat(find(".calendar-help").getText()).contains("does not book");
 
 		open("/book?pool=" + team.pool());
@@ -161,11 +171,22 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 	}
 
 	private static String free(WebElement cell) {
-		return cell.findElement(By.cssSelector(".n")).getText();
+		return cell.getText();
 	}
 
+	/** What the page says about a cell when it has the focus (its accessible name, also shown above the grid). */
+	private String described(WebElement cell) {
+		browser.executeScript("arguments[0].focus()", cell);
+		assertThat(find("#cell-info").getText()).isEqualTo(cell.getAttribute("aria-label"));
+		return cell.getAttribute("aria-label");
+	}
+
+	/** The cell of the pool's row under the column that starts at the instant. */
 	private WebElement cell(String pool, Instant start) {
-		return find("tr[data-pool='" + pool + "'] .cell[data-start='" + start + "']");
+		List<WebElement> columns = findAll("#calendar thead tr:last-child th");
+		int index = columns.stream().map(c -> c.getAttribute("data-start")).toList().indexOf(start.toString());
+		assertThat(index).as("a column starts at " + start).isPositive();
+		return find("tr[data-pool='" + pool + "'] > :nth-child(" + (index + 1) + ") .cell");
 	}
 
 }

@@ -11,9 +11,16 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.allot.support.Api;
 import dev.allot.support.BrowserTest;
+import org.junit.jupiter.api.BeforeEach;
 
 /** A browser test that builds its own fleet through the API (unique names: the database is shared). */
 abstract class ConsoleBrowserTest extends BrowserTest {
+
+	/** Pages follow the browser's time zone: pin it, so that days start where the tests expect. */
+	@BeforeEach
+	void inUtc() {
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "UTC"));
+	}
 
 	protected String newGpuType() {
 		String code = "T" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 45), 36).toUpperCase();

@@ -44,7 +44,7 @@ class FleetAdminBrowserTests extends ConsoleBrowserTest {
 		assertThat(findAll("#nodes tbody tr")).hasSize(16);
 		assertThat(find("tr[data-hostname='" + prefix + "-007']").getText()).contains("Available", "r1", "550.54, 560.35");
 		assertThat(count("SELECT count(*) FROM node WHERE hostname LIKE ?", prefix + "-%")).isEqualTo(16);
-		screenshot("laptop-admin_pool");
+		fullScreenshot("laptop-admin_pool");
 	}
 
 	@Test
@@ -98,6 +98,22 @@ class FleetAdminBrowserTests extends ConsoleBrowserTest {
 		assertThat(find(row + " .state").getText()).isEqualTo("Available");
 		assertThat(jdbc.sql("SELECT action FROM audit_event WHERE object_id = ? ORDER BY id").param(node)
 			.query(String.class).list()).containsExactly("node.created", "node.quarantined", "node.available");
+	}
+
+	@Test
+	void quarantiningANodeNamesTheReservationsThatHoldIt() {
+		Team team = team(1, 8, 8, false);
+		String id = bookByApi(team, 8, day(2), day(2).plus(java.time.Duration.ofHours(3)));
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin/pools/" + team.pool());
+		String row = "tr[data-hostname='" + team.pool() + "-n0']";
+		find(row + " summary").click();
+		find(row + " input[name=reason]").sendKeys("GPU fell off the bus");
+		submit(row + " button[type=submit]");
+
+		assertThat(find("#affected h2").getText()).isEqualTo("1 reservation holds this node from now on");
+		assertThat(find("#affected a").getText()).isEqualTo(team.tenant() + ": reservation " + id.substring(0, 8));
+		assertThat(find("#affected a").getAttribute("href")).endsWith("/tenants/" + team.tenant() + "/reservations/" + id);
 	}
 
 	@Test

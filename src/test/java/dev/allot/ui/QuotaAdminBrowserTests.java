@@ -53,7 +53,7 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		var saved = api.get("/api/v1/tenants/" + tenant + "/quota", adminToken()).json().get("policies").get(0);
 		assertThat(saved.get("maxGpus").asInt()).isEqualTo(32);
 		assertThat(saved.get("maxWindow").asString()).isEqualTo("PT72H");
-		screenshot("laptop-admin_quota");
+		fullScreenshot("laptop-admin_quota");
 	}
 
 	@Test

@@ -17,7 +17,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The capacity calendar, for everyone signed in. The page, one pool's row and all rows are the same template;
+ * The capacity calendar, for everyone signed in. The page, one pool's row and all rows are the same templates;
  * {@code /calendar/events} tells open pages which rows to fetch again.
  */
 @UiController
@@ -37,34 +37,29 @@ class CalendarPage {
 
 	@GetMapping("/calendar")
 	String calendar(Caller caller, Model model, HttpServletRequest request, HttpSession session,
-			@RequestParam(required = false) @Nullable Integer days, @RequestParam(required = false) @Nullable String step) {
-		Tenant tenant = access.current(caller, session).orElse(null);
-		CalendarView view = CalendarView.of(days, step);
+			@RequestParam(required = false) @Nullable Integer days, @RequestParam(required = false) @Nullable String step,
+			@RequestParam(required = false) @Nullable String type, @RequestParam(defaultValue = "0") int page) {
 		model.addAttribute("section", "calendar");
-		model.addAttribute("tenant", tenant);
-		model.addAttribute("canBook", tenant != null && BookingAccess.canBook(caller, tenant));
 		model.addAttribute("cut", CalendarView.cut(days, step));
-		model.addAttribute("grid", grid.grid(caller, tenant == null ? null : tenant.slug(), view, ViewerTimes.of(request)));
+		grid(caller, model, request, session, days, step, type, page);
 		return "booking/calendar";
 	}
 
 	@GetMapping("/calendar/rows")
 	String rows(Caller caller, Model model, HttpServletRequest request, HttpSession session,
-			@RequestParam(required = false) @Nullable Integer days, @RequestParam(required = false) @Nullable String step) {
-		Tenant tenant = access.current(caller, session).orElse(null);
-		model.addAttribute("canBook", tenant != null && BookingAccess.canBook(caller, tenant));
-		model.addAttribute("grid", grid.grid(caller, tenant == null ? null : tenant.slug(), CalendarView.of(days, step),
-				ViewerTimes.of(request)));
+			@RequestParam(required = false) @Nullable Integer days, @RequestParam(required = false) @Nullable String step,
+			@RequestParam(required = false) @Nullable String type, @RequestParam(defaultValue = "0") int page) {
+		grid(caller, model, request, session, days, step, type, page);
 		return "booking/calendar-rows :: rows";
 	}
 
 	@GetMapping("/calendar/row")
-	String row(Caller caller, Model model, HttpServletRequest request, HttpServletResponse response,
-			HttpSession session, @RequestParam String pool, @RequestParam(required = false) @Nullable Integer days,
-			@RequestParam(required = false) @Nullable String step) {
+	String row(Caller caller, Model model, HttpServletRequest request, HttpSession session, @RequestParam String pool,
+			@RequestParam(required = false) @Nullable Integer days, @RequestParam(required = false) @Nullable String step) {
 		Tenant tenant = access.current(caller, session).orElse(null);
 		CalendarView view = CalendarView.of(days, step);
-		CalendarGrid.Row row = grid.row(caller, tenant == null ? null : tenant.slug(), pool, view, ViewerTimes.of(request))
+		CalendarGrid.Row row = grid
+			.row(caller, tenant == null ? null : tenant.slug(), pool, view, ViewerTimes.of(request), request.getContextPath())
 			.orElseThrow(() -> AllotException.notFound("Pool " + pool));
 		model.addAttribute("canBook", tenant != null && BookingAccess.canBook(caller, tenant));
 		model.addAttribute("view", view);
@@ -78,6 +73,15 @@ class CalendarPage {
 		response.setHeader("X-Accel-Buffering", "no");
 		response.setHeader("Cache-Control", "no-cache");
 		return feed.subscribe();
+	}
+
+	private void grid(Caller caller, Model model, HttpServletRequest request, HttpSession session,
+			@Nullable Integer days, @Nullable String step, @Nullable String type, int page) {
+		Tenant tenant = access.current(caller, session).orElse(null);
+		model.addAttribute("tenant", tenant);
+		model.addAttribute("canBook", tenant != null && BookingAccess.canBook(caller, tenant));
+		model.addAttribute("grid", grid.grid(caller, tenant == null ? null : tenant.slug(), CalendarView.of(days, step),
+				new CalendarGrid.Pools(type, page), ViewerTimes.of(request), request.getContextPath()));
 	}
 
 }

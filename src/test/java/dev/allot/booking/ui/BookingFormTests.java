@@ -1,0 +1,76 @@
+package dev.allot.booking.ui;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.allot.booking.BookingRequest;
+import dev.allot.booking.ClusterSpec;
+import dev.allot.shared.web.FormErrors;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BookingFormTests {
+
+	static final String ED25519 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAdRjhFO53nw+UOnYkvgF7wfzPqAZ+reJO59jC3++IBt ada@laptop";
+
+	@Test
+	void readsTheWindowInTheZoneTheFormWasShownIn() {
+		BookingForm form = form("Europe/Berlin", "2027-01-05T10:00", "2027-01-05T14:30", "", "");
+		BookingRequest request = form.toRequest(List.of("550.54"), new FormErrors());
+		assertThat(request).isNotNull();
+		assertThat(request.window().start()).isEqualTo(Instant.parse("2027-01-05T09:00:00Z"));
+		assertThat(request.window().end()).isEqualTo(Instant.parse("2027-01-05T13:30:00Z"));
+		assertThat(request.cluster().orchestrator()).isEqualTo(ClusterSpec.Orchestrator.SLURM);
+	}
+
+	@Test
+	void anUnknownZoneFallsBackToUtc() {
+		BookingRequest request = form("Mars/Olympus", "2027-01-05T10:00", "2027-01-05T11:00", "", "")
+			.toRequest(List.of(), new FormErrors());
+		assertThat(request.window().start()).isEqualTo(Instant.parse("2027-01-05T10:00:00Z"));
+	}
+
+	@Test
+	void volumesAndKeysAreParsedLineByLine() {
+		BookingRequest request = form("UTC", "2027-01-05T10:00", "2027-01-05T11:00", "datasets 500\n\nckpt: 20 GiB",
+				ED25519 + "\n").toRequest(List.of(), new FormErrors());
+		assertThat(request.cluster().volumes()).containsExactly(new ClusterSpec.Volume("datasets", 500),
+				new ClusterSpec.Volume("ckpt", 20));
+		assertThat(request.cluster().sshPublicKeys()).containsExactly(ED25519);
+	}
+
+	@Test
+	void eachBadFieldGetsItsOwnMessage() {
+		FormErrors errors = new FormErrors();
+		BookingForm form = new BookingForm("key", "UTC", "", "pool", "eight", "2027-01-05T10:00", "2027-01-05T09:00",
+				"KUBERNETES", "999.99", "9000", "a b c", "ssh-rsa AAAA", null);
+		assertThat(form.toRequest(List.of("550.54"), errors)).isNull();
+		assertThat(errors.asMap()).containsOnlyKeys("project", "gpus", "end", "cudaDriver", "sharedMemoryGi", "volumes",
+				"sshPublicKeys");
+		assertThat(errors.get("end")).isEqualTo("The end must be after the start");
+		assertThat(errors.get("cudaDriver")).contains("No node of this pool has driver 999.99");
+	}
+
+	@Test
+	void twoVolumesOfOneNameAreRefused() {
+		FormErrors errors = new FormErrors();
+		form("UTC", "2027-01-05T10:00", "2027-01-05T11:00", "data 1\ndata 2", "").toRequest(List.of(), errors);
+		assertThat(errors.get("volumes")).isEqualTo("Give each volume its own name");
+	}
+
+	@Test
+	void takingASuggestionKeepsTheKeyAndTheZone() {
+		BookingForm form = form("Europe/Berlin", "2027-01-05T10:00", "2027-01-05T11:00", "", "");
+		BookingForm taken = form.withWindow(Instant.parse("2027-01-06T08:00:00Z"), Instant.parse("2027-01-06T09:00:00Z"));
+		assertThat(taken.start()).isEqualTo("2027-01-06T09:00");
+		assertThat(taken.idempotencyKey()).isEqualTo(form.idempotencyKey());
+		assertThat(form.withNewKey().idempotencyKey()).isNotEqualTo(form.idempotencyKey());
+	}
+
+	private static BookingForm form(String zone, String start, String end, String volumes, String keys) {
+		return new BookingForm("key-1", zone, "training", "h100-a", "16", start, end, "SLURM", "", "", volumes, keys,
+				null);
+	}
+
+}
