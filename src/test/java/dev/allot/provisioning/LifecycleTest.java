@@ -35,7 +35,9 @@ import static org.awaitility.Awaitility.await;
  * of the real one, so that every step these tests schedule (even "now") is years away for those pollers. Other
  * tests' bookings get clusters too; each lifecycle test first retires them and starts from an empty queue.
  */
-@TestPropertySource(properties = "db-scheduler.enabled=false")
+@TestPropertySource(properties = { "db-scheduler.enabled=false",
+		// A context more in the test JVM: keep its share of PostgreSQL's connections small.
+		"spring.datasource.hikari.maximum-pool-size=6", "spring.datasource.hikari.minimum-idle=1" })
 public abstract class LifecycleTest extends FleetTest {
 
 	/** The application's clock in this context: the real one, seven years ahead. */

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -35,7 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole lifecycle against fabric8's Kubernetes mock API server in CRUD mode: a pool configured with the
  * Kubernetes driver (through a kubeconfig file, as in production), a booking on two of its nodes, the namespace
  * and the claimed nodes while the window lasts, the tenant's kubeconfig from the API, and nothing after it.
+ * Its application context (with the pool configured for it) serves no other class and is closed afterwards.
  */
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class KubernetesMockServerLifecycleTests extends LifecycleTest {
 
 	private static final String POOL = "k8s-e2e-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -22,8 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole lifecycle against a real slurmctld with slurmdbd ({@link SlurmCluster}): a pool configured with the
  * Slurm driver, a booking on two of its nodes, and what Slurm holds before, during and after the window, as
  * {@code scontrol show} and {@code sacctmgr show} tell an administrator.
+ * Its application context (with the pool configured for it) serves no other class and is closed afterwards.
  */
 @ExtendWith(SlurmCluster.class)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class SlurmLifecycleTests extends LifecycleTest {
 
 	private static final String POOL = "slurm-e2e-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);

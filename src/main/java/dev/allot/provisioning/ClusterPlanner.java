@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  * idempotent.
  */
 @Component
-class ReservationEvents {
+class ClusterPlanner {
 
 	private final Clusters clusters;
 
@@ -34,7 +34,7 @@ class ReservationEvents {
 
 	private final Clock clock;
 
-	ReservationEvents(Clusters clusters, ReservationLifecycle reservations, ClusterSchedule schedule,
+	ClusterPlanner(Clusters clusters, ReservationLifecycle reservations, ClusterSchedule schedule,
 			Timeline timeline, LifecycleProperties properties, Clock clock) {
 		this.clusters = clusters;
 		this.reservations = reservations;
