@@ -122,8 +122,11 @@ public class Quotas {
 
 	// The decision, for booking
 
-	/** Decides without booking or locking: for quotes and earliest-fit searches. Throws on a refusal. */
-	@Transactional(readOnly = true)
+	/**
+	 * Decides without booking or locking: for quotes and earliest-fit searches. Throws on a refusal, which
+	 * leaves the caller's read-only transaction usable (earliest-fit goes on to the next window).
+	 */
+	@Transactional(readOnly = true, noRollbackFor = QuotaExceededException.class)
 	public QuotaDecision evaluate(UUID tenantId, GpuType type, TimeWindow window, int gpus) {
 		QuotaPolicy policy = policy(tenantId, type);
 		policy.requireWindow(window, clock.instant());

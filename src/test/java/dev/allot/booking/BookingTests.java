@@ -212,6 +212,19 @@ class BookingTests extends BookingFixture {
 	}
 
 	@Test
+	void earliestFitSkipsWindowsTheQuotaRefusesAndAnswersTheNextOnes() {
+		Setup s = setup(2, 8, 8, false);
+		assertThat(book(s, 8, hour(3), hour(6)).status()).isEqualTo(201);
+		// a free node exists at once, but 8 more GPUs would pass the tenant's maxGpus of 8 until hour 6
+		Api.Response earliest = api.get("/api/v1/capacity/earliest?pool=" + s.pool() + "&gpus=8&duration=PT2H&after="
+				+ hour(2) + "&tenant=" + s.tenant(), s.token());
+		assertThat(earliest.status()).as(earliest.body()).isEqualTo(200);
+		for (JsonNode window : earliest.json().get("windows")) {
+			assertThat(Instant.parse(window.get("startsAt").asString())).isAfterOrEqualTo(hour(6));
+		}
+	}
+
+	@Test
 	void theEarliestWindowsFitCapacityAndQuota() {
 		Setup s = setup(1, 8, 8, false);
 		assertThat(book(s, 8, hour(3), hour(6)).status()).isEqualTo(201);
