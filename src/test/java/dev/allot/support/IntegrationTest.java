@@ -84,7 +84,12 @@ public abstract class IntegrationTest {
 
 	/** A new active tenant with a unique slug. */
 	protected String newTenant() {
-		String slug = unique("t");
+		return newTenant("t");
+	}
+
+	/** A tenant whose slug starts with the prefix: pages listing tenants by slug show "a0" ones first. */
+	protected String newTenant(String prefix) {
+		String slug = unique(prefix);
 		Api.Response created = api.post("/api/v1/tenants", adminToken(),
 				Map.of("slug", slug, "displayName", "Tenant " + slug));
 		if (created.status() != 201) {
