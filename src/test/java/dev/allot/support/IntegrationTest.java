@@ -45,6 +45,9 @@ public abstract class IntegrationTest {
 		registry.add("allot.security.bootstrap-client-id", () -> ADMIN_CLIENT);
 		registry.add("allot.security.bootstrap-client-secret", () -> ADMIN_SECRET);
 		registry.add("allot.demo.enabled", () -> "false");
+		// Several application contexts share one PostgreSQL (max_connections 100 by default): keep pools small.
+		registry.add("spring.datasource.hikari.maximum-pool-size", () -> "8");
+		registry.add("spring.datasource.hikari.minimum-idle", () -> "1");
 		// Tests end with the JVM; waiting for in-flight requests only delays the fork's exit.
 		registry.add("server.shutdown", () -> "immediate");
 		registry.add("spring.lifecycle.timeout-per-shutdown-phase", () -> "5s");
