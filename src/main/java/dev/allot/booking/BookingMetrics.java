@@ -1,14 +1,22 @@
 package dev.allot.booking;
 
+import java.time.Duration;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.event.TransactionPhase;
-import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Counts what booking commits ({@code allot_bookings_total} by outcome and pool, booked GPU-hours); refusals
  * are counted by their problem code in {@code allot_api_problems_total}.
+ * <p>
+ * A plain listener that counts once the transaction commits, on purpose not a {@code @TransactionalEventListener}:
+ * Spring Modulith records a publication for every transactional listener and marks it done in a transaction of
+ * its own, which would take a second pooled connection while the request still holds its first one; with every
+ * request of a full pool doing that at once, they all waited for a connection that none would give back.
  */
 @Component
 class BookingMetrics {
@@ -19,21 +27,36 @@ class BookingMetrics {
 		this.registry = registry;
 	}
 
-	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+	@EventListener
 	void on(ReservationConfirmed confirmed) {
-		registry.counter("allot.bookings", "outcome", "confirmed", "pool", confirmed.pool()).increment();
-		double hours = java.time.Duration.between(confirmed.startsAt(), confirmed.endsAt()).toMinutes() / 60.0;
-		registry.counter("allot.booked.gpu.hours", "pool", confirmed.pool()).increment(hours * confirmed.gpus());
+		double hours = Duration.between(confirmed.startsAt(), confirmed.endsAt()).toMinutes() / 60.0;
+		afterCommit(() -> {
+			registry.counter("allot.bookings", "outcome", "confirmed", "pool", confirmed.pool()).increment();
+			registry.counter("allot.booked.gpu.hours", "pool", confirmed.pool()).increment(hours * confirmed.gpus());
+		});
 	}
 
-	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+	@EventListener
 	void on(ReservationCancelled cancelled) {
-		registry.counter("allot.bookings", "outcome", "cancelled", "pool", "").increment();
+		afterCommit(() -> registry.counter("allot.bookings", "outcome", "cancelled", "pool", "").increment());
 	}
 
-	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+	@EventListener
 	void on(ReservationExtended extended) {
-		registry.counter("allot.bookings", "outcome", "extended", "pool", "").increment();
+		afterCommit(() -> registry.counter("allot.bookings", "outcome", "extended", "pool", "").increment());
+	}
+
+	private static void afterCommit(Runnable count) {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			count.run();
+			return;
+		}
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+			@Override
+			public void afterCommit() {
+				count.run();
+			}
+		});
 	}
 
 }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -99,7 +100,7 @@ public final class Api {
 
 	private HttpRequest.Builder request(String path, String token, String... headers) {
 		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path))
-			.timeout(Duration.ofSeconds(30))
+			.timeout(Duration.ofSeconds(Integer.getInteger("allot.test.http-timeout", 30)))
 			.header("Accept", "application/json, application/problem+json");
 		if (token != null) {
 			builder.header("Authorization", "Bearer " + token);
@@ -127,6 +128,11 @@ public final class Api {
 			Map<String, String> headers = new LinkedHashMap<>();
 			response.headers().map().forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
 			return new Response(response.statusCode(), headers, response.body());
+		}
+		catch (HttpTimeoutException ex) {
+			throw new IllegalStateException(ex.getMessage() + ": " + request.method() + " " + request.uri()
+					+ "; the test JVM's threads (the application's included) are in " + ThreadDumps.write("timeout"),
+					ex);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
