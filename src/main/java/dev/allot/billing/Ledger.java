@@ -7,8 +7,10 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
@@ -80,11 +82,16 @@ public class Ledger {
 				: posting.description() + " (late: belongs to closed month " + posting.month() + ")";
 		Optional<Long> id = repository.insertTransaction(posting, month, description, now, reverses, reason, actor);
 		id.ifPresent(tx -> {
+			Account receivable = Account.receivable(posting.tenantId());
+			Map<LedgerAccounts.Key, Long> ids = accounts.ids(posting.charges().stream()
+				.flatMap(charge -> Stream.of(new LedgerAccounts.Key(receivable, charge.currency()),
+						new LedgerAccounts.Key(charge.counter(), charge.currency())))
+				.toList());
 			for (Charge charge : posting.charges()) {
-				repository.insertEntry(tx, accounts.id(Account.receivable(posting.tenantId()), charge.currency()),
+				repository.insertEntry(tx, ids.get(new LedgerAccounts.Key(receivable, charge.currency())),
 						charge.amount(), charge);
-				repository.insertEntry(tx, accounts.id(charge.counter(), charge.currency()), charge.amount().negate(),
-						charge);
+				repository.insertEntry(tx, ids.get(new LedgerAccounts.Key(charge.counter(), charge.currency())),
+						charge.amount().negate(), charge);
 			}
 			budgets.afterPosting(posting.tenantId(), month, now);
 		});
