@@ -5,6 +5,7 @@ import java.util.List;
 import dev.allot.shared.security.Caller;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.ArraySchema;
 import io.swagger.v3.oas.models.media.Content;
@@ -13,6 +14,8 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.HeaderParameter;
+import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.OAuthFlow;
 import io.swagger.v3.oas.models.security.OAuthFlows;
@@ -65,6 +68,34 @@ class OpenApiConfiguration {
 				PROBLEMS.forEach((status, description) -> operation.getResponses()
 					.putIfAbsent(status, new ApiResponse().description(description).content(problem)));
 			}));
+		};
+	}
+
+	/**
+	 * Every POST that creates (answers 201) takes an {@code Idempotency-Key}: booking and health checks keep it with
+	 * what they create and declare it themselves; the others get it from the shared filter, documented here.
+	 */
+	@Bean
+	OpenApiCustomizer idempotencyKeys() {
+		return openApi -> {
+			openApi.getComponents().addParameters("IdempotencyKey", new HeaderParameter().name("Idempotency-Key")
+				.required(false)
+				.schema(new StringSchema().maxLength(200))
+				.description("Makes the request safe to retry: the same key (per caller, for 24 hours) with the same "
+						+ "body answers the first 201 again with Idempotent-Replayed: true; with another body 422 "
+						+ "idempotency_key_reused; while the first is still running 409 idempotency_key_in_use"));
+			openApi.getPaths().values().forEach(item -> {
+				Operation post = item.getPost();
+				if (post == null || post.getResponses() == null || !post.getResponses().containsKey("201")) {
+					return;
+				}
+				boolean declared = post.getParameters() != null && post.getParameters()
+					.stream()
+					.anyMatch(parameter -> "Idempotency-Key".equalsIgnoreCase(parameter.getName()));
+				if (!declared) {
+					post.addParametersItem(new Parameter().$ref("#/components/parameters/IdempotencyKey"));
+				}
+			});
 		};
 	}
 
