@@ -40,15 +40,18 @@ public class Budgets {
 
 	private final ProjectBudgets projects;
 
+	private final WebhookSecrets secrets;
+
 	private final BillingProperties properties;
 
 	private final Clock clock;
 
-	Budgets(BudgetRepository repository, Notifications notifications, ProjectBudgets projects, Tenancy tenancy,
-			AuditLog audit, BillingProperties properties, Clock clock) {
+	Budgets(BudgetRepository repository, Notifications notifications, ProjectBudgets projects,
+			WebhookSecrets secrets, Tenancy tenancy, AuditLog audit, BillingProperties properties, Clock clock) {
 		this.repository = repository;
 		this.notifications = notifications;
 		this.projects = projects;
+		this.secrets = secrets;
 		this.tenancy = tenancy;
 		this.audit = audit;
 		this.properties = properties;
@@ -72,7 +75,8 @@ public class Budgets {
 			throw AllotException.preconditionFailed("The budget of " + tenantSlug + " has changed; its ETag is \""
 					+ version + "\"");
 		}
-		repository.upsert(tenant.id(), request, request.thresholdsOrDefault(), version + 1, clock.instant());
+		String sealed = request.webhookSecret() == null ? null : secrets.seal(tenant.id(), request.webhookSecret());
+		repository.upsert(tenant.id(), request, sealed, version + 1, clock.instant());
 		YearMonth month = currentMonth();
 		Budget after = view(tenant, repository.find(tenant.id(), true).orElseThrow(), month);
 		audit.record(new AuditRecord(tenantSlug, before.isPresent() ? "budget.updated" : "budget.created", "budget",
