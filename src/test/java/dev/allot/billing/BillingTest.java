@@ -120,6 +120,16 @@ abstract class BillingTest extends FleetTest {
 			.single();
 	}
 
+	/** GPU-seconds per line kind and rate class posted to the tenant for a reservation (net of reversals). */
+	long gpuSeconds(UUID id, String line, String rateClass) {
+		return jdbc.sql("""
+				SELECT coalesce(sum(e.gpu_seconds), 0) FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id
+				WHERE a.kind = 'RECEIVABLE' AND e.reservation_id = ? AND e.line = ? AND e.rate_class = ?""")
+			.params(id, line, rateClass)
+			.query(Long.class)
+			.single();
+	}
+
 	long transactionsOf(String tenant) {
 		return jdbc.sql("""
 				SELECT count(*) FROM ledger_transaction x JOIN tenant t ON t.id = x.tenant_id WHERE t.slug = ?""")
