@@ -26,6 +26,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param allowLoopbackHttpWebhooks accept {@code http://} webhook URLs on the loopback interface (tests only)
  * @param idleThreshold GPU utilisation (percent) under which a GPU counts as idle
  * @param idleAfter how long all of a reservation's GPUs must stay idle before it is flagged
+ * @param telemetryRetention how long GPU-utilisation samples are kept (a daily task purges older ones); the
+ * Usage page's "used" GPU-hours can only be shown within it
  */
 @ConfigurationProperties("allot.billing")
 public record BillingProperties(@DefaultValue("PT5M") Duration meterEvery, @DefaultValue("PT2M") Duration settle,
@@ -33,11 +35,15 @@ public record BillingProperties(@DefaultValue("PT5M") Duration meterEvery, @Defa
 		@DefaultValue("P365D") Duration cancellationFeeWithin, @DefaultValue("PT6H") Duration closeMonthAfter,
 		@DefaultValue("PT30S") Duration webhookBackoff, @DefaultValue("8") int webhookAttempts,
 		@DefaultValue("PT10S") Duration webhookTimeout, @DefaultValue("false") boolean allowLoopbackHttpWebhooks,
-		@DefaultValue("5") BigDecimal idleThreshold, @DefaultValue("PT1H") Duration idleAfter) {
+		@DefaultValue("5") BigDecimal idleThreshold, @DefaultValue("PT1H") Duration idleAfter,
+		@DefaultValue("P90D") Duration telemetryRetention) {
 
 	public BillingProperties {
 		if (cancellationFeeShare.signum() < 0 || cancellationFeeShare.compareTo(BigDecimal.ONE) > 0) {
 			throw InvalidInputException.of("allot.billing.cancellation-fee-share", "must be between 0 and 1");
+		}
+		if (telemetryRetention.compareTo(idleAfter) <= 0) {
+			throw InvalidInputException.of("allot.billing.telemetry-retention", "must be longer than idle-after");
 		}
 		if (webhookAttempts < 1) {
 			throw InvalidInputException.of("allot.billing.webhook-attempts", "must be 1 or more");

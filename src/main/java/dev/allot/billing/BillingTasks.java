@@ -21,6 +21,12 @@ class BillingTasks {
 	}
 
 	@Bean
+	RecurringTask<Void> purgeTelemetry(Telemetry telemetry, Clock clock) {
+		return Tasks.recurring("billing-purge-telemetry", FixedDelay.of(Duration.ofHours(24)))
+			.execute((instance, context) -> telemetry.purge(clock.instant()));
+	}
+
+	@Bean
 	RecurringTask<Void> closeMonths(Ledger ledger) {
 		return Tasks.recurring("billing-close-months", FixedDelay.of(Duration.ofHours(1)))
 			.execute((instance, context) -> ledger.closeMonths());

@@ -36,7 +36,7 @@ class BudgetRepository {
 			.optional();
 	}
 
-	void upsert(UUID tenantId, BudgetRequest r, List<Integer> thresholds, long version, Instant now) {
+	void upsert(UUID tenantId, BudgetRequest r, @Nullable String sealedSecret, long version, Instant now) {
 		jdbc.sql("""
 				INSERT INTO tenant_budget (tenant_id, amount, currency, thresholds, webhook_url, webhook_secret, version,
 				    updated_at)
@@ -44,8 +44,8 @@ class BudgetRepository {
 				ON CONFLICT (tenant_id) DO UPDATE SET amount = excluded.amount, currency = excluded.currency,
 				    thresholds = excluded.thresholds, webhook_url = excluded.webhook_url,
 				    webhook_secret = excluded.webhook_secret, version = excluded.version, updated_at = excluded.updated_at""")
-			.params(tenantId, r.amount(), r.currency(), thresholds.toArray(Integer[]::new), r.webhookUrl(),
-					r.webhookSecret(), version, Timestamp.from(now))
+			.params(tenantId, r.amount(), r.currency(), r.thresholdsOrDefault().toArray(Integer[]::new), r.webhookUrl(),
+					sealedSecret, version, Timestamp.from(now))
 			.update();
 	}
 

@@ -20,11 +20,32 @@ public record BudgetRequest(@Nullable BigDecimal amount, @Nullable String curren
 	private static final BigDecimal MAX = new BigDecimal("1000000000000");
 
 	List<Integer> thresholdsOrDefault() {
-		return thresholds == null ? Budget.DEFAULT_THRESHOLDS : thresholds.stream().sorted().toList();
+		return thresholdsOrDefault(thresholds);
 	}
 
 	void validate(boolean allowLoopbackHttp) {
 		List<FieldError> errors = new ArrayList<>();
+		validateAmount(amount, currency, thresholds, errors);
+		if (webhookUrl != null) {
+			String problem = webhookProblem(webhookUrl, allowLoopbackHttp);
+			if (problem != null) {
+				errors.add(new FieldError("webhookUrl", problem));
+			}
+			if (webhookSecret == null || webhookSecret.length() < 16 || webhookSecret.length() > 200) {
+				errors.add(new FieldError("webhookSecret", "must be 16-200 characters when a webhook is set"));
+			}
+		}
+		else if (webhookSecret != null) {
+			errors.add(new FieldError("webhookSecret", "needs a webhookUrl"));
+		}
+		if (!errors.isEmpty()) {
+			throw new InvalidInputException(errors);
+		}
+	}
+
+	/** The checks a tenant's and a project's budget share: amount, currency and thresholds. */
+	static void validateAmount(@Nullable BigDecimal amount, @Nullable String currency,
+			@Nullable List<Integer> thresholds, List<FieldError> errors) {
 		if (amount == null) {
 			errors.add(new FieldError("amount", "is required"));
 		}
@@ -43,21 +64,10 @@ public record BudgetRequest(@Nullable BigDecimal amount, @Nullable String curren
 				errors.add(new FieldError("thresholds", "must be distinct percentages from 1 to 1000"));
 			}
 		}
-		if (webhookUrl != null) {
-			String problem = webhookProblem(webhookUrl, allowLoopbackHttp);
-			if (problem != null) {
-				errors.add(new FieldError("webhookUrl", problem));
-			}
-			if (webhookSecret == null || webhookSecret.length() < 16 || webhookSecret.length() > 200) {
-				errors.add(new FieldError("webhookSecret", "must be 16-200 characters when a webhook is set"));
-			}
-		}
-		else if (webhookSecret != null) {
-			errors.add(new FieldError("webhookSecret", "needs a webhookUrl"));
-		}
-		if (!errors.isEmpty()) {
-			throw new InvalidInputException(errors);
-		}
+	}
+
+	static List<Integer> thresholdsOrDefault(@Nullable List<Integer> thresholds) {
+		return thresholds == null ? Budget.DEFAULT_THRESHOLDS : thresholds.stream().sorted().toList();
 	}
 
 	private static boolean known(String code) {

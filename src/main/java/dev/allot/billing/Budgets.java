@@ -38,14 +38,20 @@ public class Budgets {
 
 	private final AuditLog audit;
 
+	private final ProjectBudgets projects;
+
+	private final WebhookSecrets secrets;
+
 	private final BillingProperties properties;
 
 	private final Clock clock;
 
-	Budgets(BudgetRepository repository, Notifications notifications, Tenancy tenancy, AuditLog audit,
-			BillingProperties properties, Clock clock) {
+	Budgets(BudgetRepository repository, Notifications notifications, ProjectBudgets projects,
+			WebhookSecrets secrets, Tenancy tenancy, AuditLog audit, BillingProperties properties, Clock clock) {
 		this.repository = repository;
 		this.notifications = notifications;
+		this.projects = projects;
+		this.secrets = secrets;
 		this.tenancy = tenancy;
 		this.audit = audit;
 		this.properties = properties;
@@ -69,7 +75,8 @@ public class Budgets {
 			throw AllotException.preconditionFailed("The budget of " + tenantSlug + " has changed; its ETag is \""
 					+ version + "\"");
 		}
-		repository.upsert(tenant.id(), request, request.thresholdsOrDefault(), version + 1, clock.instant());
+		String sealed = request.webhookSecret() == null ? null : secrets.seal(tenant.id(), request.webhookSecret());
+		repository.upsert(tenant.id(), request, sealed, version + 1, clock.instant());
 		YearMonth month = currentMonth();
 		Budget after = view(tenant, repository.find(tenant.id(), true).orElseThrow(), month);
 		audit.record(new AuditRecord(tenantSlug, before.isPresent() ? "budget.updated" : "budget.created", "budget",
@@ -79,10 +86,11 @@ public class Budgets {
 		return after;
 	}
 
-	/** Records a notification for each threshold the tenant's spend in {@code month} has reached. */
+	/** Records a notification for each threshold the tenant's (and its projects') spend in {@code month} reached. */
 	@Transactional(propagation = Propagation.MANDATORY)
 	void afterPosting(UUID tenantId, YearMonth month, Instant now) {
-		repository.find(tenantId, true).ifPresent(budget -> {
+		var tenantBudget = repository.find(tenantId, true);
+		tenantBudget.ifPresent(budget -> {
 			BigDecimal spent = repository.spent(tenantId, month, budget.currency());
 			Budget view = new Budget("", budget.amount(), budget.currency(), budget.thresholds(), budget.webhookUrl(),
 					budget.webhookSecret() != null, budget.version(), month, spent);
@@ -95,6 +103,8 @@ public class Budgets {
 						budget.webhookUrl(), now);
 			}
 		});
+		projects.afterPosting(tenantId, month, now,
+				tenantBudget.map(BudgetRepository.Stored::webhookUrl).orElse(null));
 	}
 
 	private Budget view(Tenant tenant, BudgetRepository.Stored stored, YearMonth month) {

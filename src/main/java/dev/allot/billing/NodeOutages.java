@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.allot.inventory.NodeStateChanged;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
@@ -19,10 +20,14 @@ class NodeOutages {
 
 	private final JdbcClient jdbc;
 
-	NodeOutages(JdbcClient jdbc) {
+	private final ObjectProvider<LateOutageCredits> lateCredits;
+
+	NodeOutages(JdbcClient jdbc, ObjectProvider<LateOutageCredits> lateCredits) {
 		this.jdbc = jdbc;
+		this.lateCredits = lateCredits;
 	}
 
+	/** Records the outage's start or end; hours already metered since then get their credit corrected. */
 	@ApplicationModuleListener
 	void on(NodeStateChanged event) {
 		boolean wasOut = event.from().isUnhealthy();
@@ -40,6 +45,9 @@ class NodeOutages {
 					WHERE hostname = ? AND upper_inf(during) AND lower(during) < ?""")
 				.params(Timestamp.from(event.at()), event.hostname(), Timestamp.from(event.at()))
 				.update();
+		}
+		if (isOut != wasOut) {
+			lateCredits.getObject().correct(event.hostname(), event.at());
 		}
 	}
 

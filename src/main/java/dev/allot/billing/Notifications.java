@@ -47,11 +47,15 @@ public class Notifications {
 
 	private final ObjectProvider<SchedulerClient> scheduler;
 
-	Notifications(JdbcClient jdbc, JsonMapper json, Tenancy tenancy, ObjectProvider<SchedulerClient> scheduler) {
+	private final WebhookSecrets secrets;
+
+	Notifications(JdbcClient jdbc, JsonMapper json, Tenancy tenancy, ObjectProvider<SchedulerClient> scheduler,
+			WebhookSecrets secrets) {
 		this.jdbc = jdbc;
 		this.json = json;
 		this.tenancy = tenancy;
 		this.scheduler = scheduler;
+		this.secrets = secrets;
 	}
 
 	/** Records the notification unless one with the key exists; schedules its webhook delivery if any. */
@@ -119,13 +123,14 @@ public class Notifications {
 			.update();
 	}
 
-	/** The signing secret of the tenant's webhook (read at each attempt, so a rotated secret applies). */
+	/** The signing secret of the tenant's webhook, opened (read at each attempt, so a rotated secret applies). */
 	@Transactional(readOnly = true)
 	Optional<String> secretOf(UUID tenantId) {
 		return jdbc.sql("SELECT webhook_secret FROM tenant_budget WHERE tenant_id = ? AND webhook_secret IS NOT NULL")
 			.param(tenantId)
 			.query(String.class)
-			.optional();
+			.optional()
+			.map(stored -> secrets.open(tenantId, stored));
 	}
 
 }

@@ -21,6 +21,7 @@ import dev.allot.shared.security.Caller;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -72,6 +73,27 @@ public class Telemetry {
 		samples.forEach(s -> hosts.add(s.node()));
 		Instant latest = samples.stream().map(GpuSample::time).max(Comparator.naturalOrder()).orElseThrow();
 		return new Ingested(samples.size(), flagIdle(hosts, latest));
+	}
+
+	/**
+	 * Deletes samples older than the retention, in batches (each its own short statement, so a large purge
+	 * neither holds locks long nor bloats one transaction); answers how many went.
+	 */
+	@Transactional(propagation = Propagation.NOT_SUPPORTED)
+	public long purge(Instant now) {
+		Timestamp before = Timestamp.from(now.minus(properties.telemetryRetention()));
+		long purged = 0;
+		int batch;
+		do {
+			batch = jdbc.sql("""
+					DELETE FROM gpu_utilisation_sample WHERE ctid = ANY (ARRAY(
+					    SELECT ctid FROM gpu_utilisation_sample WHERE at < ? LIMIT 10000))""")
+				.param(before)
+				.update();
+			purged += batch;
+		}
+		while (batch > 0);
+		return purged;
 	}
 
 	private List<UUID> flagIdle(Set<String> hosts, Instant at) {

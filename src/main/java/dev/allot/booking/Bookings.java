@@ -133,7 +133,8 @@ public class Bookings {
 		UUID id = UUID.randomUUID();
 		Pool pool = target.pool();
 		TimeWindow window = request.window();
-		QuotaDecision decision = quotas.reserve(id, target.tenant().id(), pool.gpuType(), window, request.gpus());
+		QuotaDecision decision = quotas.reserve(id, target.tenant().id(), target.project().slug(), pool.gpuType(),
+				window, request.gpus());
 		List<Allocations.Locked> nodes = lockFreeNodes(pool, window, request.cluster().cudaDriver(), target.nodes());
 		List<Long> nodeIds = nodes.stream().map(Allocations.Locked::nodeId).toList();
 		Reservation reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
@@ -179,8 +180,8 @@ public class Bookings {
 		Target target = target(tenant, request);
 		int free = allocations.countFree(target.pool().id(), request.window(), request.cluster().cudaDriver());
 		try {
-			QuotaDecision decision = quotas.evaluate(tenant.id(), target.pool().gpuType(), request.window(),
-					request.gpus());
+			QuotaDecision decision = quotas.evaluate(tenant.id(), target.project().slug(), target.pool().gpuType(),
+					request.window(), request.gpus());
 			return new Quote(free >= target.nodes(), free, target.nodes(), decision, null);
 		}
 		catch (QuotaExceededException refusal) {
@@ -222,8 +223,8 @@ public class Bookings {
 			}
 			Pool pool = inventory.existingPool(before.pool());
 			TimeWindow whole = new TimeWindow(before.startsAt(), newEnd);
-			QuotaDecision decision = quotas.extend(id, tenant.id(), pool.gpuType(), whole, before.endsAt(),
-					before.gpus());
+			QuotaDecision decision = quotas.extend(id, tenant.id(), before.project(), pool.gpuType(), whole,
+					before.endsAt(), before.gpus());
 			allocations.takeFromGaps(nodeIds, extension);
 			allocate(() -> allocations.reallocate(id, whole));
 			calendar.apply(stored.poolId(), nodeIds, Hours.shift(before.window(), whole));

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.allot.shared.TimeWindow;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -99,15 +100,25 @@ class QuotaRepository {
 			.single();
 	}
 
-	void insert(UUID reservationId, UUID tenantId, UUID gpuTypeId, List<PricedSegment> segments) {
+	/** What a project's live bookings cost in {@code month}, in {@code currency}, over all GPU types. */
+	BigDecimal spentByProject(UUID tenantId, String project, TimeWindow month, String currency) {
+		return jdbc.sql("SELECT coalesce(sum(amount), 0) FROM quota_usage WHERE tenant_id = ? AND project = ? "
+				+ "AND currency = ? AND during && " + RANGE)
+			.params(tenantId, project, currency, ts(month.start()), ts(month.end()))
+			.query(BigDecimal.class)
+			.single();
+	}
+
+	void insert(UUID reservationId, UUID tenantId, @Nullable String project, UUID gpuTypeId,
+			List<PricedSegment> segments) {
 		for (PricedSegment priced : segments) {
 			Segment s = priced.segment();
 			RateCard card = priced.card();
 			jdbc.sql("""
-					INSERT INTO quota_usage (reservation_id, tenant_id, gpu_type_id, during, reserved_gpus, borrowed_gpus,
-					    on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
-					VALUES (?, ?, ?, """ + RANGE + ", ?, ?, ?, ?, ?, ?, ?, ?)")
-				.params(reservationId, tenantId, gpuTypeId, ts(s.during().start()), ts(s.during().end()), s.reserved(),
+					INSERT INTO quota_usage (reservation_id, tenant_id, project, gpu_type_id, during, reserved_gpus,
+					    borrowed_gpus, on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
+					VALUES (?, ?, ?, ?, """ + RANGE + ", ?, ?, ?, ?, ?, ?, ?, ?)")
+				.params(reservationId, tenantId, project, gpuTypeId, ts(s.during().start()), ts(s.during().end()), s.reserved(),
 						s.borrowed(), s.onDemand(), card.currency(), card.price(RateClass.RESERVED),
 						card.price(RateClass.BORROWED), card.price(RateClass.ON_DEMAND), priced.total())
 				.update();

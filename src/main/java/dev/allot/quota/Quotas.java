@@ -26,6 +26,7 @@ import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -53,13 +54,17 @@ public class Quotas {
 
 	private final AuditLog audit;
 
+	private final ObjectProvider<ProjectBudgetCaps> projectCaps;
+
 	private final Clock clock;
 
-	Quotas(QuotaRepository repository, Tenancy tenancy, Inventory inventory, AuditLog audit, Clock clock) {
+	Quotas(QuotaRepository repository, Tenancy tenancy, Inventory inventory, AuditLog audit,
+			ObjectProvider<ProjectBudgetCaps> projectCaps, Clock clock) {
 		this.repository = repository;
 		this.tenancy = tenancy;
 		this.inventory = inventory;
 		this.audit = audit;
+		this.projectCaps = projectCaps;
 		this.clock = clock;
 	}
 
@@ -128,9 +133,15 @@ public class Quotas {
 	 */
 	@Transactional(readOnly = true, noRollbackFor = QuotaExceededException.class)
 	public QuotaDecision evaluate(UUID tenantId, GpuType type, TimeWindow window, int gpus) {
+		return evaluate(tenantId, null, type, window, gpus);
+	}
+
+	/** As {@link #evaluate(UUID, GpuType, TimeWindow, int)}, also against the project's hard budget if any. */
+	@Transactional(readOnly = true, noRollbackFor = QuotaExceededException.class)
+	public QuotaDecision evaluate(UUID tenantId, @Nullable String project, GpuType type, TimeWindow window, int gpus) {
 		QuotaPolicy policy = policy(tenantId, type);
 		policy.requireWindow(window, clock.instant());
-		return decide(policy, tenantId, type, window, gpus).decision();
+		return decide(policy, tenantId, project, type, window, gpus).decision();
 	}
 
 	/**
@@ -144,25 +155,26 @@ public class Quotas {
 
 	/** Decides under the tenant's lock and records the booking's usage; throws on a refusal. */
 	@Transactional(propagation = Propagation.MANDATORY)
-	public QuotaDecision reserve(UUID reservationId, UUID tenantId, GpuType type, TimeWindow window, int gpus) {
+	public QuotaDecision reserve(UUID reservationId, UUID tenantId, String project, GpuType type, TimeWindow window,
+			int gpus) {
 		repository.lock(tenantId);
 		QuotaPolicy policy = policy(tenantId, type);
 		policy.requireWindow(window, clock.instant());
-		Decided decided = decide(policy, tenantId, type, window, gpus);
-		repository.insert(reservationId, tenantId, type.id(), decided.segments());
+		Decided decided = decide(policy, tenantId, project, type, window, gpus);
+		repository.insert(reservationId, tenantId, project, type.id(), decided.segments());
 		return decided.decision();
 	}
 
 	/** Adds {@code [oldEnd, whole.end)} to a reservation: the whole window must respect maxWindow. */
 	@Transactional(propagation = Propagation.MANDATORY)
-	public QuotaDecision extend(UUID reservationId, UUID tenantId, GpuType type, TimeWindow whole, Instant oldEnd,
-			int gpus) {
+	public QuotaDecision extend(UUID reservationId, UUID tenantId, String project, GpuType type, TimeWindow whole,
+			Instant oldEnd, int gpus) {
 		repository.lock(tenantId);
 		QuotaPolicy policy = policy(tenantId, type);
 		policy.requireLength(whole);
 		TimeWindow extension = new TimeWindow(oldEnd, whole.end());
-		Decided decided = decide(policy, tenantId, type, extension, gpus);
-		repository.insert(reservationId, tenantId, type.id(), decided.segments());
+		Decided decided = decide(policy, tenantId, project, type, extension, gpus);
+		repository.insert(reservationId, tenantId, project, type.id(), decided.segments());
 		return decided.decision();
 	}
 
@@ -178,13 +190,17 @@ public class Quotas {
 	private record Decided(QuotaDecision decision, List<PricedSegment> segments) {
 	}
 
-	private Decided decide(QuotaPolicy policy, UUID tenantId, GpuType type, TimeWindow window, int gpus) {
+	private Decided decide(QuotaPolicy policy, UUID tenantId, @Nullable String project, GpuType type,
+			TimeWindow window, int gpus) {
 		List<PricedSegment> priced = split(policy, tenantId, type, window, gpus);
 		RateCard card = priced.getFirst().card();
 		List<QuotaDecision.BudgetMonth> budget = new ArrayList<>();
+		Map<YearMonth, BigDecimal> byMonth = new java.util.TreeMap<>();
+		priced.forEach(p -> byMonth.merge(p.month(), p.total(), BigDecimal::add));
+		if (project != null) {
+			requireProjectBudget(tenantId, project, card.currency(), byMonth);
+		}
 		if (policy.monthlyBudget() != null) {
-			Map<YearMonth, BigDecimal> byMonth = new java.util.TreeMap<>();
-			priced.forEach(p -> byMonth.merge(p.month(), p.total(), BigDecimal::add));
 			for (Map.Entry<YearMonth, BigDecimal> month : byMonth.entrySet()) {
 				TimeWindow calendarMonth = new TimeWindow(QuotaPolicy.monthStart(month.getKey()),
 						QuotaPolicy.monthStart(month.getKey().plusMonths(1)));
@@ -207,6 +223,42 @@ public class Quotas {
 			}
 		}
 		return new Decided(QuotaDecision.of(type.code(), card, priced, budget), priced);
+	}
+
+	/** Refuses a booking that would take a project past its hard monthly budget (in the budget's currency). */
+	private void requireProjectBudget(UUID tenantId, String project, String currency,
+			Map<YearMonth, BigDecimal> byMonth) {
+		ProjectBudgetCaps caps = projectCaps.getIfAvailable();
+		if (caps == null) {
+			return;
+		}
+		caps.hardCap(tenantId, project).filter(cap -> cap.currency().equals(currency)).ifPresent(cap -> {
+			for (Map.Entry<YearMonth, BigDecimal> month : byMonth.entrySet()) {
+				TimeWindow calendarMonth = new TimeWindow(QuotaPolicy.monthStart(month.getKey()),
+						QuotaPolicy.monthStart(month.getKey().plusMonths(1)));
+				BigDecimal spent = repository.spentByProject(tenantId, project, calendarMonth, currency);
+				BigDecimal left = cap.amount().subtract(spent).subtract(month.getValue());
+				if (left.signum() < 0) {
+					throw (QuotaExceededException) new QuotaExceededException("projectBudget",
+							"The booking costs " + month.getValue() + " " + currency + " in " + month.getKey() + ", "
+									+ left.negate() + " more than project " + project + "'s budget of " + cap.amount()
+									+ " " + currency + " allows after " + spent + " booked")
+						.with("project", project)
+						.with("month", month.getKey().toString())
+						.with("allowed", cap.amount())
+						.with("spent", spent)
+						.with("requested", month.getValue())
+						.with("exceededBy", left.negate());
+				}
+			}
+		});
+	}
+
+	/** What the project's live bookings cost in {@code month} (what its hard budget is checked against). */
+	@Transactional(readOnly = true)
+	public BigDecimal bookedByProject(UUID tenantId, String project, YearMonth month, String currency) {
+		return repository.spentByProject(tenantId, project,
+				new TimeWindow(QuotaPolicy.monthStart(month), QuotaPolicy.monthStart(month.plusMonths(1))), currency);
 	}
 
 	private List<PricedSegment> split(QuotaPolicy policy, UUID tenantId, GpuType type, TimeWindow window, int gpus) {

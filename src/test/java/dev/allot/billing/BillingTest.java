@@ -29,9 +29,13 @@ import static org.awaitility.Awaitility.await;
 // Metering is driven here without provisioning (whose tasks run on the real clock, years behind this one), so
 // billing does not wait for ClusterReady; LifecycleBillingTests covers that path.
 @TestPropertySource(properties = { "allot.billing.allow-loopback-http-webhooks=true",
+		"allot.billing.webhook-secret-key=" + BillingTest.SECRET_KEY,
 		"allot.billing.await-cluster-ready=false",
 		"allot.billing.webhook-backoff=PT1S", "db-scheduler.polling-interval=1s" })
 abstract class BillingTest extends FleetTest {
+
+	/** The AES key webhook secrets are sealed with in these tests (production reads it from configuration). */
+	static final String SECRET_KEY = "nGxtFyowhrCOTJAXJuIpizEt1mVEQk+DslKi2tCn21s=";
 
 	static final MutableClock CLOCK = new MutableClock(
 			Instant.now().plus(Duration.ofDays(3 * 366)).truncatedTo(ChronoUnit.DAYS));
@@ -113,6 +117,16 @@ abstract class BillingTest extends FleetTest {
 				JOIN tenant t ON t.id = a.tenant_id WHERE t.slug = ?""")
 			.param(tenant)
 			.query(BigDecimal.class)
+			.single();
+	}
+
+	/** GPU-seconds per line kind and rate class posted to the tenant for a reservation (net of reversals). */
+	long gpuSeconds(UUID id, String line, String rateClass) {
+		return jdbc.sql("""
+				SELECT coalesce(sum(e.gpu_seconds), 0) FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id
+				WHERE a.kind = 'RECEIVABLE' AND e.reservation_id = ? AND e.line = ? AND e.rate_class = ?""")
+			.params(id, line, rateClass)
+			.query(Long.class)
 			.single();
 	}
 

@@ -47,16 +47,6 @@ class MeteringTests extends BillingTest {
 		return jdbc.sql("SELECT count(*) FROM metered_period WHERE reservation_id = ?").param(id).query(Long.class).single();
 	}
 
-	/** GPU-seconds per line kind and rate class posted to the tenant for a reservation (net of reversals). */
-	private long gpuSeconds(UUID id, String line, String rateClass) {
-		return jdbc.sql("""
-				SELECT coalesce(sum(e.gpu_seconds), 0) FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id
-				WHERE a.kind = 'RECEIVABLE' AND e.reservation_id = ? AND e.line = ? AND e.rate_class = ?""")
-			.params(id, line, rateClass)
-			.query(Long.class)
-			.single();
-	}
-
 	@Test
 	void aReservationThatRanAsBookedIsBilledExactlyItsQuoteHourByHour() {
 		Instant t0 = newMonth();

@@ -14,7 +14,7 @@ import dev.allot.support.BrowserTest;
 import org.junit.jupiter.api.BeforeEach;
 
 /** A browser test that builds its own fleet through the API (unique names: the database is shared). */
-abstract class ConsoleBrowserTest extends BrowserTest {
+public abstract class ConsoleBrowserTest extends BrowserTest {
 
 	/** Pages follow the browser's time zone: pin it, so that days start where the tests expect. */
 	@BeforeEach

@@ -23,11 +23,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 
 /**
  * A tenant's usage for a month: cost by project and rate class as metered into the ledger, the statement to
- * download, and the latest budget alerts.
+ * download, and the latest budget alerts; and charts of GPU-hours, cost, and reserved versus used GPU-hours over
+ * a chosen range.
  */
 @UiController
 class UsagePage {
@@ -42,12 +44,15 @@ class UsagePage {
 
 	private final Tenancy tenancy;
 
+	private final UsageCharts charts;
+
 	private final Clock clock;
 
-	UsagePage(UsageReports usage, Notifications notifications, Tenancy tenancy, Clock clock) {
+	UsagePage(UsageReports usage, Notifications notifications, Tenancy tenancy, UsageCharts charts, Clock clock) {
 		this.usage = usage;
 		this.notifications = notifications;
 		this.tenancy = tenancy;
+		this.charts = charts;
 		this.clock = clock;
 	}
 
@@ -61,9 +66,16 @@ class UsagePage {
 			});
 	}
 
+	/**
+	 * The month's table and alerts, and charts over {@code from}..{@code through} (the month by default); an htmx
+	 * request from the chart form gets only the charts.
+	 */
 	@GetMapping("/tenants/{tenant}/usage")
 	String usage(Caller caller, Model model, HttpSession session, @PathVariable String tenant,
-			@RequestParam(required = false) @Nullable String month) {
+			@RequestParam(required = false) @Nullable String month, @RequestParam(required = false) @Nullable String from,
+			@RequestParam(required = false) @Nullable String through,
+			@RequestParam(required = false) @Nullable String unit, @RequestParam(required = false) @Nullable String by,
+			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx) {
 		model.addAttribute("tenant", tenancy.readable(caller, tenant));
 		CurrentTenant.choose(caller, session, tenant);
 		YearMonth current = YearMonth.from(clock.instant().atOffset(ZoneOffset.UTC));
@@ -72,13 +84,17 @@ class UsagePage {
 			model.addAttribute("monthError", "Choose a month as YYYY-MM");
 			shown = current;
 		}
-		String from = shown.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
-		String to = shown.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
-		UsageReport report = usage.usage(caller, tenant, from, to, "project,rateClass");
-		Map<String, BigDecimal> totals = new TreeMap<>();
-		report.items().forEach(row -> totals.merge(row.currency(), row.net(), BigDecimal::add));
 		model.addAttribute("section", "usage");
 		model.addAttribute("month", shown);
+		model.addAttribute("charts", charts.view(caller, tenant, UsageCharts.form(from, through, unit, by, shown)));
+		if (htmx != null) {
+			return "billing/usage :: charts";
+		}
+		String monthStart = shown.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
+		String monthEnd = shown.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
+		UsageReport report = usage.usage(caller, tenant, monthStart, monthEnd, "project,rateClass");
+		Map<String, BigDecimal> totals = new TreeMap<>();
+		report.items().forEach(row -> totals.merge(row.currency(), row.net(), BigDecimal::add));
 		model.addAttribute("previous", shown.minusMonths(1));
 		model.addAttribute("next", shown.isBefore(current) ? shown.plusMonths(1) : null);
 		model.addAttribute("summary", new Summary(totals, report.items()));

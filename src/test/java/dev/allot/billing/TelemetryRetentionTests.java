@@ -1,0 +1,41 @@
+package dev.allot.billing;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** GPU-utilisation samples are kept for the configured retention (90 days by default), then purged daily. */
+class TelemetryRetentionTests extends BillingTest {
+
+	@Autowired
+	Telemetry telemetry;
+
+	@Test
+	void samplesOlderThanTheRetentionArePurgedAndNewerOnesKept() {
+		Instant t0 = newMonth();
+		Setup s = setup(1, 8, 8, false);
+		String node = s.nodes().getFirst();
+		Instant old = t0.minus(Duration.ofDays(91));
+		Instant recent = t0.minus(Duration.ofDays(89));
+		assertThat(api.post("/api/v1/telemetry/gpu-utilisation", adminToken(), Map.of("samples", List.of(
+				Map.of("node", node, "gpu", 0, "utilisation", 40, "time", old.toString()),
+				Map.of("node", node, "gpu", 1, "utilisation", 40, "time", old.toString()),
+				Map.of("node", node, "gpu", 0, "utilisation", 60, "time", recent.toString())))).status())
+			.isEqualTo(202);
+
+		telemetry.purge(CLOCK.instant());
+
+		assertThat(jdbc.sql("SELECT at FROM gpu_utilisation_sample WHERE hostname = ?").param(node)
+			.query(java.sql.Timestamp.class).list()).extracting(java.sql.Timestamp::toInstant).containsExactly(recent);
+		assertThat(jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE task_name = 'billing-purge-telemetry'")
+			.query(Long.class).single()).isEqualTo(1);
+	}
+
+}
