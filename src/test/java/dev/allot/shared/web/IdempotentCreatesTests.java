@@ -126,13 +126,19 @@ class IdempotentCreatesTests extends IntegrationTest {
 				return createTenant(slug, "Raced", key, token);
 			});
 		}
-		List<Integer> statuses = new ArrayList<>();
+		List<Api.Response> answers = new ArrayList<>();
 		try (ExecutorService pool = Executors.newFixedThreadPool(6)) {
 			for (Future<Api.Response> twin : pool.invokeAll(twins)) {
-				statuses.add(twin.get().status());
+				answers.add(twin.get());
 			}
 		}
-		assertThat(statuses).containsOnly(201, 409).contains(201);
+		// Each twin either ran, was replayed the first answer, or found the first still running.
+		assertThat(answers).allSatisfy(answer -> assertThat(answer.status()).isIn(201, 409));
+		assertThat(answers.stream().filter(answer -> answer.status() == 201).map(Api.Response::body).distinct())
+			.hasSize(1);
+		assertThat(answers.stream()
+			.filter(answer -> answer.status() == 201 && answer.header("Idempotent-Replayed") == null))
+			.as("answers of the one request that ran").hasSize(1);
 		assertThat(tenants(slug)).isOne();
 	}
 
