@@ -2,13 +2,20 @@ package dev.allot.booking;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.event.TransactionPhase;
-import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Counts what booking commits ({@code allot_bookings_total} by outcome and pool, booked GPU-hours); refusals
  * are counted by their problem code in {@code allot_api_problems_total}.
+ *
+ * <p>Plain listeners that count after commit, not {@code @TransactionalEventListener}s: Spring Modulith records a
+ * publication for every transactional listener, so each booking stored a row for its metrics and then marked it
+ * processing and completed in new transactions while the committing thread still held its own connection; with
+ * as many concurrent bookings as pool connections, every thread waited for a second connection that no one could
+ * free (30 s pool timeouts, and the other listeners' publications left incomplete).
  */
 @Component
 class BookingMetrics {
@@ -19,21 +26,36 @@ class BookingMetrics {
 		this.registry = registry;
 	}
 
-	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+	@EventListener
 	void on(ReservationConfirmed confirmed) {
-		registry.counter("allot.bookings", "outcome", "confirmed", "pool", confirmed.pool()).increment();
-		double hours = java.time.Duration.between(confirmed.startsAt(), confirmed.endsAt()).toMinutes() / 60.0;
-		registry.counter("allot.booked.gpu.hours", "pool", confirmed.pool()).increment(hours * confirmed.gpus());
+		afterCommit(() -> {
+			registry.counter("allot.bookings", "outcome", "confirmed", "pool", confirmed.pool()).increment();
+			double hours = java.time.Duration.between(confirmed.startsAt(), confirmed.endsAt()).toMinutes() / 60.0;
+			registry.counter("allot.booked.gpu.hours", "pool", confirmed.pool()).increment(hours * confirmed.gpus());
+		});
 	}
 
-	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+	@EventListener
 	void on(ReservationCancelled cancelled) {
-		registry.counter("allot.bookings", "outcome", "cancelled", "pool", "").increment();
+		afterCommit(() -> registry.counter("allot.bookings", "outcome", "cancelled", "pool", "").increment());
 	}
 
-	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT, fallbackExecution = true)
+	@EventListener
 	void on(ReservationExtended extended) {
-		registry.counter("allot.bookings", "outcome", "extended", "pool", "").increment();
+		afterCommit(() -> registry.counter("allot.bookings", "outcome", "extended", "pool", "").increment());
+	}
+
+	private static void afterCommit(Runnable count) {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			count.run();
+			return;
+		}
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+			@Override
+			public void afterCommit() {
+				count.run();
+			}
+		});
 	}
 
 }
