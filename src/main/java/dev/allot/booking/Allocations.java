@@ -45,7 +45,7 @@ class Allocations {
 				         + least(coalesce(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9), 1e9) AS slack
 				    FROM free_gap g JOIN node n ON n.id = g.node_id
 				    WHERE g.pool_id = :pool AND g.during @> """ + WINDOW + """
-				      AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(:excluded))
+				      AND n.pool_id = :pool AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(:excluded))
 				      AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
 				), counted AS (
 				    SELECT c.*, count(*) OVER (PARTITION BY ib_block) AS block_free,
@@ -62,7 +62,7 @@ class Allocations {
 				    FROM counted
 				)
 				SELECT n.id, n.hostname FROM node n JOIN ranked r ON r.node_id = n.id
-				WHERE n.state = 'AVAILABLE'
+				WHERE n.pool_id = :pool AND n.state = 'AVAILABLE'
 				ORDER BY r.preference
 				LIMIT :count
 				FOR NO KEY UPDATE OF n SKIP LOCKED""")
