@@ -37,7 +37,10 @@ public final class Bench {
 	}
 
 	public static void main(String[] args) throws Exception {
+		((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+			.setLevel(ch.qos.logback.classic.Level.WARN);
 		Settings settings = Settings.fromSystemProperties();
+		String loadBefore = loadAverage();
 		Files.createDirectories(settings.out());
 		System.out.printf("Allot benchmark, size %s: %,d nodes in %d pools, %d tenants; database %s%n", settings.size(),
 				settings.nodes(), Settings.POOLS.length, settings.tenants(), settings.database());
@@ -149,8 +152,66 @@ public final class Bench {
 						app.startSeconds(), rssIdle, rssMax[0], phases, calendar, checks));
 			}
 		}
-		boolean passed = report(settings, results);
+		boolean passed = report(settings, results, loadBefore);
 		System.exit(passed ? 0 : 1);
+	}
+
+	/** The same figures as a Markdown page (bench/RESULTS.md keeps the latest full-size one). */
+	private static String markdown(Settings settings, List<ScenarioResult> results, String loadBefore, boolean passed) {
+		StringBuilder md = new StringBuilder();
+		md.append("Size `").append(settings.size()).append("`: ").append("%,d".formatted(settings.nodes()))
+			.append(" nodes in ").append(Settings.POOLS.length).append(" pools of 8-GPU nodes, ").append(settings.tenants())
+			.append(" tenants; finished ").append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append("; ")
+			.append(Runtime.getRuntime().availableProcessors()).append(" cores, load average at start ").append(loadBefore)
+			.append(", at end ").append(loadAverage()).append("; correctness checks ")
+			.append(passed ? "passed" : "FAILED").append(".\n\n");
+		md.append("| scenario | mode | clients | booked/s | JDBC ceiling/s | ratio | p50 ms | p95 ms | p99 ms | max ms | 409 | 422 | 5xx |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		for (ScenarioResult r : results) {
+			List<Tally.Figures> phases = r.phases();
+			for (int i = 0; i < phases.size(); i++) {
+				Tally.Figures f = phases.get(i);
+				if (f.mode().equals("JDBC")) {
+					continue;
+				}
+				Tally.Figures ceiling = f.mode().equals("API") && i + 1 < phases.size() ? phases.get(i + 1) : null;
+				md.append("| %s | %s | %d | %.1f | %s | %s | %.0f | %.0f | %.0f | %.0f | %d | %d | %d |\n".formatted(r.scenario(),
+						f.mode(), f.clients(), f.acceptedPerSecond(),
+						ceiling == null ? "" : "%.1f".formatted(ceiling.acceptedPerSecond()),
+						ceiling == null || ceiling.acceptedPerSecond() == 0 ? ""
+								: "%.2f".formatted(f.acceptedPerSecond() / ceiling.acceptedPerSecond()),
+						f.p50(), f.p95(), f.p99(), f.max(), f.conflicts(), f.quota(), f.server5xx()));
+			}
+		}
+		md.append("\n| scenario | calendar request | when | samples | p50 ms | p99 ms | max ms |\n");
+		md.append("| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
+		for (ScenarioResult r : results) {
+			for (Calendar c : r.calendar()) {
+				md.append("| %s | %s | %s | %d | %.1f | %.1f | %.1f |\n".formatted(r.scenario(), c.what(), c.when(),
+						c.samples(), c.p50(), c.p99(), c.max()));
+			}
+		}
+		md.append("\n| scenario | seeded reservations | seed s | start-up s | RSS idle MiB | RSS under load MiB | "
+				+ "occupancy after | double bookings | calendar mismatches |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		for (ScenarioResult r : results) {
+			md.append("| %s | %,d | %.0f | %.1f | %.0f | %.0f | %.1f %% | %d | %d |\n".formatted(r.scenario(),
+					r.reservations(), r.seeded().seconds(), r.startSeconds(), r.rssIdleMib(), r.rssLoadMib(),
+					r.checks().occupancy() * 100, r.checks().doubleBookings(),
+					r.checks().hourMismatches() + r.checks().dayMismatches()));
+		}
+		return md.toString();
+	}
+
+	/** The machine's load average (1, 5 and 15 minutes): other work on the same cores skews every figure. */
+	static String loadAverage() {
+		try {
+			String[] parts = Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ");
+			return parts[0] + " " + parts[1] + " " + parts[2];
+		}
+		catch (java.io.IOException ex) {
+			return "unknown";
+		}
 	}
 
 	private static Calendar calendar(Http http, String token, List<String> gets, String what, String when, int samples)
@@ -172,7 +233,8 @@ public final class Bench {
 	}
 
 	/** The summary table and the JSON file; answers whether every correctness check passed. */
-	private static boolean report(Settings settings, List<ScenarioResult> results) throws Exception {
+	private static boolean report(Settings settings, List<ScenarioResult> results, String loadBefore)
+			throws Exception {
 		boolean passed = true;
 		System.out.printf("%n%s%n", "=".repeat(118));
 		System.out.printf("%-14s %-13s %7s %10s %10s %6s %7s %7s %7s %6s %6s %5s%n", "scenario", "mode", "clients",
@@ -215,12 +277,16 @@ public final class Bench {
 		json.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "os",
 				System.getProperty("os.name") + " " + System.getProperty("os.version"), "java",
 				System.getProperty("java.version")));
+		json.put("loadAverage", Map.of("atStart", loadBefore, "atEnd", loadAverage()));
 		json.put("nodes", settings.nodes());
 		json.put("tenants", settings.tenants());
 		json.put("scenarios", results);
 		json.put("passed", passed);
 		JsonMapper mapper = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 		Files.writeString(settings.out().resolve("results.json"), mapper.writeValueAsString(json));
+		Files.writeString(settings.out().resolve("results.md"), markdown(settings, results, loadBefore, passed));
+		System.out.printf("%nLoad average (1, 5, 15 min) at start %s, at end %s (%d cores)%n", loadBefore, loadAverage(),
+				Runtime.getRuntime().availableProcessors());
 		System.out.printf("%nResults: %s; correctness checks %s%n", settings.out().resolve("results.json"),
 				passed ? "PASSED" : "FAILED");
 		return passed;

@@ -22,7 +22,7 @@ import java.util.UUID;
  * segment per month touched), and the capacity calendar per pool and UTC hour and day. Not seeded: what booking's
  * events cause downstream (clusters, billing, audit), which the history does not need.
  *
- * <p>Nodes are laid out in lanes of 1, 2, 4 or 8 neighbours of one InfiniBand block sharing one timeline of
+ * <p>Nodes are laid out in lanes of 1, 2, 4 or 8 neighbours (the fewest that keep reservations within 72 hours) of one InfiniBand block sharing one timeline of
  * back-to-back reservations and gaps over a year ({@link #SPAN}, ending 95 days ahead, which covers every window
  * the load books), sized so that the reservations number {@code reservations} and cover {@code occupancy} of the
  * node-hours, in the past as in the future.
@@ -62,9 +62,10 @@ final class History {
 		}
 		double occupancy = scenario.occupancyPercent() / 100.0;
 		double nodeHoursEach = occupancy * SPAN.toHours() * settings.nodes() / Math.max(1, scenario.reservations());
-		int group = 8;
-		while (group > 1 && nodeHoursEach / group < 8) {
-			group /= 2;
+		// the fewest nodes per reservation that keep reservations within the 72 hours a booking may ask for
+		int group = 1;
+		while (group < 8 && nodeHoursEach / group > 72) {
+			group *= 2;
 		}
 		SplittableRandom random = new SplittableRandom(scenario.reservations() * 31 + scenario.occupancyPercent());
 		List<Fleet.Tenant> tenants = fleet.generous();
@@ -176,16 +177,42 @@ final class History {
 			}
 			double copied = (System.nanoTime() - started) / 1e9;
 			long indexStart = System.nanoTime();
-			try (Connection c = Fleet.connect(settings); Statement st = c.createStatement()) {
-				st.execute("SET maintenance_work_mem = '1GB'");
-				st.execute("SET max_parallel_maintenance_workers = 2");
-				for (String ddl : recreate) {
-					st.execute(ddl);
-				}
-				st.execute("VACUUM ANALYZE reservation, allocation, free_gap, quota_usage, pool_hour, pool_day, node");
-			}
+			restore(settings, recreate);
 			double indexed = (System.nanoTime() - indexStart) / 1e9;
 			return new Seeded(reservations, a, g, u, copied + indexed, indexed);
+		}
+	}
+
+	/** Rebuilds the dropped indexes, one connection per table (GiST builds are single-threaded), then analyzes. */
+	private static void restore(Settings settings, List<String> recreate) throws Exception {
+		java.util.Map<String, List<String>> byTable = new java.util.TreeMap<>();
+		for (String ddl : recreate) {
+			String table = ddl.startsWith("ALTER TABLE ") ? ddl.split(" ")[2] : ddl.replaceAll("(?s).* ON (public\\.)?(\\w+) .*", "$2");
+			byTable.computeIfAbsent(table, k -> new ArrayList<>()).add(ddl);
+		}
+		List<Thread> threads = new ArrayList<>();
+		List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+		for (List<String> ddls : byTable.values()) {
+			threads.add(Thread.ofPlatform().start(() -> {
+				try (Connection c = Fleet.connect(settings); Statement st = c.createStatement()) {
+					st.execute("SET maintenance_work_mem = '512MB'");
+					for (String ddl : ddls) {
+						st.execute(ddl);
+					}
+				}
+				catch (Exception ex) {
+					failures.add(ex);
+				}
+			}));
+		}
+		for (Thread t : threads) {
+			t.join();
+		}
+		if (!failures.isEmpty()) {
+			throw failures.getFirst();
+		}
+		try (Connection c = Fleet.connect(settings); Statement st = c.createStatement()) {
+			st.execute("VACUUM ANALYZE reservation, allocation, free_gap, quota_usage, pool_hour, pool_day, node");
 		}
 	}
 

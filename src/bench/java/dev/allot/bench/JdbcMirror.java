@@ -53,7 +53,7 @@ final class JdbcMirror implements AutoCloseable {
 			         + least(coalesce(extract(epoch FROM (upper(g.during) - CAST(? AS timestamptz))), 1e9), 1e9) AS slack
 			    FROM free_gap g JOIN node n ON n.id = g.node_id
 			    WHERE g.pool_id = ? AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
-			      AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(?))
+			      AND n.pool_id = ? AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(?))
 			      AND (CAST(? AS text) IS NULL OR CAST(? AS text) = ANY(n.cuda_drivers))
 			), counted AS (
 			    SELECT c.*, count(*) OVER (PARTITION BY ib_block) AS block_free,
@@ -70,7 +70,7 @@ final class JdbcMirror implements AutoCloseable {
 			    FROM counted
 			)
 			SELECT n.id, n.hostname FROM node n JOIN ranked r ON r.node_id = n.id
-			WHERE n.state = 'AVAILABLE'
+			WHERE n.pool_id = ? AND n.state = 'AVAILABLE'
 			ORDER BY r.preference
 			LIMIT ?
 			FOR NO KEY UPDATE OF n SKIP LOCKED""";
@@ -113,7 +113,12 @@ final class JdbcMirror implements AutoCloseable {
 	private static final String INSERT_USAGE = """
 			INSERT INTO quota_usage (reservation_id, tenant_id, gpu_type_id, during, reserved_gpus, borrowed_gpus,
 			    on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
-			VALUES (?, ?, ?, tstzrange(?, ?, '[)'), ?, ?, ?, ?, ?, ?, ?, ?)""";
+			SELECT ?, ?, ?, tstzrange(s, e, '[)'), r, b, o, ?, ?, ?,
+			    ?, a
+			FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(CAST(? AS text[]) AS timestamptz[]),
+			            CAST(? AS int[]), CAST(? AS int[]), CAST(? AS int[]),
+			            CAST(CAST(? AS text[]) AS numeric[])) WITH ORDINALITY AS x(s, e, r, b, o, a, i)
+			ORDER BY i""";
 
 	private static final String AUDIT = """
 			INSERT INTO audit_event (actor, tenant_slug, action, object_type, object_id, request_id, before, after)
@@ -243,16 +248,28 @@ final class JdbcMirror implements AutoCloseable {
 				typeId, LocalDate.ofInstant(r.start(), ZoneOffset.UTC));
 		UUID id = UUID.randomUUID();
 		BigDecimal total = BigDecimal.ZERO;
-		for (int i = 0; i < split.size(); i++) {
-			int[] classes = split.get(i);
+		int n = split.size();
+		String[] starts = new String[n];
+		String[] ends = new String[n];
+		Integer[][] classes = new Integer[3][n];
+		String[] amounts = new String[n];
+		for (int i = 0; i < n; i++) {
+			int[] split3 = split.get(i);
 			long minutes = Duration.between(stretches.get(i)[0], stretches.get(i)[1]).toMinutes();
-			BigDecimal amount = price("2.00", classes[0], minutes).add(price("1.50", classes[1], minutes))
-				.add(price("4.00", classes[2], minutes));
+			BigDecimal amount = price("2.00", split3[0], minutes).add(price("1.50", split3[1], minutes))
+				.add(price("4.00", split3[2], minutes));
 			total = total.add(amount);
-			update(c, INSERT_USAGE, id, tenant.id(), typeId, Timestamp.from(stretches.get(i)[0]),
-					Timestamp.from(stretches.get(i)[1]), classes[0], classes[1], classes[2], "USD", new BigDecimal("2.0000"),
-					new BigDecimal("1.5000"), new BigDecimal("4.0000"), amount);
+			starts[i] = stretches.get(i)[0].toString();
+			ends[i] = stretches.get(i)[1].toString();
+			for (int k = 0; k < 3; k++) {
+				classes[k][i] = split3[k];
+			}
+			amounts[i] = amount.toPlainString();
 		}
+		update(c, INSERT_USAGE, id, tenant.id(), typeId, "USD", new BigDecimal("2.0000"), new BigDecimal("1.5000"),
+				new BigDecimal("4.0000"), c.createArrayOf("text", starts), c.createArrayOf("text", ends),
+				c.createArrayOf("int", classes[0]), c.createArrayOf("int", classes[1]), c.createArrayOf("int", classes[2]),
+				c.createArrayOf("text", amounts));
 		// Bookings.lockFreeNodes: up to three rounds of ranking, locking with SKIP LOCKED, re-reading the gaps
 		List<Long> chosen = new ArrayList<>();
 		List<String> hosts = new ArrayList<>();
@@ -267,12 +284,15 @@ final class JdbcMirror implements AutoCloseable {
 				ps.setObject(3, poolId);
 				ps.setTimestamp(4, start);
 				ps.setTimestamp(5, end);
-				ps.setArray(6, c.createArrayOf("bigint", tried.toArray(Long[]::new)));
-				ps.setString(7, null);
+				ps.setObject(6, poolId);
+				ps.setArray(7, c.createArrayOf("bigint", tried.toArray(Long[]::new)));
 				ps.setString(8, null);
-				for (int p = 9; p <= 13; p++) {
+				ps.setString(9, null);
+				for (int p = 10; p <= 13; p++) {
 					ps.setInt(p, want);
 				}
+				ps.setObject(14, poolId);
+				ps.setInt(15, want);
 				try (ResultSet rs = ps.executeQuery()) {
 					while (rs.next()) {
 						locked.add(rs.getLong(1));

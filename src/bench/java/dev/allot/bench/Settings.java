@@ -38,7 +38,7 @@ record Settings(String size, int nodes, int tenants, int tightTenants, Scenario 
 			case "full" -> new Settings(size, 10_000, 50, 5, new Scenario(1_000_000, 50), List.of(8, 16, 32), 30,
 					List.of(new Scenario(10_000, 10), new Scenario(100_000, 50), new Scenario(1_000_000, 10),
 							new Scenario(1_000_000, 90)),
-					16, 20, 300, false, null, null, null, null, null);
+					16, 20, 200, false, null, null, null, null, null);
 			case "small" -> new Settings(size, 200, 10, 1, new Scenario(5_000, 50), List.of(8), 10, List.of(), 8, 10,
 					60, false, null, null, null, null, null);
 			default -> throw new IllegalArgumentException("bench.size must be small or full, not " + size);
