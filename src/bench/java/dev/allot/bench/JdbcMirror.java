@@ -248,28 +248,40 @@ final class JdbcMirror implements AutoCloseable {
 				typeId, LocalDate.ofInstant(r.start(), ZoneOffset.UTC));
 		UUID id = UUID.randomUUID();
 		BigDecimal total = BigDecimal.ZERO;
-		int n = split.size();
-		String[] starts = new String[n];
-		String[] ends = new String[n];
-		Integer[][] classes = new Integer[3][n];
-		String[] amounts = new String[n];
-		for (int i = 0; i < n; i++) {
+		// QuotaRepository.insert: neighbours of one month with the same split stored as one row
+		List<String> starts = new ArrayList<>();
+		List<String> ends = new ArrayList<>();
+		List<List<Integer>> classes = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+		List<BigDecimal> amounts = new ArrayList<>();
+		int[] previous = null;
+		for (int i = 0; i < split.size(); i++) {
 			int[] split3 = split.get(i);
-			long minutes = Duration.between(stretches.get(i)[0], stretches.get(i)[1]).toMinutes();
+			Instant from = stretches.get(i)[0];
+			Instant to = stretches.get(i)[1];
+			long minutes = Duration.between(from, to).toMinutes();
 			BigDecimal amount = price("2.00", split3[0], minutes).add(price("1.50", split3[1], minutes))
 				.add(price("4.00", split3[2], minutes));
 			total = total.add(amount);
-			starts[i] = stretches.get(i)[0].toString();
-			ends[i] = stretches.get(i)[1].toString();
-			for (int k = 0; k < 3; k++) {
-				classes[k][i] = split3[k];
+			boolean sameMonth = previous != null && YearMonth.from(Instant.parse(starts.getLast()).atOffset(ZoneOffset.UTC))
+				.equals(YearMonth.from(from.atOffset(ZoneOffset.UTC)));
+			if (sameMonth && java.util.Arrays.equals(previous, split3)) {
+				ends.set(ends.size() - 1, to.toString());
+				amounts.set(amounts.size() - 1, amounts.getLast().add(amount));
+				continue;
 			}
-			amounts[i] = amount.toPlainString();
+			starts.add(from.toString());
+			ends.add(to.toString());
+			for (int k = 0; k < 3; k++) {
+				classes.get(k).add(split3[k]);
+			}
+			amounts.add(amount);
+			previous = split3;
 		}
 		update(c, INSERT_USAGE, id, tenant.id(), typeId, "USD", new BigDecimal("2.0000"), new BigDecimal("1.5000"),
-				new BigDecimal("4.0000"), c.createArrayOf("text", starts), c.createArrayOf("text", ends),
-				c.createArrayOf("int", classes[0]), c.createArrayOf("int", classes[1]), c.createArrayOf("int", classes[2]),
-				c.createArrayOf("text", amounts));
+				new BigDecimal("4.0000"), c.createArrayOf("text", starts.toArray()), c.createArrayOf("text", ends.toArray()),
+				c.createArrayOf("int", classes.get(0).toArray()), c.createArrayOf("int", classes.get(1).toArray()),
+				c.createArrayOf("int", classes.get(2).toArray()),
+				c.createArrayOf("text", amounts.stream().map(BigDecimal::toPlainString).toArray()));
 		// Bookings.lockFreeNodes: up to three rounds of ranking, locking with SKIP LOCKED, re-reading the gaps
 		List<Long> chosen = new ArrayList<>();
 		List<String> hosts = new ArrayList<>();
