@@ -45,7 +45,7 @@ class Allocations {
 				         + least(coalesce(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9), 1e9) AS slack
 				    FROM free_gap g JOIN node n ON n.id = g.node_id
 				    WHERE g.pool_id = :pool AND g.during @> """ + WINDOW + """
-				      AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(:excluded))
+				      AND n.pool_id = :pool AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(:excluded))
 				      AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
 				), counted AS (
 				    SELECT c.*, count(*) OVER (PARTITION BY ib_block) AS block_free,
@@ -62,7 +62,7 @@ class Allocations {
 				    FROM counted
 				)
 				SELECT n.id, n.hostname FROM node n JOIN ranked r ON r.node_id = n.id
-				WHERE n.state = 'AVAILABLE'
+				WHERE n.pool_id = :pool AND n.state = 'AVAILABLE'
 				ORDER BY r.preference
 				LIMIT :count
 				FOR NO KEY UPDATE OF n SKIP LOCKED""")
@@ -94,26 +94,32 @@ class Allocations {
 			.list();
 	}
 
-	/** Cuts the window out of each node's gap that holds it, keeping what is left on either side. */
-	void takeFromGaps(List<Long> nodeIds, TimeWindow window) {
-		jdbc.sql("""
+	/**
+	 * Cuts the window out of each node's gap that holds it, keeping what is left on either side; answers the gaps
+	 * as they were (for the calendar).
+	 */
+	List<CapacityCalendar.Gap> takeFromGaps(List<Long> nodeIds, TimeWindow window) {
+		return jdbc.sql("""
 				WITH taken AS (
 				    DELETE FROM free_gap WHERE node_id = ANY(:nodes) AND during @> """ + WINDOW + """
 				    RETURNING node_id, pool_id, during
+				), pieces AS (
+				    INSERT INTO free_gap (node_id, pool_id, during)
+				    SELECT node_id, pool_id, piece FROM taken,
+				        LATERAL (VALUES (tstzrange(lower(during), CAST(:start AS timestamptz), '[)')), (tstzrange(CAST(:end AS timestamptz), upper(during), '[)'))) v(piece)
+				    WHERE NOT isempty(piece)
 				)
-				INSERT INTO free_gap (node_id, pool_id, during)
-				SELECT node_id, pool_id, piece FROM taken,
-				    LATERAL (VALUES (tstzrange(lower(during), CAST(:start AS timestamptz), '[)')), (tstzrange(CAST(:end AS timestamptz), upper(during), '[)'))) v(piece)
-				WHERE NOT isempty(piece)""")
+				SELECT node_id, lower(during), upper(during) FROM taken""")
 			.param("nodes", nodeIds.toArray(Long[]::new))
 			.param("start", ts(window.start()))
 			.param("end", ts(window.end()))
-			.update();
+			.query(Allocations::gap)
+			.list();
 	}
 
-	/** Gives the window back to each node, merged with the gaps touching it. */
-	void returnToGaps(List<Long> nodeIds, UUID poolId, TimeWindow window) {
-		jdbc.sql("""
+	/** Gives the window back to each node, merged with the gaps touching it; answers the merged gaps. */
+	List<CapacityCalendar.Gap> returnToGaps(List<Long> nodeIds, UUID poolId, TimeWindow window) {
+		return jdbc.sql("""
 				WITH freed AS (
 				    SELECT unnest(CAST(:nodes AS bigint[])) AS node_id,
 				           tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)') AS during
@@ -125,12 +131,14 @@ class Allocations {
 				        SELECT node_id, during FROM freed UNION ALL SELECT node_id, during FROM neighbours) pieces
 				    GROUP BY node_id
 				)
-				INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, :pool, unnest(free) FROM merged""")
+				INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, :pool, unnest(free) FROM merged
+				RETURNING node_id, lower(during), upper(during)""")
 			.param("nodes", nodeIds.toArray(Long[]::new))
 			.param("pool", poolId)
 			.param("start", ts(window.start()))
 			.param("end", ts(window.end()))
-			.update();
+			.query(Allocations::gap)
+			.list();
 	}
 
 	void allocate(UUID reservationId, UUID poolId, List<Long> nodeIds, TimeWindow window) {
@@ -208,6 +216,13 @@ class Allocations {
 			.param(reservationId)
 			.query(Long.class)
 			.list();
+	}
+
+	private static CapacityCalendar.Gap gap(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+		Timestamp from = rs.getTimestamp(2);
+		Timestamp to = rs.getTimestamp(3);
+		return new CapacityCalendar.Gap(rs.getLong(1), from == null ? null : from.toInstant(),
+				to == null ? null : to.toInstant());
 	}
 
 	private static Timestamp ts(java.time.Instant instant) {

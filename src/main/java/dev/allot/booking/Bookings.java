@@ -143,9 +143,9 @@ public class Bookings {
 				nodes.stream().map(Allocations.Locked::hostname).toList(), 0, clock.instant());
 		reservations.insert(reservation, new Reservations.Keys(target.tenant().id(), target.project().id(), pool.id()),
 				key, hash);
-		allocations.takeFromGaps(nodeIds, window);
+		List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
 		allocate(() -> allocations.allocate(id, pool.id(), nodeIds, window));
-		calendar.apply(pool.id(), nodeIds, Hours.shift(null, window));
+		calendar.taken(pool.id(), gaps, window);
 		audit.record(AuditRecord.created(reservation.tenant(), "reservation", id.toString(), reservation));
 		events.publishEvent(new ReservationConfirmed(id, reservation.tenant(), reservation.project(), pool.name(),
 				reservation.gpus(), window.start(), window.end(), reservation.nodes()));
@@ -225,9 +225,9 @@ public class Bookings {
 			TimeWindow whole = new TimeWindow(before.startsAt(), newEnd);
 			QuotaDecision decision = quotas.extend(id, tenant.id(), before.project(), pool.gpuType(), whole,
 					before.endsAt(), before.gpus());
-			allocations.takeFromGaps(nodeIds, extension);
+			List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, extension);
 			allocate(() -> allocations.reallocate(id, whole));
-			calendar.apply(stored.poolId(), nodeIds, Hours.shift(before.window(), whole));
+			calendar.taken(stored.poolId(), gaps, extension);
 			Reservation after = before.extendTo(newEnd, decision, now);
 			reservations.update(after);
 			audit.record(new AuditRecord(tenantSlug, "reservation.extended", "reservation", id.toString(), before,
@@ -252,8 +252,8 @@ public class Bookings {
 				TimeWindow kept = freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom)
 						: null;
 				allocations.reallocate(id, kept);
-				allocations.returnToGaps(nodeIds, stored.poolId(), new TimeWindow(freedFrom, before.endsAt()));
-				calendar.apply(stored.poolId(), nodeIds, Hours.shift(before.window(), kept));
+				TimeWindow freed = new TimeWindow(freedFrom, before.endsAt());
+				calendar.returned(stored.poolId(), allocations.returnToGaps(nodeIds, stored.poolId(), freed), freed);
 				quotas.release(id, tenant.id(), freedFrom);
 			}
 			Reservation after = cancellation.cancelled();

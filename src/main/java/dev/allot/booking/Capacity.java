@@ -82,8 +82,9 @@ public class Capacity {
 			throw InvalidInputException.of("to", "asks for more than " + MAX_BUCKETS + " buckets");
 		}
 		Instant stop = start.plus(step.multipliedBy(buckets));
-		Map<Instant, Integer> allocated = step.equals(Duration.ofHours(1)) ? calendar.hourly(pool.id(), start, stop)
-				: calendar.binned(pool.id(), start, stop, step);
+		Map<Instant, Integer> allocated = step.equals(Hours.HOUR) ? calendar.hourly(pool.id(), start, stop)
+				: step.equals(Hours.DAY) && start.equals(start.truncatedTo(ChronoUnit.DAYS))
+						? calendar.daily(pool.id(), start, stop) : calendar.binned(pool.id(), start, stop, step);
 		Inventory.PoolSize size = inventory.size(pool);
 		int perNode = pool.gpusPerNode();
 		List<Bucket> result = new ArrayList<>();

@@ -7,19 +7,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.allot.shared.TimeWindow;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The capacity calendar as a maintained aggregate: per node and hour how many live allocations touch it, per
- * pool and hour (in stripes by node) how many nodes are touched. Changed in the booking transaction, under the
- * locks of the nodes concerned; read without touching allocations.
+ * The capacity calendar as a maintained aggregate: per pool and UTC hour, and per pool and UTC day, how many
+ * nodes have an allocation touching the bucket. Kept from the free gaps in the transaction that changes them
+ * (see {@link Hours#flipping}), under the locks of the nodes concerned; read without touching allocations.
+ * Each change writes its counts into one stripe chosen at random, so that concurrent bookings of one pool rarely
+ * wait on the same row; a bucket's count is the sum of its stripes.
  */
 @Repository
 class CapacityCalendar {
 
 	static final int STRIPES = 8;
+
+	/** A node's free gap around a changed window, as it is after a release or was before a booking. */
+	record Gap(long nodeId, @Nullable Instant from, @Nullable Instant to) {
+	}
 
 	private final JdbcClient jdbc;
 
@@ -27,60 +37,88 @@ class CapacityCalendar {
 		this.jdbc = jdbc;
 	}
 
-	void apply(UUID poolId, List<Long> nodeIds, Hours.Shift shift) {
-		if (shift.isEmpty() || nodeIds.isEmpty()) {
+	/** The window was cut out of these gaps (one per node): buckets they held whole are now allocated. */
+	void taken(UUID poolId, List<Gap> gaps, TimeWindow window) {
+		apply(poolId, gaps, window, 1);
+	}
+
+	/** The window was merged back into these gaps: buckets they now hold whole are free again. */
+	void returned(UUID poolId, List<Gap> gaps, TimeWindow window) {
+		apply(poolId, gaps, window, -1);
+	}
+
+	private void apply(UUID poolId, List<Gap> gaps, TimeWindow window, int sign) {
+		Map<Instant, Integer> hours = new TreeMap<>();
+		Map<Instant, Integer> days = new TreeMap<>();
+		for (Gap gap : gaps) {
+			Hours.flipping(window, gap.from(), gap.to(), Hours.HOUR).forEach(h -> hours.merge(h, sign, Integer::sum));
+			Hours.flipping(window, gap.from(), gap.to(), Hours.DAY).forEach(d -> days.merge(d, sign, Integer::sum));
+		}
+		if (hours.isEmpty() && days.isEmpty()) {
 			return;
 		}
 		jdbc.sql("""
-				WITH delta AS (
-				    SELECT n AS node_id, d.hour, d.delta
-				    FROM unnest(CAST(:nodes AS bigint[])) n,
-				         unnest(CAST(CAST(:hours AS text[]) AS timestamptz[]), CAST(:deltas AS int[])) AS d(hour, delta)
-				), changed AS (
-				    INSERT INTO node_hour (node_id, pool_id, hour, refs)
-				    SELECT node_id, :pool, hour, delta FROM delta ORDER BY node_id, hour
-				    ON CONFLICT (node_id, hour) DO UPDATE SET refs = node_hour.refs + excluded.refs
-				    RETURNING node_id, hour, refs
-				), flips AS (
-				    SELECT c.hour, CAST(c.node_id % :stripes AS smallint) AS stripe,
-				           sum(CASE WHEN d.delta > 0 AND c.refs = 1 THEN 1
-				                    WHEN d.delta < 0 AND c.refs = 0 THEN -1 ELSE 0 END) AS change
-				    FROM changed c JOIN delta d ON d.node_id = c.node_id AND d.hour = c.hour
-				    GROUP BY 1, 2
+				WITH hours AS (
+				    INSERT INTO pool_hour (pool_id, hour, stripe, allocated_nodes)
+				    SELECT :pool, h, :stripe, n
+				    FROM unnest(CAST(CAST(:hours AS text[]) AS timestamptz[]), CAST(:hourCounts AS int[])) AS x(h, n)
+				    ORDER BY h
+				    ON CONFLICT (pool_id, hour, stripe)
+				    DO UPDATE SET allocated_nodes = pool_hour.allocated_nodes + excluded.allocated_nodes
+				    RETURNING 1
 				)
-				INSERT INTO pool_hour (pool_id, hour, stripe, allocated_nodes)
-				SELECT :pool, hour, stripe, change FROM flips WHERE change <> 0 ORDER BY hour, stripe
-				ON CONFLICT (pool_id, hour, stripe)
-				DO UPDATE SET allocated_nodes = pool_hour.allocated_nodes + excluded.allocated_nodes""")
-			.param("nodes", nodeIds.toArray(Long[]::new))
-			.param("hours", shift.hours().stream().map(Instant::toString).toArray(String[]::new))
-			.param("deltas", shift.deltas().toArray(Integer[]::new))
+				INSERT INTO pool_day (pool_id, day, stripe, allocated_nodes)
+				SELECT :pool, d, :stripe, n
+				FROM unnest(CAST(CAST(:days AS text[]) AS timestamptz[]), CAST(:dayCounts AS int[])) AS x(d, n)
+				ORDER BY d
+				ON CONFLICT (pool_id, day, stripe)
+				DO UPDATE SET allocated_nodes = pool_day.allocated_nodes + excluded.allocated_nodes""")
 			.param("pool", poolId)
-			.param("stripes", STRIPES)
+			.param("stripe", ThreadLocalRandom.current().nextInt(STRIPES))
+			.param("hours", hours.keySet().stream().map(Instant::toString).toArray(String[]::new))
+			.param("hourCounts", hours.values().toArray(Integer[]::new))
+			.param("days", days.keySet().stream().map(Instant::toString).toArray(String[]::new))
+			.param("dayCounts", days.values().toArray(Integer[]::new))
 			.update();
 	}
 
 	/** Nodes allocated in each hour of {@code [from, to)}; hours with none are absent. */
 	Map<Instant, Integer> hourly(UUID poolId, Instant from, Instant to) {
+		return summed("pool_hour", "hour", poolId, from, to);
+	}
+
+	/** Nodes allocated in each UTC day of {@code [from, to)}; {@code from} is a UTC midnight. */
+	Map<Instant, Integer> daily(UUID poolId, Instant from, Instant to) {
+		return summed("pool_day", "day", poolId, from, to);
+	}
+
+	private Map<Instant, Integer> summed(String table, String column, UUID poolId, Instant from, Instant to) {
 		Map<Instant, Integer> counts = new TreeMap<>();
-		jdbc.sql("""
-				SELECT hour, sum(allocated_nodes) FROM pool_hour WHERE pool_id = ? AND hour >= ? AND hour < ?
-				GROUP BY hour""")
+		jdbc.sql("SELECT " + column + ", sum(allocated_nodes) FROM " + table + " WHERE pool_id = ? AND " + column
+				+ " >= ? AND " + column + " < ? GROUP BY " + column)
 			.params(poolId, Timestamp.from(from), Timestamp.from(to))
 			.query((rs, n) -> counts.put(rs.getTimestamp(1).toInstant(), rs.getInt(2)))
 			.list();
 		return counts;
 	}
 
-	/** Distinct nodes allocated in each bucket of {@code step} (whole hours) from {@code from}. */
+	/**
+	 * Distinct nodes allocated in each bucket of {@code step} (whole hours) from {@code from}, counted from the
+	 * allocations: for steps the aggregates do not hold (neither an hour nor a day from a UTC midnight).
+	 */
 	Map<Instant, Integer> binned(UUID poolId, Instant from, Instant to, Duration step) {
 		Map<Instant, Integer> counts = new TreeMap<>();
 		jdbc.sql("""
-				SELECT date_bin(CAST(:step AS interval), hour, CAST(:origin AS timestamptz)) AS bucket, count(DISTINCT node_id)
-				FROM node_hour WHERE pool_id = :pool AND hour >= :from AND hour < :to AND refs > 0
-				GROUP BY 1""")
+				SELECT b, count(DISTINCT a.node_id)
+				FROM allocation a,
+				     generate_series(date_bin(CAST(:step AS interval), greatest(lower(a.during), CAST(:from AS timestamptz)),
+				                              CAST(:from AS timestamptz)),
+				                     least(upper(a.during), CAST(:to AS timestamptz)) - interval '1 microsecond',
+				                     CAST(:step AS interval)) b
+				WHERE a.pool_id = :pool AND a.active
+				  AND a.during && tstzrange(CAST(:from AS timestamptz), CAST(:to AS timestamptz), '[)')
+				GROUP BY b""")
 			.param("step", step.toSeconds() + " seconds")
-			.param("origin", from.toString())
 			.param("pool", poolId)
 			.param("from", Timestamp.from(from))
 			.param("to", Timestamp.from(to))
@@ -91,20 +129,20 @@ class CapacityCalendar {
 
 	/** Recomputes a pool's calendar from its live allocations; the caller holds the pool's node locks. */
 	void rebuild(UUID poolId) {
-		jdbc.sql("DELETE FROM node_hour WHERE pool_id = ?").param(poolId).update();
 		jdbc.sql("DELETE FROM pool_hour WHERE pool_id = ?").param(poolId).update();
-		jdbc.sql("""
-				INSERT INTO node_hour (node_id, pool_id, hour, refs)
-				SELECT a.node_id, a.pool_id, h, count(*)
-				FROM allocation a,
-				     generate_series(date_trunc('hour', lower(a.during), 'UTC'), upper(a.during) - interval '1 microsecond',
-				                     interval '1 hour') h
-				WHERE a.pool_id = ? AND a.active
-				GROUP BY 1, 2, 3""").param(poolId).update();
-		jdbc.sql("""
-				INSERT INTO pool_hour (pool_id, hour, stripe, allocated_nodes)
-				SELECT pool_id, hour, CAST(node_id % ? AS smallint), count(*) FROM node_hour
-				WHERE pool_id = ? AND refs > 0 GROUP BY 1, 2, 3""").params(STRIPES, poolId).update();
+		jdbc.sql("DELETE FROM pool_day WHERE pool_id = ?").param(poolId).update();
+		for (String[] bucket : new String[][] { { "pool_hour", "hour", "1 hour" }, { "pool_day", "day", "24 hours" } }) {
+			jdbc.sql("INSERT INTO " + bucket[0] + " (pool_id, " + bucket[1] + ", stripe, allocated_nodes) "
+					+ """
+					SELECT a.pool_id, b, CAST(a.node_id % ? AS smallint), count(DISTINCT a.node_id)
+					FROM allocation a,
+					     generate_series(date_trunc(?, lower(a.during), 'UTC'), upper(a.during) - interval '1 microsecond',
+					                     CAST(? AS interval)) b
+					WHERE a.pool_id = ? AND a.active
+					GROUP BY 1, 2, 3""")
+				.params(STRIPES, bucket[1], bucket[2], poolId)
+				.update();
+		}
 	}
 
 }

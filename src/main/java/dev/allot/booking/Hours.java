@@ -4,54 +4,39 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
 
-/** The hour buckets (UTC) a window touches, and how a change of window moves a node's hour counts. */
+/**
+ * The calendar buckets (UTC hours or days) whose state a change of one node's allocations flips. Gaps are kept
+ * maximal, so a bucket touching the changed window is free exactly when the node's gap around the window holds
+ * the whole bucket: those buckets turn allocated when the window is cut out of the gap, and free again when the
+ * window is merged back into it.
+ */
 final class Hours {
 
-	/** +1 for every hour the new window touches and the old did not, -1 for the reverse. */
-	record Shift(List<Instant> hours, List<Integer> deltas) {
+	static final Duration HOUR = Duration.ofHours(1);
 
-		boolean isEmpty() {
-			return hours.isEmpty();
-		}
-
-	}
+	static final Duration DAY = Duration.ofDays(1);
 
 	private Hours() {
 	}
 
-	static Set<Instant> touched(@Nullable TimeWindow window) {
-		Set<Instant> hours = new LinkedHashSet<>();
-		if (window == null) {
-			return hours;
+	/** The buckets of {@code unit} touching the window that lie wholly inside {@code [gapFrom, gapTo)}. */
+	static List<Instant> flipping(TimeWindow window, @Nullable Instant gapFrom, @Nullable Instant gapTo,
+			Duration unit) {
+		List<Instant> buckets = new ArrayList<>();
+		for (Instant bucket = window.start().truncatedTo(unit.equals(DAY) ? ChronoUnit.DAYS : ChronoUnit.HOURS);
+				bucket.isBefore(window.end()); bucket = bucket.plus(unit)) {
+			boolean startsInside = gapFrom == null || !bucket.isBefore(gapFrom);
+			boolean endsInside = gapTo == null || !bucket.plus(unit).isAfter(gapTo);
+			if (startsInside && endsInside) {
+				buckets.add(bucket);
+			}
 		}
-		for (Instant hour = window.start().truncatedTo(ChronoUnit.HOURS); hour.isBefore(window.end());
-				hour = hour.plus(Duration.ofHours(1))) {
-			hours.add(hour);
-		}
-		return hours;
-	}
-
-	static Shift shift(@Nullable TimeWindow before, @Nullable TimeWindow after) {
-		Set<Instant> old = touched(before);
-		Set<Instant> now = touched(after);
-		List<Instant> hours = new ArrayList<>();
-		List<Integer> deltas = new ArrayList<>();
-		now.stream().filter(h -> !old.contains(h)).forEach(h -> {
-			hours.add(h);
-			deltas.add(1);
-		});
-		old.stream().filter(h -> !now.contains(h)).forEach(h -> {
-			hours.add(h);
-			deltas.add(-1);
-		});
-		return new Shift(hours, deltas);
+		return buckets;
 	}
 
 }

@@ -113,8 +113,8 @@ public class ReservationLifecycle {
 				TimeWindow kept = freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom)
 						: null;
 				allocations.reallocate(id, kept);
-				allocations.returnToGaps(nodeIds, stored.poolId(), new TimeWindow(freedFrom, before.endsAt()));
-				calendar.apply(stored.poolId(), nodeIds, Hours.shift(before.window(), kept));
+				TimeWindow freed = new TimeWindow(freedFrom, before.endsAt());
+				calendar.returned(stored.poolId(), allocations.returnToGaps(nodeIds, stored.poolId(), freed), freed);
 			}
 			quotas.release(id, tenantId, before.startsAt());
 			reservations.updateProgress(after);

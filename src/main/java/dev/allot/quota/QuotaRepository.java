@@ -7,6 +7,9 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -109,20 +112,68 @@ class QuotaRepository {
 			.single();
 	}
 
+	/**
+	 * Stores a booking's segments in one statement, neighbours of one month with the same split into rate classes
+	 * merged into one row whose amount is the sum of theirs (so the stored amounts add up to the quote exactly). A
+	 * booking over a busy tenant's calendar splits wherever the tenant's usage changes, dozens of times at fleet
+	 * scale; stored unmerged, those pieces would multiply the rows every later booking of the tenant reads.
+	 */
 	void insert(UUID reservationId, UUID tenantId, @Nullable String project, UUID gpuTypeId,
-			List<PricedSegment> segments) {
-		for (PricedSegment priced : segments) {
-			Segment s = priced.segment();
-			RateCard card = priced.card();
-			jdbc.sql("""
-					INSERT INTO quota_usage (reservation_id, tenant_id, project, gpu_type_id, during, reserved_gpus,
-					    borrowed_gpus, on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
-					VALUES (?, ?, ?, ?, """ + RANGE + ", ?, ?, ?, ?, ?, ?, ?, ?)")
-				.params(reservationId, tenantId, project, gpuTypeId, ts(s.during().start()), ts(s.during().end()), s.reserved(),
-						s.borrowed(), s.onDemand(), card.currency(), card.price(RateClass.RESERVED),
-						card.price(RateClass.BORROWED), card.price(RateClass.ON_DEMAND), priced.total())
-				.update();
+			List<PricedSegment> priced) {
+		if (priced.isEmpty()) {
+			return;
 		}
+		RateCard card = priced.getFirst().card();
+		List<Merged> segments = merged(priced);
+		jdbc.sql("""
+				INSERT INTO quota_usage (reservation_id, tenant_id, project, gpu_type_id, during, reserved_gpus,
+				    borrowed_gpus, on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
+				SELECT :reservation, :tenant, :project, :gpuType, tstzrange(s, e, '[)'), r, b, o, :currency, :reserved, :borrowed,
+				    :onDemand, a
+				FROM unnest(CAST(CAST(:starts AS text[]) AS timestamptz[]), CAST(CAST(:ends AS text[]) AS timestamptz[]),
+				            CAST(:reservedGpus AS int[]), CAST(:borrowedGpus AS int[]), CAST(:onDemandGpus AS int[]),
+				            CAST(CAST(:amounts AS text[]) AS numeric[])) WITH ORDINALITY AS x(s, e, r, b, o, a, i)
+				ORDER BY i""")
+			.param("reservation", reservationId)
+			.param("tenant", tenantId)
+			.param("project", project)
+			.param("gpuType", gpuTypeId)
+			.param("currency", card.currency())
+			.param("reserved", card.price(RateClass.RESERVED))
+			.param("borrowed", card.price(RateClass.BORROWED))
+			.param("onDemand", card.price(RateClass.ON_DEMAND))
+			.param("starts", segments.stream().map(m -> m.segment().during().start().toString()).toArray(String[]::new))
+			.param("ends", segments.stream().map(m -> m.segment().during().end().toString()).toArray(String[]::new))
+			.param("reservedGpus", segments.stream().map(m -> m.segment().reserved()).toArray(Integer[]::new))
+			.param("borrowedGpus", segments.stream().map(m -> m.segment().borrowed()).toArray(Integer[]::new))
+			.param("onDemandGpus", segments.stream().map(m -> m.segment().onDemand()).toArray(Integer[]::new))
+			.param("amounts", segments.stream().map(m -> m.amount().toPlainString()).toArray(String[]::new))
+			.update();
+	}
+
+	private record Merged(Segment segment, BigDecimal amount) {
+	}
+
+	private static List<Merged> merged(List<PricedSegment> priced) {
+		List<Merged> merged = new ArrayList<>();
+		for (PricedSegment p : priced) {
+			Segment s = p.segment();
+			Merged last = merged.isEmpty() ? null : merged.getLast();
+			if (last != null && last.segment().during().end().equals(s.during().start())
+					&& last.segment().reserved() == s.reserved() && last.segment().borrowed() == s.borrowed()
+					&& last.segment().onDemand() == s.onDemand() && month(last.segment()).equals(month(s))) {
+				merged.set(merged.size() - 1, new Merged(new Segment(new TimeWindow(last.segment().during().start(),
+						s.during().end()), s.reserved(), s.borrowed(), s.onDemand()), last.amount().add(p.total())));
+			}
+			else {
+				merged.add(new Merged(s, p.total()));
+			}
+		}
+		return merged;
+	}
+
+	private static YearMonth month(Segment s) {
+		return YearMonth.from(s.during().start().atOffset(ZoneOffset.UTC));
 	}
 
 	/** The stored segment of the reservation containing the instant (to be cut there), if any. */

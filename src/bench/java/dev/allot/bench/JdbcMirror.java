@@ -1,0 +1,489 @@
+package dev.allot.bench;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+/**
+ * The ceiling: the application's booking transaction issued directly over JDBC, statement for statement as
+ * {@code Bookings.book} issues it through {@code Quotas}, {@code Allocations}, {@code Reservations},
+ * {@code CapacityCalendar}, {@code AuditLog}, {@code CapacityNotifier} and the event publication registry (same
+ * SQL text, READ COMMITTED, prepared statements, a Hikari pool of 16 like the application's), driven by the same
+ * number of client threads with the same requests.
+ *
+ * <p>Where it differs from the application, on purpose: no HTTP, JSON, token or caller resolution; none of the
+ * reads that validate a request before the transaction (tenant, membership, project, pool, pool size); the quota
+ * rules beyond the GPU split (window length and advance are within limits by construction, no budgets); and no
+ * work after commit (the event listeners that plan the cluster and open the billing record, and completing their
+ * publications). Those are the application's own costs, which the ratio measures.
+ */
+final class JdbcMirror implements AutoCloseable {
+
+	private static final String WINDOW = "tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')";
+
+	private static final String LOCK_FREE_NODES = """
+			WITH candidates AS (
+			    SELECT n.id AS node_id, n.ib_block, n.rack,
+			           least(coalesce(extract(epoch FROM (CAST(? AS timestamptz) - lower(g.during))), 1e9), 1e9)
+			         + least(coalesce(extract(epoch FROM (upper(g.during) - CAST(? AS timestamptz))), 1e9), 1e9) AS slack
+			    FROM free_gap g JOIN node n ON n.id = g.node_id
+			    WHERE g.pool_id = ? AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
+			      AND n.pool_id = ? AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(?))
+			      AND (CAST(? AS text) IS NULL OR CAST(? AS text) = ANY(n.cuda_drivers))
+			), counted AS (
+			    SELECT c.*, count(*) OVER (PARTITION BY ib_block) AS block_free,
+			           count(*) OVER (PARTITION BY ib_block, rack) AS rack_free
+			    FROM candidates c
+			), ranked AS (
+			    SELECT node_id, row_number() OVER (ORDER BY
+			        block_free >= ? DESC,
+			        CASE WHEN block_free >= ? THEN block_free ELSE -block_free END,
+			        ib_block,
+			        rack_free >= ? DESC,
+			        CASE WHEN rack_free >= ? THEN rack_free ELSE -rack_free END,
+			        rack, slack, node_id) AS preference
+			    FROM counted
+			)
+			SELECT n.id, n.hostname FROM node n JOIN ranked r ON r.node_id = n.id
+			WHERE n.pool_id = ? AND n.state = 'AVAILABLE'
+			ORDER BY r.preference
+			LIMIT ?
+			FOR NO KEY UPDATE OF n SKIP LOCKED""";
+
+	private static final String TAKE_FROM_GAPS = """
+			WITH taken AS (
+			    DELETE FROM free_gap WHERE node_id = ANY(?) AND during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
+			    RETURNING node_id, pool_id, during
+			), pieces AS (
+			    INSERT INTO free_gap (node_id, pool_id, during)
+			    SELECT node_id, pool_id, piece FROM taken,
+			        LATERAL (VALUES (tstzrange(lower(during), CAST(? AS timestamptz), '[)')), (tstzrange(CAST(? AS timestamptz), upper(during), '[)'))) v(piece)
+			    WHERE NOT isempty(piece)
+			)
+			SELECT node_id, lower(during), upper(during) FROM taken""";
+
+	private static final String CALENDAR = """
+			WITH hours AS (
+			    INSERT INTO pool_hour (pool_id, hour, stripe, allocated_nodes)
+			    SELECT ?, h, ?, n
+			    FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(? AS int[])) AS x(h, n)
+			    ORDER BY h
+			    ON CONFLICT (pool_id, hour, stripe)
+			    DO UPDATE SET allocated_nodes = pool_hour.allocated_nodes + excluded.allocated_nodes
+			    RETURNING 1
+			)
+			INSERT INTO pool_day (pool_id, day, stripe, allocated_nodes)
+			SELECT ?, d, ?, n
+			FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(? AS int[])) AS x(d, n)
+			ORDER BY d
+			ON CONFLICT (pool_id, day, stripe)
+			DO UPDATE SET allocated_nodes = pool_day.allocated_nodes + excluded.allocated_nodes""";
+
+	private static final String INSERT_RESERVATION = """
+			INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, gpu_type,
+			    gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, version, idempotency_key, request_hash,
+			    created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?)""";
+
+	private static final String INSERT_USAGE = """
+			INSERT INTO quota_usage (reservation_id, tenant_id, gpu_type_id, during, reserved_gpus, borrowed_gpus,
+			    on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
+			SELECT ?, ?, ?, tstzrange(s, e, '[)'), r, b, o, ?, ?, ?,
+			    ?, a
+			FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(CAST(? AS text[]) AS timestamptz[]),
+			            CAST(? AS int[]), CAST(? AS int[]), CAST(? AS int[]),
+			            CAST(CAST(? AS text[]) AS numeric[])) WITH ORDINALITY AS x(s, e, r, b, o, a, i)
+			ORDER BY i""";
+
+	private static final String AUDIT = """
+			INSERT INTO audit_event (actor, tenant_slug, action, object_type, object_id, request_id, before, after)
+			VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)
+			""";
+
+	private static final String PUBLICATION = "INSERT INTO event_publication (id, event_type, listener_id, "
+			+ "publication_date, serialized_event, status, completion_attempts, last_resubmission_date) "
+			+ "VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+	private static final String[] LISTENERS = { "dev.allot.provisioning.ClusterPlanner.on(dev.allot.booking.ReservationConfirmed)",
+			"dev.allot.billing.BookingEvents.on(dev.allot.booking.ReservationConfirmed)" };
+
+	private final Fleet fleet;
+
+	private final HikariDataSource pool;
+
+	JdbcMirror(Settings settings, Fleet fleet) {
+		this.fleet = fleet;
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(settings.jdbcUrl());
+		config.setUsername(settings.databaseUser());
+		config.setMaximumPoolSize(16);
+		config.setAutoCommit(false);
+		this.pool = new HikariDataSource(config);
+	}
+
+	Tally.Figures run(Requests requests, int clients, int seconds, long seed) throws InterruptedException {
+		List<Tally> tallies = new ArrayList<>();
+		List<Thread> threads = new ArrayList<>();
+		long started = System.nanoTime();
+		long deadline = started + Duration.ofSeconds(seconds).toNanos();
+		for (int i = 0; i < clients; i++) {
+			Tally tally = new Tally();
+			tallies.add(tally);
+			SplittableRandom random = new SplittableRandom(seed * 1000 + i);
+			threads.add(Thread.ofPlatform().name("jdbc-client-" + i).start(() -> {
+				while (System.nanoTime() < deadline) {
+					Requests.Request request = requests.next(random);
+					long start = System.nanoTime();
+					try (Connection c = pool.getConnection()) {
+						try {
+							String outcome = book(c, request);
+							c.commit();
+							switch (outcome) {
+								case "booked" -> tally.accepted++;
+								case "conflict" -> tally.conflicts++;
+								default -> tally.quota++;
+							}
+						}
+						catch (SQLException ex) {
+							c.rollback();
+							if ("23P01".equals(ex.getSQLState())) {
+								tally.conflicts++;
+							}
+							else {
+								throw ex;
+							}
+						}
+					}
+					catch (Exception ex) {
+						tally.errors++;
+						tally.sample(ex.toString());
+					}
+					tally.record(System.nanoTime() - start);
+				}
+			}));
+		}
+		for (Thread t : threads) {
+			t.join();
+		}
+		return Tally.merge(tallies).figures("JDBC", clients, (System.nanoTime() - started) / 1e9);
+	}
+
+	/** One booking; answers booked, conflict (409) or quota (422), rolling back all but the first. */
+	private String book(Connection c, Requests.Request r) throws SQLException {
+		Fleet.Tenant tenant = fleet.tenants().get(r.tenant());
+		UUID poolId = fleet.poolIds().get(r.pool());
+		UUID typeId = fleet.gpuTypeIds().get(r.pool());
+		String key = UUID.randomUUID().toString();
+		String hash = sha256(r.json());
+		Timestamp start = Timestamp.from(r.start());
+		Timestamp end = Timestamp.from(r.end());
+		// Bookings.book: the replay check, then in the transaction the quota lock and the replay check again
+		query(c, "SELECT * FROM reservation WHERE tenant_id = ? AND idempotency_key = ?", tenant.id(), key);
+		query(c, "SELECT version FROM quota WHERE tenant_id = ? FOR UPDATE", tenant.id());
+		query(c, "SELECT * FROM reservation WHERE tenant_id = ? AND idempotency_key = ?", tenant.id(), key);
+		// Quotas.reserve
+		query(c, "SELECT version FROM quota WHERE tenant_id = ? FOR UPDATE", tenant.id());
+		int guaranteed;
+		int max;
+		boolean burst;
+		try (PreparedStatement ps = c.prepareStatement("""
+				SELECT p.*, g.code FROM quota_policy p JOIN gpu_type g ON g.id = p.gpu_type_id
+				WHERE p.tenant_id = ? AND p.gpu_type_id = ?""")) {
+			ps.setObject(1, tenant.id());
+			ps.setObject(2, typeId);
+			try (ResultSet rs = ps.executeQuery()) {
+				rs.next();
+				guaranteed = rs.getInt("guaranteed_gpus");
+				max = rs.getInt("max_gpus");
+				burst = rs.getBoolean("burst");
+			}
+		}
+		List<long[]> usage = new ArrayList<>();
+		try (PreparedStatement ps = c.prepareStatement("""
+				SELECT lower(during) AS s, upper(during) AS e, reserved_gpus + borrowed_gpus + on_demand_gpus AS gpus
+				FROM quota_usage WHERE tenant_id = ? AND gpu_type_id = ? AND during && tstzrange(?, ?, '[)')""")) {
+			ps.setObject(1, tenant.id());
+			ps.setObject(2, typeId);
+			ps.setTimestamp(3, start);
+			ps.setTimestamp(4, end);
+			try (ResultSet rs = ps.executeQuery()) {
+				while (rs.next()) {
+					usage.add(new long[] { rs.getTimestamp("s").toInstant().getEpochSecond(),
+							rs.getTimestamp("e").toInstant().getEpochSecond(), rs.getInt("gpus") });
+				}
+			}
+		}
+		List<int[]> split = new ArrayList<>();
+		List<Instant[]> stretches = new ArrayList<>();
+		if (!split(r, usage, guaranteed, max, burst, split, stretches)) {
+			c.rollback();
+			return "quota";
+		}
+		query(c, "SELECT * FROM rate_card WHERE gpu_type_id = ? AND effective_from <= ? ORDER BY effective_from DESC LIMIT 1",
+				typeId, LocalDate.ofInstant(r.start(), ZoneOffset.UTC));
+		UUID id = UUID.randomUUID();
+		BigDecimal total = BigDecimal.ZERO;
+		// QuotaRepository.insert: neighbours of one month with the same split stored as one row
+		List<String> starts = new ArrayList<>();
+		List<String> ends = new ArrayList<>();
+		List<List<Integer>> classes = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+		List<BigDecimal> amounts = new ArrayList<>();
+		int[] previous = null;
+		for (int i = 0; i < split.size(); i++) {
+			int[] split3 = split.get(i);
+			Instant from = stretches.get(i)[0];
+			Instant to = stretches.get(i)[1];
+			long minutes = Duration.between(from, to).toMinutes();
+			BigDecimal amount = price("2.00", split3[0], minutes).add(price("1.50", split3[1], minutes))
+				.add(price("4.00", split3[2], minutes));
+			total = total.add(amount);
+			boolean sameMonth = previous != null && YearMonth.from(Instant.parse(starts.getLast()).atOffset(ZoneOffset.UTC))
+				.equals(YearMonth.from(from.atOffset(ZoneOffset.UTC)));
+			if (sameMonth && java.util.Arrays.equals(previous, split3)) {
+				ends.set(ends.size() - 1, to.toString());
+				amounts.set(amounts.size() - 1, amounts.getLast().add(amount));
+				continue;
+			}
+			starts.add(from.toString());
+			ends.add(to.toString());
+			for (int k = 0; k < 3; k++) {
+				classes.get(k).add(split3[k]);
+			}
+			amounts.add(amount);
+			previous = split3;
+		}
+		update(c, INSERT_USAGE, id, tenant.id(), typeId, "USD", new BigDecimal("2.0000"), new BigDecimal("1.5000"),
+				new BigDecimal("4.0000"), c.createArrayOf("text", starts.toArray()), c.createArrayOf("text", ends.toArray()),
+				c.createArrayOf("int", classes.get(0).toArray()), c.createArrayOf("int", classes.get(1).toArray()),
+				c.createArrayOf("int", classes.get(2).toArray()),
+				c.createArrayOf("text", amounts.stream().map(BigDecimal::toPlainString).toArray()));
+		// Bookings.lockFreeNodes: up to three rounds of ranking, locking with SKIP LOCKED, re-reading the gaps
+		List<Long> chosen = new ArrayList<>();
+		List<String> hosts = new ArrayList<>();
+		List<Long> tried = new ArrayList<>();
+		for (int round = 0; round < 3 && chosen.size() < r.nodes(); round++) {
+			int want = r.nodes() - chosen.size();
+			List<Long> locked = new ArrayList<>();
+			List<String> names = new ArrayList<>();
+			try (PreparedStatement ps = c.prepareStatement(LOCK_FREE_NODES)) {
+				ps.setTimestamp(1, start);
+				ps.setTimestamp(2, end);
+				ps.setObject(3, poolId);
+				ps.setTimestamp(4, start);
+				ps.setTimestamp(5, end);
+				ps.setObject(6, poolId);
+				ps.setArray(7, c.createArrayOf("bigint", tried.toArray(Long[]::new)));
+				ps.setString(8, null);
+				ps.setString(9, null);
+				for (int p = 10; p <= 13; p++) {
+					ps.setInt(p, want);
+				}
+				ps.setObject(14, poolId);
+				ps.setInt(15, want);
+				try (ResultSet rs = ps.executeQuery()) {
+					while (rs.next()) {
+						locked.add(rs.getLong(1));
+						names.add(rs.getString(2));
+					}
+				}
+			}
+			if (locked.isEmpty()) {
+				break;
+			}
+			tried.addAll(locked);
+			List<Long> free = new ArrayList<>();
+			try (PreparedStatement ps = c.prepareStatement("SELECT node_id FROM free_gap WHERE node_id = ANY(?) AND during @> "
+					+ WINDOW)) {
+				ps.setArray(1, c.createArrayOf("bigint", locked.toArray(Long[]::new)));
+				ps.setTimestamp(2, start);
+				ps.setTimestamp(3, end);
+				try (ResultSet rs = ps.executeQuery()) {
+					while (rs.next()) {
+						free.add(rs.getLong(1));
+					}
+				}
+			}
+			for (int i = 0; i < locked.size(); i++) {
+				if (free.contains(locked.get(i))) {
+					chosen.add(locked.get(i));
+					hosts.add(names.get(i));
+				}
+			}
+		}
+		if (chosen.size() < r.nodes()) {
+			c.rollback();
+			return "conflict";
+		}
+		String cluster = "{\"orchestrator\":\"KUBERNETES\",\"cudaDriver\":null,\"sharedMemoryGi\":null,\"volumes\":[],"
+				+ "\"sshPublicKeys\":[]}";
+		String quote = "{\"gpuType\":\"" + Settings.GPU_TYPES[r.pool()] + "\",\"currency\":\"USD\",\"total\":" + total
+				+ ",\"lines\":[{\"rateClass\":\"RESERVED\",\"gpuHours\":1.00,\"pricePerGpuHour\":2.0000,\"amount\":" + total
+				+ "}],\"preemptible\":false,\"budget\":[]}";
+		Instant now = Instant.now();
+		update(c, INSERT_RESERVATION, id, tenant.id(), tenant.slug(), tenant.projectId(), Fleet.PROJECT, poolId,
+				Settings.POOLS[r.pool()], Settings.GPU_TYPES[r.pool()], r.gpus(), start, end, false, cluster, quote,
+				c.createArrayOf("text", hosts.toArray(String[]::new)), 0L, key, hash, Timestamp.from(now));
+		Array nodes = c.createArrayOf("bigint", chosen.toArray(Long[]::new));
+		Map<Instant, Integer> hours = new TreeMap<>();
+		Map<Instant, Integer> days = new TreeMap<>();
+		try (PreparedStatement ps = c.prepareStatement(TAKE_FROM_GAPS)) {
+			ps.setArray(1, nodes);
+			ps.setTimestamp(2, start);
+			ps.setTimestamp(3, end);
+			ps.setTimestamp(4, start);
+			ps.setTimestamp(5, end);
+			try (ResultSet rs = ps.executeQuery()) {
+				while (rs.next()) {
+					Timestamp from = rs.getTimestamp(2);
+					Timestamp to = rs.getTimestamp(3);
+					flipping(r, from, to, ChronoUnit.HOURS).forEach(h -> hours.merge(h, 1, Integer::sum));
+					flipping(r, from, to, ChronoUnit.DAYS).forEach(d -> days.merge(d, 1, Integer::sum));
+				}
+			}
+		}
+		update(c, "INSERT INTO allocation (reservation_id, node_id, pool_id, during) SELECT ?, unnest(CAST(? AS bigint[])), ?, "
+				+ WINDOW, id, nodes, poolId, start, end);
+		int stripe = ThreadLocalRandom.current().nextInt(8);
+		update(c, CALENDAR, poolId, stripe, c.createArrayOf("text", hours.keySet().stream().map(Instant::toString).toArray()),
+				c.createArrayOf("int", hours.values().toArray()), poolId, stripe,
+				c.createArrayOf("text", days.keySet().stream().map(Instant::toString).toArray()),
+				c.createArrayOf("int", days.values().toArray()));
+		String after = "{\"id\":\"" + id + "\",\"tenant\":\"" + tenant.slug() + "\",\"project\":\"main\",\"pool\":\""
+				+ Settings.POOLS[r.pool()] + "\",\"gpus\":" + r.gpus() + ",\"startsAt\":\"" + r.start() + "\",\"endsAt\":\""
+				+ r.end() + "\",\"nodes\":" + hosts.stream().map(h -> "\"" + h + "\"").toList() + ",\"cluster\":" + cluster
+				+ ",\"quote\":" + quote + "}";
+		update(c, AUDIT, "bench-jdbc", tenant.slug(), "reservation.created", "reservation", id.toString(), null, null,
+				after);
+		query(c, "SELECT pg_notify(?, ?)", "allot_capacity", Settings.POOLS[r.pool()]);
+		String event = "{\"reservationId\":\"" + id + "\",\"tenant\":\"" + tenant.slug() + "\",\"project\":\"main\",\"pool\":\""
+				+ Settings.POOLS[r.pool()] + "\",\"gpus\":" + r.gpus() + ",\"startsAt\":\"" + r.start() + "\",\"endsAt\":\""
+				+ r.end() + "\",\"nodes\":" + hosts.stream().map(h -> "\"" + h + "\"").toList() + "}";
+		for (String listener : LISTENERS) {
+			update(c, PUBLICATION, UUID.randomUUID(), "dev.allot.booking.ReservationConfirmed", listener,
+					Timestamp.from(now), event, "PUBLISHED", 1, null);
+		}
+		return "booked";
+	}
+
+	/** QuotaPolicy.split: cuts at usage changes and month starts; false when the cap refuses (no burst). */
+	private static boolean split(Requests.Request r, List<long[]> usage, int guaranteed, int max, boolean burst,
+			List<int[]> split, List<Instant[]> stretches) {
+		TreeSet<Instant> cuts = new TreeSet<>(List.of(r.start(), r.end()));
+		for (long[] u : usage) {
+			for (int i = 0; i < 2; i++) {
+				Instant at = Instant.ofEpochSecond(u[i]);
+				if (!at.isBefore(r.start()) && at.isBefore(r.end())) {
+					cuts.add(at);
+				}
+			}
+		}
+		YearMonth month = YearMonth.from(r.start().atOffset(ZoneOffset.UTC)).plusMonths(1);
+		for (Instant s = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC); s.isBefore(r.end());
+				month = month.plusMonths(1), s = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC)) {
+			cuts.add(s);
+		}
+		Instant from = cuts.pollFirst();
+		for (Instant to : cuts) {
+			long a = from.getEpochSecond();
+			long b = to.getEpochSecond();
+			int used = 0;
+			for (long[] u : usage) {
+				if (u[0] < b && u[1] > a) {
+					used += (int) u[2];
+				}
+			}
+			int gpus = r.gpus();
+			int reserved = Math.min(gpus, Math.max(0, guaranteed - used));
+			int borrowed = Math.min(gpus - reserved, Math.max(0, max - Math.max(used, guaranteed)));
+			int onDemand = gpus - reserved - borrowed;
+			if (onDemand > 0 && !burst) {
+				return false;
+			}
+			split.add(new int[] { reserved, borrowed, onDemand });
+			stretches.add(new Instant[] { from, to });
+			from = to;
+		}
+		return true;
+	}
+
+	/** CapacityCalendar / Hours.flipping: buckets touching the window that the gap held whole. */
+	private static List<Instant> flipping(Requests.Request r, Timestamp gapFrom, Timestamp gapTo, ChronoUnit unit) {
+		List<Instant> buckets = new ArrayList<>();
+		Duration length = unit.getDuration();
+		for (Instant b = r.start().truncatedTo(unit); b.isBefore(r.end()); b = b.plus(length)) {
+			if ((gapFrom == null || !b.isBefore(gapFrom.toInstant()))
+					&& (gapTo == null || !b.plus(length).isAfter(gapTo.toInstant()))) {
+				buckets.add(b);
+			}
+		}
+		return buckets;
+	}
+
+	private static BigDecimal price(String perHour, int gpus, long minutes) {
+		return new BigDecimal(perHour).multiply(BigDecimal.valueOf(gpus * minutes))
+			.divide(BigDecimal.valueOf(60), 4, RoundingMode.HALF_EVEN);
+	}
+
+	private static void query(Connection c, String sql, Object... params) throws SQLException {
+		try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+			while (rs.next()) {
+				// read and drop, as the application maps its rows
+			}
+		}
+	}
+
+	private static void update(Connection c, String sql, Object... params) throws SQLException {
+		try (PreparedStatement ps = prepare(c, sql, params)) {
+			ps.executeUpdate();
+		}
+	}
+
+	private static PreparedStatement prepare(Connection c, String sql, Object... params) throws SQLException {
+		PreparedStatement ps = c.prepareStatement(sql);
+		for (int i = 0; i < params.length; i++) {
+			ps.setObject(i + 1, params[i]);
+		}
+		return ps;
+	}
+
+	private static String sha256(String text) {
+		try {
+			return HexFormat.of()
+				.formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (java.security.NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		pool.close();
+	}
+
+}
