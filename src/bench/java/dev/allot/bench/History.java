@@ -76,7 +76,7 @@ final class History {
 						+ "pool_name, gpu_type, gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, version, created_at");
 				Copy alloc = new Copy(ca, "allocation", "reservation_id, node_id, pool_id, during");
 				Copy gaps = new Copy(cg, "free_gap", "node_id, pool_id, during");
-				Copy usage = new Copy(cu, "quota_usage", "reservation_id, tenant_id, gpu_type_id, during, reserved_gpus, "
+				Copy usage = new Copy(cu, "quota_usage", "reservation_id, tenant_id, project, gpu_type_id, during, reserved_gpus, "
 						+ "borrowed_gpus, on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount")) {
 			int perPool = settings.nodesPerPool();
 			for (int p = 0; p < Settings.POOLS.length; p++) {
@@ -115,8 +115,8 @@ final class History {
 						for (Instant[] piece : months(s, e)) {
 							BigDecimal part = amount(gpus, piece[0], piece[1]);
 							amount = amount.add(part);
-							usage.row(id, tenant.id(), fleet.gpuTypeIds().get(p), range(piece[0], piece[1]), gpus, 0, 0, "USD",
-									"2.0000", "1.5000", "4.0000", part);
+							usage.row(id, tenant.id(), Fleet.PROJECT, fleet.gpuTypeIds().get(p),
+									range(piece[0], piece[1]), gpus, 0, 0, "USD", "2.0000", "1.5000", "4.0000", part);
 						}
 						BigDecimal gpuHours = BigDecimal.valueOf(gpus * Duration.between(s, e).toMinutes())
 							.divide(BigDecimal.valueOf(60), 2, RoundingMode.HALF_EVEN);

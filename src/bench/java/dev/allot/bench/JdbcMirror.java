@@ -111,9 +111,9 @@ final class JdbcMirror implements AutoCloseable {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?)""";
 
 	private static final String INSERT_USAGE = """
-			INSERT INTO quota_usage (reservation_id, tenant_id, gpu_type_id, during, reserved_gpus, borrowed_gpus,
-			    on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
-			SELECT ?, ?, ?, tstzrange(s, e, '[)'), r, b, o, ?, ?, ?,
+			INSERT INTO quota_usage (reservation_id, tenant_id, project, gpu_type_id, during, reserved_gpus,
+			    borrowed_gpus, on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount)
+			SELECT ?, ?, ?, ?, tstzrange(s, e, '[)'), r, b, o, ?, ?, ?,
 			    ?, a
 			FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(CAST(? AS text[]) AS timestamptz[]),
 			            CAST(? AS int[]), CAST(? AS int[]), CAST(? AS int[]),
@@ -277,7 +277,7 @@ final class JdbcMirror implements AutoCloseable {
 			amounts.add(amount);
 			previous = split3;
 		}
-		update(c, INSERT_USAGE, id, tenant.id(), typeId, "USD", new BigDecimal("2.0000"), new BigDecimal("1.5000"),
+		update(c, INSERT_USAGE, id, tenant.id(), Fleet.PROJECT, typeId, "USD", new BigDecimal("2.0000"), new BigDecimal("1.5000"),
 				new BigDecimal("4.0000"), c.createArrayOf("text", starts.toArray()), c.createArrayOf("text", ends.toArray()),
 				c.createArrayOf("int", classes.get(0).toArray()), c.createArrayOf("int", classes.get(1).toArray()),
 				c.createArrayOf("int", classes.get(2).toArray()),

@@ -28,14 +28,11 @@ import static org.awaitility.Awaitility.await;
  */
 // Metering is driven here without provisioning (whose tasks run on the real clock, years behind this one), so
 // billing does not wait for ClusterReady; LifecycleBillingTests covers that path.
-@TestPropertySource(properties = { "allot.billing.allow-loopback-http-webhooks=true",
-		"allot.billing.webhook-secret-key=" + BillingTest.SECRET_KEY,
-		"allot.billing.await-cluster-ready=false",
+@TestPropertySource(properties = { "allot.billing.await-cluster-ready=false",
 		"allot.billing.webhook-backoff=PT1S", "db-scheduler.polling-interval=1s" })
 abstract class BillingTest extends FleetTest {
 
-	/** The AES key webhook secrets are sealed with in these tests (production reads it from configuration). */
-	static final String SECRET_KEY = "nGxtFyowhrCOTJAXJuIpizEt1mVEQk+DslKi2tCn21s=";
+	static final String SECRET_KEY = WEBHOOK_SECRET_KEY;
 
 	static final MutableClock CLOCK = new MutableClock(
 			Instant.now().plus(Duration.ofDays(3 * 366)).truncatedTo(ChronoUnit.DAYS));

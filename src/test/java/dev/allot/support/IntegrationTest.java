@@ -35,6 +35,9 @@ public abstract class IntegrationTest {
 
 	public static final String ADMIN_SECRET = "test-platform-admin-secret-0123456789";
 
+	/** The AES key webhook secrets are sealed with in the tests (production reads it from configuration). */
+	public static final String WEBHOOK_SECRET_KEY = "nGxtFyowhrCOTJAXJuIpizEt1mVEQk+DslKi2tCn21s=";
+
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
 		TestDatabase.Connection db = TestDatabase.get();
@@ -45,6 +48,10 @@ public abstract class IntegrationTest {
 		registry.add("allot.security.bootstrap-client-id", () -> ADMIN_CLIENT);
 		registry.add("allot.security.bootstrap-client-secret", () -> ADMIN_SECRET);
 		registry.add("allot.demo.enabled", () -> "false");
+		// Every context polls the one scheduled_tasks table, so any of them may run a task another scheduled (a
+		// webhook delivery, say): like replicas, they share what such a task needs.
+		registry.add("allot.billing.webhook-secret-key", () -> WEBHOOK_SECRET_KEY);
+		registry.add("allot.billing.allow-loopback-http-webhooks", () -> "true");
 		// Several application contexts share one PostgreSQL (max_connections 100 by default): keep pools small.
 		registry.add("spring.datasource.hikari.maximum-pool-size", () -> "8");
 		registry.add("spring.datasource.hikari.minimum-idle", () -> "1");
