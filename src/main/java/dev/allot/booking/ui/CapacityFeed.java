@@ -32,12 +32,15 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * and every open calendar here gets an event {@code capacity-<pool>} for each pool that changed (coalesced over
  * {@link #COALESCE}, so a burst of bookings costs each browser one refresh of the row). A browser that
  * (re)connects, and every browser after this replica lost its LISTEN connection, gets {@code resync}: it reloads
- * all rows, catching up whatever it may have missed.
+ * all rows, catching up whatever it may have missed. Each change is announced again {@link #REANNOUNCE} later, for
+ * a page that was swapping the row (or all rows) when the first announcement came.
  */
 @Component
 class CapacityFeed implements SmartLifecycle {
 
 	static final Duration COALESCE = Duration.ofMillis(150);
+
+	static final Duration REANNOUNCE = Duration.ofSeconds(1);
 
 	static final Duration HEARTBEAT = Duration.ofSeconds(20);
 
@@ -88,9 +91,10 @@ class CapacityFeed implements SmartLifecycle {
 			return timerThread;
 		});
 		this.timer = timer;
-		timer.scheduleWithFixedDelay(this::flush, COALESCE.toMillis(), COALESCE.toMillis(), TimeUnit.MILLISECONDS);
-		timer.scheduleWithFixedDelay(() -> broadcastComment("heartbeat"), HEARTBEAT.toSeconds(), HEARTBEAT.toSeconds(),
-				TimeUnit.SECONDS);
+		timer.scheduleWithFixedDelay(guarded(this::flush), COALESCE.toMillis(), COALESCE.toMillis(),
+				TimeUnit.MILLISECONDS);
+		timer.scheduleWithFixedDelay(guarded(() -> broadcastComment("heartbeat")), HEARTBEAT.toSeconds(),
+				HEARTBEAT.toSeconds(), TimeUnit.SECONDS);
 	}
 
 	@Override
@@ -167,6 +171,25 @@ class CapacityFeed implements SmartLifecycle {
 		for (String pool : pools) {
 			broadcast("capacity-" + pool, pool);
 		}
+		// Announced again a moment later: a page that was swapping that row, or reloading all rows from a read
+		// made before the change, missed or overwrote the first announcement; the row is small.
+		ScheduledExecutorService timer = this.timer;
+		if (timer != null && !timer.isShutdown()) {
+			timer.schedule(guarded(() -> pools.forEach(pool -> broadcast("capacity-" + pool, pool))),
+					REANNOUNCE.toMillis(), TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/** A task of the timer that never throws: one that did would end its schedule, and live updates with it. */
+	private static Runnable guarded(Runnable task) {
+		return () -> {
+			try {
+				task.run();
+			}
+			catch (RuntimeException ex) {
+				log.warn("Capacity feed: {}", ex.toString());
+			}
+		};
 	}
 
 	private void broadcast(String name, String data) {
@@ -185,9 +208,14 @@ class CapacityFeed implements SmartLifecycle {
 		try {
 			emitter.send(event);
 		}
-		catch (IOException | IllegalStateException ex) {
+		catch (IOException | RuntimeException ex) {
 			emitters.remove(emitter);
-			emitter.completeWithError(ex);
+			try {
+				emitter.completeWithError(ex);
+			}
+			catch (RuntimeException alreadyGone) {
+				// the client is gone and the emitter with it: nothing left to complete
+			}
 		}
 	}
 
