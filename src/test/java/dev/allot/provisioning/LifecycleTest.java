@@ -23,6 +23,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.bean.override.convention.TestBean;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -87,6 +88,22 @@ public abstract class LifecycleTest extends FleetTest {
 		newProject(tenant, "training");
 		setQuota(tenant, gpuType, nodes * 8, nodes * 8, false);
 		return new Setup(tenant, gpuType, pool, tenantToken(tenant, "MEMBER"), hostnames);
+	}
+
+	/**
+	 * A pool with a fixed name and hostnames (those a real driver's configuration names: a Slurm controller's
+	 * nodes, a Kubernetes cluster's), created through the API, and a tenant on two of its nodes.
+	 */
+	protected Setup namedPool(String pool, List<String> hostnames) {
+		String type = newGpuType();
+		setRateCard(type);
+		assertThat(api.post("/api/v1/pools", adminToken(),
+				Map.of("name", pool, "gpuType", type, "gpusPerNode", 8, "region", "eu-test-1")).status()).isEqualTo(201);
+		for (String node : hostnames) {
+			assertThat(api.post("/api/v1/pools/" + pool + "/nodes", adminToken(), Map.of("hostname", node, "rack",
+					"rack-0", "ibBlock", "ib-0", "cudaDrivers", List.of("550.54"))).status()).isEqualTo(201);
+		}
+		return setup(2, hostnames, pool, type);
 	}
 
 	/** A pool of {@code nodes} fake-driven nodes (no driver configured: the default, fake) and a tenant on it. */

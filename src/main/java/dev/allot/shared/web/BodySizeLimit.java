@@ -2,6 +2,7 @@ package dev.allot.shared.web;
 
 import java.io.IOException;
 
+import dev.allot.shared.AllotException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,12 +36,23 @@ class BodySizeLimit extends OncePerRequestFilter {
 		return !request.getRequestURI().startsWith("/api/");
 	}
 
+	long maxBytes() {
+		return maxBytes;
+	}
+
+	/** The refusal of a body above the limit (one that declared its length is refused here, before any read). */
+	AllotException tooLarge() {
+		return new AllotException(413, "payload_too_large", "Payload too large",
+				"The body may have at most " + maxBytes + " bytes");
+	}
+
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		if (request.getContentLengthLong() > maxBytes) {
-			var problem = ApiProblems.problem(413, "payload_too_large", "Payload too large",
-					"The body may have at most " + maxBytes + " bytes");
+			AllotException tooLarge = tooLarge();
+			var problem = ApiProblems.problem(tooLarge.status(), tooLarge.code(), tooLarge.title(),
+					tooLarge.getMessage());
 			response.setStatus(413);
 			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 			json.writeValue(response.getOutputStream(), problem);

@@ -23,13 +23,11 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
-import org.springframework.util.unit.DataSize;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.method.HandlerMethod;
@@ -62,16 +60,15 @@ class IdempotentCreates extends OncePerRequestFilter {
 
 	private final HandlerExceptionResolver problems;
 
-	private final long maxBytes;
+	private final BodySizeLimit bodySizeLimit;
 
 	IdempotentCreates(IdempotentRequests requests,
 			@Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping handlers,
-			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver problems,
-			@Value("${allot.api.max-body-size:256KB}") DataSize maxBodySize) {
+			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver problems, BodySizeLimit bodySizeLimit) {
 		this.requests = requests;
 		this.handlers = handlers;
 		this.problems = problems;
-		this.maxBytes = maxBodySize.toBytes();
+		this.bodySizeLimit = bodySizeLimit;
 	}
 
 	@Override
@@ -94,10 +91,11 @@ class IdempotentCreates extends OncePerRequestFilter {
 			refuse(request, response, handler, InvalidInputException.of(HEADER, "must be 1-200 characters"));
 			return;
 		}
+		// a chunked body declares no length, so the limit is checked again as it is read
+		long maxBytes = bodySizeLimit.maxBytes();
 		byte[] body = request.getInputStream().readNBytes((int) Math.min(maxBytes + 1, Integer.MAX_VALUE));
 		if (body.length > maxBytes) {
-			refuse(request, response, handler, new AllotException(413, "payload_too_large", "Payload too large",
-					"The body may have at most " + maxBytes + " bytes"));
+			refuse(request, response, handler, bodySizeLimit.tooLarge());
 			return;
 		}
 		String hash = fingerprint(request, body);

@@ -3,7 +3,6 @@ package dev.allot.provisioning.slurm;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.allot.provisioning.LifecycleTest;
@@ -50,15 +49,7 @@ class SlurmLifecycleTests extends LifecycleTest {
 
 	@Test
 	void aSlurmBookingBecomesAnAccountPartitionAndReservationOnTheRealSlurmctldAndIsGoneAfterItsWindow() {
-		String type = newGpuType();
-		setRateCard(type);
-		assertThat(api.post("/api/v1/pools", adminToken(),
-				Map.of("name", POOL, "gpuType", type, "gpusPerNode", 8, "region", "eu-test-1")).status()).isEqualTo(201);
-		for (String node : NODES) {
-			assertThat(api.post("/api/v1/pools/" + POOL + "/nodes", adminToken(), Map.of("hostname", node, "rack",
-					"rack-0", "ibBlock", "ib-0", "cudaDrivers", List.of("550.54"))).status()).isEqualTo(201);
-		}
-		Setup s = setup(2, NODES, POOL, type);
+		Setup s = namedPool(POOL, NODES);
 		Instant start = hour(2);
 		Instant end = hour(3);
 		String id = bookAndAwaitSchedule(s, 16, start, end, "SLURM");
