@@ -101,7 +101,27 @@ public abstract class BrowserTest extends IntegrationTest {
 	protected void submit(String buttonCss) {
 		WebElement html = find("html");
 		find(buttonCss).click();
-		waitFor(ExpectedConditions.stalenessOf(html));
+		waitFor(driver -> isGone(html));
+	}
+
+	/**
+	 * Whether the element left the document, as {@code ExpectedConditions.stalenessOf} asks; ChromeDriver sometimes
+	 * reports a node of the page just replaced as an inspector error instead of a stale element: gone all the same.
+	 */
+	protected static boolean isGone(WebElement element) {
+		try {
+			element.isEnabled();
+			return false;
+		}
+		catch (org.openqa.selenium.StaleElementReferenceException ex) {
+			return true;
+		}
+		catch (org.openqa.selenium.WebDriverException ex) {
+			if (ex.getMessage() != null && ex.getMessage().contains("does not belong to the document")) {
+				return true;
+			}
+			throw ex;
+		}
 	}
 
 	protected <T> T waitFor(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
