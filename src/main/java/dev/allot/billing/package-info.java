@@ -5,7 +5,7 @@
  *
  * <p>Billing learns what to bill from events ({@code ReservationConfirmed}, {@code ReservationExtended},
  * {@code ReservationCancelled}, {@code NodeStateChanged}) and from provisioning's lifecycle ({@code ClusterReady},
- * {@code ReservationFailed}, see {@link dev.allot.billing.Lifecycle}). Nothing depends on billing.
+ * {@code ReservationFailed}, see {@link dev.allot.billing.metering.Lifecycle}). Nothing depends on billing.
  */
 @ApplicationModule(displayName = "Billing",
 		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "quota", "booking", "provisioning" })
@@ -14,3 +14,4 @@ package dev.allot.billing;
 
 import org.jspecify.annotations.NullMarked;
 import org.springframework.modulith.ApplicationModule;
+import dev.allot.billing.metering.Metering;

@@ -19,6 +19,7 @@ import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.allot.billing.budgets.WebhookDelivery;
 
 /** Monthly budgets: thresholds crossed once each, shown as notifications and sent to a signed webhook. */
 class BudgetTests extends BillingTest {

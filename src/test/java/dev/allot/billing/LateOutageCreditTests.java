@@ -16,6 +16,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.allot.billing.metering.LateOutageCredits;
 
 /** A node event that arrives after the hours it concerns were metered still credits (or charges back) them. */
 class LateOutageCreditTests extends BillingTest {

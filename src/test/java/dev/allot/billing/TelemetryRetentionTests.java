@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.allot.billing.metering.Telemetry;
 
 /** GPU-utilisation samples are kept for the configured retention (90 days by default), then purged daily. */
 class TelemetryRetentionTests extends BillingTest {

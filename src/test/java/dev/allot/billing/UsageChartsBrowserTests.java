@@ -23,6 +23,7 @@ import org.springframework.test.context.bean.override.convention.TestBean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.allot.billing.metering.Metering;
 
 /**
  * A tenant admin opens Usage and reads the charts: GPU-hours and cost stacked by project per day, reserved

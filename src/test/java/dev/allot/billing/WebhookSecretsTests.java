@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.allot.billing.budgets.WebhookSecrets;
 
 /** Sealing webhook secrets with the configured key (no database involved: sealing never touches it). */
 class WebhookSecretsTests {

@@ -4,9 +4,9 @@ import java.math.BigDecimal;
 import java.time.YearMonth;
 import java.util.List;
 
-import dev.allot.billing.Budget;
-import dev.allot.billing.BudgetRequest;
-import dev.allot.billing.Budgets;
+import dev.allot.billing.budgets.Budget;
+import dev.allot.billing.budgets.BudgetRequest;
+import dev.allot.billing.budgets.Budgets;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 

@@ -1,7 +1,7 @@
 package dev.allot.billing.api;
 
-import dev.allot.billing.Ledger;
-import dev.allot.billing.LedgerTransaction;
+import dev.allot.billing.ledger.Ledger;
+import dev.allot.billing.ledger.LedgerTransaction;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;

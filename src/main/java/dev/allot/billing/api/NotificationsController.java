@@ -1,7 +1,7 @@
 package dev.allot.billing.api;
 
-import dev.allot.billing.Notification;
-import dev.allot.billing.Notifications;
+import dev.allot.billing.budgets.Notification;
+import dev.allot.billing.budgets.Notifications;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import dev.allot.billing.budgets.Budget;
 
 /** Budget alerts and idle-reservation flags raised for the tenant, newest first, with their webhook delivery. */
 @RestController

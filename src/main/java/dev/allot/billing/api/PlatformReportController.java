@@ -1,7 +1,7 @@
 package dev.allot.billing.api;
 
-import dev.allot.billing.PlatformReport;
-import dev.allot.billing.PlatformReports;
+import dev.allot.billing.reports.PlatformReport;
+import dev.allot.billing.reports.PlatformReports;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 

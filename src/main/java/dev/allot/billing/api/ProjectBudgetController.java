@@ -4,9 +4,9 @@ import java.math.BigDecimal;
 import java.time.YearMonth;
 import java.util.List;
 
-import dev.allot.billing.ProjectBudget;
-import dev.allot.billing.ProjectBudgetRequest;
-import dev.allot.billing.ProjectBudgets;
+import dev.allot.billing.budgets.ProjectBudget;
+import dev.allot.billing.budgets.ProjectBudgetRequest;
+import dev.allot.billing.budgets.ProjectBudgets;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 

@@ -3,8 +3,8 @@ package dev.allot.billing.api;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.allot.billing.Statement;
-import dev.allot.billing.Statements;
+import dev.allot.billing.ledger.Statement;
+import dev.allot.billing.ledger.Statements;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 

@@ -2,8 +2,8 @@ package dev.allot.billing.api;
 
 import java.util.List;
 
-import dev.allot.billing.GpuSample;
-import dev.allot.billing.Telemetry;
+import dev.allot.billing.metering.GpuSample;
+import dev.allot.billing.metering.Telemetry;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.constraints.NotNull;
 

@@ -3,8 +3,8 @@ package dev.allot.billing.api;
 import java.util.Arrays;
 import java.util.List;
 
-import dev.allot.billing.UsageReport;
-import dev.allot.billing.UsageReports;
+import dev.allot.billing.reports.UsageReport;
+import dev.allot.billing.reports.UsageReports;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 

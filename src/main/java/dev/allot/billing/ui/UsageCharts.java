@@ -18,11 +18,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
-import dev.allot.billing.ReportRange;
-import dev.allot.billing.UsageReport;
-import dev.allot.billing.UsageReports;
-import dev.allot.billing.Utilisation;
-import dev.allot.billing.Utilisations;
+import dev.allot.billing.reports.ReportRange;
+import dev.allot.billing.reports.UsageReport;
+import dev.allot.billing.reports.UsageReports;
+import dev.allot.billing.reports.Utilisation;
+import dev.allot.billing.reports.Utilisations;
 import dev.allot.quota.RateClass;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;

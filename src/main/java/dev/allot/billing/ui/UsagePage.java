@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.allot.billing.Notifications;
-import dev.allot.billing.UsageReport;
-import dev.allot.billing.UsageReports;
+import dev.allot.billing.budgets.Notifications;
+import dev.allot.billing.reports.UsageReport;
+import dev.allot.billing.reports.UsageReports;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.CurrentTenant;

@@ -1,0 +1,136 @@
+package dev.allot.billing.budgets;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.security.Caller;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Notifications to tenants, each raised once (a unique key), and their webhook deliveries: a db-scheduler task
+ * scheduled in the same transaction (the scheduler's DataSource is transaction-aware), so a notification is
+ * delivered if and only if it committed, and retried with backoff on failure.
+ */
+@Service
+@Transactional
+public class Notifications {
+
+	public enum Kind {
+
+		BUDGET_THRESHOLD, IDLE_RESERVATION
+
+	}
+
+	record Delivery(UUID id, UUID tenantId, String url, String body, int attempts) {
+	}
+
+	private final JdbcClient jdbc;
+
+	private final JsonMapper json;
+
+	private final Tenancy tenancy;
+
+	private final ObjectProvider<SchedulerClient> scheduler;
+
+	private final WebhookSecrets secrets;
+
+	Notifications(JdbcClient jdbc, JsonMapper json, Tenancy tenancy, ObjectProvider<SchedulerClient> scheduler,
+			WebhookSecrets secrets) {
+		this.jdbc = jdbc;
+		this.json = json;
+		this.tenancy = tenancy;
+		this.scheduler = scheduler;
+		this.secrets = secrets;
+	}
+
+	/** Records the notification unless one with the key exists; schedules its webhook delivery if any. */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public boolean raise(UUID tenantId, Kind kind, String key, String message, Map<String, Object> details,
+			@Nullable String webhookUrl, Instant now) {
+		UUID id = UUID.randomUUID();
+		int inserted = jdbc.sql("""
+				INSERT INTO notification (id, tenant_id, kind, dedup_key, message, details, created_at, webhook_url, delivery)
+				VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?) ON CONFLICT (tenant_id, dedup_key) DO NOTHING""")
+			.params(id, tenantId, kind.name(), key, message, json.writeValueAsString(details), Timestamp.from(now),
+					webhookUrl, webhookUrl == null ? "NONE" : "PENDING")
+			.update();
+		if (inserted == 1 && webhookUrl != null) {
+			// db-scheduler runs on the system clock, not the application's (which tests move).
+			scheduler.getObject()
+				.schedule(WebhookDelivery.TASK.instance(id.toString()).data(id.toString()).scheduledTo(Instant.now()));
+		}
+		return inserted == 1;
+	}
+
+	@Transactional(readOnly = true)
+	public PageResponse<Notification> list(Caller caller, String tenantSlug, PageQuery page) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		long total = jdbc.sql("SELECT count(*) FROM notification WHERE tenant_id = ?")
+			.param(tenant.id())
+			.query(Long.class)
+			.single();
+		var items = jdbc.sql("""
+				SELECT * FROM notification WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?""")
+			.params(tenant.id(), page.size(), page.offset())
+			.query((rs, n) -> {
+				Timestamp delivered = rs.getTimestamp("delivered_at");
+				return new Notification(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("message"),
+						json.readTree(rs.getString("details")), rs.getTimestamp("created_at").toInstant(),
+						rs.getString("delivery"), rs.getInt("attempts"), rs.getString("last_error"),
+						delivered == null ? null : delivered.toInstant());
+			})
+			.list();
+		return PageResponse.of(items, page, total);
+	}
+
+	/** The delivery to attempt, counted as an attempt; empty when it is already done. */
+	@Transactional(propagation = Propagation.REQUIRES_NEW)
+	Optional<Delivery> startAttempt(UUID id) {
+		return jdbc.sql("""
+				UPDATE notification SET attempts = attempts + 1 WHERE id = ? AND delivery = 'PENDING'
+				RETURNING id, tenant_id, webhook_url, kind, message, details::text AS details, created_at, attempts""")
+			.param(id)
+			.query((rs, n) -> new Delivery(rs.getObject("id", UUID.class), rs.getObject("tenant_id", UUID.class),
+					rs.getString("webhook_url"),
+					json.writeValueAsString(Map.of("id", rs.getString("id"), "kind", rs.getString("kind"), "message",
+							rs.getString("message"), "details", json.readTree(rs.getString("details")), "createdAt",
+							rs.getTimestamp("created_at").toInstant().toString())),
+					rs.getInt("attempts")))
+			.optional();
+	}
+
+	@Transactional(propagation = Propagation.REQUIRES_NEW)
+	void finishAttempt(UUID id, @Nullable String error, boolean giveUp, Instant now) {
+		jdbc.sql("""
+				UPDATE notification SET delivery = ?, last_error = ?, delivered_at = ? WHERE id = ? AND delivery = 'PENDING'""")
+			.params(error == null ? "DELIVERED" : giveUp ? "FAILED" : "PENDING", error,
+					error == null ? Timestamp.from(now) : null, id)
+			.update();
+	}
+
+	/** The signing secret of the tenant's webhook, opened (read at each attempt, so a rotated secret applies). */
+	@Transactional(readOnly = true)
+	public Optional<String> secretOf(UUID tenantId) {
+		return jdbc.sql("SELECT webhook_secret FROM tenant_budget WHERE tenant_id = ? AND webhook_secret IS NOT NULL")
+			.param(tenantId)
+			.query(String.class)
+			.optional()
+			.map(stored -> secrets.open(tenantId, stored));
+	}
+
+}

@@ -1,0 +1,100 @@
+package dev.allot.billing.metering;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import dev.allot.booking.ReservationCancelled;
+import dev.allot.booking.ReservationConfirmed;
+import dev.allot.booking.ReservationExtended;
+import dev.allot.inventory.Inventory;
+import dev.allot.inventory.Pool;
+import dev.allot.quota.BookedSegment;
+import dev.allot.quota.Quotas;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
+
+import org.springframework.modulith.events.ApplicationModuleListener;
+import org.springframework.stereotype.Component;
+import dev.allot.billing.ledger.Account;
+import dev.allot.billing.ledger.Charge;
+import dev.allot.billing.ledger.Ledger;
+import dev.allot.billing.ledger.Line;
+import dev.allot.billing.ledger.Posting;
+
+/**
+ * What billing learns from booking, each event in its own transaction after booking's commit (through the
+ * event publication registry: redelivered after a crash, so every step here is idempotent). The split is
+ * copied from quota's stored decision; when events arrive out of order, that copy (already shortened by a
+ * cancellation or lengthened by an extension) still gives the billable life.
+ */
+@Component
+class BookingEvents {
+
+	private final BillableReservations reservations;
+
+	private final Tenancy tenancy;
+
+	private final Inventory inventory;
+
+	private final Quotas quotas;
+
+	private final Ledger ledger;
+
+	private final BillingProperties properties;
+
+	BookingEvents(BillableReservations reservations, Tenancy tenancy, Inventory inventory, Quotas quotas,
+			Ledger ledger, BillingProperties properties) {
+		this.reservations = reservations;
+		this.tenancy = tenancy;
+		this.inventory = inventory;
+		this.quotas = quotas;
+		this.ledger = ledger;
+		this.properties = properties;
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationConfirmed event) {
+		Tenant tenant = tenancy.find(event.tenant()).orElseThrow();
+		Pool pool = inventory.existingPool(event.pool());
+		List<BookedSegment> segments = quotas.bookedSegments(event.reservationId());
+		Instant bookedUntil = segments.isEmpty() ? event.startsAt() : segments.getLast().during().end();
+		Instant endsAt = bookedUntil.isAfter(event.endsAt()) ? bookedUntil : event.endsAt();
+		String currency = segments.isEmpty() ? "USD" : segments.getFirst().currency();
+		BillableReservation r = new BillableReservation(event.reservationId(), tenant.id(), tenant.slug(),
+				event.project(), pool.name(), pool.gpuType().code(), pool.gpusPerNode(), event.gpus(), event.nodes(),
+				event.startsAt(), endsAt, BigDecimal.ZERO, currency, null,
+				bookedUntil.isBefore(endsAt) ? bookedUntil : null, null, null,
+				BillableReservation.hourOf(event.startsAt()));
+		reservations.insert(r);
+		reservations.insertSegments(r.reservationId(), segments);
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationExtended event) {
+		reservations.extend(event.reservationId(), event.endsAt());
+		reservations.insertSegments(event.reservationId(), quotas.bookedSegments(event.reservationId())
+			.stream()
+			.filter(s -> !s.during().start().isBefore(event.previousEndsAt()))
+			.toList());
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationCancelled event) {
+		reservations.cancel(event.reservationId(), event.cancelledAt(), event.freedFrom());
+		reservations.find(event.reservationId()).ifPresent(r -> {
+			BigDecimal fee = r.cancellationFee(event.cancelledAt(), properties.cancellationFeeShare(),
+					properties.cancellationFeeWithin());
+			if (fee.signum() > 0) {
+				ledger.post(new Posting(r.tenantId(), Posting.Kind.CANCELLATION_FEE, "fee:" + r.reservationId(),
+						YearMonth.from(event.cancelledAt().atOffset(ZoneOffset.UTC)),
+						"Cancellation fee of reservation " + r.reservationId() + " cancelled before its start",
+						List.of(new Charge(Line.FEE, Account.CANCELLATION_FEES, r.currency(), fee, r.reservationId(),
+								r.project(), r.gpuType(), null, null, 0, null))));
+			}
+		});
+	}
+
+}

@@ -1,0 +1,68 @@
+package dev.allot.billing.metering;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+
+import dev.allot.inventory.NodeStateChanged;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.modulith.events.ApplicationModuleListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps each node's times out of service for a fault (QUARANTINED or IN_REPAIR) from inventory's events; the
+ * GPUs of such a node are credited to the reservation holding it. Redelivered events change nothing.
+ */
+@Component
+public class NodeOutages {
+
+	private final JdbcClient jdbc;
+
+	private final ObjectProvider<LateOutageCredits> lateCredits;
+
+	NodeOutages(JdbcClient jdbc, ObjectProvider<LateOutageCredits> lateCredits) {
+		this.jdbc = jdbc;
+		this.lateCredits = lateCredits;
+	}
+
+	/** Records the outage's start or end; hours already metered since then get their credit corrected. */
+	@ApplicationModuleListener
+	void on(NodeStateChanged event) {
+		boolean wasOut = event.from().isUnhealthy();
+		boolean isOut = event.to().isUnhealthy();
+		if (isOut && !wasOut) {
+			jdbc.sql("""
+					INSERT INTO node_outage (hostname, pool, during, reason)
+					VALUES (?, ?, tstzrange(?, NULL, '[)'), ?) ON CONFLICT DO NOTHING""")
+				.params(event.hostname(), event.pool(), Timestamp.from(event.at()), event.reason())
+				.update();
+		}
+		else if (wasOut && !isOut) {
+			jdbc.sql("""
+					UPDATE node_outage SET during = tstzrange(lower(during), ?, '[)')
+					WHERE hostname = ? AND upper_inf(during) AND lower(during) < ?""")
+				.params(Timestamp.from(event.at()), event.hostname(), Timestamp.from(event.at()))
+				.update();
+		}
+		if (isOut != wasOut) {
+			lateCredits.getObject().correct(event.hostname(), event.at());
+		}
+	}
+
+	/** Outages of the nodes overlapping {@code [from, to)}. */
+	public List<Outage> of(List<String> hostnames, Instant from, Instant to) {
+		return jdbc.sql("""
+				SELECT hostname, lower(during) AS s, upper(during) AS e FROM node_outage
+				WHERE hostname = ANY (?) AND during && tstzrange(?, ?, '[)') ORDER BY lower(during)""")
+			.params(hostnames.toArray(String[]::new), Timestamp.from(from), Timestamp.from(to))
+			.query((rs, n) -> {
+				Timestamp end = rs.getTimestamp("e");
+				return new Outage(rs.getString("hostname"), rs.getTimestamp("s").toInstant(),
+						end == null ? null : end.toInstant());
+			})
+			.list();
+	}
+
+}

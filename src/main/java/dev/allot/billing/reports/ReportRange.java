@@ -1,0 +1,57 @@
+package dev.allot.billing.reports;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.InvalidInputException.FieldError;
+import org.jspecify.annotations.Nullable;
+
+/** A report's {@code [from, to)}: UTC instants or dates (a date is its 00:00 UTC), at most 400 days. */
+public record ReportRange(Instant from, Instant to) {
+
+	private static final Duration LONGEST = Duration.ofDays(400);
+
+	public static ReportRange parse(@Nullable String from, @Nullable String to, Instant defaultFrom,
+			Instant defaultTo) {
+		List<FieldError> errors = new ArrayList<>();
+		Instant start = instant("from", from, defaultFrom, errors);
+		Instant end = instant("to", to, defaultTo, errors);
+		if (errors.isEmpty() && !end.isAfter(start)) {
+			errors.add(new FieldError("to", "must be after from"));
+		}
+		if (errors.isEmpty() && Duration.between(start, end).compareTo(LONGEST) > 0) {
+			errors.add(new FieldError("to", "the range may cover at most 400 days"));
+		}
+		if (!errors.isEmpty()) {
+			throw new InvalidInputException(errors);
+		}
+		return new ReportRange(start, end);
+	}
+
+	private static Instant instant(String field, @Nullable String value, Instant fallback, List<FieldError> errors) {
+		if (value == null || value.isBlank()) {
+			return fallback;
+		}
+		try {
+			if (value.matches("^\\d{4}-\\d{2}-\\d{2}$")) {
+				return LocalDate.parse(value).atStartOfDay().toInstant(ZoneOffset.UTC);
+			}
+			if (value.toUpperCase(Locale.ROOT).endsWith("Z")) {
+				return Instant.parse(value);
+			}
+		}
+		catch (DateTimeParseException ex) {
+			// reported below
+		}
+		errors.add(new FieldError(field, "must be a UTC instant (2027-01-05T00:00:00Z) or a date (2027-01-05)"));
+		return fallback;
+	}
+
+}

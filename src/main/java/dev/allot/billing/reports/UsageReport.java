@@ -1,0 +1,26 @@
+package dev.allot.billing.reports;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+import dev.allot.quota.RateClass;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A tenant's usage over {@code [from, to)} by the hour it happened, grouped as asked; a dimension not grouped
+ * by is null. GPU-hours used and credited, cost, credits and the net, from the ledger (net of reversals).
+ */
+public record UsageReport(String tenant, Instant from, Instant to, List<String> groupBy, List<Row> items) {
+
+	public record Row(@Nullable Instant start, @Nullable String project, @Nullable String gpuType,
+			@Nullable RateClass rateClass, String currency, BigDecimal gpuHours, BigDecimal creditedGpuHours,
+			BigDecimal cost, BigDecimal credits, BigDecimal net) {
+	}
+
+	public UsageReport {
+		groupBy = List.copyOf(groupBy);
+		items = List.copyOf(items);
+	}
+
+}

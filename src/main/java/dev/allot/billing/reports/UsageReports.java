@@ -1,0 +1,109 @@
+package dev.allot.billing.reports;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.allot.quota.RateClass;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.security.Caller;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import dev.allot.billing.ledger.LedgerRepository;
+
+/** Tenants' usage reports, read from their receivable entries (so they agree with statements). */
+@Service
+@Transactional(readOnly = true)
+public class UsageReports {
+
+	/** Allowed groupings and the SQL each stands for (only these ever reach the query). */
+	private static final Map<String, String> DIMENSIONS = Map.of("project", "e.project", "gpuType", "e.gpu_type",
+			"rateClass", "e.rate_class");
+
+	private static final Set<String> TIME_UNITS = Set.of("hour", "day", "week", "month");
+
+	private final JdbcClient jdbc;
+
+	private final Tenancy tenancy;
+
+	private final Clock clock;
+
+	UsageReports(JdbcClient jdbc, Tenancy tenancy, Clock clock) {
+		this.jdbc = jdbc;
+		this.tenancy = tenancy;
+		this.clock = clock;
+	}
+
+	public UsageReport usage(Caller caller, String tenantSlug, @Nullable String from, @Nullable String to,
+			@Nullable String groupBy) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		YearMonth month = YearMonth.from(clock.instant().atOffset(ZoneOffset.UTC));
+		ReportRange range = ReportRange.parse(from, to, month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC),
+				month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC));
+		List<String> groups = groups(groupBy);
+		String unit = groups.stream().filter(TIME_UNITS::contains).findFirst().orElse(null);
+		List<String> columns = new ArrayList<>();
+		columns.add(unit == null ? "NULL::timestamptz" : "date_trunc('" + unit + "', e.period_start, 'UTC')");
+		for (String dimension : List.of("project", "gpuType", "rateClass")) {
+			columns.add(groups.contains(dimension) ? DIMENSIONS.get(dimension) : "NULL");
+		}
+		String select = String.join(", ", columns);
+		List<UsageReport.Row> rows = jdbc.sql("SELECT " + select + """
+				, e.currency,
+				       coalesce(sum(e.gpu_seconds) FILTER (WHERE e.line = 'USAGE'), 0) AS used,
+				       coalesce(sum(e.gpu_seconds) FILTER (WHERE e.line = 'CREDIT'), 0) AS credited,
+				       coalesce(sum(e.amount) FILTER (WHERE e.line = 'USAGE'), 0) AS cost,
+				       coalesce(sum(e.amount) FILTER (WHERE e.line = 'CREDIT'), 0) AS credits,
+				       sum(e.amount) AS net
+				FROM ledger_entry e JOIN ledger_transaction t ON t.id = e.transaction_id
+				JOIN ledger_account a ON a.id = e.account_id
+				WHERE t.tenant_id = ? AND a.kind = 'RECEIVABLE' AND e.line IN ('USAGE', 'CREDIT')
+				  AND e.period_start >= ? AND e.period_start < ?
+				GROUP BY 1, 2, 3, 4, e.currency ORDER BY 1, 2, 3, 4, e.currency""")
+			.params(tenant.id(), Timestamp.from(range.from()), Timestamp.from(range.to()))
+			.query((rs, n) -> {
+				Timestamp start = rs.getTimestamp(1);
+				String rateClass = rs.getString(4);
+				return new UsageReport.Row(start == null ? null : start.toInstant(), rs.getString(2), rs.getString(3),
+						rateClass == null ? null : RateClass.valueOf(rateClass), rs.getString("currency"),
+						LedgerRepository.gpuHours(rs.getLong("used")), LedgerRepository.gpuHours(rs.getLong("credited")),
+						rs.getBigDecimal("cost"), rs.getBigDecimal("credits"), rs.getBigDecimal("net"));
+			})
+			.list();
+		return new UsageReport(tenant.slug(), range.from(), range.to(), groups, rows);
+	}
+
+	private static List<String> groups(@Nullable String groupBy) {
+		Set<String> groups = new LinkedHashSet<>();
+		if (groupBy == null || groupBy.isBlank()) {
+			return List.of();
+		}
+		for (String group : groupBy.split(",")) {
+			String g = group.trim();
+			if (!DIMENSIONS.containsKey(g) && !TIME_UNITS.contains(g)) {
+				throw InvalidInputException.of("groupBy",
+						"unknown grouping " + g + "; allowed: project, gpuType, rateClass, and one of hour, day, week, month");
+			}
+			if (!groups.add(g)) {
+				throw InvalidInputException.of("groupBy", g + " appears more than once");
+			}
+		}
+		if (groups.stream().filter(TIME_UNITS::contains).count() > 1) {
+			throw InvalidInputException.of("groupBy", "at most one of hour, day, week, month");
+		}
+		return List.copyOf(groups);
+	}
+
+}
