@@ -1,15 +1,24 @@
 package dev.allot;
 
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import org.junit.jupiter.api.Test;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
+import org.springframework.modulith.core.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.modulith.docs.Documenter;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ModularityTests {
 
@@ -35,6 +44,35 @@ class ModularityTests {
 			.because("a synchronous one takes a second pooled connection while its caller holds one")
 			.allowEmptyShould(false)
 			.check(classes);
+	}
+
+	/**
+	 * Modulith treats every public type of a module's root package as its API, and only there checks that no other
+	 * module reaches inside. So the root holds what other modules use and the events the module publishes.
+	 */
+	@Test
+	void billingAndProvisioningExposeOnlyWhatOtherModulesUseAndTheirEvents() {
+		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages("dev.allot");
+		for (String name : List.of("billing", "provisioning")) {
+			ApplicationModule module = modules.getModuleByName(name).orElseThrow();
+			Set<String> events = module.getPublishedEvents()
+				.stream()
+				.map(event -> event.getType().getFullName())
+				.collect(Collectors.toSet());
+			List<JavaClass> exposed = classes.stream()
+				.filter(type -> type.getPackageName().equals(module.getBasePackage().getName()))
+				.filter(type -> type.getModifiers().contains(JavaModifier.PUBLIC) && type.isTopLevelClass())
+				.toList();
+
+			assertThat(exposed).as(name + "'s public root types").hasSizeLessThanOrEqualTo(8);
+			assertThat(exposed).as(name + "'s public root types").allSatisfy(type -> assertThat(
+					events.contains(type.getFullName()) || type.getDirectDependenciesToSelf()
+						.stream()
+						.anyMatch(use -> !module.contains(use.getOriginClass())))
+				.as(type.getSimpleName() + " is an event of " + name + " or used by another module")
+				.isTrue());
+		}
 	}
 
 	@Test

@@ -129,7 +129,7 @@ final class JdbcMirror implements AutoCloseable {
 			+ "publication_date, serialized_event, status, completion_attempts, last_resubmission_date) "
 			+ "VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
-	private static final String[] LISTENERS = { "dev.allot.provisioning.ClusterPlanner.on(dev.allot.booking.ReservationConfirmed)",
+	private static final String[] LISTENERS = { "dev.allot.provisioning.lifecycle.ClusterPlanner.on(dev.allot.booking.ReservationConfirmed)",
 			"dev.allot.billing.BookingEvents.on(dev.allot.booking.ReservationConfirmed)" };
 
 	private final Fleet fleet;

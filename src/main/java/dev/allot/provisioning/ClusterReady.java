@@ -1,5 +1,7 @@
 package dev.allot.provisioning;
 
+import dev.allot.booking.ClusterSpec.Orchestrator;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

@@ -15,6 +15,13 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.DriverProperties;
+import dev.allot.provisioning.driver.DriverTimeoutException;
+import dev.allot.provisioning.driver.ProvisioningConfiguration;
 
 class ClusterDriversConfigurationTests {
 
@@ -76,7 +83,7 @@ class ClusterDriversConfigurationTests {
 			.withPropertyValues("allot.provisioning.pools.demo.driver=fake")
 			.run(app -> {
 				ClusterDriver demo = app.getBean(ClusterDrivers.class).forPool("demo");
-				ClusterSpec spec = Specs.kubernetes(List.of("n1"));
+				ClusterBlueprint spec = Specs.kubernetes(List.of("n1"));
 				demo.provision(spec);
 				demo.teardown(spec.ref());
 				io.micrometer.core.instrument.MeterRegistry meters = app

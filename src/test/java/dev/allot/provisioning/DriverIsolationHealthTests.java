@@ -12,9 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.allot.provisioning.DriverProperties.SlurmPool;
-import dev.allot.provisioning.fake.FakeDriver;
-import dev.allot.provisioning.slurm.SlurmDriver;
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
+import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.provisioning.driver.slurm.SlurmDriver;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.driver.DriverIsolationHealth;
+import dev.allot.provisioning.driver.TimeBoundedDriver;
 
 /** The controller's configuration is stood in for by a command prefix that prints it, whatever is asked. */
 class DriverIsolationHealthTests {

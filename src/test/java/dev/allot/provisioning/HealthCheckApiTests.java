@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import dev.allot.provisioning.fake.FakeDriver;
+import dev.allot.provisioning.driver.fake.FakeDriver;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,13 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.allot.provisioning.fake.FakeDriver;
+import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverTimeoutException;
+import dev.allot.provisioning.driver.NodesUnavailableException;
+import dev.allot.provisioning.driver.TimeBoundedDriver;
 
 class TimeBoundedDriverTests {
 
@@ -16,7 +22,7 @@ class TimeBoundedDriverTests {
 
 	private final ClusterDriver driver = new TimeBoundedDriver(fake, Duration.ofMillis(200));
 
-	private final ClusterSpec spec = Specs.kubernetes(List.of("gpu-001"));
+	private final ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-001"));
 
 	@Test
 	void aCallLongerThanTheTimeoutFailsAsARetryableTimeout() {

@@ -12,10 +12,10 @@ import java.util.UUID;
 public record PlatformReport(Instant from, Instant to, String step, List<PoolUtilisation> pools,
 		List<TenantUsage> topTenants, BurstShare burst, List<IdleReservation> idleReservations) {
 
-	public record PoolUtilisation(String pool, List<Bucket> buckets) {
+	public record PoolUtilisation(String pool, List<PlatformBucket> buckets) {
 	}
 
-	public record Bucket(Instant start, BigDecimal healthyGpuHours, BigDecimal allocatedGpuHours,
+	public record PlatformBucket(Instant start, BigDecimal healthyGpuHours, BigDecimal allocatedGpuHours,
 			BigDecimal utilisation) {
 	}
 

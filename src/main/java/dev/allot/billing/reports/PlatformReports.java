@@ -84,7 +84,7 @@ public class PlatformReports {
 			.params(pool.name(), Timestamp.from(end), Timestamp.from(starts.getFirst()))
 			.query((rs, n) -> new Held(rs.getInt("gpus"), rs.getTimestamp("s").toInstant(), rs.getTimestamp("e").toInstant()))
 			.list();
-		List<PlatformReport.Bucket> buckets = new ArrayList<>();
+		List<PlatformReport.PlatformBucket> buckets = new ArrayList<>();
 		for (int i = 0; i < starts.size(); i++) {
 			Instant from = starts.get(i);
 			Instant to = i + 1 < starts.size() ? starts.get(i + 1) : end;
@@ -100,7 +100,7 @@ public class PlatformReports {
 			}
 			long allocated = held.stream().mapToLong(h -> h.gpus() * overlap(from, to, h.from(), h.to())).sum();
 			BigDecimal healthyHours = LedgerRepository.gpuHours(healthy);
-			buckets.add(new PlatformReport.Bucket(from, healthyHours, LedgerRepository.gpuHours(allocated),
+			buckets.add(new PlatformReport.PlatformBucket(from, healthyHours, LedgerRepository.gpuHours(allocated),
 					healthy == 0 ? BigDecimal.ZERO
 							: BigDecimal.valueOf(allocated).divide(BigDecimal.valueOf(healthy), 4, RoundingMode.HALF_EVEN)));
 		}

@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
  * utilisation its nodes reported during the billed part of that hour; an hour without samples counts as
  * reserved but not observed, and is never counted as used.
  */
-public record Utilisation(String tenant, Instant from, Instant to, String unit, List<Bucket> buckets) {
+public record Utilisation(String tenant, Instant from, Instant to, String unit, List<UtilisationBucket> buckets) {
 
-	public record Bucket(Instant start, BigDecimal reservedGpuHours, BigDecimal observedGpuHours,
+	public record UtilisationBucket(Instant start, BigDecimal reservedGpuHours, BigDecimal observedGpuHours,
 			BigDecimal usedGpuHours) {
 
 		/** Used over observed GPU-hours, in percent; null when nothing was observed. */

@@ -60,7 +60,7 @@ public class Utilisations {
 			.param("from", Timestamp.from(range.from()))
 			.param("to", Timestamp.from(range.to()))
 			.param("unit", unit)
-			.query((rs, n) -> new Utilisation.Bucket(rs.getTimestamp("bucket").toInstant(), hours(rs.getBigDecimal("reserved")),
+			.query((rs, n) -> new Utilisation.UtilisationBucket(rs.getTimestamp("bucket").toInstant(), hours(rs.getBigDecimal("reserved")),
 					hours(rs.getBigDecimal("observed")), hours(rs.getBigDecimal("used"))))
 			.list();
 		return new Utilisation(tenant.slug(), range.from(), range.to(), unit, buckets);

@@ -49,7 +49,7 @@ class UsageCharts {
 	}
 
 	/** A bucket of reserved versus used GPU-hours, labelled as its chart column is. */
-	record UtilisationRow(String label, Utilisation.Bucket bucket) {
+	record UtilisationRow(String label, Utilisation.UtilisationBucket bucket) {
 	}
 
 	private static final Set<String> UNITS = Set.of("day", "week", "month");
@@ -108,13 +108,13 @@ class UsageCharts {
 					+ " per " + form.unit(), currency, rows, form, buckets, UsageReport.Row::net));
 		}
 		Utilisation used = utilisations.of(caller, tenant, range, form.unit());
-		Map<LocalDate, Utilisation.Bucket> byStart = new HashMap<>();
+		Map<LocalDate, Utilisation.UtilisationBucket> byStart = new HashMap<>();
 		used.buckets().forEach(b -> byStart.put(day(b.start()), b));
 		List<String> labels = labels(buckets, form.unit(), false);
 		BigDecimal[][] values = new BigDecimal[buckets.size()][];
 		List<UtilisationRow> rows = new ArrayList<>();
 		for (int i = 0; i < buckets.size(); i++) {
-			Utilisation.Bucket b = byStart.get(buckets.get(i));
+			Utilisation.UtilisationBucket b = byStart.get(buckets.get(i));
 			values[i] = b == null ? new BigDecimal[] { BigDecimal.ZERO, BigDecimal.ZERO }
 					: new BigDecimal[] { b.reservedGpuHours(), b.usedGpuHours() };
 			if (b != null) {

@@ -4,11 +4,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.provisioning.ClusterViews;
-import dev.allot.provisioning.ClusterViews.ClusterView;
-import dev.allot.provisioning.NodeHealth;
-import dev.allot.provisioning.Orchestrator;
-import dev.allot.provisioning.TimelineEntry;
+import dev.allot.provisioning.lifecycle.ClusterViews;
+import dev.allot.provisioning.lifecycle.ClusterViews.ClusterView;
+import dev.allot.provisioning.health.NodeHealth;
+import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.provisioning.lifecycle.TimelineEntry;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
@@ -35,11 +35,11 @@ class ClusterController {
 
 	/** The cluster's state, how to connect, its nodes and the timeline of every lifecycle step. */
 	@GetMapping
-	ClusterBody get(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
+	ClusterStatusBody get(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
 		ClusterView view = clusters.view(caller, tenant, id);
 		String kubeconfig = view.orchestrator() == Orchestrator.KUBERNETES
 				? "/api/v1/tenants/" + tenant + "/reservations/" + id + "/cluster/kubeconfig" : null;
-		return ClusterBody.of(view, kubeconfig);
+		return ClusterStatusBody.of(view, kubeconfig);
 	}
 
 	/** The namespace-scoped kubeconfig of a ready Kubernetes cluster; never cached, never stored. */
@@ -53,17 +53,17 @@ class ClusterController {
 			.body(kubeconfig);
 	}
 
-	record ClusterBody(UUID reservationId, String reservationStatus, String orchestrator, String pool, String state,
+	record ClusterStatusBody(UUID reservationId, String reservationStatus, String orchestrator, String pool, String state,
 			@Nullable String stateReason, @Nullable String failureReason, Instant provisionAt, @Nullable Instant readyAt,
-			Instant endsAt, @Nullable Instant tornDownAt, EndpointsBody endpoints, List<NodeHealth> nodes,
+			Instant endsAt, @Nullable Instant tornDownAt, ClusterEndpointsBody endpoints, List<NodeHealth> nodes,
 			List<TimelineEntry> timeline) {
 
-		static ClusterBody of(ClusterView view, @Nullable String kubeconfig) {
+		static ClusterStatusBody of(ClusterView view, @Nullable String kubeconfig) {
 			var e = view.endpoints();
-			return new ClusterBody(view.reservationId(), view.reservationStatus().name(), view.orchestrator().name(),
+			return new ClusterStatusBody(view.reservationId(), view.reservationStatus().name(), view.orchestrator().name(),
 					view.pool(), view.state().name(), view.stateReason(), view.failureReason(), view.provisionAt(),
 					view.readyAt(), view.endsAt(), view.tornDownAt(),
-					new EndpointsBody(e.sshHost(), e.slurmAccount(), e.slurmPartition(), e.slurmReservation(),
+					new ClusterEndpointsBody(e.sshHost(), e.slurmAccount(), e.slurmPartition(), e.slurmReservation(),
 							e.apiServer(), e.namespace(), kubeconfig, e.other(), null),
 					view.nodes(), view.timeline());
 		}
@@ -74,7 +74,7 @@ class ClusterController {
 	 * How to connect: for Slurm the login host and what to pass to {@code sbatch}; for Kubernetes the API server,
 	 * the namespace and where to fetch the kubeconfig; {@code grafana} is reserved for the observability work.
 	 */
-	record EndpointsBody(@Nullable String sshHost, @Nullable String slurmAccount, @Nullable String slurmPartition,
+	record ClusterEndpointsBody(@Nullable String sshHost, @Nullable String slurmAccount, @Nullable String slurmPartition,
 			@Nullable String slurmReservation, @Nullable String apiServer, @Nullable String namespace,
 			@Nullable String kubeconfig, @Nullable String other, @Nullable String grafana) {
 	}

@@ -3,9 +3,9 @@ package dev.allot.provisioning.api;
 import java.net.URI;
 import java.util.UUID;
 
-import dev.allot.provisioning.HealthCheck;
-import dev.allot.provisioning.HealthCheckKind;
-import dev.allot.provisioning.HealthChecks;
+import dev.allot.provisioning.health.HealthCheck;
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthChecks;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;

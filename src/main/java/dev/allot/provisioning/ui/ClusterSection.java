@@ -2,7 +2,7 @@ package dev.allot.provisioning.ui;
 
 import java.util.UUID;
 
-import dev.allot.provisioning.ClusterViews;
+import dev.allot.provisioning.lifecycle.ClusterViews;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
 import org.jspecify.annotations.Nullable;

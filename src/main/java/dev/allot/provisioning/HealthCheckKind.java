@@ -1,8 +1,0 @@
-package dev.allot.provisioning;
-
-/** Checks a driver may run on a node before handover or on demand. */
-public enum HealthCheckKind {
-
-	NVIDIA_SMI, DCGM_DIAG, NCCL_ALL_REDUCE
-
-}

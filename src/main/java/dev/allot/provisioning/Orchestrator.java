@@ -1,8 +1,0 @@
-package dev.allot.provisioning;
-
-/** What the tenant gets on the reserved nodes, chosen at booking. */
-public enum Orchestrator {
-
-	KUBERNETES, SLURM
-
-}

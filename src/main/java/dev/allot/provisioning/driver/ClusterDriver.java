@@ -1,0 +1,42 @@
+package dev.allot.provisioning.driver;
+
+import java.util.List;
+import dev.allot.provisioning.lifecycle.Failures;
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthCheckResult;
+
+/**
+ * Builds and removes the isolated cluster of one reservation on one pool's infrastructure.
+ * <p>
+ * Every operation is idempotent: it converges on the intended state, finds and reuses what an earlier,
+ * interrupted attempt created, and may be repeated after a crash or a lost reply. Every operation is bounded
+ * by the pool's timeout ({@link DriverTimeoutException}). Failures are {@link ClusterDriverException}s that
+ * say whether a retry can help.
+ */
+public interface ClusterDriver {
+
+	/** Creates (or completes) the cluster; refuses nodes it cannot dedicate with {@link NodesUnavailableException}. */
+	ProvisionedCluster provision(ClusterBlueprint spec);
+
+	/** What exists now; {@link ClusterStatus.Phase#ABSENT} for a cluster never built or torn down. */
+	ClusterStatus status(ClusterRef ref);
+
+	/** How the tenant connects, read fresh from the infrastructure: credentials are never stored by Allot. */
+	ClusterAccess access(ClusterRef ref);
+
+	/** Dedicates more nodes to a provisioned cluster (node migration); nodes already in it are ignored. */
+	ClusterStatus addNodes(ClusterRef ref, List<String> nodes);
+
+	/** Gives nodes back and restores them; nodes not in the cluster are ignored. */
+	ClusterStatus removeNodes(ClusterRef ref, List<String> nodes);
+
+	/** Whether {@link #runHealthCheck} works with this adapter. */
+	boolean supportsHealthChecks();
+
+	/** Runs a check on one node; {@link UnsupportedDriverOperationException} when the adapter cannot. */
+	HealthCheckResult runHealthCheck(String node, HealthCheckKind kind);
+
+	/** Removes everything the cluster consists of and restores its nodes; a missing cluster is not an error. */
+	void teardown(ClusterRef ref);
+
+}

@@ -1,0 +1,131 @@
+package dev.allot.provisioning.driver;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import dev.allot.shared.Slugs;
+
+/**
+ * {@code allot.provisioning}: which driver serves each pool, and how to reach its infrastructure.
+ * <p>
+ * Credentials never appear here: a Kubernetes pool names a kubeconfig <em>file</em> (or uses the in-cluster
+ * service account), a Slurm pool runs {@code scontrol}/{@code sacctmgr} as the local user or through a command
+ * prefix such as {@code ssh slurm-ctl} whose keys live in the host's SSH configuration. So nothing secret
+ * reaches the database, the logs or {@code /actuator/configprops}.
+ *
+ * @param timeout default bound of one driver operation
+ * @param defaultDriver the driver of a pool not listed in {@code pools}: {@code fake} (the embedded default)
+ * or {@code none} (refuse, for production)
+ * @param pools per pool slug
+ */
+@ConfigurationProperties("allot.provisioning")
+public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<String, Pool> pools) {
+
+	public DriverProperties {
+		timeout = positive(timeout == null ? Duration.ofMinutes(2) : timeout, "allot.provisioning.timeout");
+		defaultDriver = defaultDriver == null ? DriverKind.FAKE : defaultDriver;
+		pools = pools == null ? Map.of() : Map.copyOf(pools);
+		pools.keySet().forEach(pool -> {
+			if (!Slugs.isValid(pool)) {
+				throw new IllegalArgumentException("allot.provisioning.pools: pool '" + pool + "' " + Slugs.MESSAGE);
+			}
+		});
+	}
+
+	public Duration timeoutOf(String pool) {
+		Pool config = pools.get(pool);
+		return config != null && config.timeout() != null ? config.timeout() : timeout;
+	}
+
+	public enum DriverKind {
+
+		FAKE, KUBERNETES, SLURM, NONE
+
+	}
+
+	/** One pool's driver; only the block of the chosen driver is read. */
+	public record Pool(DriverKind driver, @Nullable Duration timeout, @Nullable KubernetesPool kubernetes,
+			@Nullable SlurmPool slurm, @Nullable FakePool fake) {
+
+		public Pool {
+			if (driver == null) {
+				throw new IllegalArgumentException("a pool needs a driver: fake, kubernetes, slurm or none");
+			}
+			if (timeout != null) {
+				positive(timeout, "pool timeout");
+			}
+			kubernetes = driver == DriverKind.KUBERNETES && kubernetes == null
+					? new KubernetesPool(null, null, null, null, null) : kubernetes;
+			slurm = driver == DriverKind.SLURM && slurm == null ? new SlurmPool(null, null, null, null, null) : slurm;
+			fake = driver == DriverKind.FAKE && fake == null ? new FakePool(null) : fake;
+		}
+
+	}
+
+	/**
+	 * @param kubeconfig file with the credentials Allot uses on that cluster; none: in-cluster service account
+	 * or {@code ~/.kube/config}
+	 * @param context the kubeconfig context to use; none: its current context
+	 * @param tenantApiServer the API server URL written into tenants' kubeconfigs, when they reach it under
+	 * another name than Allot does
+	 * @param storageClass for tenants' volumes; none: the cluster's default
+	 * @param tokenWait how long to wait for Kubernetes to issue the tenant's service account token
+	 */
+	public record KubernetesPool(@Nullable Path kubeconfig, @Nullable String context, @Nullable URI tenantApiServer,
+			@Nullable String storageClass, Duration tokenWait) {
+
+		public KubernetesPool {
+			tokenWait = positive(tokenWait == null ? Duration.ofSeconds(30) : tokenWait, "kubernetes.token-wait");
+		}
+
+	}
+
+	/**
+	 * @param commandPrefix prepended to every Slurm command, e.g. {@code [ssh, -o, BatchMode=yes, slurm-ctl]};
+	 * empty runs the commands locally
+	 * @param slurmConf passed as {@code SLURM_CONF} to the commands; none: the Slurm default
+	 * @param loginHost where tenants log in, shown to them
+	 * @param timeZone the controller's time zone, in which Slurm reads reservation start times
+	 * @param commandTimeout bound of one Slurm command
+	 */
+	public record SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
+			Duration commandTimeout) {
+
+		public SlurmPool {
+			commandPrefix = commandPrefix == null ? List.of() : List.copyOf(commandPrefix);
+			loginHost = loginHost == null ? "localhost" : loginHost;
+			timeZone = timeZone == null ? ZoneId.systemDefault() : timeZone;
+			commandTimeout = positive(commandTimeout == null ? Duration.ofSeconds(30) : commandTimeout,
+					"slurm.command-timeout");
+		}
+
+	}
+
+	/** @param latency added to every call, to make the demo look like real provisioning */
+	public record FakePool(Duration latency) {
+
+		public FakePool {
+			latency = latency == null ? Duration.ZERO : latency;
+			if (latency.isNegative()) {
+				throw new IllegalArgumentException("fake.latency must not be negative");
+			}
+		}
+
+	}
+
+	private static Duration positive(Duration value, String name) {
+		if (value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException(name + " must be positive");
+		}
+		return value;
+	}
+
+}

@@ -1,0 +1,355 @@
+package dev.allot.provisioning.driver.slurm;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterRef;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthCheckResult;
+import dev.allot.provisioning.driver.NodesUnavailableException;
+import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.driver.UnsupportedDriverOperationException;
+
+/**
+ * A reservation's cluster on Slurm: the tenant's account (kept across reservations), and, both named
+ * {@code allot-<reservation id>}, a Slurm reservation on exactly the reserved nodes for the window and a
+ * partition on those nodes open only to the tenant's account. Each step first reads what exists and reuses it;
+ * every result is read back, because Slurm may grant less than asked.
+ */
+public final class SlurmDriver implements ClusterDriver {
+
+	private static final Logger log = LoggerFactory.getLogger(SlurmDriver.class);
+
+	private static final DateTimeFormatter SLURM_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
+
+	private final String pool;
+
+	private final SlurmPool config;
+
+	private final SlurmCommands slurm;
+
+	private final SlurmErrors errors;
+
+	SlurmDriver(String pool, SlurmPool config, SlurmCommands slurm) {
+		this.pool = pool;
+		this.config = config;
+		this.slurm = slurm;
+		this.errors = new SlurmErrors(pool);
+	}
+
+	public static SlurmDriver create(String pool, SlurmPool config) {
+		return new SlurmDriver(pool, config,
+				new SlurmCommands(config.commandPrefix(), config.slurmConf(), config.commandTimeout()));
+	}
+
+	@Override
+	public ProvisionedCluster provision(ClusterBlueprint spec) {
+		ClusterRef ref = spec.ref();
+		ensureAccount(ref.tenant());
+		SlurmReservation reservation = ensureReservation(spec);
+		ensurePartition(ref, reservation.nodes());
+		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref));
+	}
+
+	private void ensureAccount(String account) {
+		if (accountExists(account)) {
+			return;
+		}
+		SlurmCommands.Result added = slurm.run("sacctmgr", "-i", "add", "account", account,
+				"Description=allot-tenant-" + account, "Organization=" + account);
+		// "Nothing new added" (exit 1): a concurrent attempt was first, which is what we want.
+		if (!added.ok() && !accountExists(account)) {
+			throw errors.failed("sacctmgr add account " + account, added, List.of());
+		}
+	}
+
+	boolean accountExists(String account) {
+		SlurmCommands.Result shown = slurm.run("sacctmgr", "-n", "-P", "show", "account", account, "format=account");
+		if (!shown.ok()) {
+			throw errors.failed("sacctmgr show account", shown, List.of());
+		}
+		return shown.stdout().lines().map(String::strip).anyMatch(account::equals);
+	}
+
+	private SlurmReservation ensureReservation(ClusterBlueprint spec) {
+		ClusterRef ref = spec.ref();
+		Optional<SlurmReservation> existing = reservation(ref);
+		Instant now = Instant.now();
+		// A window that has begun (a late or repeated provision) starts now: Slurm refuses a start in the past.
+		boolean started = !spec.startsAt().isAfter(now.plusSeconds(5));
+		Instant end = spec.endsAt().truncatedTo(ChronoUnit.SECONDS);
+		String startTime = started ? "now" : slurmTime(spec.startsAt());
+		long seconds = Duration.between(spec.startsAt(), end).toSeconds();
+		// Duration counts whole minutes; a window that is not (or that has begun) gets its exact end instead.
+		String length = !started && seconds % 60 == 0 ? "Duration=" + seconds / 60 : "EndTime=" + slurmTime(end);
+		String nodes = String.join(",", spec.nodes());
+		if (existing.isEmpty()) {
+			SlurmCommands.Result created = slurm.run("scontrol", "create", "reservation", "ReservationName=" + ref.name(),
+					"StartTime=" + startTime, length, "Nodes=" + nodes, "Accounts=" + ref.tenant());
+			if (!created.ok()) {
+				throw errors.failed("scontrol create reservation " + ref.name(), created, spec.nodes());
+			}
+			log.info("Created Slurm reservation {} on {} from {} ({})", ref.name(), nodes, startTime, length);
+		}
+		else if (!existing.get().matches(spec.nodes(), ref.tenant(), end)) {
+			// An earlier attempt for a different window or node set (an extension or a migration): adjust it.
+			SlurmCommands.Result updated = slurm.run("scontrol", "update", "ReservationName=" + ref.name(),
+					"EndTime=" + slurmTime(end), "Nodes=" + nodes,
+					"Accounts=" + ref.tenant());
+			if (!updated.ok()) {
+				throw errors.failed("scontrol update reservation " + ref.name(), updated, spec.nodes());
+			}
+		}
+		SlurmReservation actual = reservation(ref)
+			.orElseThrow(() -> new DriverFailedException("Slurm reservation " + ref.name() + " vanished", true));
+		verify(spec, actual, started);
+		return actual;
+	}
+
+	/** Slurm reads times in the controller's time zone. */
+	private String slurmTime(Instant instant) {
+		return SLURM_TIME.format(LocalDateTime.ofInstant(instant, config.timeZone()));
+	}
+
+	/** Fails, and removes what Slurm made, when it is not what was asked for. */
+	private void verify(ClusterBlueprint spec, SlurmReservation actual, boolean started) {
+		Set<String> missing = new LinkedHashSet<>(spec.nodes());
+		missing.removeAll(actual.nodes());
+		Set<String> extra = new LinkedHashSet<>(actual.nodes());
+		extra.removeAll(spec.nodes());
+		boolean startWrong = !started && !actual.startsAt().equals(spec.startsAt().truncatedTo(ChronoUnit.SECONDS));
+		boolean endWrong = !actual.endsAt().equals(spec.endsAt().truncatedTo(ChronoUnit.SECONDS));
+		if (missing.isEmpty() && extra.isEmpty() && !startWrong && !endWrong
+				&& actual.accounts().equals(List.of(spec.tenant()))) {
+			return;
+		}
+		slurm.run("scontrol", "delete", "ReservationName=" + actual.name());
+		if (!missing.isEmpty()) {
+			throw new NodesUnavailableException(List.copyOf(missing),
+					"Slurm reserved only " + actual.nodes() + " of " + spec.nodes());
+		}
+		throw new DriverFailedException("Slurm reservation " + actual.name() + " differs from the request: "
+				+ actual + " (check allot.provisioning.pools." + pool + ".slurm.time-zone)", false);
+	}
+
+	Optional<SlurmReservation> reservation(ClusterRef ref) {
+		SlurmCommands.Result shown = slurm.run("scontrol", "show", "reservation", ref.name(), "--oneliner");
+		if (!shown.ok()) {
+			if (SlurmErrors.notFound(shown)) {
+				return Optional.empty();
+			}
+			throw errors.failed("scontrol show reservation", shown, List.of());
+		}
+		SlurmRecord record = SlurmRecord.parse(shown.stdout());
+		return Optional.of(new SlurmReservation(record.get("ReservationName"), hostnames(record.get("Nodes")),
+				List.of(record.get("Accounts").split(",")), Instant.ofEpochSecond(Long.parseLong(record.get("StartTime"))),
+				Instant.ofEpochSecond(Long.parseLong(record.get("EndTime")))));
+	}
+
+	private void ensurePartition(ClusterRef ref, List<String> nodes) {
+		Optional<SlurmRecord> existing = partition(ref);
+		String nodeList = String.join(",", nodes);
+		if (existing.isEmpty()) {
+			SlurmCommands.Result created = slurm.run("scontrol", "create", "PartitionName=" + ref.name(),
+					"Nodes=" + nodeList, "AllowAccounts=" + ref.tenant(), "State=UP", "MaxTime=INFINITE");
+			if (!created.ok() && partition(ref).isEmpty()) {
+				throw errors.failed("scontrol create partition " + ref.name(), created, nodes);
+			}
+		}
+		else if (!Set.copyOf(hostnames(existing.get().get("Nodes"))).equals(Set.copyOf(nodes))
+				|| !existing.get().get("AllowAccounts").equals(ref.tenant())) {
+			SlurmCommands.Result updated = slurm.run("scontrol", "update", "PartitionName=" + ref.name(),
+					"Nodes=" + nodeList, "AllowAccounts=" + ref.tenant(), "State=UP");
+			if (!updated.ok()) {
+				throw errors.failed("scontrol update partition " + ref.name(), updated, nodes);
+			}
+		}
+	}
+
+	Optional<SlurmRecord> partition(ClusterRef ref) {
+		SlurmCommands.Result shown = slurm.run("scontrol", "show", "partition", ref.name(), "--oneliner");
+		if (!shown.ok()) {
+			if (SlurmErrors.notFound(shown)) {
+				return Optional.empty();
+			}
+			throw errors.failed("scontrol show partition", shown, List.of());
+		}
+		return Optional.of(SlurmRecord.parse(shown.stdout()));
+	}
+
+	/** Expands a Slurm hostlist such as {@code gpu-[001-003]} exactly as Slurm does. */
+	List<String> hostnames(String hostlist) {
+		if (hostlist.isBlank()) {
+			return List.of();
+		}
+		SlurmCommands.Result expanded = slurm.run("scontrol", "show", "hostnames", hostlist);
+		if (!expanded.ok()) {
+			throw errors.failed("scontrol show hostnames", expanded, List.of());
+		}
+		return expanded.stdout().lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+	}
+
+	@Override
+	public ClusterStatus status(ClusterRef ref) {
+		Optional<SlurmReservation> reservation = reservation(ref);
+		Optional<SlurmRecord> partition = partition(ref);
+		if (reservation.isEmpty() && partition.isEmpty()) {
+			return ClusterStatus.absent(ref);
+		}
+		List<String> nodes = reservation.map(SlurmReservation::nodes)
+			.orElseGet(() -> hostnames(partition.get().get("Nodes")));
+		List<String> missing = new ArrayList<>();
+		if (reservation.isEmpty()) {
+			missing.add("reservation");
+		}
+		if (partition.isEmpty()) {
+			missing.add("partition");
+		}
+		return new ClusterStatus(ref, missing.isEmpty() ? ClusterStatus.Phase.READY : ClusterStatus.Phase.INCOMPLETE,
+				nodes, nodeStates(nodes), missing);
+	}
+
+	private Map<String, String> nodeStates(List<String> nodes) {
+		Map<String, String> all = new SlurmNodes(slurm, errors).states();
+		Map<String, String> states = new LinkedHashMap<>();
+		nodes.forEach(node -> states.put(node, all.getOrDefault(node, "UNKNOWN")));
+		return states;
+	}
+
+	@Override
+	public ClusterAccess access(ClusterRef ref) {
+		if (reservation(ref).isEmpty()) {
+			throw new DriverFailedException("Slurm reservation " + ref.name() + " does not exist", false);
+		}
+		return accessTo(ref);
+	}
+
+	private ClusterAccess accessTo(ClusterRef ref) {
+		return new ClusterAccess.Slurm(config.loginHost(), ref.tenant(), ref.name(), ref.name());
+	}
+
+	@Override
+	public ClusterStatus addNodes(ClusterRef ref, List<String> nodes) {
+		return changeNodes(ref, nodes, true);
+	}
+
+	@Override
+	public ClusterStatus removeNodes(ClusterRef ref, List<String> nodes) {
+		return changeNodes(ref, nodes, false);
+	}
+
+	private ClusterStatus changeNodes(ClusterRef ref, List<String> change, boolean add) {
+		SlurmReservation current = reservation(ref)
+			.orElseThrow(() -> new DriverFailedException("Slurm reservation " + ref.name() + " does not exist", false));
+		Set<String> wanted = new LinkedHashSet<>(current.nodes());
+		if (add) {
+			wanted.addAll(change);
+		}
+		else {
+			wanted.removeAll(change);
+		}
+		if (wanted.isEmpty()) {
+			throw new DriverFailedException("A Slurm reservation cannot lose all its nodes; tear it down instead", false);
+		}
+		if (!wanted.equals(Set.copyOf(current.nodes()))) {
+			String nodes = String.join(",", wanted);
+			SlurmCommands.Result updated = slurm.run("scontrol", "update", "ReservationName=" + ref.name(),
+					"Nodes=" + nodes);
+			if (!updated.ok()) {
+				throw errors.failed("scontrol update reservation " + ref.name(), updated, List.copyOf(change));
+			}
+			List<String> granted = reservation(ref).map(SlurmReservation::nodes).orElse(List.of());
+			if (!Set.copyOf(granted).equals(wanted)) {
+				throw new NodesUnavailableException(List.copyOf(change),
+						"Slurm holds " + granted + " instead of " + wanted);
+			}
+		}
+		ensurePartition(ref, List.copyOf(wanted));
+		return status(ref);
+	}
+
+	@Override
+	public boolean supportsHealthChecks() {
+		return false;
+	}
+
+	/** Not offered: checks need jobs on the nodes, which the health module submits as the tenant would. */
+	@Override
+	public HealthCheckResult runHealthCheck(String node, HealthCheckKind kind) {
+		throw new UnsupportedDriverOperationException("slurm", "health checks");
+	}
+
+	/** Cancels the tenant's jobs in the partition, then deletes the reservation and the partition. */
+	@Override
+	public void teardown(ClusterRef ref) {
+		if (partition(ref).isPresent()) {
+			slurm.run("scancel", "--partition=" + ref.name());
+		}
+		SlurmCommands.Result reservation = slurm.run("scontrol", "delete", "ReservationName=" + ref.name());
+		if (!reservation.ok() && reservation(ref).isPresent()) {
+			throw errors.failed("scontrol delete reservation " + ref.name(), reservation, List.of());
+		}
+		SlurmCommands.Result partition = slurm.run("scontrol", "delete", "PartitionName=" + ref.name());
+		if (!partition.ok() && partition(ref).isPresent()) {
+			throw errors.failed("scontrol delete partition " + ref.name(), partition, List.of());
+		}
+	}
+
+	/**
+	 * Reasons why this controller does not keep tenants apart: {@code PrivateData} must hide other tenants' jobs,
+	 * users, usage, accounts and reservations, and {@code EnforcePartLimits} must refuse at submission a job of
+	 * another account in a tenant's partition (otherwise it is accepted and waits there forever). Empty when
+	 * the controller isolates tenants.
+	 */
+	public List<String> isolationProblems() {
+		SlurmCommands.Result config = slurm.run("scontrol", "show", "config");
+		if (!config.ok()) {
+			throw errors.failed("scontrol show config", config, List.of());
+		}
+		Set<String> hidden = Set.of(setting(config.stdout(), "PrivateData").toLowerCase(java.util.Locale.ROOT).split(","));
+		List<String> problems = new ArrayList<>();
+		for (String kind : List.of("jobs", "users", "usage", "accounts", "reservations")) {
+			if (!hidden.contains(kind)) {
+				problems.add("PrivateData does not hide " + kind + ": tenants see each other's " + kind);
+			}
+		}
+		String enforce = setting(config.stdout(), "EnforcePartLimits");
+		if (!enforce.equals("ALL") && !enforce.equals("ANY")) {
+			problems.add("EnforcePartLimits is " + enforce + ": jobs of other accounts are accepted into tenant partitions");
+		}
+		return problems;
+	}
+
+	private static String setting(String config, String name) {
+		return config.lines()
+			.filter(line -> line.startsWith(name + " ") || line.startsWith(name + "="))
+			.map(line -> line.substring(line.indexOf('=') + 1).strip())
+			.findFirst()
+			.orElse("");
+	}
+
+	@Override
+	public String toString() {
+		return "slurm driver (" + slurm + ")";
+	}
+
+}

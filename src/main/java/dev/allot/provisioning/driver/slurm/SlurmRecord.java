@@ -1,0 +1,27 @@
+package dev.allot.provisioning.driver.slurm;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** One line of {@code scontrol show <entity> <name> --oneliner}: {@code Key=Value} pairs. */
+record SlurmRecord(Map<String, String> fields) {
+
+	private static final Pattern PAIR = Pattern.compile("(?:^|\\s)([A-Za-z/:]+)=(\\S*)");
+
+	static SlurmRecord parse(String line) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		Matcher matcher = PAIR.matcher(line.strip());
+		while (matcher.find()) {
+			fields.putIfAbsent(matcher.group(1), matcher.group(2));
+		}
+		return new SlurmRecord(fields);
+	}
+
+	String get(String key) {
+		String value = fields.get(key);
+		return value == null || value.equals("(null)") ? "" : value;
+	}
+
+}

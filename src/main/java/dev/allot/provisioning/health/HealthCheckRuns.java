@@ -1,0 +1,130 @@
+package dev.allot.provisioning.health;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDriverException;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.lifecycle.ClusterState;
+import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.Timeline;
+
+/**
+ * Runs a queued health check on every node of the cluster. A node that fails makes a {@code READY} cluster
+ * {@code DEGRADED} (it stays usable; remediation belongs to the health module); a check that passes on every node
+ * makes a cluster degraded by an earlier check {@code READY} again.
+ */
+@Component
+public class HealthCheckRuns {
+
+	public static final String DEGRADED_BY_CHECK = "A health check failed on ";
+
+	private final HealthCheckStore store;
+
+	private final Clusters clusters;
+
+	private final ClusterDrivers drivers;
+
+	private final Timeline timeline;
+
+	private final TransactionTemplate transactions;
+
+	private final Clock clock;
+
+	HealthCheckRuns(HealthCheckStore store, Clusters clusters, ClusterDrivers drivers, Timeline timeline,
+			TransactionTemplate transactions, Clock clock) {
+		this.store = store;
+		this.clusters = clusters;
+		this.drivers = drivers;
+		this.timeline = timeline;
+		this.transactions = transactions;
+		this.clock = clock;
+	}
+
+	public void run(UUID checkId, UUID reservationId, int attempt) {
+		HealthCheck check = store.find(reservationId, checkId).orElse(null);
+		Cluster cluster = clusters.find(reservationId).orElse(null);
+		if (check == null || cluster == null || check.finishedAt() != null) {
+			return;
+		}
+		if (!cluster.open() || !cluster.state().isServing()) {
+			giveUp(checkId, reservationId, "The cluster is " + cluster.state() + ": there is nothing to check");
+			return;
+		}
+		store.running(checkId);
+		ClusterDriver driver = drivers.forPool(cluster.pool());
+		List<HealthCheck.NodeResult> results = new ArrayList<>();
+		try {
+			for (NodeHealth node : cluster.nodes()) {
+				HealthCheckResult result = driver.runHealthCheck(node.hostname(), check.kind());
+				results.add(new HealthCheck.NodeResult(node.hostname(), result.passed(), result.output(),
+						result.took()));
+			}
+		}
+		catch (ClusterDriverException ex) {
+			if (ex.retryable()) {
+				throw ex;
+			}
+			giveUp(checkId, reservationId, ex.getMessage());
+			return;
+		}
+		record(check, results, attempt);
+	}
+
+	private void record(HealthCheck check, List<HealthCheck.NodeResult> results, int attempt) {
+		List<String> failed = results.stream().filter(r -> !r.passed()).map(HealthCheck.NodeResult::node).toList();
+		String detail = failed.isEmpty() ? check.kind() + " passed on every node"
+				: check.kind() + " failed on " + String.join(", ", failed);
+		transactions.executeWithoutResult(status -> {
+			Instant now = clock.instant();
+			Cluster cluster = clusters.findForUpdate(check.reservationId()).orElseThrow();
+			if (!store.finish(check.id(), failed.isEmpty() ? HealthCheck.Status.PASSED : HealthCheck.Status.FAILED,
+					detail, results, now)) {
+				return;
+			}
+			Map<String, HealthCheck.NodeResult> byNode = results.stream()
+				.collect(Collectors.toMap(HealthCheck.NodeResult::node, Function.identity()));
+			List<NodeHealth> nodes = cluster.nodes().stream().map(node -> {
+				HealthCheck.NodeResult result = byNode.get(node.hostname());
+				return result == null ? node : new NodeHealth(node.hostname(), node.state(),
+						result.passed() ? "PASSED" : "FAILED", check.kind() + ": " + result.output());
+			}).toList();
+			clusters.built(check.reservationId(), cluster.endpoints(), nodes);
+			ClusterState state = cluster.state();
+			if (!failed.isEmpty() && state == ClusterState.READY) {
+				clusters.move(check.reservationId(), ClusterState.DEGRADED, DEGRADED_BY_CHECK + String.join(", ", failed),
+						now, ClusterState.READY);
+				state = ClusterState.DEGRADED;
+			}
+			else if (failed.isEmpty() && state == ClusterState.DEGRADED && cluster.stateReason() != null
+					&& cluster.stateReason().startsWith(DEGRADED_BY_CHECK)) {
+				clusters.move(check.reservationId(), ClusterState.READY, null, now, ClusterState.DEGRADED);
+				state = ClusterState.READY;
+			}
+			timeline.record(check.reservationId(), Timeline.HEALTH_CHECK, failed.isEmpty() ? "SUCCEEDED" : "FAILED",
+					state, attempt, detail + " (check " + check.id() + ").");
+		});
+	}
+
+	/** The check could not run: it ends {@code ERROR} with the reason; the cluster is left as it is. */
+	public void giveUp(UUID checkId, UUID reservationId, String reason) {
+		transactions.executeWithoutResult(status -> {
+			if (store.finish(checkId, HealthCheck.Status.ERROR, reason, List.of(), clock.instant())) {
+				clusters.find(reservationId)
+					.ifPresent(cluster -> timeline.record(reservationId, Timeline.HEALTH_CHECK, "FAILED",
+							cluster.state(), null, "Check " + checkId + " could not run: " + reason));
+			}
+		});
+	}
+
+}

@@ -1,0 +1,82 @@
+package dev.allot.provisioning.health;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+class HealthCheckStore {
+
+	private static final TypeReference<List<HealthCheck.NodeResult>> RESULTS = new TypeReference<>() {
+	};
+
+	private final JdbcClient jdbc;
+
+	private final JsonMapper json;
+
+	HealthCheckStore(JdbcClient jdbc, JsonMapper json) {
+		this.jdbc = jdbc;
+		this.json = json;
+	}
+
+	void insert(HealthCheck check, @Nullable String idempotencyKey) {
+		jdbc.sql("""
+				INSERT INTO cluster_health_check (id, reservation_id, kind, status, requested_by, requested_at,
+				    idempotency_key)
+				VALUES (?, ?, ?, ?, ?, ?, ?)""")
+			.params(check.id(), check.reservationId(), check.kind().name(), check.status().name(), check.requestedBy(),
+					Timestamp.from(check.requestedAt()), idempotencyKey)
+			.update();
+	}
+
+	Optional<HealthCheck> find(UUID reservationId, UUID id) {
+		return jdbc.sql("SELECT * FROM cluster_health_check WHERE reservation_id = ? AND id = ?")
+			.params(reservationId, id)
+			.query(this::check)
+			.optional();
+	}
+
+	Optional<HealthCheck> byIdempotencyKey(UUID reservationId, String key) {
+		return jdbc.sql("SELECT * FROM cluster_health_check WHERE reservation_id = ? AND idempotency_key = ?")
+			.params(reservationId, key)
+			.query(this::check)
+			.optional();
+	}
+
+	void running(UUID id) {
+		jdbc.sql("UPDATE cluster_health_check SET status = 'RUNNING' WHERE id = ? AND status IN ('QUEUED', 'RUNNING')")
+			.param(id)
+			.update();
+	}
+
+	/** Records the outcome once; false when the check was already finished (a step run twice). */
+	boolean finish(UUID id, HealthCheck.Status status, String detail, List<HealthCheck.NodeResult> results,
+			Instant now) {
+		return jdbc.sql("""
+				UPDATE cluster_health_check SET status = ?, detail = ?, results = ?::jsonb, finished_at = ?
+				WHERE id = ? AND status IN ('QUEUED', 'RUNNING')""")
+			.params(status.name(), detail, json.writeValueAsString(results), Timestamp.from(now), id)
+			.update() == 1;
+	}
+
+	private HealthCheck check(ResultSet rs, int row) throws SQLException {
+		Timestamp finished = rs.getTimestamp("finished_at");
+		return new HealthCheck(rs.getObject("id", UUID.class), rs.getObject("reservation_id", UUID.class),
+				HealthCheckKind.valueOf(rs.getString("kind")), HealthCheck.Status.valueOf(rs.getString("status")),
+				rs.getString("requested_by"), rs.getTimestamp("requested_at").toInstant(),
+				finished == null ? null : finished.toInstant(), rs.getString("detail"),
+				json.readValue(rs.getString("results"), RESULTS));
+	}
+
+}

@@ -1,0 +1,135 @@
+package dev.allot.provisioning.health;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.booking.Bookings;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.TenantRole;
+import dev.allot.tenancy.Tenancy;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.lifecycle.ClusterSchedule;
+import dev.allot.provisioning.lifecycle.ClusterState;
+import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.Timeline;
+
+/**
+ * On-demand health checks of a reservation's nodes. Asking queues a check (a db-scheduler step, see
+ * {@link HealthCheckRuns}) and answers at once; the tenant then reads it until it has finished. Only a ready
+ * cluster on a driver that runs checks can be checked; the same Idempotency-Key asks for the same check once.
+ */
+@Service
+public class HealthChecks {
+
+	/** A check, and whether it was asked for before with the same Idempotency-Key. */
+	public record Requested(HealthCheck check, boolean replayed) {
+	}
+
+	private final Bookings bookings;
+
+	private final Tenancy tenancy;
+
+	private final Clusters clusters;
+
+	private final ClusterDrivers drivers;
+
+	private final HealthCheckStore store;
+
+	private final ClusterSchedule schedule;
+
+	private final Timeline timeline;
+
+	private final AuditLog audit;
+
+	private final TransactionTemplate transactions;
+
+	private final Clock clock;
+
+	HealthChecks(Bookings bookings, Tenancy tenancy, Clusters clusters, ClusterDrivers drivers, HealthCheckStore store,
+			ClusterSchedule schedule, Timeline timeline, AuditLog audit, TransactionTemplate transactions,
+			Clock clock) {
+		this.bookings = bookings;
+		this.tenancy = tenancy;
+		this.clusters = clusters;
+		this.drivers = drivers;
+		this.store = store;
+		this.schedule = schedule;
+		this.timeline = timeline;
+		this.audit = audit;
+		this.transactions = transactions;
+		this.clock = clock;
+	}
+
+	public Requested request(Caller caller, String tenant, UUID reservationId, HealthCheckKind kind,
+			@Nullable String idempotencyKey) {
+		bookings.get(caller, tenant, reservationId);
+		tenancy.writable(caller, tenant, TenantRole.MEMBER);
+		if (idempotencyKey != null) {
+			Optional<Requested> replay = replay(reservationId, idempotencyKey, kind);
+			if (replay.isPresent()) {
+				return replay.get();
+			}
+		}
+		Cluster cluster = clusters.find(reservationId).orElse(null);
+		if (cluster == null || !cluster.open() || !cluster.state().isServing()) {
+			ClusterState state = cluster == null ? ClusterState.PENDING : cluster.state();
+			throw AllotException
+				.conflict("cluster_not_ready", "The cluster of reservation " + reservationId + " is " + state
+						+ ": only a READY or DEGRADED cluster can be checked")
+				.with("state", state);
+		}
+		if (!drivers.forPool(cluster.pool()).supportsHealthChecks()) {
+			throw AllotException.conflict("health_checks_not_supported", "The driver of pool " + cluster.pool()
+					+ " runs no health checks on demand");
+		}
+		HealthCheck check = new HealthCheck(UUID.randomUUID(), reservationId, kind, HealthCheck.Status.QUEUED,
+				caller.subject(), clock.instant(), null, null, List.of());
+		try {
+			transactions.executeWithoutResult(status -> {
+				store.insert(check, idempotencyKey);
+				schedule.healthCheck(check.id(), reservationId, check.requestedAt());
+				timeline.record(reservationId, Timeline.HEALTH_CHECK, "SCHEDULED", cluster.state(), null,
+						kind + " asked for by " + caller.subject() + " (check " + check.id() + ").");
+				audit.record(AuditRecord.created(tenant, "health-check", check.id().toString(), check));
+			});
+		}
+		catch (DuplicateKeyException ex) {
+			// The same key raced its twin, which won: answer as it did.
+			return replay(reservationId, idempotencyKey, kind).orElseThrow(() -> ex);
+		}
+		return new Requested(check, false);
+	}
+
+	public HealthCheck get(Caller caller, String tenant, UUID reservationId, UUID checkId) {
+		bookings.get(caller, tenant, reservationId);
+		return store.find(reservationId, checkId)
+			.orElseThrow(() -> AllotException.notFound("Health check " + checkId));
+	}
+
+	private Optional<Requested> replay(UUID reservationId, @Nullable String key, HealthCheckKind kind) {
+		if (key == null) {
+			return Optional.empty();
+		}
+		return store.byIdempotencyKey(reservationId, key).map(existing -> {
+			if (existing.kind() != kind) {
+				throw AllotException
+					.unprocessable("idempotency_key_reused",
+							"Idempotency-Key " + key + " was used for a different request")
+					.with("field", "Idempotency-Key");
+			}
+			return new Requested(existing, true);
+		});
+	}
+
+}

@@ -1,0 +1,189 @@
+package dev.allot.provisioning.lifecycle;
+
+import dev.allot.booking.ClusterSpec.Orchestrator;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import dev.allot.provisioning.driver.Endpoints;
+import dev.allot.provisioning.health.NodeHealth;
+
+/**
+ * Clusters and their timelines. A state change names the states it may leave ({@link #move}), so that two steps
+ * racing on one cluster (a teardown overtaking a build) cannot undo each other: the loser learns it lost.
+ */
+@Repository
+public class Clusters {
+
+	private static final TypeReference<List<NodeHealth>> NODES = new TypeReference<>() {
+	};
+
+	private final JdbcClient jdbc;
+
+	private final JsonMapper json;
+
+	Clusters(JdbcClient jdbc, JsonMapper json) {
+		this.jdbc = jdbc;
+		this.json = json;
+	}
+
+	/** Creates the cluster of a newly confirmed reservation; false when it exists (a redelivered event). */
+	boolean insertIfAbsent(UUID reservationId, String tenant, String pool, Orchestrator orchestrator,
+			Instant provisionAt, Instant endsAt, Instant now) {
+		return jdbc.sql("""
+				INSERT INTO cluster (reservation_id, tenant_slug, pool_name, orchestrator, state, state_changed_at,
+				    provision_at, ends_at, created_at)
+				VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?) ON CONFLICT (reservation_id) DO NOTHING""")
+			.params(reservationId, tenant, pool, orchestrator.name(), ts(now), ts(provisionAt), ts(endsAt), ts(now))
+			.update() == 1;
+	}
+
+	public Optional<Cluster> find(UUID reservationId) {
+		return jdbc.sql("SELECT * FROM cluster WHERE reservation_id = ?")
+			.param(reservationId)
+			.query(this::cluster)
+			.optional();
+	}
+
+	/** Locks the cluster for a decision; steps hold it only for that, never during a driver call. */
+	public Optional<Cluster> findForUpdate(UUID reservationId) {
+		return jdbc.sql("SELECT * FROM cluster WHERE reservation_id = ? FOR UPDATE")
+			.param(reservationId)
+			.query(this::cluster)
+			.optional();
+	}
+
+	/** Moves the cluster to {@code next} if it is in one of {@code from}; false when another step moved it first. */
+	public boolean move(UUID reservationId, ClusterState next, @Nullable String reason, Instant now, ClusterState... from) {
+		return jdbc.sql("""
+				UPDATE cluster SET state = ?, state_reason = ?, state_changed_at = ?
+				WHERE reservation_id = ? AND state = ANY(?)""")
+			.params(next.name(), reason, ts(now), reservationId,
+					Arrays.stream(from).map(Enum::name).toArray(String[]::new))
+			.update() == 1;
+	}
+
+	void startedBuilding(UUID reservationId, Instant now) {
+		jdbc.sql("UPDATE cluster SET provisioning_started_at = coalesce(provisioning_started_at, ?) "
+				+ "WHERE reservation_id = ?")
+			.params(ts(now), reservationId)
+			.update();
+	}
+
+	public void built(UUID reservationId, Endpoints endpoints, List<NodeHealth> nodes) {
+		jdbc.sql("UPDATE cluster SET endpoints = ?::jsonb, nodes = ?::jsonb WHERE reservation_id = ?")
+			.params(json.writeValueAsString(endpoints), json.writeValueAsString(nodes), reservationId)
+			.update();
+	}
+
+	void ready(UUID reservationId, Instant now) {
+		jdbc.sql("UPDATE cluster SET ready_at = coalesce(ready_at, ?) WHERE reservation_id = ?")
+			.params(ts(now), reservationId)
+			.update();
+	}
+
+	void failed(UUID reservationId, String reason, Instant now) {
+		jdbc.sql("""
+				UPDATE cluster SET state = 'FAILED', state_reason = ?, failure_reason = ?, state_changed_at = ?
+				WHERE reservation_id = ?""")
+			.params(reason, reason, ts(now), reservationId)
+			.update();
+	}
+
+	/** The lifecycle is done with the cluster: torn down, or given up on ({@code tornDown} false). */
+	void close(UUID reservationId, boolean tornDown, Instant now) {
+		jdbc.sql("""
+				UPDATE cluster SET open = false,
+				    torn_down_at = CASE WHEN CAST(:tornDown AS boolean) THEN CAST(:now AS timestamptz) END
+				WHERE reservation_id = :id""")
+			.param("tornDown", tornDown)
+			.param("now", ts(now))
+			.param("id", reservationId)
+			.update();
+	}
+
+	void reschedule(UUID reservationId, Instant endsAt) {
+		jdbc.sql("UPDATE cluster SET ends_at = ? WHERE reservation_id = ?").params(ts(endsAt), reservationId).update();
+	}
+
+	/**
+	 * Open clusters that may need the watchdog: building for longer than allowed, or due for a step that is not
+	 * scheduled. Clusters booked for later are not looked at until their provisioning is due.
+	 */
+	List<Cluster> suspects(Instant now, Instant stuckBefore, int limit) {
+		return jdbc.sql("""
+				SELECT * FROM cluster c
+				WHERE c.open AND c.state = 'PENDING' AND c.provision_at <= :now
+				  AND (NOT EXISTS (SELECT 1 FROM scheduled_tasks t
+				                   WHERE t.task_name = 'cluster-provision' AND t.task_instance = c.reservation_id::text)
+				       OR NOT EXISTS (SELECT 1 FROM scheduled_tasks t
+				                   WHERE t.task_name = 'cluster-teardown' AND t.task_instance = c.reservation_id::text))
+				UNION ALL
+				SELECT * FROM cluster c
+				WHERE c.open AND c.state <> 'PENDING'
+				  AND ((c.state IN ('CREATING', 'INSTALLING_DRIVERS', 'RUNNING_ACCEPTANCE_TESTS')
+				        AND (c.provisioning_started_at < :stuck
+				             OR NOT EXISTS (SELECT 1 FROM scheduled_tasks t WHERE t.task_name = 'cluster-provision'
+				                            AND t.task_instance = c.reservation_id::text)))
+				       OR NOT EXISTS (SELECT 1 FROM scheduled_tasks t
+				                      WHERE t.task_name = 'cluster-teardown' AND t.task_instance = c.reservation_id::text))
+				LIMIT :limit""")
+			.param("now", ts(now))
+			.param("stuck", ts(stuckBefore))
+			.param("limit", limit)
+			.query(this::cluster)
+			.list();
+	}
+
+	void record(UUID reservationId, String step, String outcome, ClusterState state, @Nullable Integer attempt,
+			String detail, Instant at) {
+		String bounded = detail.length() > 4000 ? detail.substring(0, 3997) + "..." : detail;
+		jdbc.sql("""
+				INSERT INTO cluster_event (reservation_id, at, step, outcome, state, attempt, detail)
+				VALUES (?, ?, ?, ?, ?, ?, ?)""")
+			.params(reservationId, ts(at), step, outcome, state.name(), attempt, bounded)
+			.update();
+	}
+
+	List<TimelineEntry> timeline(UUID reservationId) {
+		return jdbc.sql("SELECT * FROM cluster_event WHERE reservation_id = ? ORDER BY id")
+			.param(reservationId)
+			.query((rs, n) -> new TimelineEntry(rs.getTimestamp("at").toInstant(), rs.getString("step"),
+					rs.getString("outcome"), ClusterState.valueOf(rs.getString("state")),
+					(Integer) rs.getObject("attempt"), rs.getString("detail")))
+			.list();
+	}
+
+	private Cluster cluster(ResultSet rs, int row) throws SQLException {
+		return new Cluster(rs.getObject("reservation_id", UUID.class), rs.getString("tenant_slug"),
+				rs.getString("pool_name"), Orchestrator.valueOf(rs.getString("orchestrator")),
+				ClusterState.valueOf(rs.getString("state")), rs.getString("state_reason"),
+				instant(rs, "state_changed_at"), instant(rs, "provision_at"), instant(rs, "ends_at"),
+				instant(rs, "provisioning_started_at"), instant(rs, "ready_at"), instant(rs, "torn_down_at"),
+				rs.getString("failure_reason"), rs.getBoolean("open"),
+				json.readValue(rs.getString("endpoints"), Endpoints.class),
+				json.readValue(rs.getString("nodes"), NODES));
+	}
+
+	private static Instant instant(ResultSet rs, String column) throws SQLException {
+		Timestamp value = rs.getTimestamp(column);
+		return value == null ? null : value.toInstant();
+	}
+
+	private static Timestamp ts(Instant instant) {
+		return Timestamp.from(instant);
+	}
+
+}

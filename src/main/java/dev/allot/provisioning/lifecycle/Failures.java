@@ -1,0 +1,105 @@
+package dev.allot.provisioning.lifecycle;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.booking.ReservationStatus;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import dev.allot.provisioning.ClusterTornDown;
+
+/**
+ * Giving up, when retries are used up, a failure is permanent, or the watchdog finds a step stuck. Each locks the
+ * cluster first (every lifecycle transaction does, then the reservation), and gives up at most once.
+ */
+@Component
+public class Failures {
+
+	private final Clusters clusters;
+
+	private final ReservationLifecycle reservations;
+
+	private final ClusterSchedule schedule;
+
+	private final Timeline timeline;
+
+	private final TransactionTemplate transactions;
+
+	private final ApplicationEventPublisher events;
+
+	private final Clock clock;
+
+	Failures(Clusters clusters, ReservationLifecycle reservations, ClusterSchedule schedule, Timeline timeline,
+			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+		this.clusters = clusters;
+		this.reservations = reservations;
+		this.schedule = schedule;
+		this.timeline = timeline;
+		this.transactions = transactions;
+		this.events = events;
+		this.clock = clock;
+	}
+
+	/**
+	 * Building gave up: the reservation fails (its nodes released, nothing charged), the cluster is {@code FAILED}
+	 * with the reason, and a cleanup removes whatever was built. A cluster already handed over is not failed: it is
+	 * {@code DEGRADED} (an update after an extension failed) and stays usable.
+	 */
+	void giveUpBuilding(UUID reservationId, String reason, @Nullable Integer attempt, String step) {
+		transactions.executeWithoutResult(status -> {
+			Cluster cluster = clusters.findForUpdate(reservationId).orElse(null);
+			if (cluster == null || !cluster.open() || cluster.state() == ClusterState.FAILED
+					|| cluster.state() == ClusterState.DELETING || cluster.state() == ClusterState.DELETED) {
+				return;
+			}
+			Instant now = clock.instant();
+			if (cluster.state().isServing()) {
+				clusters.move(reservationId, ClusterState.DEGRADED, reason, now, ClusterState.READY,
+						ClusterState.DEGRADED);
+				timeline.record(reservationId, step, "GAVE_UP", ClusterState.DEGRADED, attempt,
+						"Gave up updating the cluster: " + reason + ". It stays usable until the window ends.");
+				return;
+			}
+			Reservation reservation = reservations.find(reservationId).orElseThrow();
+			if (reservation.status(now) != ReservationStatus.CANCELLED) {
+				reservations.markFailed(reservationId, reason);
+			}
+			clusters.failed(reservationId, reason, now);
+			timeline.record(reservationId, step, "GAVE_UP", ClusterState.FAILED, attempt, "Gave up: " + reason
+					+ ". The reservation failed: its nodes are released and nothing is charged.");
+			schedule.cancel(ClusterSchedule.PROVISION, reservationId);
+			schedule.teardown(reservationId, now, "clean up after the failure");
+		});
+	}
+
+	/** Teardown gave up: the cluster is closed as {@code FAILED}, and what remains is for an admin to remove. */
+	void giveUpTeardown(UUID reservationId, String reason, @Nullable Integer attempt) {
+		transactions.executeWithoutResult(status -> {
+			Cluster cluster = clusters.findForUpdate(reservationId).orElse(null);
+			if (cluster == null || !cluster.open()) {
+				return;
+			}
+			Instant now = clock.instant();
+			String why = "Teardown gave up: " + reason + ". What remains of the cluster on pool " + cluster.pool()
+					+ " must be removed by an admin.";
+			clusters.failed(reservationId, why, now);
+			clusters.close(reservationId, false, now);
+			Reservation reservation = reservations.find(reservationId).orElseThrow();
+			if (reservation.status(now) == ReservationStatus.ENDING) {
+				reservations.markCompleted(reservationId);
+			}
+			timeline.record(reservationId, Timeline.TEARDOWN, "GAVE_UP", ClusterState.FAILED, attempt, why);
+			if (cluster.everBuilt()) {
+				events.publishEvent(new ClusterTornDown(reservationId, cluster.tenant(), cluster.pool(),
+						cluster.readyAt(), now, false));
+			}
+		});
+	}
+
+}

@@ -1,0 +1,76 @@
+package dev.allot.provisioning.lifecycle;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code allot.provisioning.lifecycle}: when clusters are built and how hard the lifecycle tries.
+ *
+ * @param leadTime how long before a reservation's start its cluster is built
+ * @param provisionRetry attempts and backoff of building a cluster; when they are used up the reservation fails
+ * @param teardownRetry attempts and backoff of removing a cluster; when they are used up an admin must clean up
+ * @param watchdogInterval how often the watchdog looks for reservations the lifecycle left behind
+ * @param stuckAfter how long building may take, all attempts included, before the watchdog gives up on it
+ * @param defaultCudaDriver the CUDA driver of a booking that named none
+ * @param defaultSharedMemoryGi the {@code /dev/shm} size of a booking that named none
+ */
+@ConfigurationProperties("allot.provisioning.lifecycle")
+public record LifecycleProperties(Duration leadTime, Retry provisionRetry, Retry teardownRetry,
+		Duration watchdogInterval, Duration stuckAfter, String defaultCudaDriver, int defaultSharedMemoryGi) {
+
+	private static final Pattern DRIVER_VERSION = Pattern.compile("^\\d{2,4}(\\.\\d{1,3}){0,2}$");
+
+	public LifecycleProperties {
+		leadTime = leadTime == null ? Duration.ofMinutes(15) : notNegative(leadTime, "lead-time");
+		provisionRetry = provisionRetry == null ? new Retry(5, null, null) : provisionRetry;
+		teardownRetry = teardownRetry == null ? new Retry(8, null, null) : teardownRetry;
+		watchdogInterval = positive(watchdogInterval == null ? Duration.ofMinutes(1) : watchdogInterval,
+				"watchdog-interval");
+		stuckAfter = positive(stuckAfter == null ? Duration.ofMinutes(45) : stuckAfter, "stuck-after");
+		defaultCudaDriver = defaultCudaDriver == null ? "550.54.15" : defaultCudaDriver;
+		if (!DRIVER_VERSION.matcher(defaultCudaDriver).matches()) {
+			throw new IllegalArgumentException("allot.provisioning.lifecycle.default-cuda-driver must be a driver "
+					+ "version such as 550.54.15");
+		}
+		defaultSharedMemoryGi = defaultSharedMemoryGi <= 0 ? 64 : defaultSharedMemoryGi;
+	}
+
+	/**
+	 * Bounded retries with exponential backoff: attempt {@code n} failed, the next one runs
+	 * {@code initialDelay * 2^(n-1)} later, never more than {@code maxDelay}.
+	 */
+	public record Retry(int attempts, Duration initialDelay, Duration maxDelay) {
+
+		public Retry {
+			if (attempts < 1) {
+				throw new IllegalArgumentException("allot.provisioning.lifecycle: retry attempts must be at least 1");
+			}
+			initialDelay = positive(initialDelay == null ? Duration.ofSeconds(30) : initialDelay, "initial-delay");
+			maxDelay = positive(maxDelay == null ? Duration.ofMinutes(10) : maxDelay, "max-delay");
+		}
+
+		public Duration delayAfter(int failedAttempt) {
+			int doublings = Math.min(Math.max(failedAttempt - 1, 0), 30);
+			Duration delay = initialDelay.multipliedBy(1L << doublings);
+			return delay.compareTo(maxDelay) > 0 ? maxDelay : delay;
+		}
+
+	}
+
+	private static Duration positive(Duration value, String name) {
+		if (value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException("allot.provisioning.lifecycle." + name + " must be positive");
+		}
+		return value;
+	}
+
+	private static Duration notNegative(Duration value, String name) {
+		if (value.isNegative()) {
+			throw new IllegalArgumentException("allot.provisioning.lifecycle." + name + " must not be negative");
+		}
+		return value;
+	}
+
+}

@@ -1,0 +1,75 @@
+package dev.allot.provisioning.lifecycle;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.github.kagkarlsson.scheduler.task.CompletionHandler;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import dev.allot.provisioning.health.HealthCheckRuns;
+
+/**
+ * The lifecycle's db-scheduler tasks: per reservation a provision and a teardown step (instance id: the reservation
+ * id), retried with backoff by {@link StepRetries} and revived when the replica running them dies; and the
+ * recurring {@link Watchdog}. db-scheduler runs each execution on one replica at a time.
+ */
+@Configuration(proxyBeanMethods = false)
+class LifecycleTasks {
+
+	@Bean
+	CustomTask<ClusterStep> clusterProvisionTask(Provisioning provisioning, Failures failures, Clusters clusters,
+			Timeline timeline, LifecycleProperties properties) {
+		return Tasks.custom(ClusterSchedule.PROVISION)
+			.onFailure(new StepRetries(Timeline.PROVISION, properties.provisionRetry(), clusters, timeline,
+					(instance, id, reason, attempt) -> failures.giveUpBuilding(id, "Provisioning " + reason,
+							attempt, Timeline.PROVISION)))
+			.onDeadExecutionRevive()
+			.execute((instance, context) -> {
+				provisioning.run(instance.getData(), context.getExecution().consecutiveFailures + 1);
+				return new CompletionHandler.OnCompleteRemove<>();
+			});
+	}
+
+	@Bean
+	CustomTask<ClusterStep> clusterTeardownTask(Teardown teardown, Failures failures, Clusters clusters,
+			Timeline timeline, LifecycleProperties properties) {
+		return Tasks.custom(ClusterSchedule.TEARDOWN)
+			.onFailure(new StepRetries(Timeline.TEARDOWN, properties.teardownRetry(), clusters, timeline,
+					(instance, id, reason, attempt) -> failures.giveUpTeardown(id, "it " + reason, attempt)))
+			.onDeadExecutionRevive()
+			.execute((instance, context) -> {
+				Instant again = teardown.run(instance.getData(), context.getExecution().consecutiveFailures + 1,
+						context.getExecution().executionTime);
+				if (again == null) {
+					return new CompletionHandler.OnCompleteRemove<>();
+				}
+				return (complete, operations) -> operations.reschedule(complete, again);
+			});
+	}
+
+	@Bean
+	CustomTask<ClusterStep> clusterHealthCheckTask(HealthCheckRuns runs, Clusters clusters, Timeline timeline) {
+		return Tasks.custom(ClusterSchedule.HEALTH_CHECK)
+			.onFailure(new StepRetries(Timeline.HEALTH_CHECK, new LifecycleProperties.Retry(3, null, null), clusters,
+					timeline, (instance, id, reason, attempt) -> runs.giveUp(UUID.fromString(instance), id,
+							"The check " + reason)))
+			.onDeadExecutionRevive()
+			.execute((instance, context) -> {
+				runs.run(UUID.fromString(instance.getId()), instance.getData().reservationId(),
+						context.getExecution().consecutiveFailures + 1);
+				return new CompletionHandler.OnCompleteRemove<>();
+			});
+	}
+
+	@Bean
+	RecurringTask<Void> clusterWatchdogTask(Watchdog watchdog, LifecycleProperties properties) {
+		return Tasks.recurring("cluster-watchdog", FixedDelay.of(properties.watchdogInterval()))
+			.execute((instance, context) -> watchdog.run());
+	}
+
+}

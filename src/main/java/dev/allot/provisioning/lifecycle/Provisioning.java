@@ -1,0 +1,363 @@
+package dev.allot.provisioning.lifecycle;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.booking.ReservationStatus;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDriverException;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.ClusterReady;
+import dev.allot.provisioning.driver.ClusterRef;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.Endpoints;
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthCheckResult;
+import dev.allot.provisioning.health.HealthCheckRuns;
+import dev.allot.provisioning.health.NodeHealth;
+import dev.allot.provisioning.driver.ProvisionedCluster;
+
+/**
+ * The provision step: builds a reservation's cluster through its pool's driver, checks it, and hands it over
+ * ({@code CREATING} → {@code INSTALLING_DRIVERS} → {@code RUNNING_ACCEPTANCE_TESTS} → {@code READY}, the reservation
+ * {@code PROVISIONING} → {@code ACTIVE}). Every decision is taken on the stored state under the cluster's row lock,
+ * never held during a driver call; driver calls are idempotent, so a step repeated after a crash or a lost reply
+ * converges on the same cluster. A retryable failure is thrown for the scheduler to retry with backoff; a
+ * permanent one gives up at once. A step that finds the cluster torn down meanwhile removes what it built itself.
+ */
+@Component
+public class Provisioning {
+
+	private static final Logger log = LoggerFactory.getLogger(Provisioning.class);
+
+	private enum Kind {
+
+		SKIP, BUILD, CONVERGE, CLEAN
+
+	}
+
+	private record Plan(Kind kind, @Nullable Reservation reservation, @Nullable Cluster cluster) {
+
+		static final Plan SKIP = new Plan(Kind.SKIP, null, null);
+
+	}
+
+	private final Clusters clusters;
+
+	private final ReservationLifecycle reservations;
+
+	private final ClusterDrivers drivers;
+
+	private final Failures failures;
+
+	private final ClusterSchedule schedule;
+
+	private final Timeline timeline;
+
+	private final LifecycleProperties properties;
+
+	private final TransactionTemplate transactions;
+
+	private final ApplicationEventPublisher events;
+
+	private final Clock clock;
+
+	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
+			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
+			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+		this.clusters = clusters;
+		this.reservations = reservations;
+		this.drivers = drivers;
+		this.failures = failures;
+		this.schedule = schedule;
+		this.timeline = timeline;
+		this.properties = properties;
+		this.transactions = transactions;
+		this.events = events;
+		this.clock = clock;
+	}
+
+	public void run(ClusterStep step, int attempt) {
+		Plan plan = transactions.execute(status -> plan(step, attempt));
+		try {
+			switch (plan.kind()) {
+				case SKIP -> {
+				}
+				case BUILD -> build(plan.reservation(), attempt);
+				case CONVERGE -> converge(plan.reservation(), attempt);
+				case CLEAN -> removeWhatWasBuilt(plan.cluster().ref(), plan.cluster().pool(), attempt);
+			}
+		}
+		catch (ClusterDriverException ex) {
+			if (ex.retryable()) {
+				throw ex;
+			}
+			failures.giveUpBuilding(step.reservationId(), ex.getMessage(), attempt, Timeline.PROVISION);
+		}
+		catch (IllegalArgumentException ex) {
+			failures.giveUpBuilding(step.reservationId(), "The booking cannot be built: " + ex.getMessage(), attempt,
+					Timeline.PROVISION);
+		}
+	}
+
+	private Plan plan(ClusterStep step, int attempt) {
+		UUID id = step.reservationId();
+		Cluster cluster = clusters.findForUpdate(id).orElse(null);
+		if (cluster == null) {
+			log.warn("No cluster for reservation {}: nothing to provision", id);
+			return Plan.SKIP;
+		}
+		Instant now = clock.instant();
+		boolean buildable = cluster.state() == ClusterState.PENDING || cluster.state().isBuilding()
+				|| cluster.state().isServing();
+		if (!cluster.open() || !buildable) {
+			timeline.record(id, Timeline.PROVISION, "SKIPPED", cluster.state(), attempt,
+					"Nothing to build: the cluster is " + cluster.state() + ".");
+			return cluster.everBuilt() ? new Plan(Kind.CLEAN, null, cluster) : Plan.SKIP;
+		}
+		Reservation reservation = reservations.find(id).orElseThrow();
+		ReservationStatus status = reservation.status(now);
+		if (status == ReservationStatus.CANCELLED || status == ReservationStatus.FAILED) {
+			timeline.record(id, Timeline.PROVISION, "SKIPPED", cluster.state(), attempt,
+					"Nothing to build: the reservation is " + status + ".");
+			schedule.teardown(id, now, "the reservation is " + status);
+			return Plan.SKIP;
+		}
+		if (!now.isBefore(reservation.endsAt())) {
+			failures.giveUpBuilding(id, "The window ended at " + reservation.endsAt() + " before the cluster was built",
+					attempt, Timeline.PROVISION);
+			return Plan.SKIP;
+		}
+		if (cluster.state().isServing()) {
+			return new Plan(Kind.CONVERGE, reservation, cluster);
+		}
+		reservations.markProvisioning(id);
+		boolean resumed = cluster.state().isBuilding();
+		clusters.move(id, ClusterState.CREATING, null, now, ClusterState.PENDING, ClusterState.CREATING,
+				ClusterState.INSTALLING_DRIVERS, ClusterState.RUNNING_ACCEPTANCE_TESTS);
+		clusters.startedBuilding(id, now);
+		timeline.record(id, Timeline.PROVISION, "STARTED", ClusterState.CREATING, attempt,
+				(resumed ? "Building again" : "Building") + " a " + cluster.orchestrator() + " cluster on "
+						+ String.join(", ", reservation.nodes()) + " (" + step.why() + ").");
+		return new Plan(Kind.BUILD, reservation, cluster);
+	}
+
+	/** CREATING: the driver builds the cluster (or finds it built by an earlier attempt). */
+	private void build(Reservation reservation, int attempt) {
+		UUID id = reservation.id();
+		ClusterDriver driver = drivers.forPool(reservation.pool());
+		List<String> outOfService = reservations.nodesOutOfService(id);
+		if (!outOfService.isEmpty()) {
+			failures.giveUpBuilding(id, "Reserved nodes are out of service: " + String.join("; ", outOfService),
+					attempt, Timeline.PROVISION);
+			return;
+		}
+		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties);
+
+		ProvisionedCluster built = driver.provision(spec);
+		Endpoints endpoints = Endpoints.of(built.access());
+		List<NodeHealth> created = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
+		Overtaken overtaken = advance(id, ClusterState.CREATING, ClusterState.INSTALLING_DRIVERS, attempt,
+				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + ".",
+				endpoints, created);
+		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt,
+				() -> verify(reservation, spec, driver, built, endpoints, attempt));
+	}
+
+	/** INSTALLING_DRIVERS: the driver finds every part of the cluster, with the CUDA driver chosen at booking. */
+	private void verify(Reservation reservation, ClusterBlueprint spec, ClusterDriver driver, ProvisionedCluster built,
+			Endpoints endpoints, int attempt) {
+		UUID id = reservation.id();
+		ClusterStatus status = driver.status(spec.ref());
+		if (status.phase() != ClusterStatus.Phase.READY) {
+			throw new DriverFailedException("The driver finds the cluster " + status.phase()
+					+ (status.missing().isEmpty() ? "" : ", missing " + String.join(", ", status.missing())), true);
+		}
+		List<NodeHealth> nodes = built.nodes()
+			.stream()
+			.map(n -> new NodeHealth(n, status.nodeStates().get(n), "NOT_CHECKED", null))
+			.toList();
+		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, ClusterState.RUNNING_ACCEPTANCE_TESTS,
+				attempt, "CUDA driver " + spec.cudaDriver() + " selected on every node (each offers it: checked at "
+						+ "booking), " + spec.sharedMemoryGi() + " GiB of /dev/shm; every part of the cluster exists.",
+				endpoints, nodes);
+		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
+			List<NodeHealth> checked = acceptance(driver, nodes);
+			List<String> failed = checked.stream()
+				.filter(n -> n.health().equals("FAILED"))
+				.map(NodeHealth::hostname)
+				.toList();
+			if (!failed.isEmpty()) {
+				transactions.executeWithoutResult(s -> clusters.built(id, endpoints, checked));
+				failures.giveUpBuilding(id, "The acceptance test " + HealthCheckKind.NVIDIA_SMI + " failed on "
+						+ String.join(", ", failed), attempt, Timeline.PROVISION);
+				return;
+			}
+			Overtaken handedOver = handOver(reservation, spec, endpoints, checked, driver.supportsHealthChecks(),
+					attempt);
+			unlessOvertaken(handedOver, spec.ref(), reservation.pool(), attempt, () -> {
+			});
+		});
+	}
+
+	/** Runs the driver's acceptance test on every node, when the driver has one. */
+	private static List<NodeHealth> acceptance(ClusterDriver driver, List<NodeHealth> nodes) {
+		if (!driver.supportsHealthChecks()) {
+			return nodes.stream()
+				.map(n -> new NodeHealth(n.hostname(), n.state(), "NOT_CHECKED",
+						"This pool's driver runs no acceptance test before handover"))
+				.toList();
+		}
+		List<NodeHealth> checked = new ArrayList<>();
+		for (NodeHealth node : nodes) {
+			HealthCheckResult result = driver.runHealthCheck(node.hostname(), HealthCheckKind.NVIDIA_SMI);
+			checked.add(new NodeHealth(node.hostname(), node.state(), result.passed() ? "PASSED" : "FAILED",
+					HealthCheckKind.NVIDIA_SMI + ": " + result.output()));
+		}
+		return checked;
+	}
+
+	/** What happened to the cluster while this step talked to the driver. */
+	private enum Overtaken {
+
+		/** Nothing: the step goes on. */
+		NO,
+		/** A teardown began: what this step built must go. */
+		BY_TEARDOWN,
+		/** Another run of the step is ahead (it was run twice): leave the cluster to it. */
+		BY_TWIN
+
+	}
+
+	/** Moves to the next state unless another step overtook this one; records the progress. */
+	private Overtaken advance(UUID id, ClusterState from, ClusterState to, int attempt, String detail,
+			Endpoints endpoints, List<NodeHealth> nodes) {
+		return transactions.execute(status -> {
+			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
+			if (cluster.state() != from || !cluster.open()) {
+				return overtaken(cluster, attempt);
+			}
+			clusters.move(id, to, null, clock.instant(), from);
+			clusters.built(id, endpoints, nodes);
+			timeline.record(id, Timeline.PROVISION, "PROGRESSED", to, attempt, detail);
+			return Overtaken.NO;
+		});
+	}
+
+	private Overtaken overtaken(Cluster cluster, int attempt) {
+		if (cluster.open() && (cluster.state().isBuilding() || cluster.state().isServing())) {
+			timeline.record(cluster.reservationId(), Timeline.PROVISION, "SKIPPED", cluster.state(), attempt,
+					"Another run of this step is ahead (the cluster is " + cluster.state() + "): this one stops.");
+			return Overtaken.BY_TWIN;
+		}
+		return Overtaken.BY_TEARDOWN;
+	}
+
+	private void unlessOvertaken(Overtaken overtaken, ClusterRef ref, String pool, int attempt, Runnable next) {
+		switch (overtaken) {
+			case NO -> next.run();
+			case BY_TEARDOWN -> removeWhatWasBuilt(ref, pool, attempt);
+			case BY_TWIN -> {
+			}
+		}
+	}
+
+	/**
+	 * Hands the cluster over: {@code READY}, the reservation {@code ACTIVE} and {@link ClusterReady} commit together.
+	 * False when the reservation was cancelled or the cluster torn down meanwhile.
+	 */
+	private Overtaken handOver(Reservation booked, ClusterBlueprint spec, Endpoints endpoints, List<NodeHealth> nodes,
+			boolean checked, int attempt) {
+		UUID id = booked.id();
+		return transactions.execute(status -> {
+			Instant now = clock.instant();
+			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
+			Reservation reservation = reservations.find(id).orElseThrow();
+			if (cluster.state() != ClusterState.RUNNING_ACCEPTANCE_TESTS || !cluster.open()) {
+				return overtaken(cluster, attempt);
+			}
+			if (reservation.status(now) != ReservationStatus.PROVISIONING) {
+				// Cancelled (or failed) while this step built: the teardown it scheduled will find the cluster
+				// RUNNING_ACCEPTANCE_TESTS; removing what was built now spares it the wait.
+				return Overtaken.BY_TEARDOWN;
+			}
+			reservations.markActive(id);
+			clusters.move(id, ClusterState.READY, null, now, ClusterState.RUNNING_ACCEPTANCE_TESTS);
+			clusters.ready(id, now);
+			clusters.built(id, endpoints, nodes);
+			timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.READY, attempt,
+					(checked ? "Every node passed " + HealthCheckKind.NVIDIA_SMI + ". " : "No acceptance test on this pool. ")
+							+ "Ready: handed over to the tenant.");
+			events.publishEvent(new ClusterReady(id, reservation.tenant(), reservation.project(), reservation.pool(),
+					cluster.orchestrator(), spec.nodes(), reservation.gpus(), now, reservation.endsAt()));
+			if (!reservation.endsAt().equals(spec.endsAt())) {
+				schedule.provision(id, now, "the window was extended while the cluster was built");
+			}
+			return Overtaken.NO;
+		});
+	}
+
+	/** An extension (or a repeated step) of a cluster already handed over: the driver converges on the window. */
+	private void converge(Reservation reservation, int attempt) {
+		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties);
+		drivers.forPool(reservation.pool()).provision(spec);
+		Overtaken overtaken = transactions.execute(status -> {
+			Cluster cluster = clusters.findForUpdate(reservation.id()).orElseThrow();
+			if (!cluster.open() || !cluster.state().isServing()) {
+				// Torn down while the driver converged: what the driver just (re)built must go.
+				return Overtaken.BY_TEARDOWN;
+			}
+			ClusterState state = cluster.state();
+			if (state == ClusterState.DEGRADED && cluster.stateReason() != null
+					&& !cluster.stateReason().startsWith(HealthCheckRuns.DEGRADED_BY_CHECK)) {
+				clusters.move(reservation.id(), ClusterState.READY, null, clock.instant(), ClusterState.DEGRADED);
+				state = ClusterState.READY;
+			}
+			timeline.record(reservation.id(), Timeline.PROVISION, "SUCCEEDED", state, attempt,
+					"The cluster holds the window until " + reservation.endsAt() + ".");
+			return Overtaken.NO;
+		});
+		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
+		});
+	}
+
+	/**
+	 * This step built something after the reservation was cancelled or a teardown began (or even finished): it
+	 * removes it itself, so that nothing is left whichever finished first.
+	 */
+	private void removeWhatWasBuilt(ClusterRef ref, String pool, int attempt) {
+		drivers.forPool(pool).teardown(ref);
+		transactions.executeWithoutResult(status -> {
+			Cluster cluster = clusters.findForUpdate(ref.reservationId()).orElseThrow();
+			timeline.record(ref.reservationId(), Timeline.PROVISION, "SKIPPED", cluster.state(), attempt,
+					"The reservation was cancelled or its cluster torn down while this step built it: "
+							+ "removed what the step had built.");
+		});
+	}
+
+	static String describe(Endpoints endpoints) {
+		if (endpoints.sshHost() != null) {
+			return "ssh " + endpoints.sshHost() + ", sbatch -A " + endpoints.slurmAccount() + " -p "
+					+ endpoints.slurmPartition() + " --reservation=" + endpoints.slurmReservation();
+		}
+		if (endpoints.apiServer() != null) {
+			return endpoints.apiServer() + ", namespace " + endpoints.namespace() + " (kubeconfig from the API)";
+		}
+		return endpoints.other() == null ? "(no endpoint)" : endpoints.other();
+	}
+
+}

@@ -1,0 +1,186 @@
+package dev.allot.provisioning.lifecycle;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.booking.ReservationStatus;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDriverException;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.ClusterTornDown;
+import dev.allot.provisioning.driver.DriverFailedException;
+
+/**
+ * The teardown step, at the end of the window, after a cancellation, or to clean up after a failure: the cluster
+ * goes {@code DELETING} → {@code DELETED} (a failed one stays {@code FAILED}), the reservation {@code ACTIVE} →
+ * {@code ENDING} → {@code COMPLETED}. It is done only when the driver finds nothing left. A teardown that comes
+ * before the end of a live reservation (its window was extended after the step was scheduled) waits for the end.
+ */
+@Component
+public class Teardown {
+
+	private enum Kind {
+
+		DONE, POSTPONE, NOTHING_BUILT, REMOVE
+
+	}
+
+	private record Plan(Kind kind, @Nullable Cluster cluster, @Nullable Instant postponeTo) {
+
+		static final Plan DONE = new Plan(Kind.DONE, null, null);
+
+	}
+
+	private final Clusters clusters;
+
+	private final ReservationLifecycle reservations;
+
+	private final ClusterDrivers drivers;
+
+	private final Failures failures;
+
+	private final ClusterSchedule schedule;
+
+	private final Timeline timeline;
+
+	private final TransactionTemplate transactions;
+
+	private final ApplicationEventPublisher events;
+
+	private final Clock clock;
+
+	Teardown(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
+			ClusterSchedule schedule, Timeline timeline, TransactionTemplate transactions,
+			ApplicationEventPublisher events, Clock clock) {
+		this.clusters = clusters;
+		this.reservations = reservations;
+		this.drivers = drivers;
+		this.failures = failures;
+		this.schedule = schedule;
+		this.timeline = timeline;
+		this.transactions = transactions;
+		this.events = events;
+		this.clock = clock;
+	}
+
+	/** Runs the step; answers when to run it again if it came before the end of the window, else {@code null}. */
+	public @Nullable Instant run(ClusterStep step, int attempt, Instant scheduledFor) {
+		Plan plan = transactions.execute(status -> plan(step, attempt, scheduledFor));
+		switch (plan.kind()) {
+			case DONE -> {
+				return null;
+			}
+			case POSTPONE -> {
+				return plan.postponeTo();
+			}
+			case REMOVE -> {
+				Cluster cluster = plan.cluster();
+				try {
+					ClusterDriver driver = drivers.forPool(cluster.pool());
+					driver.teardown(cluster.ref());
+					ClusterStatus left = driver.status(cluster.ref());
+					if (left.phase() != ClusterStatus.Phase.ABSENT) {
+						throw new DriverFailedException("Teardown is not finished: the driver finds the cluster "
+								+ left.phase() + " on " + String.join(", ", left.nodes()), true);
+					}
+				}
+				catch (ClusterDriverException ex) {
+					if (ex.retryable()) {
+						throw ex;
+					}
+					failures.giveUpTeardown(step.reservationId(), ex.getMessage(), attempt);
+					return null;
+				}
+			}
+			case NOTHING_BUILT -> {
+			}
+		}
+		finish(step.reservationId(), attempt);
+		return null;
+	}
+
+	private Plan plan(ClusterStep step, int attempt, Instant scheduledFor) {
+		UUID id = step.reservationId();
+		Cluster cluster = clusters.findForUpdate(id).orElse(null);
+		if (cluster == null || !cluster.open()) {
+			return Plan.DONE;
+		}
+		Instant now = clock.instant();
+		Reservation reservation = reservations.find(id).orElseThrow();
+		ReservationStatus status = reservation.status(now);
+		boolean live = status != ReservationStatus.CANCELLED && status != ReservationStatus.FAILED;
+		if (live && scheduledFor.isBefore(reservation.endsAt())) {
+			clusters.reschedule(id, reservation.endsAt());
+			timeline.record(id, Timeline.TEARDOWN, "POSTPONED", cluster.state(), attempt,
+					"Teardown waits for the end of the window, now " + reservation.endsAt() + ".");
+			return new Plan(Kind.POSTPONE, cluster, reservation.endsAt());
+		}
+		ClusterState state = cluster.state();
+		String why = step.why();
+		if (status == ReservationStatus.ACTIVE) {
+			reservations.markEnding(id);
+			why = "the window ended";
+		}
+		else if (live && neverReady(reservation, status)) {
+			why = "The window ended at " + reservation.endsAt() + " before the cluster was ready";
+			reservations.markFailed(id, why);
+			clusters.failed(id, why, now);
+			state = ClusterState.FAILED;
+			timeline.record(id, Timeline.TEARDOWN, "FAILED", state, attempt,
+					why + ". The reservation failed: nothing is charged.");
+		}
+		if (state != ClusterState.FAILED && state != ClusterState.DELETING) {
+			clusters.move(id, ClusterState.DELETING, why, now, ClusterState.PENDING, ClusterState.CREATING,
+					ClusterState.INSTALLING_DRIVERS, ClusterState.RUNNING_ACCEPTANCE_TESTS, ClusterState.READY,
+					ClusterState.DEGRADED);
+			state = ClusterState.DELETING;
+		}
+		timeline.record(id, Timeline.TEARDOWN, "STARTED", state, attempt,
+				(cluster.everBuilt() ? "Tearing down" : "Closing") + " (" + why + ").");
+		return new Plan(cluster.everBuilt() ? Kind.REMOVE : Kind.NOTHING_BUILT, cluster, null);
+	}
+
+	/** The window is over and the cluster never became ready (provisioning still trying, or never started). */
+	private static boolean neverReady(Reservation reservation, ReservationStatus status) {
+		return status == ReservationStatus.CONFIRMED || status == ReservationStatus.PROVISIONING
+				|| (status == ReservationStatus.COMPLETED && reservation.progress() == null);
+	}
+
+	private void finish(UUID id, int attempt) {
+		transactions.executeWithoutResult(status -> {
+			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
+			if (!cluster.open()) {
+				return;
+			}
+			Instant now = clock.instant();
+			boolean failed = cluster.state() == ClusterState.FAILED;
+			if (!failed) {
+				clusters.move(id, ClusterState.DELETED, null, now, ClusterState.DELETING);
+			}
+			clusters.close(id, true, now);
+			Reservation reservation = reservations.find(id).orElseThrow();
+			if (reservation.status(now) == ReservationStatus.ENDING) {
+				reservations.markCompleted(id);
+			}
+			timeline.record(id, Timeline.TEARDOWN, "SUCCEEDED", failed ? ClusterState.FAILED : ClusterState.DELETED,
+					attempt, !cluster.everBuilt() ? "Nothing had been built: nothing to remove."
+							: failed ? "Cleaned up after the failure: the driver finds nothing left."
+									: "Torn down: the driver finds nothing left.");
+			if (cluster.everBuilt()) {
+				events.publishEvent(new ClusterTornDown(id, cluster.tenant(), cluster.pool(), cluster.readyAt(), now,
+						true));
+			}
+			schedule.cancel(ClusterSchedule.PROVISION, id);
+		});
+	}
+
+}

@@ -1,0 +1,151 @@
+package dev.allot.provisioning.driver.slurm;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
+
+/**
+ * A real Slurm controller with accounting for the tests. Uses the cluster that {@code SLURM_CONF} points at
+ * when that is set (CI starts it with {@code .ci/slurm-up.sh}); otherwise starts one with that script under
+ * {@code target/slurm} and stops (and purges) it when the test run ends. Tests are skipped only when the Slurm
+ * binaries are not installed.
+ */
+public final class SlurmCluster implements BeforeAllCallback, ParameterResolver, AutoCloseable {
+
+	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SlurmCluster.class);
+
+	private static final Path BASE = Path.of("target", "slurm").toAbsolutePath();
+
+	private final String slurmConf;
+
+	private final boolean startedHere;
+
+	/** For {@code @ExtendWith}. */
+	public SlurmCluster() {
+		this.slurmConf = "";
+		this.startedHere = false;
+	}
+
+	private SlurmCluster(String slurmConf, boolean startedHere) {
+		this.slurmConf = slurmConf;
+		this.startedHere = startedHere;
+	}
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		cluster(context);
+	}
+
+	private static SlurmCluster cluster(ExtensionContext context) {
+		return context.getRoot().getStore(NAMESPACE).computeIfAbsent("cluster", key -> start(), SlurmCluster.class);
+	}
+
+	private static SlurmCluster start() {
+		String existing = System.getenv("SLURM_CONF");
+		List<String> needed = new ArrayList<>(List.of("scontrol", "sacctmgr", "sinfo", "sbatch"));
+		if (existing == null || existing.isBlank()) {
+			needed.addAll(List.of("slurmctld", "slurmd", "slurmdbd", "munged", "mungekey"));
+		}
+		List<String> absent = needed.stream().filter(binary -> !installed(binary)).toList();
+		Assumptions.assumeTrue(absent.isEmpty(), () -> "Slurm is not installed here (missing " + absent
+				+ "): run `apt-get install -y slurm-wlm slurmrestd slurmdbd munge`, or set SLURM_CONF");
+		if (existing != null && !existing.isBlank()) {
+			return new SlurmCluster(existing, false);
+		}
+		Result up = exec(List.of("bash", ".ci/slurm-up.sh", BASE.toString()), Duration.ofMinutes(3));
+		if (up.exitCode() != 0) {
+			throw new IllegalStateException(".ci/slurm-up.sh failed:\n" + up.stderr());
+		}
+		String conf = up.stdout()
+			.lines()
+			.filter(line -> line.startsWith("export SLURM_CONF="))
+			.map(line -> line.substring("export SLURM_CONF=".length()))
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException(".ci/slurm-up.sh printed no SLURM_CONF:\n" + up.stdout()));
+		return new SlurmCluster(conf, true);
+	}
+
+	private static boolean installed(String binary) {
+		for (String dir : (System.getenv("PATH") + ":/usr/sbin:/usr/local/sbin").split(":")) {
+			if (!dir.isBlank() && Files.isExecutable(Path.of(dir, binary))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	public String slurmConf() {
+		return slurmConf;
+	}
+
+	public SlurmDriver driver() {
+		return SlurmDriver.create("slurm-test",
+				new SlurmPool(List.of(), slurmConf, "login.test", ZoneId.systemDefault(), Duration.ofSeconds(30)));
+	}
+
+	/** Runs a Slurm command against this cluster, as an administrator checking what Slurm holds. */
+	public Result run(String... command) {
+		List<String> line = new ArrayList<>(List.of("env", "SLURM_TIME_FORMAT=%s", "SLURM_CONF=" + slurmConf));
+		line.addAll(List.of(command));
+		return exec(line, Duration.ofSeconds(30));
+	}
+
+	public record Result(int exitCode, String stdout, String stderr) {
+	}
+
+	private static Result exec(List<String> command, Duration timeout) {
+		try {
+			Path out = Files.createTempFile("slurm", ".out");
+			Path err = Files.createTempFile("slurm", ".err");
+			Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+			if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				process.destroyForcibly();
+				throw new IllegalStateException(command + " did not finish within " + timeout);
+			}
+			Result result = new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+					Files.readString(err, StandardCharsets.UTF_8));
+			Files.delete(out);
+			Files.delete(err);
+			return result;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		if (startedHere) {
+			exec(List.of("bash", ".ci/slurm-down.sh", BASE.toString(), "--purge"), Duration.ofMinutes(1));
+		}
+	}
+
+	@Override
+	public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+		return parameter.getParameter().getType() == SlurmCluster.class;
+	}
+
+	@Override
+	public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+		return cluster(context);
+	}
+
+}

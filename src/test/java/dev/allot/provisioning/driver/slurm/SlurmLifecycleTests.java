@@ -1,0 +1,94 @@
+package dev.allot.provisioning.driver.slurm;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.allot.provisioning.LifecycleTest;
+import dev.allot.support.Api;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole lifecycle against a real slurmctld with slurmdbd ({@link SlurmCluster}): a pool configured with the
+ * Slurm driver, a booking on two of its nodes, and what Slurm holds before, during and after the window, as
+ * {@code scontrol show} and {@code sacctmgr show} tell an administrator.
+ * Its application context (with the pool configured for it) serves no other class and is closed afterwards.
+ */
+@ExtendWith(SlurmCluster.class)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class SlurmLifecycleTests extends LifecycleTest {
+
+	private static final String POOL = "slurm-e2e-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);
+
+	private static final List<String> NODES = List.of("gpu-005", "gpu-006");
+
+	private static SlurmCluster slurm;
+
+	@BeforeAll
+	static void cluster(SlurmCluster cluster) {
+		slurm = cluster;
+	}
+
+	@DynamicPropertySource
+	static void slurmPool(DynamicPropertyRegistry registry) {
+		String pool = "allot.provisioning.pools." + POOL;
+		registry.add(pool + ".driver", () -> "slurm");
+		registry.add(pool + ".slurm.slurm-conf", () -> slurm.slurmConf());
+		registry.add(pool + ".slurm.login-host", () -> "login.test");
+	}
+
+	@Test
+	void aSlurmBookingBecomesAnAccountPartitionAndReservationOnTheRealSlurmctldAndIsGoneAfterItsWindow() {
+		Setup s = namedPool(POOL, NODES);
+		Instant start = hour(2);
+		Instant end = hour(3);
+		String id = bookAndAwaitSchedule(s, 16, start, end, "SLURM");
+		String name = "allot-" + id;
+
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+
+		JsonNode ready = cluster(s, id);
+		assertThat(ready.get("state").asString()).as(ready.toString()).isEqualTo("READY");
+		assertThat(ready.get("reservationStatus").asString()).isEqualTo("ACTIVE");
+		JsonNode endpoints = ready.get("endpoints");
+		assertThat(endpoints.get("sshHost").asString()).isEqualTo("login.test");
+		assertThat(endpoints.get("slurmAccount").asString()).isEqualTo(s.tenant());
+		assertThat(endpoints.get("slurmPartition").asString()).isEqualTo(name);
+		assertThat(endpoints.get("slurmReservation").asString()).isEqualTo(name);
+		assertThat(ready.get("nodes").valueStream().map(n -> n.get("hostname").asString())).containsExactlyElementsOf(NODES);
+		assertThat(ready.get("nodes").valueStream().map(n -> n.get("state").asString())).allMatch(state -> !state.isBlank());
+		SlurmRecord reservation = SlurmRecord.parse(slurm.run("scontrol", "show", "reservation", name, "--oneliner").stdout());
+		assertThat(reservation.get("Nodes")).isEqualTo("gpu-[005-006]");
+		assertThat(reservation.get("Accounts")).isEqualTo(s.tenant());
+		assertThat(Instant.ofEpochSecond(Long.parseLong(reservation.get("StartTime")))).isEqualTo(start);
+		assertThat(Instant.ofEpochSecond(Long.parseLong(reservation.get("EndTime")))).isEqualTo(end);
+		SlurmRecord partition = SlurmRecord.parse(slurm.run("scontrol", "show", "partition", name, "--oneliner").stdout());
+		assertThat(partition.get("AllowAccounts")).isEqualTo(s.tenant());
+		assertThat(slurm.run("sacctmgr", "-n", "-P", "show", "account", s.tenant(), "format=account").stdout().strip())
+			.isEqualTo(s.tenant());
+		Api.Response kubeconfig = api.get(path(s, id) + "/cluster/kubeconfig", s.token());
+		assertThat(kubeconfig.status()).isEqualTo(404);
+		assertThat(kubeconfig.json().get("detail").asString()).contains("log in to login.test");
+
+		runDueAt(end);
+
+		JsonNode deleted = cluster(s, id);
+		System.out.printf("Lifecycle on the %s: provision step %d ms, teardown step %d ms%n", "real slurmctld",
+				took(deleted, "provision").toMillis(), took(deleted, "teardown").toMillis());
+		assertThat(deleted.get("state").asString()).as(deleted.toString()).isEqualTo("DELETED");
+		assertThat(deleted.get("reservationStatus").asString()).isEqualTo("COMPLETED");
+		assertThat(slurm.run("scontrol", "show", "reservation", name).exitCode()).isNotZero();
+		assertThat(slurm.run("scontrol", "show", "partition", name).exitCode()).isNotZero();
+	}
+
+}
