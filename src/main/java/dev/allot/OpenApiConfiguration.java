@@ -2,6 +2,7 @@ package dev.allot;
 
 import java.util.List;
 
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.security.Caller;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -39,6 +40,8 @@ class OpenApiConfiguration {
 	static {
 		// The caller comes from the token, not from the request's parameters.
 		SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
+		// The Idempotency-Key header, claimed by the shared filter; documented below on every create.
+		SpringDocUtils.getConfig().addRequestWrapperToIgnore(IdempotencyKey.class);
 		// Free-form JSON (audit before/after) is an object, not Jackson's node class.
 		SpringDocUtils.getConfig().replaceWithSchema(JsonNode.class, new ObjectSchema());
 	}
@@ -71,10 +74,7 @@ class OpenApiConfiguration {
 		};
 	}
 
-	/**
-	 * Every POST that creates (answers 201) takes an {@code Idempotency-Key}: booking and health checks keep it with
-	 * what they create and declare it themselves; the others get it from the shared filter, documented here.
-	 */
+	/** Every POST that creates (answers 201, or 202 for work queued) takes an {@code Idempotency-Key}. */
 	@Bean
 	OpenApiCustomizer idempotencyKeys() {
 		return openApi -> {
@@ -82,17 +82,12 @@ class OpenApiConfiguration {
 				.required(false)
 				.schema(new StringSchema().maxLength(200))
 				.description("Makes the request safe to retry: the same key (per caller, for 24 hours) with the same "
-						+ "body answers the first 201 again with Idempotent-Replayed: true; with another body 422 "
+						+ "body answers the first answer again with Idempotent-Replayed: true; with another body 422 "
 						+ "idempotency_key_reused; while the first is still running 409 idempotency_key_in_use"));
 			openApi.getPaths().values().forEach(item -> {
 				Operation post = item.getPost();
-				if (post == null || post.getResponses() == null || !post.getResponses().containsKey("201")) {
-					return;
-				}
-				boolean declared = post.getParameters() != null && post.getParameters()
-					.stream()
-					.anyMatch(parameter -> "Idempotency-Key".equalsIgnoreCase(parameter.getName()));
-				if (!declared) {
+				if (post != null && post.getResponses() != null
+						&& (post.getResponses().containsKey("201") || post.getResponses().containsKey("202"))) {
 					post.addParametersItem(new Parameter().$ref("#/components/parameters/IdempotencyKey"));
 				}
 			});

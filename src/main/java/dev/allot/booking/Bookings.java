@@ -1,14 +1,10 @@
 package dev.allot.booking;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -22,6 +18,7 @@ import dev.allot.quota.QuotaDecision;
 import dev.allot.quota.QuotaExceededException;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
@@ -32,7 +29,6 @@ import dev.allot.tenancy.Project;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -77,13 +73,11 @@ public class Bookings {
 
 	private final TransactionTemplate transactions;
 
-	private final JsonMapper json;
-
 	private final Clock clock;
 
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
-			TransactionTemplate transactions, JsonMapper json, Clock clock) {
+			TransactionTemplate transactions, Clock clock) {
 		this.reservations = reservations;
 		this.allocations = allocations;
 		this.calendar = calendar;
@@ -93,43 +87,39 @@ public class Bookings {
 		this.audit = audit;
 		this.events = events;
 		this.transactions = transactions;
-		this.json = json;
 		this.clock = clock;
 	}
 
-	public Booked book(Caller caller, String tenantSlug, @Nullable String idempotencyKey, BookingRequest request) {
+	/**
+	 * Books. With an idempotency key the reservation keeps it, in the booking's transaction: a retry finds the booking
+	 * made for it there (under the tenant's quota lock, so even a twin racing it), whatever happened to the first
+	 * answer.
+	 */
+	public Booked book(Caller caller, String tenantSlug, @Nullable IdempotencyKey idempotencyKey,
+			BookingRequest request) {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
-		String hash = idempotencyKey == null ? null : fingerprint(request);
-		if (idempotencyKey != null) {
-			Optional<Booked> replay = replay(tenant, idempotencyKey, hash);
-			if (replay.isPresent()) {
-				return replay.get();
-			}
-		}
 		Target target = target(tenant, request);
 		try {
 			return transactions.execute(status -> {
 				quotas.lock(tenant.id());
 				if (idempotencyKey != null) {
-					// A retry that raced its twin waited on the quota lock and finds the twin's booking here.
-					Optional<Booked> replay = replay(tenant, idempotencyKey, hash);
+					Optional<Booked> replay = replay(tenant, idempotencyKey);
 					if (replay.isPresent()) {
 						return replay.get();
 					}
 				}
-				return new Booked(bookLocked(target, request, idempotencyKey, hash), false);
+				return new Booked(bookLocked(target, request, idempotencyKey), false);
 			});
 		}
 		catch (DuplicateKeyException ex) {
 			if (idempotencyKey == null) {
 				throw ex;
 			}
-			return replay(tenant, idempotencyKey, hash).orElseThrow(() -> ex);
+			return replay(tenant, idempotencyKey).orElseThrow(() -> ex);
 		}
 	}
 
-	private Reservation bookLocked(Target target, BookingRequest request, @Nullable String key,
-			@Nullable String hash) {
+	private Reservation bookLocked(Target target, BookingRequest request, @Nullable IdempotencyKey key) {
 		UUID id = UUID.randomUUID();
 		Pool pool = target.pool();
 		TimeWindow window = request.window();
@@ -142,7 +132,7 @@ public class Bookings {
 				request.preemptible() || decision.preemptible(), request.cluster(), decision,
 				nodes.stream().map(Allocations.Locked::hostname).toList(), 0, clock.instant());
 		reservations.insert(reservation, new Reservations.Keys(target.tenant().id(), target.project().id(), pool.id()),
-				key, hash);
+				key);
 		List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
 		allocate(() -> allocations.allocate(id, pool.id(), nodeIds, window));
 		calendar.taken(pool.id(), gaps, window);
@@ -294,25 +284,11 @@ public class Bookings {
 		return new Target(tenant, project.get(), pool.get(), request.nodes(pool.get()));
 	}
 
-	private Optional<Booked> replay(Tenant tenant, String key, @Nullable String hash) {
-		return reservations.byIdempotencyKey(tenant.id(), key).map(stored -> {
-			if (!stored.requestHash().equals(hash)) {
-				throw AllotException.unprocessable("idempotency_key_reused",
-						"Idempotency-Key " + key + " was used for a different request").with("field", "Idempotency-Key");
-			}
+	private Optional<Booked> replay(Tenant tenant, IdempotencyKey key) {
+		return reservations.byIdempotencyKey(tenant.id(), key.key()).map(stored -> {
+			key.requireSameRequest(stored.requestHash());
 			return new Booked(stored.reservation(), true);
 		});
-	}
-
-	private String fingerprint(BookingRequest request) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256")
-				.digest(json.writeValueAsString(request).getBytes(StandardCharsets.UTF_8));
-			return HexFormat.of().formatHex(digest);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	/** Runs an allocation write; a lost race on the exclusion constraint (SQLSTATE 23P01) becomes a 409. */

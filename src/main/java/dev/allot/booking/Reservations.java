@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.allot.quota.QuotaDecision;
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.PageQuery;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -41,7 +42,7 @@ class Reservations {
 		this.json = json;
 	}
 
-	void insert(Reservation r, Keys keys, @Nullable String idempotencyKey, @Nullable String requestHash) {
+	void insert(Reservation r, Keys keys, @Nullable IdempotencyKey idempotencyKey) {
 		jdbc.sql("""
 				INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, gpu_type,
 				    gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, version, idempotency_key, request_hash,
@@ -50,7 +51,8 @@ class Reservations {
 			.params(r.id(), keys.tenantId(), r.tenant(), keys.projectId(), r.project(), keys.poolId(), r.pool(),
 					r.gpuType(), r.gpus(), ts(r.startsAt()), ts(r.endsAt()), r.preemptible(),
 					json.writeValueAsString(r.cluster()), json.writeValueAsString(r.quote()),
-					r.nodes().toArray(String[]::new), r.version(), idempotencyKey, requestHash, ts(r.createdAt()))
+					r.nodes().toArray(String[]::new), r.version(), idempotencyKey == null ? null : idempotencyKey.key(),
+					idempotencyKey == null ? null : idempotencyKey.requestHash(), ts(r.createdAt()))
 			.update();
 	}
 

@@ -11,6 +11,7 @@ import dev.allot.booking.ReservationStatus;
 import dev.allot.booking.api.ReservationBodies.ExtendRequest;
 import dev.allot.booking.api.ReservationBodies.ReservationBody;
 import dev.allot.booking.api.ReservationBodies.ReservationRequest;
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
@@ -44,15 +45,14 @@ class ReservationsController {
 		this.clock = clock;
 	}
 
-	/** A replay of an earlier request with the same Idempotency-Key answers exactly as the first time. */
+	/**
+	 * The booking keeps its Idempotency-Key in its own transaction; the shared filter replays the first answer to a
+	 * retry with the same key.
+	 */
 	@ResponseStatus(HttpStatus.CREATED)
 	@PostMapping
 	ResponseEntity<ReservationBody> book(Caller caller, @PathVariable String tenant,
-			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
-			@Valid @RequestBody ReservationRequest body) {
-		if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
-			throw InvalidInputException.of("Idempotency-Key", "must be 1-200 characters");
-		}
+			@Nullable IdempotencyKey idempotencyKey, @Valid @RequestBody ReservationRequest body) {
 		Bookings.Booked booked = bookings.book(caller, tenant, idempotencyKey, body.toRequest());
 		Reservation reservation = booked.reservation();
 		ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED)

@@ -15,6 +15,7 @@ import dev.allot.quota.QuotaExceededException;
 import dev.allot.quota.QuotaPolicy;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
@@ -26,6 +27,7 @@ import dev.allot.tenancy.Tenant;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
+import tools.jackson.databind.json.JsonMapper;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.transaction.PlatformTransactionManager;
@@ -62,8 +64,10 @@ class BookingPage {
 
 	private final TransactionTemplate readOnly;
 
+	private final JsonMapper json;
+
 	BookingPage(Bookings bookings, Capacity capacity, Inventory inventory, Quotas quotas, Tenancy tenancy,
-			PoolCatalog catalog, BookingAccess access, PlatformTransactionManager transactions) {
+			PoolCatalog catalog, BookingAccess access, PlatformTransactionManager transactions, JsonMapper json) {
 		this.bookings = bookings;
 		this.capacity = capacity;
 		this.inventory = inventory;
@@ -71,6 +75,7 @@ class BookingPage {
 		this.tenancy = tenancy;
 		this.catalog = catalog;
 		this.access = access;
+		this.json = json;
 		this.readOnly = new TransactionTemplate(transactions);
 		this.readOnly.setReadOnly(true);
 	}
@@ -144,7 +149,9 @@ class BookingPage {
 		BookingForm shown = form;
 		if (request != null) {
 			try {
-				Bookings.Booked booked = bookings.book(caller, tenant.slug(), form.key(), request);
+				// the form's key, generated when the form was first shown: a double click or a resubmit books once
+				IdempotencyKey key = IdempotencyKey.of(form.key(), "booking-form", json.writeValueAsBytes(request));
+				Bookings.Booked booked = bookings.book(caller, tenant.slug(), key, request);
 				redirect.addFlashAttribute("notice", booked.replayed() ? "This form had already booked the reservation below."
 						: "Booked " + request.gpus() + " GPUs of " + request.pool() + ".");
 				return "redirect:/tenants/" + tenant.slug() + "/reservations/" + booked.reservation().id();

@@ -6,7 +6,7 @@ import java.util.UUID;
 import dev.allot.provisioning.health.HealthCheck;
 import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthChecks;
-import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
@@ -16,8 +16,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -35,13 +35,10 @@ class HealthChecksController {
 	}
 
 	/** Queues a check of the cluster's nodes and answers at once (202); read it back until it has finished. */
+	@ResponseStatus(HttpStatus.ACCEPTED)
 	@PostMapping
 	ResponseEntity<HealthCheck> request(Caller caller, @PathVariable String tenant, @PathVariable UUID id,
-			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
-			@RequestBody(required = false) @Nullable HealthCheckRequest body) {
-		if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
-			throw InvalidInputException.of("Idempotency-Key", "must be 1-200 characters");
-		}
+			@Nullable IdempotencyKey idempotencyKey, @RequestBody(required = false) @Nullable HealthCheckRequest body) {
 		HealthCheckKind kind = body == null || body.kind() == null ? HealthCheckKind.NVIDIA_SMI : body.kind();
 		HealthChecks.Requested requested = checks.request(caller, tenant, id, kind, idempotencyKey);
 		ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.ACCEPTED)

@@ -102,13 +102,12 @@ public class HealthCheckRuns {
 			clusters.built(check.reservationId(), cluster.endpoints(), nodes);
 			ClusterState state = cluster.state();
 			if (!failed.isEmpty() && state == ClusterState.READY) {
-				clusters.move(check.reservationId(), ClusterState.DEGRADED, DEGRADED_BY_CHECK + String.join(", ", failed),
-						now, ClusterState.READY);
+				clusters.moved(cluster, cluster.degrade(DEGRADED_BY_CHECK + String.join(", ", failed), now));
 				state = ClusterState.DEGRADED;
 			}
 			else if (failed.isEmpty() && state == ClusterState.DEGRADED && cluster.stateReason() != null
 					&& cluster.stateReason().startsWith(DEGRADED_BY_CHECK)) {
-				clusters.move(check.reservationId(), ClusterState.READY, null, now, ClusterState.DEGRADED);
+				clusters.moved(cluster, cluster.recover(now));
 				state = ClusterState.READY;
 			}
 			timeline.record(check.reservationId(), Timeline.HEALTH_CHECK, failed.isEmpty() ? "SUCCEEDED" : "FAILED",

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.allot.shared.IdempotencyKey;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,13 +31,18 @@ class HealthCheckStore {
 		this.json = json;
 	}
 
-	void insert(HealthCheck check, @Nullable String idempotencyKey) {
+	/** A check asked for with an Idempotency-Key, and the fingerprint of the request that asked. */
+	record Keyed(HealthCheck check, String requestHash) {
+	}
+
+	void insert(HealthCheck check, @Nullable IdempotencyKey idempotencyKey) {
 		jdbc.sql("""
 				INSERT INTO cluster_health_check (id, reservation_id, kind, status, requested_by, requested_at,
-				    idempotency_key)
-				VALUES (?, ?, ?, ?, ?, ?, ?)""")
+				    idempotency_key, request_hash)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)""")
 			.params(check.id(), check.reservationId(), check.kind().name(), check.status().name(), check.requestedBy(),
-					Timestamp.from(check.requestedAt()), idempotencyKey)
+					Timestamp.from(check.requestedAt()), idempotencyKey == null ? null : idempotencyKey.key(),
+					idempotencyKey == null ? null : idempotencyKey.requestHash())
 			.update();
 	}
 
@@ -47,10 +53,10 @@ class HealthCheckStore {
 			.optional();
 	}
 
-	Optional<HealthCheck> byIdempotencyKey(UUID reservationId, String key) {
+	Optional<Keyed> byIdempotencyKey(UUID reservationId, String key) {
 		return jdbc.sql("SELECT * FROM cluster_health_check WHERE reservation_id = ? AND idempotency_key = ?")
 			.params(reservationId, key)
-			.query(this::check)
+			.query((rs, row) -> new Keyed(check(rs, row), rs.getString("request_hash")))
 			.optional();
 	}
 

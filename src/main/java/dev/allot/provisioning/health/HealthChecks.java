@@ -9,6 +9,7 @@ import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Bookings;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
@@ -72,14 +73,12 @@ public class HealthChecks {
 	}
 
 	public Requested request(Caller caller, String tenant, UUID reservationId, HealthCheckKind kind,
-			@Nullable String idempotencyKey) {
+			@Nullable IdempotencyKey idempotencyKey) {
 		bookings.get(caller, tenant, reservationId);
 		tenancy.writable(caller, tenant, TenantRole.MEMBER);
-		if (idempotencyKey != null) {
-			Optional<Requested> replay = replay(reservationId, idempotencyKey, kind);
-			if (replay.isPresent()) {
-				return replay.get();
-			}
+		Optional<Requested> asked = replay(reservationId, idempotencyKey);
+		if (asked.isPresent()) {
+			return asked.get();
 		}
 		Cluster cluster = clusters.find(reservationId).orElse(null);
 		if (cluster == null || !cluster.open() || !cluster.state().isServing()) {
@@ -106,7 +105,7 @@ public class HealthChecks {
 		}
 		catch (DuplicateKeyException ex) {
 			// The same key raced its twin, which won: answer as it did.
-			return replay(reservationId, idempotencyKey, kind).orElseThrow(() -> ex);
+			return replay(reservationId, idempotencyKey).orElseThrow(() -> ex);
 		}
 		return new Requested(check, false);
 	}
@@ -117,18 +116,14 @@ public class HealthChecks {
 			.orElseThrow(() -> AllotException.notFound("Health check " + checkId));
 	}
 
-	private Optional<Requested> replay(UUID reservationId, @Nullable String key, HealthCheckKind kind) {
+	/** The check already asked for with this key (after a crash lost its answer, or by a twin that won a race). */
+	private Optional<Requested> replay(UUID reservationId, @Nullable IdempotencyKey key) {
 		if (key == null) {
 			return Optional.empty();
 		}
-		return store.byIdempotencyKey(reservationId, key).map(existing -> {
-			if (existing.kind() != kind) {
-				throw AllotException
-					.unprocessable("idempotency_key_reused",
-							"Idempotency-Key " + key + " was used for a different request")
-					.with("field", "Idempotency-Key");
-			}
-			return new Requested(existing, true);
+		return store.byIdempotencyKey(reservationId, key.key()).map(existing -> {
+			key.requireSameRequest(existing.requestHash());
+			return new Requested(existing.check(), true);
 		});
 	}
 

@@ -21,8 +21,9 @@ import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.health.NodeHealth;
 
 /**
- * Clusters and their timelines. A state change names the states it may leave ({@link #move}), so that two steps
- * racing on one cluster (a teardown overtaking a build) cannot undo each other: the loser learns it lost.
+ * Clusters and their timelines. A state change is made by the {@link Cluster} and stored only over the state it
+ * left ({@link #moved}), so that two steps racing on one cluster (a teardown overtaking a build) cannot undo each
+ * other: the loser learns it lost.
  */
 @Repository
 public class Clusters {
@@ -65,13 +66,16 @@ public class Clusters {
 			.optional();
 	}
 
-	/** Moves the cluster to {@code next} if it is in one of {@code from}; false when another step moved it first. */
-	public boolean move(UUID reservationId, ClusterState next, @Nullable String reason, Instant now, ClusterState... from) {
+	/**
+	 * Stores a transition the cluster made ({@code after}, from {@code before}); false, storing nothing, when another
+	 * step moved the cluster first.
+	 */
+	public boolean moved(Cluster before, Cluster after) {
 		return jdbc.sql("""
-				UPDATE cluster SET state = ?, state_reason = ?, state_changed_at = ?
-				WHERE reservation_id = ? AND state = ANY(?)""")
-			.params(next.name(), reason, ts(now), reservationId,
-					Arrays.stream(from).map(Enum::name).toArray(String[]::new))
+				UPDATE cluster SET state = ?, state_reason = ?, failure_reason = ?, state_changed_at = ?
+				WHERE reservation_id = ? AND state = ?""")
+			.params(after.state().name(), after.stateReason(), after.failureReason(), ts(after.stateChangedAt()),
+					before.reservationId(), before.state().name())
 			.update() == 1;
 	}
 
@@ -91,14 +95,6 @@ public class Clusters {
 	void ready(UUID reservationId, Instant now) {
 		jdbc.sql("UPDATE cluster SET ready_at = coalesce(ready_at, ?) WHERE reservation_id = ?")
 			.params(ts(now), reservationId)
-			.update();
-	}
-
-	void failed(UUID reservationId, String reason, Instant now) {
-		jdbc.sql("""
-				UPDATE cluster SET state = 'FAILED', state_reason = ?, failure_reason = ?, state_changed_at = ?
-				WHERE reservation_id = ?""")
-			.params(reason, reason, ts(now), reservationId)
 			.update();
 	}
 

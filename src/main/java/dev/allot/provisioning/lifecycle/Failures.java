@@ -60,8 +60,7 @@ public class Failures {
 			}
 			Instant now = clock.instant();
 			if (cluster.state().isServing()) {
-				clusters.move(reservationId, ClusterState.DEGRADED, reason, now, ClusterState.READY,
-						ClusterState.DEGRADED);
+				clusters.moved(cluster, cluster.degrade(reason, now));
 				timeline.record(reservationId, step, "GAVE_UP", ClusterState.DEGRADED, attempt,
 						"Gave up updating the cluster: " + reason + ". It stays usable until the window ends.");
 				return;
@@ -70,7 +69,7 @@ public class Failures {
 			if (reservation.status(now) != ReservationStatus.CANCELLED) {
 				reservations.markFailed(reservationId, reason);
 			}
-			clusters.failed(reservationId, reason, now);
+			clusters.moved(cluster, cluster.fail(reason, now));
 			timeline.record(reservationId, step, "GAVE_UP", ClusterState.FAILED, attempt, "Gave up: " + reason
 					+ ". The reservation failed: its nodes are released and nothing is charged.");
 			schedule.cancel(ClusterSchedule.PROVISION, reservationId);
@@ -88,7 +87,7 @@ public class Failures {
 			Instant now = clock.instant();
 			String why = "Teardown gave up: " + reason + ". What remains of the cluster on pool " + cluster.pool()
 					+ " must be removed by an admin.";
-			clusters.failed(reservationId, why, now);
+			clusters.moved(cluster, cluster.fail(why, now));
 			clusters.close(reservationId, false, now);
 			Reservation reservation = reservations.find(reservationId).orElseThrow();
 			if (reservation.status(now) == ReservationStatus.ENDING) {

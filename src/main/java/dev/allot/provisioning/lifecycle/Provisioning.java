@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.BiFunction;
 
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
@@ -147,8 +148,7 @@ public class Provisioning {
 		}
 		reservations.markProvisioning(id);
 		boolean resumed = cluster.state().isBuilding();
-		clusters.move(id, ClusterState.CREATING, null, now, ClusterState.PENDING, ClusterState.CREATING,
-				ClusterState.INSTALLING_DRIVERS, ClusterState.RUNNING_ACCEPTANCE_TESTS);
+		clusters.moved(cluster, cluster.startBuilding(now));
 		clusters.startedBuilding(id, now);
 		timeline.record(id, Timeline.PROVISION, "STARTED", ClusterState.CREATING, attempt,
 				(resumed ? "Building again" : "Building") + " a " + cluster.orchestrator() + " cluster on "
@@ -171,7 +171,7 @@ public class Provisioning {
 		ProvisionedCluster built = driver.provision(spec);
 		Endpoints endpoints = Endpoints.of(built.access());
 		List<NodeHealth> created = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
-		Overtaken overtaken = advance(id, ClusterState.CREATING, ClusterState.INSTALLING_DRIVERS, attempt,
+		Overtaken overtaken = advance(id, ClusterState.CREATING, Cluster::installingDrivers, attempt,
 				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + ".",
 				endpoints, created);
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt,
@@ -191,8 +191,7 @@ public class Provisioning {
 			.stream()
 			.map(n -> new NodeHealth(n, status.nodeStates().get(n), "NOT_CHECKED", null))
 			.toList();
-		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, ClusterState.RUNNING_ACCEPTANCE_TESTS,
-				attempt, "CUDA driver " + spec.cudaDriver() + " selected on every node (each offers it: checked at "
+		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, Cluster::runningAcceptanceTests, attempt, "CUDA driver " + spec.cudaDriver() + " selected on every node (each offers it: checked at "
 						+ "booking), " + spec.sharedMemoryGi() + " GiB of /dev/shm; every part of the cluster exists.",
 				endpoints, nodes);
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
@@ -244,16 +243,18 @@ public class Provisioning {
 	}
 
 	/** Moves to the next state unless another step overtook this one; records the progress. */
-	private Overtaken advance(UUID id, ClusterState from, ClusterState to, int attempt, String detail,
+	private Overtaken advance(UUID id, ClusterState from, BiFunction<Cluster, Instant, Cluster> next, int attempt,
+			String detail,
 			Endpoints endpoints, List<NodeHealth> nodes) {
 		return transactions.execute(status -> {
 			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
 			if (cluster.state() != from || !cluster.open()) {
 				return overtaken(cluster, attempt);
 			}
-			clusters.move(id, to, null, clock.instant(), from);
+			Cluster moved = next.apply(cluster, clock.instant());
+			clusters.moved(cluster, moved);
 			clusters.built(id, endpoints, nodes);
-			timeline.record(id, Timeline.PROVISION, "PROGRESSED", to, attempt, detail);
+			timeline.record(id, Timeline.PROVISION, "PROGRESSED", moved.state(), attempt, detail);
 			return Overtaken.NO;
 		});
 	}
@@ -296,7 +297,7 @@ public class Provisioning {
 				return Overtaken.BY_TEARDOWN;
 			}
 			reservations.markActive(id);
-			clusters.move(id, ClusterState.READY, null, now, ClusterState.RUNNING_ACCEPTANCE_TESTS);
+			clusters.moved(cluster, cluster.handOver(now));
 			clusters.ready(id, now);
 			clusters.built(id, endpoints, nodes);
 			timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.READY, attempt,
@@ -324,7 +325,7 @@ public class Provisioning {
 			ClusterState state = cluster.state();
 			if (state == ClusterState.DEGRADED && cluster.stateReason() != null
 					&& !cluster.stateReason().startsWith(HealthCheckRuns.DEGRADED_BY_CHECK)) {
-				clusters.move(reservation.id(), ClusterState.READY, null, clock.instant(), ClusterState.DEGRADED);
+				clusters.moved(cluster, cluster.recover(clock.instant()));
 				state = ClusterState.READY;
 			}
 			timeline.record(reservation.id(), Timeline.PROVISION, "SUCCEEDED", state, attempt,

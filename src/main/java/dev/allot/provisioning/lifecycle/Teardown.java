@@ -124,7 +124,7 @@ public class Teardown {
 					"Teardown waits for the end of the window, now " + reservation.endsAt() + ".");
 			return new Plan(Kind.POSTPONE, cluster, reservation.endsAt());
 		}
-		ClusterState state = cluster.state();
+		Cluster current = cluster;
 		String why = step.why();
 		if (status == ReservationStatus.ACTIVE) {
 			reservations.markEnding(id);
@@ -133,20 +133,21 @@ public class Teardown {
 		else if (live && neverReady(reservation, status)) {
 			why = "The window ended at " + reservation.endsAt() + " before the cluster was ready";
 			reservations.markFailed(id, why);
-			clusters.failed(id, why, now);
-			state = ClusterState.FAILED;
-			timeline.record(id, Timeline.TEARDOWN, "FAILED", state, attempt,
+			current = moved(current, current.fail(why, now));
+			timeline.record(id, Timeline.TEARDOWN, "FAILED", current.state(), attempt,
 					why + ". The reservation failed: nothing is charged.");
 		}
-		if (state != ClusterState.FAILED && state != ClusterState.DELETING) {
-			clusters.move(id, ClusterState.DELETING, why, now, ClusterState.PENDING, ClusterState.CREATING,
-					ClusterState.INSTALLING_DRIVERS, ClusterState.RUNNING_ACCEPTANCE_TESTS, ClusterState.READY,
-					ClusterState.DEGRADED);
-			state = ClusterState.DELETING;
+		if (current.state() != ClusterState.FAILED && current.state() != ClusterState.DELETING) {
+			current = moved(current, current.startDeleting(why, now));
 		}
-		timeline.record(id, Timeline.TEARDOWN, "STARTED", state, attempt,
+		timeline.record(id, Timeline.TEARDOWN, "STARTED", current.state(), attempt,
 				(cluster.everBuilt() ? "Tearing down" : "Closing") + " (" + why + ").");
 		return new Plan(cluster.everBuilt() ? Kind.REMOVE : Kind.NOTHING_BUILT, cluster, null);
+	}
+
+	private Cluster moved(Cluster before, Cluster after) {
+		clusters.moved(before, after);
+		return after;
 	}
 
 	/** The window is over and the cluster never became ready (provisioning still trying, or never started). */
@@ -164,7 +165,7 @@ public class Teardown {
 			Instant now = clock.instant();
 			boolean failed = cluster.state() == ClusterState.FAILED;
 			if (!failed) {
-				clusters.move(id, ClusterState.DELETED, null, now, ClusterState.DELETING);
+				clusters.moved(cluster, cluster.deleted(now));
 			}
 			clusters.close(id, true, now);
 			Reservation reservation = reservations.find(id).orElseThrow();

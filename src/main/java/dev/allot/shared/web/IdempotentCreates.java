@@ -5,13 +5,10 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Optional;
 
 import dev.allot.shared.AllotException;
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.InvalidInputException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -28,7 +25,6 @@ import org.springframework.core.annotation.Order;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerExceptionResolver;
@@ -38,21 +34,20 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
 import org.springframework.web.util.ServletRequestPathUtils;
 
 /**
- * {@code Idempotency-Key} on every API POST that creates. The first request with a key (per caller) claims it; its
- * {@code 201} answer is kept for {@link IdempotentRequests#RETENTION} and a retry with the same key and the same body
- * gets that answer again, marked {@code Idempotent-Replayed: true}, without running twice. The same key with another
- * body is refused (422 {@code idempotency_key_reused}); a retry racing its still-running twin gets 409
- * {@code idempotency_key_in_use} and may retry a moment later. A request that created nothing (4xx, 5xx) keeps
- * nothing, so it may be corrected and sent again with its key.
+ * {@code Idempotency-Key} on every API POST that creates, by the rules of {@link IdempotencyKey}. The first request
+ * with a key (per caller) claims it; its answer ({@code 201 Created}, or {@code 202 Accepted} for work queued) is kept
+ * for {@link IdempotentRequests#RETENTION} and a retry with the same key and the same body gets that answer again,
+ * marked {@code Idempotent-Replayed: true}, without running twice. The same key with another body is refused (422
+ * {@code idempotency_key_reused}); a retry racing its still-running twin gets 409 {@code idempotency_key_in_use} and
+ * may retry a moment later. A request that created nothing (4xx, 5xx) keeps nothing, so it may be corrected and sent
+ * again with its key.
  * <p>
- * Endpoints that take the header themselves (a {@code @RequestHeader("Idempotency-Key")} parameter: booking, health
- * checks) keep the key with what they create, in the same transaction, and are left to it.
+ * The claimed key reaches the endpoint as an {@link IdempotencyKey} parameter ({@link IdempotencyKeyArguments}), for
+ * creates that also keep it with what they create, in the same transaction (a reservation, a health check).
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE - 100)
 class IdempotentCreates extends OncePerRequestFilter {
-
-	static final String HEADER = "Idempotency-Key";
 
 	private final IdempotentRequests requests;
 
@@ -73,7 +68,7 @@ class IdempotentCreates extends OncePerRequestFilter {
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		return !"POST".equals(request.getMethod()) || request.getHeader(HEADER) == null
+		return !"POST".equals(request.getMethod()) || request.getHeader(IdempotencyKey.HEADER) == null
 				|| !request.getRequestURI().startsWith("/api/");
 	}
 
@@ -82,13 +77,8 @@ class IdempotentCreates extends OncePerRequestFilter {
 			throws ServletException, IOException {
 		Authentication caller = SecurityContextHolder.getContext().getAuthentication();
 		HandlerMethod handler = caller == null || !caller.isAuthenticated() ? null : handlerOf(request);
-		if (handler == null || takesTheKeyItself(handler)) {
+		if (handler == null) {
 			chain.doFilter(request, response);
-			return;
-		}
-		String key = request.getHeader(HEADER);
-		if (key.isBlank() || key.length() > 200) {
-			refuse(request, response, handler, InvalidInputException.of(HEADER, "must be 1-200 characters"));
 			return;
 		}
 		// a chunked body declares no length, so the limit is checked again as it is read
@@ -98,51 +88,58 @@ class IdempotentCreates extends OncePerRequestFilter {
 			refuse(request, response, handler, bodySizeLimit.tooLarge());
 			return;
 		}
-		String hash = fingerprint(request, body);
-		Optional<IdempotentRequests.Held> held = requests.claim(caller.getName(), key, hash);
+		IdempotencyKey key;
+		try {
+			key = IdempotencyKey.of(request.getHeader(IdempotencyKey.HEADER), request.getRequestURI(), body);
+		}
+		catch (InvalidInputException invalid) {
+			refuse(request, response, handler, invalid);
+			return;
+		}
+		Optional<IdempotentRequests.Held> held = requests.claim(caller.getName(), key.key(), key.requestHash());
 		if (held.isPresent()) {
-			answerFrom(held.get(), key, hash, request, response, handler);
+			answerFrom(held.get(), key, request, response, handler);
 			return;
 		}
 		ContentCachingResponseWrapper answer = new ContentCachingResponseWrapper(response);
 		boolean created = false;
 		try {
-			chain.doFilter(new BufferedRequest(request, body), answer);
-			created = answer.getStatus() == HttpServletResponse.SC_CREATED;
+			BufferedRequest buffered = new BufferedRequest(request, body);
+			buffered.setAttribute(IdempotencyKey.class.getName(), key);
+			chain.doFilter(buffered, answer);
+			created = answer.getStatus() == HttpServletResponse.SC_CREATED
+					|| answer.getStatus() == HttpServletResponse.SC_ACCEPTED;
 			if (created) {
 				// an answer not to be stored anywhere (it carries a secret shown once) is remembered without its body
 				String cacheControl = answer.getHeader("Cache-Control");
 				boolean secret = cacheControl != null && cacheControl.contains("no-store");
-				requests.complete(caller.getName(), key, new IdempotentRequests.Answer(answer.getStatus(),
+				requests.complete(caller.getName(), key.key(), new IdempotentRequests.Answer(answer.getStatus(),
 						answer.getContentType(), answer.getHeader("Location"), answer.getHeader("ETag"),
 						secret ? null : answer.getContentAsByteArray()));
 			}
 		}
 		finally {
 			if (!created) {
-				requests.release(caller.getName(), key);
+				requests.release(caller.getName(), key.key());
 			}
 			answer.copyBodyToResponse();
 		}
 	}
 
-	private void answerFrom(IdempotentRequests.Held held, String key, String hash, HttpServletRequest request,
+	private void answerFrom(IdempotentRequests.Held held, IdempotencyKey key, HttpServletRequest request,
 			HttpServletResponse response, HandlerMethod handler) throws IOException {
-		if (!held.requestHash().equals(hash)) {
-			refuse(request, response, handler, AllotException
-				.unprocessable("idempotency_key_reused", "Idempotency-Key " + key + " was used for a different request")
-				.with("field", HEADER));
+		if (!held.requestHash().equals(key.requestHash())) {
+			refuse(request, response, handler, IdempotencyKey.reused(key.key()));
 			return;
 		}
 		if (!(held instanceof IdempotentRequests.Done done)) {
-			refuse(request, response, handler, AllotException.conflict("idempotency_key_in_use",
-					"A request with Idempotency-Key " + key + " is still running; retry in a moment"));
+			refuse(request, response, handler, IdempotencyKey.inUse(key.key()));
 			return;
 		}
 		IdempotentRequests.Answer answer = done.answer();
 		if (answer.body() == null) {
 			refuse(request, response, handler, AllotException
-				.conflict("idempotency_key_used", "The request with Idempotency-Key " + key + " created "
+				.conflict("idempotency_key_used", "The request with Idempotency-Key " + key.key() + " created "
 						+ answer.location() + "; its answer held a secret that is shown only once: revoke what it "
 						+ "created and create another")
 				.with("location", String.valueOf(answer.location())));
@@ -189,25 +186,6 @@ class IdempotentCreates extends OncePerRequestFilter {
 		}
 	}
 
-	private static boolean takesTheKeyItself(HandlerMethod handler) {
-		return Arrays.stream(handler.getMethodParameters()).anyMatch(parameter -> {
-			RequestHeader header = parameter.getParameterAnnotation(RequestHeader.class);
-			return header != null && HEADER.equalsIgnoreCase(header.name().isEmpty() ? header.value() : header.name());
-		});
-	}
-
-	private static String fingerprint(HttpServletRequest request, byte[] body) {
-		try {
-			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			digest.update(request.getRequestURI().getBytes(StandardCharsets.UTF_8));
-			digest.update((byte) 0);
-			digest.update(body);
-			return HexFormat.of().formatHex(digest.digest());
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
 
 	/** The request with its body read once into memory, to be fingerprinted and then read again by the endpoint. */
 	private static final class BufferedRequest extends HttpServletRequestWrapper {
