@@ -12,6 +12,7 @@
 @NullMarked
 package dev.allot.billing;
 
-import org.jspecify.annotations.NullMarked;
-import org.springframework.modulith.ApplicationModule;
 import dev.allot.billing.metering.Metering;
+import org.jspecify.annotations.NullMarked;
+
+import org.springframework.modulith.ApplicationModule;

@@ -22,4 +22,5 @@
 package dev.allot.provisioning;
 
 import org.jspecify.annotations.NullMarked;
+
 import org.springframework.modulith.ApplicationModule;

@@ -8,18 +8,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.billing.ledger.Charge;
+import dev.allot.billing.ledger.Line;
+import dev.allot.billing.metering.BillableReservation;
+import dev.allot.billing.metering.Outage;
+import dev.allot.billing.metering.PeriodCharges;
+import dev.allot.billing.metering.Split;
 import dev.allot.quota.RateCard;
 import dev.allot.quota.RateClass;
 import dev.allot.shared.TimeWindow;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.allot.billing.metering.BillableReservation;
-import dev.allot.billing.ledger.Charge;
-import dev.allot.billing.ledger.Line;
-import dev.allot.billing.metering.Outage;
-import dev.allot.billing.metering.PeriodCharges;
-import dev.allot.billing.metering.Split;
 
 /** The billing rules on their own: hours due, partial hours, rounding, credits, the cancellation fee. */
 class BillingRulesTests {

@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.billing.ledger.Ledger;
+import dev.allot.billing.metering.Lifecycle;
+import dev.allot.billing.metering.Metering;
 import dev.allot.support.Api;
 import dev.allot.support.FleetTest;
 import dev.allot.support.MutableClock;
@@ -20,9 +23,6 @@ import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.bean.override.convention.TestBean;
 
 import static org.awaitility.Awaitility.await;
-import dev.allot.billing.ledger.Ledger;
-import dev.allot.billing.metering.Lifecycle;
-import dev.allot.billing.metering.Metering;
 
 /**
  * Billing tests run against a clock they move (in their own application context, years ahead of the real

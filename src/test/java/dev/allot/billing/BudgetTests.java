@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.allot.billing.budgets.WebhookDelivery;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,6 @@ import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import dev.allot.billing.budgets.WebhookDelivery;
 
 /** Monthly budgets: thresholds crossed once each, shown as notifications and sent to a signed webhook. */
 class BudgetTests extends BillingTest {

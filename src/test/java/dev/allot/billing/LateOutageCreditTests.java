@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.allot.billing.metering.LateOutageCredits;
 import dev.allot.inventory.NodeState;
 import dev.allot.inventory.NodeStateChanged;
 import dev.allot.support.Api;
@@ -16,7 +17,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import dev.allot.billing.metering.LateOutageCredits;
 
 /** A node event that arrives after the hours it concerns were metered still credits (or charges back) them. */
 class LateOutageCreditTests extends BillingTest {

@@ -14,6 +14,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.allot.billing.metering.BillableReservation;
+import dev.allot.billing.metering.BillableReservations;
+import dev.allot.billing.metering.Metering;
+import dev.allot.billing.metering.Split;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
 
@@ -22,10 +26,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import dev.allot.billing.metering.BillableReservation;
-import dev.allot.billing.metering.BillableReservations;
-import dev.allot.billing.metering.Metering;
-import dev.allot.billing.metering.Split;
 
 /** Usage metered per reservation and hour, exactly once, following the reservation's real life. */
 class MeteringTests extends BillingTest {

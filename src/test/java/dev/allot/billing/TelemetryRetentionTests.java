@@ -5,12 +5,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.billing.metering.Telemetry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.allot.billing.metering.Telemetry;
 
 /** GPU-utilisation samples are kept for the configured retention (90 days by default), then purged daily. */
 class TelemetryRetentionTests extends BillingTest {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.billing.metering.Metering;
 import dev.allot.support.Api;
 import dev.allot.ui.ConsoleBrowserTest;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,6 @@ import org.springframework.test.context.bean.override.convention.TestBean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import dev.allot.billing.metering.Metering;
 
 /**
  * A tenant admin opens Usage and reads the charts: GPU-hours and cost stacked by project per day, reserved

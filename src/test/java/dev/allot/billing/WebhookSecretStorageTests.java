@@ -3,13 +3,13 @@ package dev.allot.billing;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.billing.budgets.Notifications;
+import dev.allot.billing.budgets.WebhookSecrets;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.allot.billing.budgets.Notifications;
-import dev.allot.billing.budgets.WebhookSecrets;
 
 /** The budget webhook's shared secret never reaches the database in clear. */
 class WebhookSecretStorageTests extends BillingTest {

@@ -2,12 +2,12 @@ package dev.allot.billing;
 
 import java.util.UUID;
 
+import dev.allot.billing.budgets.WebhookSecrets;
 import dev.allot.shared.AllotException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.allot.billing.budgets.WebhookSecrets;
 
 /** Sealing webhook secrets with the configured key (no database involved: sealing never touches it). */
 class WebhookSecretsTests {

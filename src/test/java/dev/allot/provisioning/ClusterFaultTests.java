@@ -12,7 +12,11 @@ import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.testhelper.ManualScheduler;
 import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
 import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
+import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.provisioning.lifecycle.ClusterStep;
+import dev.allot.provisioning.lifecycle.Provisioning;
+import dev.allot.provisioning.lifecycle.Teardown;
 import dev.allot.support.Api;
 import dev.allot.support.RecordedEvents;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,10 +28,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
-import dev.allot.provisioning.lifecycle.ClusterStep;
-import dev.allot.provisioning.driver.DriverFailedException;
-import dev.allot.provisioning.lifecycle.Provisioning;
-import dev.allot.provisioning.lifecycle.Teardown;
 
 /** Crashes, lost replies, steps run twice, replicas racing, extensions: each ends in one cluster, or none. */
 class ClusterFaultTests extends LifecycleTest {

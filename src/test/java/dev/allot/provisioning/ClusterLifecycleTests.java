@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.allot.booking.ReservationFailed;
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.DriverTimeoutException;
 import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.provisioning.lifecycle.Provisioning;
 import dev.allot.support.Api;
 import dev.allot.support.RecordedEvents;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,9 +19,6 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.allot.provisioning.driver.DriverFailedException;
-import dev.allot.provisioning.driver.DriverTimeoutException;
-import dev.allot.provisioning.lifecycle.Provisioning;
 
 /** The lifecycle with the fake driver (the default of a pool with no driver configured), step by step. */
 class ClusterLifecycleTests extends LifecycleTest {

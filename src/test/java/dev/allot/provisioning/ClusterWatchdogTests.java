@@ -4,14 +4,14 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.allot.provisioning.lifecycle.Provisioning;
+import dev.allot.provisioning.lifecycle.Watchdog;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.allot.provisioning.lifecycle.Provisioning;
-import dev.allot.provisioning.lifecycle.Watchdog;
 
 /** The watchdog moves clusters the lifecycle left behind, and says why in their timelines. */
 class ClusterWatchdogTests extends LifecycleTest {

@@ -1,24 +1,23 @@
 package dev.allot.provisioning;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.driver.DriverIsolationHealth;
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
+import dev.allot.provisioning.driver.TimeBoundedDriver;
+import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.provisioning.driver.slurm.SlurmDriver;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
-import dev.allot.provisioning.driver.fake.FakeDriver;
-import dev.allot.provisioning.driver.slurm.SlurmDriver;
-import dev.allot.provisioning.driver.ClusterDriver;
-import dev.allot.provisioning.driver.ClusterDrivers;
-import dev.allot.provisioning.driver.DriverIsolationHealth;
-import dev.allot.provisioning.driver.TimeBoundedDriver;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The controller's configuration is stood in for by a command prefix that prints it, whatever is asked. */
 class DriverIsolationHealthTests {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.fake.FakeDriver;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import dev.allot.provisioning.driver.DriverFailedException;
 
 /** What billing hears from the lifecycle: when a cluster became ready, and that a provisioning failed. */
 class LifecycleBillingTests extends LifecycleTest {

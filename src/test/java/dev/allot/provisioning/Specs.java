@@ -1,14 +1,14 @@
 package dev.allot.provisioning;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
-
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import dev.allot.provisioning.lifecycle.Cluster;
+
+import dev.allot.booking.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.lifecycle.Cluster;
 
 /** Cluster specs for driver tests: each with its own reservation and tenant, so tests never share state. */
 public final class Specs {

@@ -1,20 +1,19 @@
 package dev.allot.provisioning;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
-
-import dev.allot.provisioning.driver.fake.FakeDriver;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverTimeoutException;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.TimeBoundedDriver;
+import dev.allot.provisioning.driver.fake.FakeDriver;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class TimeBoundedDriverTests {
 

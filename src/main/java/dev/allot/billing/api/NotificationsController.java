@@ -1,5 +1,6 @@
 package dev.allot.billing.api;
 
+import dev.allot.billing.budgets.Budget;
 import dev.allot.billing.budgets.Notification;
 import dev.allot.billing.budgets.Notifications;
 import dev.allot.shared.PageQuery;
@@ -12,7 +13,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import dev.allot.billing.budgets.Budget;
 
 /** Budget alerts and idle-reservation flags raised for the tenant, newest first, with their webhook delivery. */
 @RestController

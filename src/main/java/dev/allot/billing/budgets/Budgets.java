@@ -11,6 +11,7 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.billing.metering.BillingProperties;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
@@ -21,7 +22,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
-import dev.allot.billing.metering.BillingProperties;
 
 /**
  * Tenants' monthly budgets. Every posting re-checks the tenant's budget under its row lock, so concurrent

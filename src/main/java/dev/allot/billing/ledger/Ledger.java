@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.billing.budgets.Budgets;
+import dev.allot.billing.metering.BillingProperties;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageQuery;
@@ -25,8 +27,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
-import dev.allot.billing.metering.BillingProperties;
-import dev.allot.billing.budgets.Budgets;
 
 /**
  * The double-entry ledger. Postings are exactly-once by key, balanced by construction and checked by

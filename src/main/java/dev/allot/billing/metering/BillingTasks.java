@@ -6,10 +6,10 @@ import java.time.Duration;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import dev.allot.billing.ledger.Ledger;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import dev.allot.billing.ledger.Ledger;
 
 /** Billing's recurring work, run by whichever replica db-scheduler picks; each run is safe to repeat. */
 @Configuration(proxyBeanMethods = false)

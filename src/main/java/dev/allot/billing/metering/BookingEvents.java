@@ -6,6 +6,11 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import dev.allot.billing.ledger.Account;
+import dev.allot.billing.ledger.Charge;
+import dev.allot.billing.ledger.Ledger;
+import dev.allot.billing.ledger.Line;
+import dev.allot.billing.ledger.Posting;
 import dev.allot.booking.ReservationCancelled;
 import dev.allot.booking.ReservationConfirmed;
 import dev.allot.booking.ReservationExtended;
@@ -18,11 +23,6 @@ import dev.allot.tenancy.Tenant;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
-import dev.allot.billing.ledger.Account;
-import dev.allot.billing.ledger.Charge;
-import dev.allot.billing.ledger.Ledger;
-import dev.allot.billing.ledger.Line;
-import dev.allot.billing.ledger.Posting;
 
 /**
  * What billing learns from booking, each event in its own transaction after booking's commit (through the

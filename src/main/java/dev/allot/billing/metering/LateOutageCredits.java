@@ -12,6 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.billing.ledger.Account;
+import dev.allot.billing.ledger.Charge;
+import dev.allot.billing.ledger.Ledger;
+import dev.allot.billing.ledger.Line;
+import dev.allot.billing.ledger.Posting;
 import dev.allot.quota.Quotas;
 import dev.allot.quota.RateCard;
 import dev.allot.quota.RateClass;
@@ -20,11 +25,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
-import dev.allot.billing.ledger.Account;
-import dev.allot.billing.ledger.Charge;
-import dev.allot.billing.ledger.Ledger;
-import dev.allot.billing.ledger.Line;
-import dev.allot.billing.ledger.Posting;
 
 /**
  * Node events that arrive after the hours they concern were metered: each such hour's outage credit is

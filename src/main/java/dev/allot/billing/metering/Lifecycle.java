@@ -5,10 +5,10 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.billing.ledger.Ledger;
 
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-import dev.allot.billing.ledger.Ledger;
 
 /**
  * What provisioning's lifecycle means for billing ({@link ClusterEvents} feeds it). With

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.allot.billing.ledger.Charge;
+import dev.allot.billing.ledger.Ledger;
+import dev.allot.billing.ledger.Posting;
 import dev.allot.quota.Quotas;
 import dev.allot.quota.RateCard;
 import dev.allot.shared.TimeWindow;
@@ -18,9 +21,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
-import dev.allot.billing.ledger.Charge;
-import dev.allot.billing.ledger.Ledger;
-import dev.allot.billing.ledger.Posting;
 
 /**
  * Meters every billable reservation per hour (UTC; partial hours at the ends), once an hour's billable part

@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import dev.allot.billing.ledger.Account;
+import dev.allot.billing.ledger.Charge;
+import dev.allot.billing.ledger.Line;
 import dev.allot.quota.RateCard;
 import dev.allot.quota.RateClass;
 import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
-import dev.allot.billing.ledger.Account;
-import dev.allot.billing.ledger.Charge;
-import dev.allot.billing.ledger.Line;
 
 /**
  * What one hour of a reservation costs: GPU time per rate class as split at booking, priced with the one rate

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.allot.billing.budgets.Notifications;
 import dev.allot.inventory.Inventory;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
@@ -23,7 +24,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
-import dev.allot.billing.budgets.Notifications;
 
 /**
  * GPU-utilisation samples from the fleet's exporters, and idle detection: a live reservation is flagged

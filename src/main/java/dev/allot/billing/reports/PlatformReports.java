@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import dev.allot.billing.ledger.LedgerRepository;
+import dev.allot.billing.metering.NodeOutages;
+import dev.allot.billing.metering.Outage;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Node;
 import dev.allot.inventory.NodeState;
@@ -24,9 +27,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-import dev.allot.billing.ledger.LedgerRepository;
-import dev.allot.billing.metering.NodeOutages;
-import dev.allot.billing.metering.Outage;
 
 /**
  * The platform report. Healthy GPU-hours count each node from when it was added (until retired) less its

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.allot.billing.ledger.LedgerRepository;
 import dev.allot.quota.RateClass;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
@@ -21,7 +22,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-import dev.allot.billing.ledger.LedgerRepository;
 
 /** Tenants' usage reports, read from their receivable entries (so they agree with statements). */
 @Service

@@ -4,10 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.provisioning.health.NodeHealth;
 import dev.allot.provisioning.lifecycle.ClusterViews;
 import dev.allot.provisioning.lifecycle.ClusterViews.ClusterView;
-import dev.allot.provisioning.health.NodeHealth;
-import dev.allot.booking.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.lifecycle.TimelineEntry;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;

@@ -1,7 +1,5 @@
 package dev.allot.provisioning.driver;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
-
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -9,6 +7,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import dev.allot.booking.ClusterSpec.Orchestrator;
 import dev.allot.shared.Slugs;
 
 /**

@@ -1,9 +1,10 @@
 package dev.allot.provisioning.driver;
 
 import java.util.List;
-import dev.allot.provisioning.lifecycle.Failures;
+
 import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheckResult;
+import dev.allot.provisioning.lifecycle.Failures;
 
 /**
  * Builds and removes the isolated cluster of one reservation on one pool's infrastructure.

@@ -4,9 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.allot.provisioning.driver.slurm.SlurmDriver;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The driver serving each pool, as configured in {@link DriverProperties}, every one bounded by its pool's

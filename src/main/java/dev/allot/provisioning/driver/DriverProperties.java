@@ -7,11 +7,10 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.shared.Slugs;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-
-import dev.allot.shared.Slugs;
 
 /**
  * {@code allot.provisioning}: which driver serves each pool, and how to reach its infrastructure.

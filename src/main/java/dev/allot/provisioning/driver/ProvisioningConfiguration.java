@@ -3,6 +3,11 @@ package dev.allot.provisioning.driver;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.allot.provisioning.driver.DriverProperties.DriverKind;
+import dev.allot.provisioning.driver.DriverProperties.Pool;
+import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.provisioning.driver.kubernetes.KubernetesDriver;
+import dev.allot.provisioning.driver.slurm.SlurmDriver;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import org.jspecify.annotations.Nullable;
@@ -12,12 +17,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
-import dev.allot.provisioning.driver.DriverProperties.DriverKind;
-import dev.allot.provisioning.driver.DriverProperties.Pool;
-import dev.allot.provisioning.driver.fake.FakeDriver;
-import dev.allot.provisioning.driver.kubernetes.KubernetesDriver;
-import dev.allot.provisioning.driver.slurm.SlurmDriver;
 
 @Configuration(proxyBeanMethods = false)
 public class ProvisioningConfiguration {

@@ -9,12 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthCheckResult;
+import dev.allot.provisioning.lifecycle.Cluster;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
-import dev.allot.provisioning.lifecycle.Cluster;
-import dev.allot.provisioning.health.HealthCheckKind;
-import dev.allot.provisioning.health.HealthCheckResult;
 
 /**
  * Bounds every operation of a driver by a timeout, whatever the adapter does inside, and measures it

@@ -9,15 +9,16 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
-import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
 import dev.allot.provisioning.lifecycle.Timeline;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs a queued health check on every node of the cluster. A node that fails makes a {@code READY} cluster

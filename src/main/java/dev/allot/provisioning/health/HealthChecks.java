@@ -8,6 +8,12 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Bookings;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterSchedule;
+import dev.allot.provisioning.lifecycle.ClusterState;
+import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.Timeline;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.security.Caller;
@@ -18,12 +24,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
-import dev.allot.provisioning.lifecycle.Cluster;
-import dev.allot.provisioning.driver.ClusterDrivers;
-import dev.allot.provisioning.lifecycle.ClusterSchedule;
-import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.Clusters;
-import dev.allot.provisioning.lifecycle.Timeline;
 
 /**
  * On-demand health checks of a reservation's nodes. Asking queues a check (a db-scheduler step, see

@@ -1,16 +1,15 @@
 package dev.allot.provisioning.lifecycle;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
-
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-import org.jspecify.annotations.Nullable;
+import dev.allot.booking.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.health.NodeHealth;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lifecycle's record of one reservation's cluster.

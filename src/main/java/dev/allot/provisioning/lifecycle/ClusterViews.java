@@ -1,7 +1,5 @@
 package dev.allot.provisioning.lifecycle;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -10,8 +8,14 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Bookings;
+import dev.allot.booking.ClusterSpec.Orchestrator;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
+import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.ClusterDriverException;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.driver.Endpoints;
+import dev.allot.provisioning.health.NodeHealth;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
@@ -19,11 +23,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
-import dev.allot.provisioning.driver.ClusterAccess;
-import dev.allot.provisioning.driver.ClusterDriverException;
-import dev.allot.provisioning.driver.ClusterDrivers;
-import dev.allot.provisioning.driver.Endpoints;
-import dev.allot.provisioning.health.NodeHealth;
 
 /**
  * What a tenant sees of a reservation's cluster, and its kubeconfig. Reading goes through booking, so a caller who

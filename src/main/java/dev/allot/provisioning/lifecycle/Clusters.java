@@ -1,7 +1,5 @@
 package dev.allot.provisioning.lifecycle;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
-
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -11,14 +9,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.provisioning.driver.Endpoints;
+import dev.allot.provisioning.health.NodeHealth;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import dev.allot.provisioning.driver.Endpoints;
-import dev.allot.provisioning.health.NodeHealth;
 
 /**
  * Clusters and their timelines. A state change is made by the {@link Cluster} and stored only over the state it

@@ -7,12 +7,12 @@ import java.util.UUID;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
+import dev.allot.provisioning.ClusterTornDown;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-import dev.allot.provisioning.ClusterTornDown;
 
 /**
  * Giving up, when retries are used up, a failure is permanent, or the watchdog finds a step stuck. Each locks the

@@ -8,10 +8,10 @@ import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import dev.allot.provisioning.health.HealthCheckRuns;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import dev.allot.provisioning.health.HealthCheckRuns;
 
 /**
  * The lifecycle's db-scheduler tasks: per reservation a provision and a teardown step (instance id: the reservation

@@ -7,17 +7,17 @@ import java.util.UUID;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
+import dev.allot.provisioning.ClusterTornDown;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDriverException;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverFailedException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-import dev.allot.provisioning.driver.ClusterDriver;
-import dev.allot.provisioning.driver.ClusterDriverException;
-import dev.allot.provisioning.driver.ClusterDrivers;
-import dev.allot.provisioning.driver.ClusterStatus;
-import dev.allot.provisioning.ClusterTornDown;
-import dev.allot.provisioning.driver.DriverFailedException;
 
 /**
  * The teardown step, at the end of the window, after a cancellation, or to clean up after a failure: the cluster

@@ -8,10 +8,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiFunction;
 
-import org.junit.jupiter.api.Test;
-
 import dev.allot.booking.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.Endpoints;
+import org.junit.jupiter.api.Test;
 
 import static dev.allot.provisioning.lifecycle.ClusterState.CREATING;
 import static dev.allot.provisioning.lifecycle.ClusterState.DEGRADED;

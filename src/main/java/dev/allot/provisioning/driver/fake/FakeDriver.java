@@ -12,16 +12,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterRef;
-import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
-import dev.allot.provisioning.health.HealthCheckKind;
-import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Cluster;
 
 /**

@@ -4,9 +4,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.function.Supplier;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.allot.provisioning.driver.ClusterDriverException;
+import org.jspecify.annotations.Nullable;
 
 /** A queue of faults, one consumed per call. */
 final class Faults {

@@ -1,7 +1,5 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import static dev.allot.provisioning.driver.kubernetes.Names.*;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -10,6 +8,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDriverException;
+import dev.allot.provisioning.driver.ClusterRef;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
+import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.driver.UnsupportedDriverOperationException;
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthCheckResult;
+import dev.allot.provisioning.lifecycle.Provisioning;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -23,19 +34,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import org.jspecify.annotations.Nullable;
 
-import dev.allot.provisioning.driver.ClusterAccess;
-import dev.allot.provisioning.driver.ClusterDriver;
-import dev.allot.provisioning.driver.ClusterDriverException;
-import dev.allot.provisioning.driver.ClusterRef;
-import dev.allot.provisioning.driver.ClusterBlueprint;
-import dev.allot.provisioning.driver.ClusterStatus;
-import dev.allot.provisioning.driver.DriverFailedException;
-import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
-import dev.allot.provisioning.health.HealthCheckKind;
-import dev.allot.provisioning.health.HealthCheckResult;
-import dev.allot.provisioning.driver.ProvisionedCluster;
-import dev.allot.provisioning.driver.UnsupportedDriverOperationException;
-import dev.allot.provisioning.lifecycle.Provisioning;
+import static dev.allot.provisioning.driver.kubernetes.Names.*;
 
 /**
  * A reservation's cluster on Kubernetes is the namespace {@code allot-<reservation id>} on nodes dedicated to it.

@@ -1,13 +1,12 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import static dev.allot.provisioning.driver.kubernetes.Names.*;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.allot.provisioning.driver.ClusterBlueprint;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -36,7 +35,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import org.jspecify.annotations.Nullable;
 
-import dev.allot.provisioning.driver.ClusterBlueprint;
+import static dev.allot.provisioning.driver.kubernetes.Names.*;
 
 /** The namespaced objects of one reservation, built from its spec; pure, so a retry builds the same ones. */
 final class NamespaceResources {

@@ -1,13 +1,12 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import static dev.allot.provisioning.driver.kubernetes.Names.RESERVATION;
-import static dev.allot.provisioning.driver.kubernetes.Names.TENANT;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.provisioning.driver.ClusterRef;
+import dev.allot.provisioning.driver.NodesUnavailableException;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeSpec;
@@ -15,8 +14,8 @@ import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
-import dev.allot.provisioning.driver.ClusterRef;
-import dev.allot.provisioning.driver.NodesUnavailableException;
+import static dev.allot.provisioning.driver.kubernetes.Names.RESERVATION;
+import static dev.allot.provisioning.driver.kubernetes.Names.TENANT;
 
 /**
  * Dedicates nodes to a reservation with a label and a {@code NoSchedule} taint, both keyed under

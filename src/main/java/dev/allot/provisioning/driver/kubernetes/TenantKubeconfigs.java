@@ -1,18 +1,17 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import static dev.allot.provisioning.driver.kubernetes.Names.SERVICE_ACCOUNT;
-import static dev.allot.provisioning.driver.kubernetes.Names.TOKEN_SECRET;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 
+import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.DriverFailedException;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
-import dev.allot.provisioning.driver.ClusterAccess;
-import dev.allot.provisioning.driver.DriverFailedException;
+import static dev.allot.provisioning.driver.kubernetes.Names.SERVICE_ACCOUNT;
+import static dev.allot.provisioning.driver.kubernetes.Names.TOKEN_SECRET;
 
 /**
  * Builds the tenant's kubeconfig from the token Kubernetes issues for the namespace's service account. The

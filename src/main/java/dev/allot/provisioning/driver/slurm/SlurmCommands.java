@@ -10,12 +10,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.DriverTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.allot.provisioning.driver.DriverFailedException;
-import dev.allot.provisioning.driver.DriverTimeoutException;
 
 /**
  * Runs Slurm's command-line tools, each bounded by a timeout. Environment goes through {@code env} on the

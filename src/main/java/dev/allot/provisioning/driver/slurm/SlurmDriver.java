@@ -13,21 +13,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterRef;
-import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
-import dev.allot.provisioning.health.HealthCheckKind;
-import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.driver.UnsupportedDriverOperationException;
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthCheckResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A reservation's cluster on Slurm: the tenant's account (kept across reservations), and, both named

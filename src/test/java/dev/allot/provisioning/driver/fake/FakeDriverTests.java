@@ -1,21 +1,20 @@
 package dev.allot.provisioning.driver.fake;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
-
+import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
-import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.driver.NodesUnavailableException;
-import dev.allot.booking.ClusterSpec.Orchestrator;
-import dev.allot.provisioning.Specs;
+import dev.allot.provisioning.health.HealthCheckKind;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FakeDriverTests {
 

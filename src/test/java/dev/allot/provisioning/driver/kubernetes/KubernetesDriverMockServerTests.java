@@ -1,12 +1,16 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.provisioning.Specs;
+import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
+import dev.allot.provisioning.driver.NodesUnavailableException;
+import dev.allot.provisioning.driver.ProvisionedCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -23,13 +27,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.allot.provisioning.driver.ClusterAccess;
-import dev.allot.provisioning.driver.ClusterBlueprint;
-import dev.allot.provisioning.driver.ClusterStatus;
-import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
-import dev.allot.provisioning.driver.NodesUnavailableException;
-import dev.allot.provisioning.driver.ProvisionedCluster;
-import dev.allot.provisioning.Specs;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The Kubernetes adapter against fabric8's mock Kubernetes API server in CRUD mode (a stateful fake API server). */
 @EnableKubernetesMockClient(crud = true)

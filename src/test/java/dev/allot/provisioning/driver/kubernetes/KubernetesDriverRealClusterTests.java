@@ -1,14 +1,15 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.provisioning.Specs;
+import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,11 +18,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
-import dev.allot.provisioning.driver.ClusterAccess;
-import dev.allot.provisioning.driver.ClusterBlueprint;
-import dev.allot.provisioning.driver.ClusterStatus;
-import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
-import dev.allot.provisioning.Specs;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The Kubernetes adapter against a real cluster: runs only when {@code KUBECONFIG} is set (skipped otherwise).

@@ -10,13 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
-import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 
 /**
  * A real Slurm controller with accounting for the tests. Uses the cluster that {@code SLURM_CONF} points at

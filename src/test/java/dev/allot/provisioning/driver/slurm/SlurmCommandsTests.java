@@ -1,15 +1,14 @@
 package dev.allot.provisioning.driver.slurm;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
-
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverTimeoutException;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** How commands reach Slurm, without Slurm: the prefix stands in for {@code ssh host}. */
 class SlurmCommandsTests {
