@@ -9,7 +9,7 @@ import java.util.HexFormat;
  * An {@code Idempotency-Key} and the fingerprint of the request that came with it: the one set of rules for every
  * POST that creates. The first request with a key creates; a retry with the same key and the same request gets the
  * first answer again; the same key with another request is refused ({@link #reused}); a retry racing its
- * still-running twin is told to wait ({@link #inUse}).
+ * twin still running after a while is told to retry ({@link #inUse}).
  * <p>
  * The API's shared filter ({@code shared.web.IdempotentCreates}) applies these rules to every creating POST and
  * keeps each first answer. Creates whose key must also commit with what they create (a reservation, a health check)

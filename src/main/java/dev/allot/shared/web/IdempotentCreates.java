@@ -5,6 +5,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Optional;
 
 import dev.allot.shared.AllotException;
@@ -38,8 +39,8 @@ import org.springframework.web.util.ServletRequestPathUtils;
  * with a key (per caller) claims it; its answer ({@code 201 Created}, or {@code 202 Accepted} for work queued) is kept
  * for {@link IdempotentRequests#RETENTION} and a retry with the same key and the same body gets that answer again,
  * marked {@code Idempotent-Replayed: true}, without running twice. The same key with another body is refused (422
- * {@code idempotency_key_reused}); a retry racing its still-running twin gets 409 {@code idempotency_key_in_use} and
- * may retry a moment later. A request that created nothing (4xx, 5xx) keeps nothing, so it may be corrected and sent
+ * {@code idempotency_key_reused}); a retry racing its still-running twin waits up to {@link #TWIN_WAIT} for the twin's
+ * answer and gets it, or 409 {@code idempotency_key_in_use} if the twin is still running then. A request that created nothing (4xx, 5xx) keeps nothing, so it may be corrected and sent
  * again with its key.
  * <p>
  * The claimed key reaches the endpoint as an {@link IdempotencyKey} parameter ({@link IdempotencyKeyArguments}), for
@@ -48,6 +49,9 @@ import org.springframework.web.util.ServletRequestPathUtils;
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE - 100)
 class IdempotentCreates extends OncePerRequestFilter {
+
+	/** How long a request waits for its running twin's answer before it is told to retry (409). */
+	static final Duration TWIN_WAIT = Duration.ofSeconds(10);
 
 	private final IdempotentRequests requests;
 
@@ -96,7 +100,7 @@ class IdempotentCreates extends OncePerRequestFilter {
 			refuse(request, response, handler, invalid);
 			return;
 		}
-		Optional<IdempotentRequests.Held> held = requests.claim(caller.getName(), key.key(), key.requestHash());
+		Optional<IdempotentRequests.Held> held = claimOrAwaitTwin(caller.getName(), key);
 		if (held.isPresent()) {
 			answerFrom(held.get(), key, request, response, handler);
 			return;
@@ -123,6 +127,32 @@ class IdempotentCreates extends OncePerRequestFilter {
 				requests.release(caller.getName(), key.key());
 			}
 			answer.copyBodyToResponse();
+		}
+	}
+
+	/**
+	 * Claims the key; while a twin of this request holds it and is still running, waits a little for the twin's
+	 * answer (a pipeline's retry after a client timeout often overtakes its own first try), then claims again: the
+	 * twin may have finished, or created nothing and let the key go. Empty when this request claimed the key.
+	 */
+	private Optional<IdempotentRequests.Held> claimOrAwaitTwin(String caller, IdempotencyKey key) {
+		long deadline = System.nanoTime() + TWIN_WAIT.toNanos();
+		long pause = 10;
+		while (true) {
+			Optional<IdempotentRequests.Held> held = requests.claim(caller, key.key(), key.requestHash());
+			boolean twinRunning = held.isPresent() && held.get() instanceof IdempotentRequests.Running running
+					&& running.requestHash().equals(key.requestHash());
+			if (!twinRunning || System.nanoTime() > deadline) {
+				return held;
+			}
+			try {
+				Thread.sleep(pause);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return held;
+			}
+			pause = Math.min(pause * 2, 200);
 		}
 	}
 
