@@ -48,7 +48,7 @@ class AuthorizationServerConfiguration {
 
 	@Bean
 	OAuth2AuthorizationService authorizationService(JdbcTemplate jdbc, RegisteredClientRepository clients) {
-		return new JdbcOAuth2AuthorizationService(jdbc, clients);
+		return new HashedTokenAuthorizations(new JdbcOAuth2AuthorizationService(jdbc, clients));
 	}
 
 	@Bean
