@@ -27,6 +27,8 @@ class EmbeddedStartTests {
 
 	private static final Path DATA = Path.of("target", "embedded-start", "pgdata");
 
+	private static final Path SEALING_KEY = Path.of("target", "embedded-start", "sealing-key");
+
 	@Test
 	void startsOnAnEmbeddedPostgresSeedsTheDemoOnceAndKeepsItsDataAcrossRestarts() throws Exception {
 		deleteRecursively(DATA.getParent());
@@ -39,6 +41,10 @@ class EmbeddedStartTests {
 			assertThat(jdbc.sql("SELECT slug FROM tenant ORDER BY slug").query(String.class).list())
 				.containsExactly("acme-ml", "globex-ai");
 			assertThat(get(app, "/actuator/health/readiness")).contains("\"UP\"");
+			// no sealing key configured: the quick start generated one beside its data and sealed the signing key
+			assertThat(SEALING_KEY).isRegularFile();
+			assertThat(jdbc.sql("SELECT jwk FROM signing_key").query(String.class).list()).isNotEmpty()
+				.allSatisfy(jwk -> assertThat(jwk).startsWith("v1:"));
 			jdbc.sql("INSERT INTO app_user (id, username, display_name, password_hash) VALUES (gen_random_uuid(), 'carol', 'Carol', 'x')")
 				.update();
 		}
@@ -48,12 +54,15 @@ class EmbeddedStartTests {
 			assertThat(jdbc.sql("SELECT username FROM app_user ORDER BY username").query(String.class).list())
 				.containsExactly("admin", "alice", "auditor", "bob", "carol");
 			assertThat(jdbc.sql("SELECT count(*) FROM tenant").query(Long.class).single()).isEqualTo(2);
+			// the generated key was kept: the stored signing key opens again and publishes itself
+			assertThat(get(app, "/oauth2/jwks")).contains("\"kid\"").doesNotContain("\"d\"");
 		}
 	}
 
 	private static ConfigurableApplicationContext start() {
 		return SpringApplication.run(AllotApplication.class, "--spring.datasource.url=", "--server.port=0",
 				"--allot.security.public-url=", "--allot.embedded-postgres.data-directory=" + DATA.toAbsolutePath(),
+				"--allot.security.sealing-key=", "--allot.security.sealing-key-file=" + SEALING_KEY.toAbsolutePath(),
 				"--db-scheduler.enabled=false", "--server.shutdown=immediate");
 	}
 

@@ -1,5 +1,7 @@
 package dev.allot.identity;
 
+import java.time.Clock;
+
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
@@ -46,7 +48,7 @@ class AuthorizationServerConfiguration {
 
 	@Bean
 	OAuth2AuthorizationService authorizationService(JdbcTemplate jdbc, RegisteredClientRepository clients) {
-		return new JdbcOAuth2AuthorizationService(jdbc, clients);
+		return new HashedTokenAuthorizations(new JdbcOAuth2AuthorizationService(jdbc, clients));
 	}
 
 	@Bean
@@ -66,9 +68,12 @@ class AuthorizationServerConfiguration {
 		return new NimbusJwtEncoder(keys.forSigning());
 	}
 
-	/** Verifies locally against the stored keys: signature, expiry (a minute of skew) and Allot's issuer. */
+	/**
+	 * Verifies locally against the stored keys: signature, expiry (a minute of skew), Allot's issuer and a
+	 * lifetime no longer than the configured maximum.
+	 */
 	@Bean
-	JwtDecoder jwtDecoder(SigningKeys keys, Issuer expectedIssuer) {
+	JwtDecoder jwtDecoder(SigningKeys keys, Issuer expectedIssuer, SecurityProperties properties, Clock clock) {
 		DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
 		processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, keys));
 		processor.setJWTClaimsSetVerifier((claims, context) -> {
@@ -77,7 +82,8 @@ class AuthorizationServerConfiguration {
 		OAuth2TokenValidator<Jwt> issuer = jwt -> expectedIssuer.get().equals(String.valueOf(jwt.getIssuer()))
 				? OAuth2TokenValidatorResult.success()
 				: OAuth2TokenValidatorResult.failure(new OAuth2Error("invalid_token", "The token has another issuer", null));
-		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(), issuer));
+		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(), issuer,
+				new TokenLifetime(properties.maxTokenLifetime(), clock)));
 		return decoder;
 	}
 

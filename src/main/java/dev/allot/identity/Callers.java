@@ -1,5 +1,6 @@
 package dev.allot.identity;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
@@ -114,7 +115,10 @@ class Callers {
 
 	/** The claims Allot adds to the tokens it issues, for clients that want to know without asking /me. */
 	static Map<String, Object> claimsOf(Caller caller) {
-		return Map.of("roles", caller.platformRoles().stream().map(Enum::name).sorted().toList(), "tenants",
+		// Plain ArrayList and HashMap: the authorization service stores these claims as JSON and reads them back
+		// (introspection, revocation) only as types its Jackson allow-list knows; List.of is not one of them.
+		return Map.of("roles", caller.platformRoles().stream().map(Enum::name).sorted()
+			.collect(Collectors.toCollection(ArrayList::new)), "tenants",
 				caller.tenants()
 					.entrySet()
 					.stream()

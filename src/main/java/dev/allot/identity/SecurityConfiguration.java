@@ -85,7 +85,9 @@ class SecurityConfiguration {
 			.anyRequest()
 			.authenticated())
 			.formLogin(form -> form.loginPage("/login").permitAll())
-			.oauth2Login(oauth2 -> oauth2.loginPage("/login"))
+			.oauth2Login(oauth2 -> oauth2.loginPage("/login")
+				.authorizedClientRepository(TokenlessSessions.authorizedClients())
+				.userInfoEndpoint(userInfo -> userInfo.oidcUserService(TokenlessSessions.oidcUsers())))
 			.exceptionHandling(exceptions -> exceptions.authenticationEntryPoint(
 					new LoginUrlAuthenticationEntryPoint("/oauth2/authorization/" + UiClientRegistration.ID)))
 			.logout(logout -> logout.logoutSuccessUrl("/login?logout"));

@@ -1,6 +1,7 @@
 package dev.allot.identity;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
@@ -17,11 +18,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param accessTokenTtl lifetime of access tokens issued to service accounts and the browser
  * @param bootstrapClientId a platform-admin client registered at start-up, for automation
  * @param bootstrapClientSecret its secret
+ * @param sealingKey AES-256 key (32 bytes, base64) that seals the token signing keys in the database; required
+ * with an external database, generated into {@code sealingKeyFile} by the embedded quick start
+ * @param sealingKeyFile where the embedded quick start keeps the sealing key it generated
+ * @param maxTokenLifetime the longest lifetime (exp - iat) of a token that is still accepted; a superseded
+ * signing key keeps verifying this long after a rotation, then it is retired
  */
 @ConfigurationProperties("allot.security")
 public record SecurityProperties(@Nullable URI publicUrl, @Nullable URI issuerUri, String usernameClaim,
 		String rolesClaim, Duration accessTokenTtl, @Nullable String bootstrapClientId,
-		@Nullable String bootstrapClientSecret) {
+		@Nullable String bootstrapClientSecret, @Nullable String sealingKey, Path sealingKeyFile,
+		Duration maxTokenLifetime) {
 
 	public SecurityProperties {
 		if (usernameClaim == null) {
@@ -32,6 +39,16 @@ public record SecurityProperties(@Nullable URI publicUrl, @Nullable URI issuerUr
 		}
 		if (accessTokenTtl == null) {
 			accessTokenTtl = Duration.ofMinutes(15);
+		}
+		if (sealingKeyFile == null) {
+			sealingKeyFile = Path.of(".allot", "sealing-key");
+		}
+		if (maxTokenLifetime == null) {
+			maxTokenLifetime = Duration.ofHours(1);
+		}
+		if (accessTokenTtl.compareTo(maxTokenLifetime) > 0) {
+			throw new IllegalStateException("allot.security.access-token-ttl (" + accessTokenTtl
+					+ ") must not exceed allot.security.max-token-lifetime (" + maxTokenLifetime + ")");
 		}
 	}
 

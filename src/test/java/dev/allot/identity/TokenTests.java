@@ -1,5 +1,6 @@
 package dev.allot.identity;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
@@ -66,6 +67,30 @@ class TokenTests extends IntegrationTest {
 		String foreign = signedToken(user, "https://issuer.example.org", Instant.now().plus(5, ChronoUnit.MINUTES));
 		assertThat(api.get("/api/v1/me", foreign).status()).isEqualTo(401);
 		assertThat(api.get("/api/v1/me", userToken(user)).status()).isEqualTo(200);
+	}
+
+	@Test
+	void aTokenLivingLongerThanTheMaximumIsRefusedEvenWhenSignedWithOurKey() {
+		String admin = newUser(dev.allot.shared.security.PlatformRole.PLATFORM_ADMIN);
+		String yearLong = signedToken(admin, api.baseUrl(), Instant.now().plus(365, ChronoUnit.DAYS),
+				Duration.ofDays(365).plusMinutes(1));
+		Api.Response refused = api.get("/api/v1/me", yearLong);
+		assertThat(refused.status()).isEqualTo(401);
+		assertThat(refused.contentType()).startsWith("application/problem+json");
+
+		String hourLong = signedToken(admin, api.baseUrl(), Instant.now().plus(50, ChronoUnit.MINUTES), Duration.ofHours(1));
+		assertThat(api.get("/api/v1/me", hourLong).status()).isEqualTo(200);
+		String justOver = signedToken(admin, api.baseUrl(), Instant.now().plus(50, ChronoUnit.MINUTES),
+				Duration.ofHours(1).plusSeconds(1));
+		assertThat(api.get("/api/v1/me", justOver).status()).isEqualTo(401);
+	}
+
+	@Test
+	void aTokenIssuedInTheFutureIsRefused() {
+		String admin = newUser(dev.allot.shared.security.PlatformRole.PLATFORM_ADMIN);
+		String future = signedToken(admin, api.baseUrl(), Instant.now().plus(30, ChronoUnit.MINUTES),
+				Duration.ofMinutes(10));
+		assertThat(api.get("/api/v1/me", future).status()).isEqualTo(401);
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.allot.support;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -38,6 +39,9 @@ public abstract class IntegrationTest {
 	/** The AES key webhook secrets are sealed with in the tests (production reads it from configuration). */
 	public static final String WEBHOOK_SECRET_KEY = "nGxtFyowhrCOTJAXJuIpizEt1mVEQk+DslKi2tCn21s=";
 
+	/** The AES key the token signing keys are sealed with in the tests (an external database needs one). */
+	public static final String SEALING_KEY = "3q0n3V8mJ3mZ8k1pS2t5vXyA7dF0gH4jK6lN9oQ1rT4=";
+
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
 		TestDatabase.Connection db = TestDatabase.get();
@@ -52,6 +56,7 @@ public abstract class IntegrationTest {
 		// webhook delivery, say): like replicas, they share what such a task needs.
 		registry.add("allot.billing.webhook-secret-key", () -> WEBHOOK_SECRET_KEY);
 		registry.add("allot.billing.allow-loopback-http-webhooks", () -> "true");
+		registry.add("allot.security.sealing-key", () -> SEALING_KEY);
 		// Several application contexts share one PostgreSQL (max_connections 100 by default): keep pools small.
 		registry.add("spring.datasource.hikari.maximum-pool-size", () -> "8");
 		registry.add("spring.datasource.hikari.minimum-idle", () -> "1");
@@ -161,11 +166,16 @@ public abstract class IntegrationTest {
 	}
 
 	protected String signedToken(String subject, String issuer, Instant expiresAt) {
+		return signedToken(subject, issuer, expiresAt, Duration.ofMinutes(10));
+	}
+
+	/** A token signed with the application's key that lives {@code lifetime} (exp - iat). */
+	protected String signedToken(String subject, String issuer, Instant expiresAt, Duration lifetime) {
 		JwtClaimsSet claims = JwtClaimsSet.builder()
 			.issuer(issuer)
 			.subject(subject)
 			.audience(List.of("allot-ui"))
-			.issuedAt(expiresAt.minus(10, ChronoUnit.MINUTES))
+			.issuedAt(expiresAt.minus(lifetime))
 			.expiresAt(expiresAt)
 			.build();
 		return jwtEncoder

@@ -69,6 +69,10 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler(Exception.class)
 	ResponseEntity<ProblemDetail> unexpected(Exception ex) {
+		var tooLarge = BodySizeLimit.tooLargeBody(ex);
+		if (tooLarge.isPresent()) {
+			return domain(BodySizeLimit.tooLarge(tooLarge.get().maxBytes()));
+		}
 		log.error("Unexpected failure", ex);
 		return respond(problem(500, "internal_error", "Internal error",
 				"Something went wrong on our side; the request id names it in the logs"));
@@ -96,6 +100,11 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	@Override
 	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		// a chunked body declares no length: it passed the limit while the converter read it
+		var tooLarge = BodySizeLimit.tooLargeBody(ex);
+		if (tooLarge.isPresent()) {
+			return asObject(domain(BodySizeLimit.tooLarge(tooLarge.get().maxBytes())));
+		}
 		return asObject(domain(new InvalidInputException(List.of(unreadable(ex)))));
 	}
 

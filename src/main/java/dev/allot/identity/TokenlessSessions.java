@@ -1,0 +1,75 @@
+package dev.allot.identity;
+
+import java.util.List;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
+import org.springframework.security.oauth2.client.oidc.userinfo.OidcUserRequest;
+import org.springframework.security.oauth2.client.oidc.userinfo.OidcUserService;
+import org.springframework.security.oauth2.client.userinfo.OAuth2UserService;
+import org.springframework.security.oauth2.client.web.OAuth2AuthorizedClientRepository;
+import org.springframework.security.oauth2.core.oidc.OidcIdToken;
+import org.springframework.security.oauth2.core.oidc.user.DefaultOidcUser;
+import org.springframework.security.oauth2.core.oidc.user.OidcUser;
+import org.springframework.security.oauth2.core.oidc.user.OidcUserAuthority;
+
+/**
+ * The browser's sign-in leaves no usable token in its session (sessions live in PostgreSQL): the UI never
+ * calls an API with the tokens it receives at sign-in, so the access token is not kept at all, and the
+ * signed-in user keeps the ID token's claims but only a hash of its value.
+ */
+final class TokenlessSessions {
+
+	private TokenlessSessions() {
+	}
+
+	static OAuth2AuthorizedClientRepository authorizedClients() {
+		return new OAuth2AuthorizedClientRepository() {
+			@Override
+			public <T extends OAuth2AuthorizedClient> @Nullable T loadAuthorizedClient(String registrationId,
+					@Nullable Authentication principal, HttpServletRequest request) {
+				return null;
+			}
+
+			@Override
+			public void saveAuthorizedClient(OAuth2AuthorizedClient client, @Nullable Authentication principal,
+					HttpServletRequest request, HttpServletResponse response) {
+			}
+
+			@Override
+			public void removeAuthorizedClient(String registrationId, @Nullable Authentication principal,
+					HttpServletRequest request, HttpServletResponse response) {
+			}
+		};
+	}
+
+	static OAuth2UserService<OidcUserRequest, OidcUser> oidcUsers() {
+		OidcUserService loader = new OidcUserService();
+		return request -> {
+			OidcUser user = loader.loadUser(request);
+			OidcIdToken token = user.getIdToken();
+			OidcIdToken claimsOnly = new OidcIdToken(HashedTokenAuthorizations.hash(token.getTokenValue()),
+					token.getIssuedAt(), token.getExpiresAt(), token.getClaims());
+			// the authorities carry the ID token too (OidcUserAuthority)
+			List<GrantedAuthority> authorities = user.getAuthorities()
+				.stream()
+				.map(authority -> authority instanceof OidcUserAuthority oidc
+						? new OidcUserAuthority(oidc.getAuthority(), claimsOnly, oidc.getUserInfo())
+						: (GrantedAuthority) authority)
+				.toList();
+			String nameAttribute = request.getClientRegistration()
+				.getProviderDetails()
+				.getUserInfoEndpoint()
+				.getUserNameAttributeName();
+			return nameAttribute == null || nameAttribute.isBlank()
+					? new DefaultOidcUser(authorities, claimsOnly, user.getUserInfo())
+					: new DefaultOidcUser(authorities, claimsOnly, user.getUserInfo(), nameAttribute);
+		};
+	}
+
+}
