@@ -145,9 +145,11 @@ public final class Bench {
 					checks = Checks.run(c, watermark, now);
 				}
 				System.out.printf("Checks: %d double bookings, %d allocations overlapping a free gap, %d hourly and %d "
-						+ "daily calendar buckets that disagree with the allocations; occupancy of the next 90 days now "
+						+ "daily calendar buckets that disagree with the allocations, %d usage edges or hour levels and %d "
+						+ "month spend counters that disagree with the priced segments; occupancy of the next 90 days now "
 						+ "%.1f %%%n", checks.doubleBookings(), checks.gapOverlaps(), checks.hourMismatches(),
-						checks.dayMismatches(), checks.occupancy() * 100);
+						checks.dayMismatches(), checks.usageMismatches(), checks.spendMismatches(),
+						checks.occupancy() * 100);
 				results.add(new ScenarioResult(scenario.label(), seeded.reservations(), scenario.occupancyPercent(), seeded,
 						app.startSeconds(), rssIdle, rssMax[0], phases, calendar, checks));
 			}
@@ -193,13 +195,14 @@ public final class Bench {
 			}
 		}
 		md.append("\n| scenario | seeded reservations | seed s | start-up s | RSS idle MiB | RSS under load MiB | "
-				+ "occupancy after | double bookings | calendar mismatches |\n");
-		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+				+ "occupancy after | double bookings | calendar mismatches | usage mismatches | spend mismatches |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 		for (ScenarioResult r : results) {
-			md.append("| %s | %,d | %.0f | %.1f | %.0f | %.0f | %.1f %% | %d | %d |\n".formatted(r.scenario(),
+			md.append("| %s | %,d | %.0f | %.1f | %.0f | %.0f | %.1f %% | %d | %d | %d | %d |\n".formatted(r.scenario(),
 					r.reservations(), r.seeded().seconds(), r.startSeconds(), r.rssIdleMib(), r.rssLoadMib(),
 					r.checks().occupancy() * 100, r.checks().doubleBookings(),
-					r.checks().hourMismatches() + r.checks().dayMismatches()));
+					r.checks().hourMismatches() + r.checks().dayMismatches(), r.checks().usageMismatches(),
+					r.checks().spendMismatches()));
 		}
 		return md.toString();
 	}
@@ -272,9 +275,11 @@ public final class Bench {
 		System.out.println();
 		for (ScenarioResult r : results) {
 			System.out.printf("%-14s start-up %.1f s, RSS idle %.0f MiB, under load %.0f MiB; seeded in %.1f s; "
-					+ "occupancy after %.1f %%; double bookings %d; calendar mismatches %d%n", r.scenario(),
-					r.startSeconds(), r.rssIdleMib(), r.rssLoadMib(), r.seeded().seconds(), r.checks().occupancy() * 100,
-					r.checks().doubleBookings(), r.checks().hourMismatches() + r.checks().dayMismatches());
+					+ "occupancy after %.1f %%; double bookings %d; calendar mismatches %d; usage mismatches %d; spend "
+					+ "mismatches %d%n", r.scenario(), r.startSeconds(), r.rssIdleMib(), r.rssLoadMib(), r.seeded().seconds(),
+					r.checks().occupancy() * 100, r.checks().doubleBookings(),
+					r.checks().hourMismatches() + r.checks().dayMismatches(), r.checks().usageMismatches(),
+					r.checks().spendMismatches());
 			r.calendar().forEach(Bench::print);
 		}
 		Map<String, Object> json = new LinkedHashMap<>();

@@ -223,24 +223,43 @@ final class JdbcMirror implements AutoCloseable {
 				burst = rs.getBoolean("burst");
 			}
 		}
-		List<long[]> usage = new ArrayList<>();
-		try (PreparedStatement ps = c.prepareStatement("""
-				SELECT lower(during) AS s, upper(during) AS e, reserved_gpus + borrowed_gpus + on_demand_gpus AS gpus
-				FROM quota_usage WHERE tenant_id = ? AND gpu_type_id = ? AND during && tstzrange(?, ?, '[)')""")) {
+		// QuotaRepository.usage: the level at the window's hour start, then the edges up to the window's end
+		Timestamp hour = Timestamp.from(r.start().truncatedTo(ChronoUnit.HOURS));
+		int level = 0;
+		try (PreparedStatement ps = c.prepareStatement(
+				"SELECT gpus FROM quota_usage_level WHERE tenant_id = ? AND gpu_type_id = ? AND hour = ?")) {
 			ps.setObject(1, tenant.id());
 			ps.setObject(2, typeId);
-			ps.setTimestamp(3, start);
+			ps.setTimestamp(3, hour);
+			try (ResultSet rs = ps.executeQuery()) {
+				level = rs.next() ? rs.getInt(1) : 0;
+			}
+		}
+		int atStart = level;
+		TreeMap<Instant, Integer> usage = new TreeMap<>();
+		try (PreparedStatement ps = c.prepareStatement("""
+				SELECT at, delta FROM quota_usage_edge
+				WHERE tenant_id = ? AND gpu_type_id = ? AND at > ? AND at < ? ORDER BY at""")) {
+			ps.setObject(1, tenant.id());
+			ps.setObject(2, typeId);
+			ps.setTimestamp(3, hour);
 			ps.setTimestamp(4, end);
 			try (ResultSet rs = ps.executeQuery()) {
 				while (rs.next()) {
-					usage.add(new long[] { rs.getTimestamp("s").toInstant().getEpochSecond(),
-							rs.getTimestamp("e").toInstant().getEpochSecond(), rs.getInt("gpus") });
+					Instant at = rs.getTimestamp(1).toInstant();
+					level += rs.getInt(2);
+					if (at.isAfter(r.start())) {
+						usage.put(at, level);
+					}
+					else {
+						atStart = level;
+					}
 				}
 			}
 		}
 		List<int[]> split = new ArrayList<>();
 		List<Instant[]> stretches = new ArrayList<>();
-		if (!split(r, usage, guaranteed, max, burst, split, stretches)) {
+		if (!split(r, atStart, usage, guaranteed, max, burst, split, stretches)) {
 			c.rollback();
 			return "quota";
 		}
@@ -390,18 +409,11 @@ final class JdbcMirror implements AutoCloseable {
 		return "booked";
 	}
 
-	/** QuotaPolicy.split: cuts at usage changes and month starts; false when the cap refuses (no burst). */
-	private static boolean split(Requests.Request r, List<long[]> usage, int guaranteed, int max, boolean burst,
-			List<int[]> split, List<Instant[]> stretches) {
+	/** QuotaPolicy.split: cuts at usage edges and month starts; false when the cap refuses (no burst). */
+	private static boolean split(Requests.Request r, int atStart, TreeMap<Instant, Integer> usage, int guaranteed,
+			int max, boolean burst, List<int[]> split, List<Instant[]> stretches) {
 		TreeSet<Instant> cuts = new TreeSet<>(List.of(r.start(), r.end()));
-		for (long[] u : usage) {
-			for (int i = 0; i < 2; i++) {
-				Instant at = Instant.ofEpochSecond(u[i]);
-				if (!at.isBefore(r.start()) && at.isBefore(r.end())) {
-					cuts.add(at);
-				}
-			}
-		}
+		cuts.addAll(usage.headMap(r.end(), false).keySet());
 		YearMonth month = YearMonth.from(r.start().atOffset(ZoneOffset.UTC)).plusMonths(1);
 		for (Instant s = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC); s.isBefore(r.end());
 				month = month.plusMonths(1), s = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC)) {
@@ -409,14 +421,8 @@ final class JdbcMirror implements AutoCloseable {
 		}
 		Instant from = cuts.pollFirst();
 		for (Instant to : cuts) {
-			long a = from.getEpochSecond();
-			long b = to.getEpochSecond();
-			int used = 0;
-			for (long[] u : usage) {
-				if (u[0] < b && u[1] > a) {
-					used += (int) u[2];
-				}
-			}
+			Map.Entry<Instant, Integer> step = usage.floorEntry(from);
+			int used = step == null ? atStart : step.getValue();
 			int gpus = r.gpus();
 			int reserved = Math.min(gpus, Math.max(0, guaranteed - used));
 			int borrowed = Math.min(gpus - reserved, Math.max(0, max - Math.max(used, guaranteed)));
