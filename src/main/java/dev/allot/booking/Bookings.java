@@ -83,7 +83,7 @@ public class Bookings {
 
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
-			TransactionTemplate transactions, JsonMapper json, Clock clock) {
+			TransactionTemplate transactions, JsonMapper json, Clock clock, BookingProperties properties) {
 		this.reservations = reservations;
 		this.allocations = allocations;
 		this.calendar = calendar;
@@ -92,7 +92,7 @@ public class Bookings {
 		this.quotas = quotas;
 		this.audit = audit;
 		this.events = events;
-		this.transactions = transactions;
+		this.transactions = new BookingTransactions(transactions, properties.concurrentChanges());
 		this.json = json;
 		this.clock = clock;
 	}
