@@ -147,6 +147,20 @@ final class JdbcMirror implements AutoCloseable {
 	}
 
 	Tally.Figures run(Requests requests, int clients, int seconds, long seed) throws InterruptedException {
+		return run(requests, clients, seconds, seed, false);
+	}
+
+	/**
+	 * The floor: the least a booking must do on this schema, with the same requests and threads. It locks the
+	 * nodes free for the window through the gap index (skipping locked ones), splits their gaps, inserts the
+	 * allocations under the exclusion constraint and charges one counter row, the tenant's quota row.
+	 */
+	Tally.Figures runMinimal(Requests requests, int clients, int seconds, long seed) throws InterruptedException {
+		return run(requests, clients, seconds, seed, true);
+	}
+
+	private Tally.Figures run(Requests requests, int clients, int seconds, long seed, boolean minimal)
+			throws InterruptedException {
 		List<Tally> tallies = new ArrayList<>();
 		List<Thread> threads = new ArrayList<>();
 		long started = System.nanoTime();
@@ -161,7 +175,7 @@ final class JdbcMirror implements AutoCloseable {
 					long start = System.nanoTime();
 					try (Connection c = pool.getConnection()) {
 						try {
-							String outcome = book(c, request);
+							String outcome = minimal ? bookMinimal(c, request) : book(c, request);
 							c.commit();
 							switch (outcome) {
 								case "booked" -> tally.accepted++;
@@ -190,8 +204,95 @@ final class JdbcMirror implements AutoCloseable {
 		for (Thread t : threads) {
 			t.join();
 		}
-		return Tally.merge(tallies).figures("JDBC", clients, (System.nanoTime() - started) / 1e9);
+		return Tally.merge(tallies).figures(minimal ? "minimal" : "JDBC", clients, (System.nanoTime() - started) / 1e9);
 	}
+
+	private static final String MINIMAL_LOCK = """
+			SELECT n.id FROM free_gap g JOIN node n ON n.id = g.node_id
+			WHERE g.pool_id = ? AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
+			  AND n.state = 'AVAILABLE'
+			LIMIT ?
+			FOR NO KEY UPDATE OF n SKIP LOCKED""";
+
+	/** The minimal transaction; answers booked or conflict (it has no quota rules). */
+	private String bookMinimal(Connection c, Requests.Request r) throws SQLException {
+		Fleet.Tenant tenant = fleet.tenants().get(r.tenant());
+		UUID poolId = fleet.poolIds().get(r.pool());
+		Timestamp start = Timestamp.from(r.start());
+		Timestamp end = Timestamp.from(r.end());
+		List<Long> locked = new ArrayList<>();
+		try (PreparedStatement ps = prepare(c, MINIMAL_LOCK, poolId, start, end, r.nodes());
+				ResultSet rs = ps.executeQuery()) {
+			while (rs.next()) {
+				locked.add(rs.getLong(1));
+			}
+		}
+		if (locked.size() < r.nodes()) {
+			c.rollback();
+			return "conflict";
+		}
+		Array nodes = c.createArrayOf("bigint", locked.toArray(Long[]::new));
+		int split = 0;
+		try (PreparedStatement ps = prepare(c, TAKE_FROM_GAPS, nodes, start, end, start, end);
+				ResultSet rs = ps.executeQuery()) {
+			while (rs.next()) {
+				split++;
+			}
+		}
+		if (split < r.nodes()) {
+			// a node's gap changed between the lookup and the lock
+			c.rollback();
+			return "conflict";
+		}
+		UUID id = UUID.randomUUID();
+		update(c, "INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, "
+				+ "gpu_type, gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, created_at) "
+				+ "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, '{}', '{}', '{}', now())", id, tenant.id(),
+				tenant.slug(), tenant.projectId(), Fleet.PROJECT, poolId, Settings.POOLS[r.pool()],
+				Settings.GPU_TYPES[r.pool()], r.gpus(), start, end);
+		update(c, "INSERT INTO allocation (reservation_id, node_id, pool_id, during) SELECT ?, unnest(CAST(? AS bigint[])), ?, "
+				+ WINDOW, id, nodes, poolId, start, end);
+		update(c, "UPDATE quota SET version = version + 1 WHERE tenant_id = ?", tenant.id());
+		minimalBooked.add(new MinimalBooking(id, poolId, locked, start, end));
+		return "booked";
+	}
+
+	private record MinimalBooking(UUID id, UUID poolId, List<Long> nodes, Timestamp start, Timestamp end) {
+	}
+
+	private final java.util.Queue<MinimalBooking> minimalBooked = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+	/**
+	 * Takes back what the minimal transactions booked (it keeps neither quota usage nor the calendar, which the
+	 * checks compare with the allocations): each window returned to its nodes' gaps as a cancellation does, then
+	 * the allocations and reservations deleted.
+	 */
+	void undoMinimal() throws SQLException {
+		try (Connection c = pool.getConnection()) {
+			for (MinimalBooking b; (b = minimalBooked.poll()) != null;) {
+				update(c, RETURN_TO_GAPS, c.createArrayOf("bigint", b.nodes().toArray(Long[]::new)), b.start(), b.end(),
+						b.poolId());
+				update(c, "DELETE FROM allocation WHERE reservation_id = ?", b.id());
+				update(c, "DELETE FROM reservation WHERE id = ?", b.id());
+			}
+			c.commit();
+		}
+	}
+
+	/** Allocations.returnToGaps. */
+	private static final String RETURN_TO_GAPS = """
+			WITH freed AS (
+			    SELECT unnest(CAST(? AS bigint[])) AS node_id,
+			           tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)') AS during
+			), neighbours AS (
+			    DELETE FROM free_gap g USING freed f WHERE g.node_id = f.node_id AND g.during -|- f.during
+			    RETURNING g.node_id, g.during
+			), merged AS (
+			    SELECT node_id, range_agg(during) AS free FROM (
+			        SELECT node_id, during FROM freed UNION ALL SELECT node_id, during FROM neighbours) pieces
+			    GROUP BY node_id
+			)
+			INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, ?, unnest(free) FROM merged""";
 
 	/** One booking; answers booked, conflict (409) or quota (422), rolling back all but the first. */
 	private String book(Connection c, Requests.Request r) throws SQLException {
