@@ -96,13 +96,18 @@ final class JdbcMirror implements AutoCloseable {
 			    ON CONFLICT (pool_id, hour, stripe)
 			    DO UPDATE SET allocated_nodes = pool_hour.allocated_nodes + excluded.allocated_nodes
 			    RETURNING 1
+			), days AS (
+			    INSERT INTO pool_day (pool_id, day, stripe, allocated_nodes)
+			    SELECT ?, d, ?, n
+			    FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(? AS int[])) AS x(d, n)
+			    ORDER BY d
+			    ON CONFLICT (pool_id, day, stripe)
+			    DO UPDATE SET allocated_nodes = pool_day.allocated_nodes + excluded.allocated_nodes
+			    RETURNING 1
 			)
-			INSERT INTO pool_day (pool_id, day, stripe, allocated_nodes)
-			SELECT ?, d, ?, n
-			FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(? AS int[])) AS x(d, n)
-			ORDER BY d
-			ON CONFLICT (pool_id, day, stripe)
-			DO UPDATE SET allocated_nodes = pool_day.allocated_nodes + excluded.allocated_nodes""";
+			SELECT CAST(pg_current_xact_id() AS text) AS transaction,
+			       pg_notify(?, CAST(? AS text) || ';' || pg_current_xact_id() || ';' || ? || ';'
+			           || ?) AS sent""";
 
 	private static final String INSERT_RESERVATION = """
 			INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, gpu_type,
@@ -489,10 +494,12 @@ final class JdbcMirror implements AutoCloseable {
 		update(c, "INSERT INTO allocation (reservation_id, node_id, pool_id, during) SELECT ?, unnest(CAST(? AS bigint[])), ?, "
 				+ WINDOW, id, nodes, poolId, start, end);
 		int stripe = ThreadLocalRandom.current().nextInt(8);
-		update(c, CALENDAR, poolId, stripe, c.createArrayOf("text", hours.keySet().stream().map(Instant::toString).toArray()),
+		// CapacityCalendar: the same statement announces the counts to the live calendars (LiveCalendar)
+		query(c, CALENDAR, poolId, stripe, c.createArrayOf("text", hours.keySet().stream().map(Instant::toString).toArray()),
 				c.createArrayOf("int", hours.values().toArray()), poolId, stripe,
 				c.createArrayOf("text", days.keySet().stream().map(Instant::toString).toArray()),
-				c.createArrayOf("int", days.values().toArray()));
+				c.createArrayOf("int", days.values().toArray()), "allot_calendar", poolId.toString(),
+				counts(hours, 3600) + ";" + counts(days, 86_400), ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE));
 		String after = "{\"id\":\"" + id + "\",\"tenant\":\"" + tenant.slug() + "\",\"project\":\"main\",\"pool\":\""
 				+ Settings.POOLS[r.pool()] + "\",\"gpus\":" + r.gpus() + ",\"startsAt\":\"" + r.start() + "\",\"endsAt\":\""
 				+ r.end() + "\",\"nodes\":" + hosts.stream().map(h -> "\"" + h + "\"").toList() + ",\"cluster\":" + cluster
@@ -549,6 +556,14 @@ final class JdbcMirror implements AutoCloseable {
 			}
 		}
 		return buckets;
+	}
+
+	/** CalendarDelta.counts: {@code <epoch hour or day>:<nodes>,...}. */
+	private static String counts(Map<Instant, Integer> buckets, long unit) {
+		StringBuilder text = new StringBuilder();
+		buckets.forEach((bucket, n) -> text.append(text.isEmpty() ? "" : ",").append(bucket.getEpochSecond() / unit)
+			.append(':').append(n));
+		return text.toString();
 	}
 
 	private static BigDecimal price(String perHour, int gpus, long minutes) {
