@@ -92,11 +92,18 @@ public final class Bench {
 					allPools.add("/api/v1/capacity?pool=" + pool + "&from=" + midnight + "&to="
 							+ midnight.plus(Duration.ofDays(365)) + "&step=P1D");
 				}
+				// earliest-fit for 64 nodes (or a quarter of a small pool) for 24 hours, from now on
+				List<String> earliest = List.of("/api/v1/capacity/earliest?pool=" + Settings.POOLS[0] + "&gpus="
+						+ Math.min(64, settings.nodesPerPool() / 4) * Settings.GPUS_PER_NODE + "&duration=PT24H");
+				Map<String, List<String>> reads = new LinkedHashMap<>();
+				reads.put("one pool, hourly, 90 days", onePool);
+				reads.put("all pools, daily, 1 year", allPools);
+				reads.put("earliest-fit, " + Math.min(64, settings.nodesPerPool() / 4) + " nodes x 24 h", earliest);
 				if (main) {
-					calendar.add(calendar(http, token, onePool, "one pool, hourly, 90 days", "idle",
-							settings.calendarSamples()));
-					calendar.add(calendar(http, token, allPools, "all pools, daily, 1 year", "idle",
-							settings.calendarSamples() / 2));
+					for (Map.Entry<String, List<String>> read : reads.entrySet()) {
+						calendar.add(calendar(http, token, read.getValue(), read.getKey(), "idle",
+								samples(read.getKey(), read.getValue(), settings)));
+					}
 				}
 				List<Integer> clientCounts = main ? settings.clients() : List.of(settings.curveClients());
 				int seconds = main ? settings.seconds() : settings.curveSeconds();
@@ -107,9 +114,14 @@ public final class Bench {
 					Tally.Figures viaJdbc = mirror.run(requests, clients, seconds, 200 + clients);
 					print(viaJdbc);
 					phases.add(viaJdbc);
+					Tally.Figures minimal = mirror.runMinimal(requests, clients, seconds, 400 + clients);
+					print(minimal);
+					phases.add(minimal);
+					mirror.undoMinimal();
 				}
 				if (main) {
-					for (List<String> gets : List.of(onePool, allPools)) {
+					for (Map.Entry<String, List<String>> entry : reads.entrySet()) {
+						List<String> gets = entry.getValue();
 						AtomicBoolean stop = new AtomicBoolean();
 						AtomicReference<Tally> read = new AtomicReference<>();
 						AtomicReference<Exception> failed = new AtomicReference<>();
@@ -134,8 +146,7 @@ public final class Bench {
 								loaded.server5xx(), loaded.errors(), loaded.replayMismatches(), loaded.samples()));
 						print(phases.getLast());
 						Tally t = read.get();
-						calendar.add(new Calendar(gets.size() == 1 ? "one pool, hourly, 90 days" : "all pools, daily, 1 year",
-								"under load (" + settings.curveClients() + " booking clients)", t.attempts, t.millis(0.5),
+						calendar.add(new Calendar(entry.getKey(), "under load (" + settings.curveClients() + " booking clients)", t.attempts, t.millis(0.5),
 								t.millis(0.99), t.millis(1.0), t.errors));
 					}
 					calendar.forEach(Bench::print);
@@ -145,9 +156,11 @@ public final class Bench {
 					checks = Checks.run(c, watermark, now);
 				}
 				System.out.printf("Checks: %d double bookings, %d allocations overlapping a free gap, %d hourly and %d "
-						+ "daily calendar buckets that disagree with the allocations; occupancy of the next 90 days now "
+						+ "daily calendar buckets that disagree with the allocations, %d usage edges or hour levels and %d "
+						+ "month spend counters that disagree with the priced segments; occupancy of the next 90 days now "
 						+ "%.1f %%%n", checks.doubleBookings(), checks.gapOverlaps(), checks.hourMismatches(),
-						checks.dayMismatches(), checks.occupancy() * 100);
+						checks.dayMismatches(), checks.usageMismatches(), checks.spendMismatches(),
+						checks.occupancy() * 100);
 				results.add(new ScenarioResult(scenario.label(), seeded.reservations(), scenario.occupancyPercent(), seeded,
 						app.startSeconds(), rssIdle, rssMax[0], phases, calendar, checks));
 			}
@@ -165,23 +178,24 @@ public final class Bench {
 			.append(Runtime.getRuntime().availableProcessors()).append(" cores, load average at start ").append(loadBefore)
 			.append(", at end ").append(loadAverage()).append("; correctness checks ")
 			.append(passed ? "passed" : "FAILED").append(".\n\n");
-		md.append("| scenario | mode | clients | booked/s | JDBC ceiling/s | ratio | answered/s | JDBC answered/s | p50 ms | p95 ms "
-				+ "| p99 ms | max ms | 409 | 422 | 5xx |\n");
-		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		md.append("| scenario | mode | clients | booked/s | full JDBC/s | minimal/s | of full | of minimal | answered/s "
+				+ "| JDBC answered/s | p50 ms | p95 ms | p99 ms | max ms | 409 | 422 | 5xx |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+				+ "| ---: |\n");
 		for (ScenarioResult r : results) {
 			List<Tally.Figures> phases = r.phases();
 			for (int i = 0; i < phases.size(); i++) {
 				Tally.Figures f = phases.get(i);
-				if (f.mode().equals("JDBC")) {
+				if (!f.mode().startsWith("API")) {
 					continue;
 				}
-				Tally.Figures ceiling = f.mode().equals("API") && i + 1 < phases.size() ? phases.get(i + 1) : null;
-				md.append("| %s | %s | %d | %.1f | %s | %s | %.1f | %s | %.0f | %.0f | %.0f | %.0f | %d | %d | %d |\n".formatted(
-						r.scenario(), f.mode(), f.clients(), f.acceptedPerSecond(),
-						ceiling == null ? "" : "%.1f".formatted(ceiling.acceptedPerSecond()),
-						ceiling == null || ceiling.acceptedPerSecond() == 0 ? ""
-								: "%.2f".formatted(f.acceptedPerSecond() / ceiling.acceptedPerSecond()),
-						answered(f), ceiling == null ? "" : "%.1f".formatted(answered(ceiling)), f.p50(), f.p95(), f.p99(), f.max(), f.conflicts(), f.quota(), f.server5xx()));
+				Tally.Figures ceiling = f.mode().equals("API") ? following(phases, i, "JDBC") : null;
+				Tally.Figures floor = f.mode().equals("API") ? following(phases, i, "minimal") : null;
+				md.append("| %s | %s | %d | %.1f | %s | %s | %s | %s | %.1f | %s | %.0f | %.0f | %.0f | %.0f | %d | %d | %d |\n"
+					.formatted(r.scenario(), f.mode(), f.clients(), f.acceptedPerSecond(), rate(ceiling), rate(floor),
+							ratio(f, ceiling), ratio(f, floor), answered(f),
+							ceiling == null ? "" : "%.1f".formatted(answered(ceiling)), f.p50(), f.p95(), f.p99(), f.max(),
+							f.conflicts(), f.quota(), f.server5xx()));
 			}
 		}
 		md.append("\n| scenario | calendar request | when | samples | p50 ms | p99 ms | max ms |\n");
@@ -193,15 +207,42 @@ public final class Bench {
 			}
 		}
 		md.append("\n| scenario | seeded reservations | seed s | start-up s | RSS idle MiB | RSS under load MiB | "
-				+ "occupancy after | double bookings | calendar mismatches |\n");
-		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+				+ "occupancy after | double bookings | calendar mismatches | usage mismatches | spend mismatches |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 		for (ScenarioResult r : results) {
-			md.append("| %s | %,d | %.0f | %.1f | %.0f | %.0f | %.1f %% | %d | %d |\n".formatted(r.scenario(),
+			md.append("| %s | %,d | %.0f | %.1f | %.0f | %.0f | %.1f %% | %d | %d | %d | %d |\n".formatted(r.scenario(),
 					r.reservations(), r.seeded().seconds(), r.startSeconds(), r.rssIdleMib(), r.rssLoadMib(),
 					r.checks().occupancy() * 100, r.checks().doubleBookings(),
-					r.checks().hourMismatches() + r.checks().dayMismatches()));
+					r.checks().hourMismatches() + r.checks().dayMismatches(), r.checks().usageMismatches(),
+					r.checks().spendMismatches()));
 		}
 		return md.toString();
+	}
+
+	/** Idle samples of a read: fewer for several requests per sample, and for earliest-fit (a search, not a sum). */
+	private static int samples(String what, List<String> gets, Settings settings) {
+		return what.startsWith("earliest") ? Math.max(20, settings.calendarSamples() / 5)
+				: gets.size() == 1 ? settings.calendarSamples() : settings.calendarSamples() / 2;
+	}
+
+	/** The first phase of the mode after the API phase at {@code i} (its JDBC and minimal runs), if any. */
+	private static Tally.Figures following(List<Tally.Figures> phases, int i, String mode) {
+		for (int j = i + 1; j < phases.size() && !phases.get(j).mode().startsWith("API"); j++) {
+			if (phases.get(j).mode().equals(mode)) {
+				return phases.get(j);
+			}
+		}
+		return null;
+	}
+
+	private static String rate(Tally.Figures f) {
+		return f == null ? "" : "%.1f".formatted(f.acceptedPerSecond());
+	}
+
+	/** Bookings per second through the API as a share of another mode's. */
+	private static String ratio(Tally.Figures api, Tally.Figures other) {
+		return other == null || other.acceptedPerSecond() == 0 ? ""
+				: "%.2f".formatted(api.acceptedPerSecond() / other.acceptedPerSecond());
 	}
 
 	/** Requests decided per second: booked, refused for capacity (409) or by the quota (422), or replayed. */
@@ -234,7 +275,7 @@ public final class Bench {
 	}
 
 	private static void print(Calendar c) {
-		System.out.printf("  calendar %-28s %-30s %4d samples: p50 %6.1f  p99 %6.1f  max %6.1f ms  failures %d%n",
+		System.out.printf("  read %-32s %-30s %4d samples: p50 %6.1f  p99 %6.1f  max %6.1f ms  failures %d%n",
 				c.what(), c.when(), c.samples(), c.p50(), c.p99(), c.max(), c.failures());
 	}
 
@@ -243,8 +284,8 @@ public final class Bench {
 			throws Exception {
 		boolean passed = true;
 		System.out.printf("%n%s%n", "=".repeat(118));
-		System.out.printf("%-14s %-13s %7s %10s %10s %6s %7s %7s %7s %6s %6s %5s%n", "scenario", "mode", "clients",
-				"booked/s", "ceiling/s", "ratio", "p50 ms", "p95 ms", "p99 ms", "409", "422", "5xx");
+		System.out.printf("%-14s %-13s %7s %9s %9s %9s %7s %7s %7s %7s %7s %6s %6s %5s%n", "scenario", "mode", "clients",
+				"booked/s", "full/s", "minimal/s", "of full", "of min", "p50 ms", "p95 ms", "p99 ms", "409", "422", "5xx");
 		for (ScenarioResult r : results) {
 			List<Tally.Figures> phases = r.phases();
 			for (int i = 0; i < phases.size(); i++) {
@@ -252,14 +293,11 @@ public final class Bench {
 				if (!f.mode().equals("API")) {
 					continue;
 				}
-				Tally.Figures ceiling = i + 1 < phases.size() && phases.get(i + 1).mode().equals("JDBC") ? phases.get(i + 1)
-						: null;
-				System.out.printf("%-14s %-13s %7d %10.1f %10s %6s %7.1f %7.1f %7.1f %6d %6d %5d%n", r.scenario(), f.mode(),
-						f.clients(), f.acceptedPerSecond(),
-						ceiling == null ? "" : "%.1f".formatted(ceiling.acceptedPerSecond()),
-						ceiling == null || ceiling.acceptedPerSecond() == 0 ? ""
-								: "%.2f".formatted(f.acceptedPerSecond() / ceiling.acceptedPerSecond()),
-						f.p50(), f.p95(), f.p99(), f.conflicts(), f.quota(), f.server5xx());
+				Tally.Figures ceiling = following(phases, i, "JDBC");
+				Tally.Figures floor = following(phases, i, "minimal");
+				System.out.printf("%-14s %-13s %7d %9.1f %9s %9s %7s %7s %7.1f %7.1f %7.1f %6d %6d %5d%n", r.scenario(),
+						f.mode(), f.clients(), f.acceptedPerSecond(), rate(ceiling), rate(floor), ratio(f, ceiling),
+						ratio(f, floor), f.p50(), f.p95(), f.p99(), f.conflicts(), f.quota(), f.server5xx());
 			}
 			for (Tally.Figures f : phases) {
 				passed &= f.server5xx() == 0 && f.replayMismatches() == 0 && f.errors() == 0;
@@ -272,9 +310,11 @@ public final class Bench {
 		System.out.println();
 		for (ScenarioResult r : results) {
 			System.out.printf("%-14s start-up %.1f s, RSS idle %.0f MiB, under load %.0f MiB; seeded in %.1f s; "
-					+ "occupancy after %.1f %%; double bookings %d; calendar mismatches %d%n", r.scenario(),
-					r.startSeconds(), r.rssIdleMib(), r.rssLoadMib(), r.seeded().seconds(), r.checks().occupancy() * 100,
-					r.checks().doubleBookings(), r.checks().hourMismatches() + r.checks().dayMismatches());
+					+ "occupancy after %.1f %%; double bookings %d; calendar mismatches %d; usage mismatches %d; spend "
+					+ "mismatches %d%n", r.scenario(), r.startSeconds(), r.rssIdleMib(), r.rssLoadMib(), r.seeded().seconds(),
+					r.checks().occupancy() * 100, r.checks().doubleBookings(),
+					r.checks().hourMismatches() + r.checks().dayMismatches(), r.checks().usageMismatches(),
+					r.checks().spendMismatches());
 			r.calendar().forEach(Bench::print);
 		}
 		Map<String, Object> json = new LinkedHashMap<>();

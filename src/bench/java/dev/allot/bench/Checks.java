@@ -13,10 +13,12 @@ import java.time.temporal.ChronoUnit;
 /** What must hold after the load, checked by SQL against the database the application wrote. */
 final class Checks {
 
-	record Result(long doubleBookings, long gapOverlaps, long hourMismatches, long dayMismatches, double occupancy) {
+	record Result(long doubleBookings, long gapOverlaps, long hourMismatches, long dayMismatches,
+			long usageMismatches, long spendMismatches, double occupancy) {
 
 		boolean passed() {
-			return doubleBookings == 0 && gapOverlaps == 0 && hourMismatches == 0 && dayMismatches == 0;
+			return doubleBookings == 0 && gapOverlaps == 0 && hourMismatches == 0 && dayMismatches == 0
+					&& usageMismatches == 0 && spendMismatches == 0;
 		}
 
 	}
@@ -60,7 +62,73 @@ final class Checks {
 				occupancy = rs.getDouble(1);
 			}
 		}
-		return new Result(doubles, overlaps, hours, days, occupancy);
+		return new Result(doubles, overlaps, hours, days, usageMismatches(c), spendMismatches(c), occupancy);
+	}
+
+	/**
+	 * Edges and hour levels of the maintained usage (V60) that differ from what the priced segments in
+	 * {@code quota_usage} say, computed here from those segments alone: an edge wherever a segment starts or ends,
+	 * and at each hour start the GPUs of the segments holding it (a running sum of the segments' starts and ends).
+	 */
+	private static long usageMismatches(Connection c) throws SQLException {
+		long edges = single(c, """
+				WITH truth AS (
+				    SELECT tenant_id, gpu_type_id, at, count(*) AS refs, sum(delta) AS delta
+				    FROM (SELECT tenant_id, gpu_type_id, lower(during) AS at,
+				                 reserved_gpus + borrowed_gpus + on_demand_gpus AS delta FROM quota_usage
+				          UNION ALL
+				          SELECT tenant_id, gpu_type_id, upper(during), -(reserved_gpus + borrowed_gpus + on_demand_gpus)
+				          FROM quota_usage) x
+				    GROUP BY 1, 2, 3
+				)
+				SELECT count(*) FROM truth t FULL JOIN quota_usage_edge k
+				  ON k.tenant_id = t.tenant_id AND k.gpu_type_id = t.gpu_type_id AND k.at = t.at
+				WHERE t.refs IS DISTINCT FROM k.refs OR t.delta IS DISTINCT FROM k.delta""");
+		long levels = single(c, """
+				WITH events AS (
+				    SELECT tenant_id, gpu_type_id, lower(during) AS at, reserved_gpus + borrowed_gpus + on_demand_gpus AS d
+				    FROM quota_usage
+				    UNION ALL
+				    SELECT tenant_id, gpu_type_id, upper(during), -(reserved_gpus + borrowed_gpus + on_demand_gpus)
+				    FROM quota_usage
+				), marks AS (
+				    SELECT s.tenant_id, s.gpu_type_id, h
+				    FROM (SELECT tenant_id, gpu_type_id, min(at) AS lo, max(at) AS hi FROM events GROUP BY 1, 2) s,
+				         generate_series(date_trunc('hour', s.lo, 'UTC'), s.hi, interval '1 hour') h
+				), truth AS (
+				    SELECT tenant_id, gpu_type_id, at AS hour, level FROM (
+				        SELECT tenant_id, gpu_type_id, at, mark,
+				               sum(d) OVER (PARTITION BY tenant_id, gpu_type_id ORDER BY at, mark ROWS UNBOUNDED PRECEDING)
+				                   AS level
+				        FROM (SELECT tenant_id, gpu_type_id, at, d, false AS mark FROM events
+				              UNION ALL SELECT tenant_id, gpu_type_id, h, 0, true FROM marks) stream) levelled
+				    WHERE mark AND level <> 0
+				)
+				SELECT count(*) FROM truth t FULL JOIN (SELECT * FROM quota_usage_level WHERE gpus <> 0) k
+				  ON k.tenant_id = t.tenant_id AND k.gpu_type_id = t.gpu_type_id AND k.hour = t.hour
+				WHERE t.level IS DISTINCT FROM k.gpus""");
+		return edges + levels;
+	}
+
+	/**
+	 * Monthly spend counters that differ from the sum of the priced segments of their tenant, GPU type, project,
+	 * currency and month; a segment crossing a month start (which the counters could not attribute) counts too.
+	 */
+	private static long spendMismatches(Connection c) throws SQLException {
+		long counters = single(c, """
+				WITH truth AS (
+				    SELECT tenant_id, gpu_type_id, project, currency, date_trunc('month', lower(during), 'UTC') AS month,
+				           sum(amount) AS amount
+				    FROM quota_usage GROUP BY 1, 2, 3, 4, 5
+				)
+				SELECT count(*) FROM truth t FULL JOIN (SELECT * FROM quota_spend WHERE amount <> 0) k
+				  ON k.tenant_id = t.tenant_id AND k.gpu_type_id = t.gpu_type_id AND k.project IS NOT DISTINCT FROM t.project
+				 AND k.currency = t.currency AND k.month = t.month
+				WHERE coalesce(t.amount, 0) <> coalesce(k.amount, 0)""");
+		long crossing = single(c, """
+				SELECT count(*) FROM quota_usage
+				WHERE date_trunc('month', lower(during), 'UTC') <> date_trunc('month', upper(during) - interval '1 microsecond', 'UTC')""");
+		return counters + crossing;
 	}
 
 	/** Buckets where the maintained count differs from the distinct nodes the live allocations touch. */

@@ -37,8 +37,8 @@ final class History {
 			+ "\"volumes\":[],\"sshPublicKeys\":[]}";
 
 	/** Tables a history lives in; the downstream ones are emptied along with them. */
-	private static final String TABLES = "reservation, allocation, free_gap, quota_usage, pool_hour, pool_day, cluster, "
-			+ "cluster_event, event_publication";
+	private static final String TABLES = "reservation, allocation, free_gap, quota_usage, quota_usage_edge, "
+			+ "quota_usage_level, quota_spend, pool_hour, pool_day, cluster, cluster_event, event_publication";
 
 	record Seeded(long reservations, long allocations, long gaps, long usage, double seconds, double indexSeconds) {
 	}
@@ -175,6 +175,10 @@ final class History {
 				}
 				c.commit();
 			}
+			try (Connection c = Fleet.connect(settings); Statement st = c.createStatement()) {
+				// COPY ran without triggers: derive the maintained usage and spend as the migration does
+				st.execute("SELECT quota_usage_rebuild()");
+			}
 			double copied = (System.nanoTime() - started) / 1e9;
 			long indexStart = System.nanoTime();
 			restore(settings, recreate);
@@ -212,7 +216,8 @@ final class History {
 			throw failures.getFirst();
 		}
 		try (Connection c = Fleet.connect(settings); Statement st = c.createStatement()) {
-			st.execute("VACUUM ANALYZE reservation, allocation, free_gap, quota_usage, pool_hour, pool_day, node");
+			st.execute("VACUUM ANALYZE reservation, allocation, free_gap, quota_usage, quota_usage_edge, quota_usage_level, "
+					+ "quota_spend, pool_hour, pool_day, node");
 		}
 	}
 

@@ -96,13 +96,18 @@ final class JdbcMirror implements AutoCloseable {
 			    ON CONFLICT (pool_id, hour, stripe)
 			    DO UPDATE SET allocated_nodes = pool_hour.allocated_nodes + excluded.allocated_nodes
 			    RETURNING 1
+			), days AS (
+			    INSERT INTO pool_day (pool_id, day, stripe, allocated_nodes)
+			    SELECT ?, d, ?, n
+			    FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(? AS int[])) AS x(d, n)
+			    ORDER BY d
+			    ON CONFLICT (pool_id, day, stripe)
+			    DO UPDATE SET allocated_nodes = pool_day.allocated_nodes + excluded.allocated_nodes
+			    RETURNING 1
 			)
-			INSERT INTO pool_day (pool_id, day, stripe, allocated_nodes)
-			SELECT ?, d, ?, n
-			FROM unnest(CAST(CAST(? AS text[]) AS timestamptz[]), CAST(? AS int[])) AS x(d, n)
-			ORDER BY d
-			ON CONFLICT (pool_id, day, stripe)
-			DO UPDATE SET allocated_nodes = pool_day.allocated_nodes + excluded.allocated_nodes""";
+			SELECT CAST(pg_current_xact_id() AS text) AS transaction,
+			       pg_notify(?, CAST(? AS text) || ';' || pg_current_xact_id() || ';' || ? || ';'
+			           || ?) AS sent""";
 
 	private static final String INSERT_RESERVATION = """
 			INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, gpu_type,
@@ -147,6 +152,20 @@ final class JdbcMirror implements AutoCloseable {
 	}
 
 	Tally.Figures run(Requests requests, int clients, int seconds, long seed) throws InterruptedException {
+		return run(requests, clients, seconds, seed, false);
+	}
+
+	/**
+	 * The floor: the least a booking must do on this schema, with the same requests and threads. It locks the
+	 * nodes free for the window through the gap index (skipping locked ones), splits their gaps, inserts the
+	 * allocations under the exclusion constraint and charges one counter row, the tenant's quota row.
+	 */
+	Tally.Figures runMinimal(Requests requests, int clients, int seconds, long seed) throws InterruptedException {
+		return run(requests, clients, seconds, seed, true);
+	}
+
+	private Tally.Figures run(Requests requests, int clients, int seconds, long seed, boolean minimal)
+			throws InterruptedException {
 		List<Tally> tallies = new ArrayList<>();
 		List<Thread> threads = new ArrayList<>();
 		long started = System.nanoTime();
@@ -161,7 +180,7 @@ final class JdbcMirror implements AutoCloseable {
 					long start = System.nanoTime();
 					try (Connection c = pool.getConnection()) {
 						try {
-							String outcome = book(c, request);
+							String outcome = minimal ? bookMinimal(c, request) : book(c, request);
 							c.commit();
 							switch (outcome) {
 								case "booked" -> tally.accepted++;
@@ -190,8 +209,95 @@ final class JdbcMirror implements AutoCloseable {
 		for (Thread t : threads) {
 			t.join();
 		}
-		return Tally.merge(tallies).figures("JDBC", clients, (System.nanoTime() - started) / 1e9);
+		return Tally.merge(tallies).figures(minimal ? "minimal" : "JDBC", clients, (System.nanoTime() - started) / 1e9);
 	}
+
+	private static final String MINIMAL_LOCK = """
+			SELECT n.id FROM free_gap g JOIN node n ON n.id = g.node_id
+			WHERE g.pool_id = ? AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
+			  AND n.state = 'AVAILABLE'
+			LIMIT ?
+			FOR NO KEY UPDATE OF n SKIP LOCKED""";
+
+	/** The minimal transaction; answers booked or conflict (it has no quota rules). */
+	private String bookMinimal(Connection c, Requests.Request r) throws SQLException {
+		Fleet.Tenant tenant = fleet.tenants().get(r.tenant());
+		UUID poolId = fleet.poolIds().get(r.pool());
+		Timestamp start = Timestamp.from(r.start());
+		Timestamp end = Timestamp.from(r.end());
+		List<Long> locked = new ArrayList<>();
+		try (PreparedStatement ps = prepare(c, MINIMAL_LOCK, poolId, start, end, r.nodes());
+				ResultSet rs = ps.executeQuery()) {
+			while (rs.next()) {
+				locked.add(rs.getLong(1));
+			}
+		}
+		if (locked.size() < r.nodes()) {
+			c.rollback();
+			return "conflict";
+		}
+		Array nodes = c.createArrayOf("bigint", locked.toArray(Long[]::new));
+		int split = 0;
+		try (PreparedStatement ps = prepare(c, TAKE_FROM_GAPS, nodes, start, end, start, end);
+				ResultSet rs = ps.executeQuery()) {
+			while (rs.next()) {
+				split++;
+			}
+		}
+		if (split < r.nodes()) {
+			// a node's gap changed between the lookup and the lock
+			c.rollback();
+			return "conflict";
+		}
+		UUID id = UUID.randomUUID();
+		update(c, "INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, "
+				+ "gpu_type, gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, created_at) "
+				+ "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, '{}', '{}', '{}', now())", id, tenant.id(),
+				tenant.slug(), tenant.projectId(), Fleet.PROJECT, poolId, Settings.POOLS[r.pool()],
+				Settings.GPU_TYPES[r.pool()], r.gpus(), start, end);
+		update(c, "INSERT INTO allocation (reservation_id, node_id, pool_id, during) SELECT ?, unnest(CAST(? AS bigint[])), ?, "
+				+ WINDOW, id, nodes, poolId, start, end);
+		update(c, "UPDATE quota SET version = version + 1 WHERE tenant_id = ?", tenant.id());
+		minimalBooked.add(new MinimalBooking(id, poolId, locked, start, end));
+		return "booked";
+	}
+
+	private record MinimalBooking(UUID id, UUID poolId, List<Long> nodes, Timestamp start, Timestamp end) {
+	}
+
+	private final java.util.Queue<MinimalBooking> minimalBooked = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+	/**
+	 * Takes back what the minimal transactions booked (it keeps neither quota usage nor the calendar, which the
+	 * checks compare with the allocations): each window returned to its nodes' gaps as a cancellation does, then
+	 * the allocations and reservations deleted.
+	 */
+	void undoMinimal() throws SQLException {
+		try (Connection c = pool.getConnection()) {
+			for (MinimalBooking b; (b = minimalBooked.poll()) != null;) {
+				update(c, RETURN_TO_GAPS, c.createArrayOf("bigint", b.nodes().toArray(Long[]::new)), b.start(), b.end(),
+						b.poolId());
+				update(c, "DELETE FROM allocation WHERE reservation_id = ?", b.id());
+				update(c, "DELETE FROM reservation WHERE id = ?", b.id());
+			}
+			c.commit();
+		}
+	}
+
+	/** Allocations.returnToGaps. */
+	private static final String RETURN_TO_GAPS = """
+			WITH freed AS (
+			    SELECT unnest(CAST(? AS bigint[])) AS node_id,
+			           tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)') AS during
+			), neighbours AS (
+			    DELETE FROM free_gap g USING freed f WHERE g.node_id = f.node_id AND g.during -|- f.during
+			    RETURNING g.node_id, g.during
+			), merged AS (
+			    SELECT node_id, range_agg(during) AS free FROM (
+			        SELECT node_id, during FROM freed UNION ALL SELECT node_id, during FROM neighbours) pieces
+			    GROUP BY node_id
+			)
+			INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, ?, unnest(free) FROM merged""";
 
 	/** One booking; answers booked, conflict (409) or quota (422), rolling back all but the first. */
 	private String book(Connection c, Requests.Request r) throws SQLException {
@@ -223,24 +329,43 @@ final class JdbcMirror implements AutoCloseable {
 				burst = rs.getBoolean("burst");
 			}
 		}
-		List<long[]> usage = new ArrayList<>();
-		try (PreparedStatement ps = c.prepareStatement("""
-				SELECT lower(during) AS s, upper(during) AS e, reserved_gpus + borrowed_gpus + on_demand_gpus AS gpus
-				FROM quota_usage WHERE tenant_id = ? AND gpu_type_id = ? AND during && tstzrange(?, ?, '[)')""")) {
+		// QuotaRepository.usage: the level at the window's hour start, then the edges up to the window's end
+		Timestamp hour = Timestamp.from(r.start().truncatedTo(ChronoUnit.HOURS));
+		int level = 0;
+		try (PreparedStatement ps = c.prepareStatement(
+				"SELECT gpus FROM quota_usage_level WHERE tenant_id = ? AND gpu_type_id = ? AND hour = ?")) {
 			ps.setObject(1, tenant.id());
 			ps.setObject(2, typeId);
-			ps.setTimestamp(3, start);
+			ps.setTimestamp(3, hour);
+			try (ResultSet rs = ps.executeQuery()) {
+				level = rs.next() ? rs.getInt(1) : 0;
+			}
+		}
+		int atStart = level;
+		TreeMap<Instant, Integer> usage = new TreeMap<>();
+		try (PreparedStatement ps = c.prepareStatement("""
+				SELECT at, delta FROM quota_usage_edge
+				WHERE tenant_id = ? AND gpu_type_id = ? AND at > ? AND at < ? ORDER BY at""")) {
+			ps.setObject(1, tenant.id());
+			ps.setObject(2, typeId);
+			ps.setTimestamp(3, hour);
 			ps.setTimestamp(4, end);
 			try (ResultSet rs = ps.executeQuery()) {
 				while (rs.next()) {
-					usage.add(new long[] { rs.getTimestamp("s").toInstant().getEpochSecond(),
-							rs.getTimestamp("e").toInstant().getEpochSecond(), rs.getInt("gpus") });
+					Instant at = rs.getTimestamp(1).toInstant();
+					level += rs.getInt(2);
+					if (at.isAfter(r.start())) {
+						usage.put(at, level);
+					}
+					else {
+						atStart = level;
+					}
 				}
 			}
 		}
 		List<int[]> split = new ArrayList<>();
 		List<Instant[]> stretches = new ArrayList<>();
-		if (!split(r, usage, guaranteed, max, burst, split, stretches)) {
+		if (!split(r, atStart, usage, guaranteed, max, burst, split, stretches)) {
 			c.rollback();
 			return "quota";
 		}
@@ -369,10 +494,12 @@ final class JdbcMirror implements AutoCloseable {
 		update(c, "INSERT INTO allocation (reservation_id, node_id, pool_id, during) SELECT ?, unnest(CAST(? AS bigint[])), ?, "
 				+ WINDOW, id, nodes, poolId, start, end);
 		int stripe = ThreadLocalRandom.current().nextInt(8);
-		update(c, CALENDAR, poolId, stripe, c.createArrayOf("text", hours.keySet().stream().map(Instant::toString).toArray()),
+		// CapacityCalendar: the same statement announces the counts to the live calendars (LiveCalendar)
+		query(c, CALENDAR, poolId, stripe, c.createArrayOf("text", hours.keySet().stream().map(Instant::toString).toArray()),
 				c.createArrayOf("int", hours.values().toArray()), poolId, stripe,
 				c.createArrayOf("text", days.keySet().stream().map(Instant::toString).toArray()),
-				c.createArrayOf("int", days.values().toArray()));
+				c.createArrayOf("int", days.values().toArray()), "allot_calendar", poolId.toString(),
+				counts(hours, 3600) + ";" + counts(days, 86_400), ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE));
 		String after = "{\"id\":\"" + id + "\",\"tenant\":\"" + tenant.slug() + "\",\"project\":\"main\",\"pool\":\""
 				+ Settings.POOLS[r.pool()] + "\",\"gpus\":" + r.gpus() + ",\"startsAt\":\"" + r.start() + "\",\"endsAt\":\""
 				+ r.end() + "\",\"nodes\":" + hosts.stream().map(h -> "\"" + h + "\"").toList() + ",\"cluster\":" + cluster
@@ -390,18 +517,11 @@ final class JdbcMirror implements AutoCloseable {
 		return "booked";
 	}
 
-	/** QuotaPolicy.split: cuts at usage changes and month starts; false when the cap refuses (no burst). */
-	private static boolean split(Requests.Request r, List<long[]> usage, int guaranteed, int max, boolean burst,
-			List<int[]> split, List<Instant[]> stretches) {
+	/** QuotaPolicy.split: cuts at usage edges and month starts; false when the cap refuses (no burst). */
+	private static boolean split(Requests.Request r, int atStart, TreeMap<Instant, Integer> usage, int guaranteed,
+			int max, boolean burst, List<int[]> split, List<Instant[]> stretches) {
 		TreeSet<Instant> cuts = new TreeSet<>(List.of(r.start(), r.end()));
-		for (long[] u : usage) {
-			for (int i = 0; i < 2; i++) {
-				Instant at = Instant.ofEpochSecond(u[i]);
-				if (!at.isBefore(r.start()) && at.isBefore(r.end())) {
-					cuts.add(at);
-				}
-			}
-		}
+		cuts.addAll(usage.headMap(r.end(), false).keySet());
 		YearMonth month = YearMonth.from(r.start().atOffset(ZoneOffset.UTC)).plusMonths(1);
 		for (Instant s = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC); s.isBefore(r.end());
 				month = month.plusMonths(1), s = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC)) {
@@ -409,14 +529,8 @@ final class JdbcMirror implements AutoCloseable {
 		}
 		Instant from = cuts.pollFirst();
 		for (Instant to : cuts) {
-			long a = from.getEpochSecond();
-			long b = to.getEpochSecond();
-			int used = 0;
-			for (long[] u : usage) {
-				if (u[0] < b && u[1] > a) {
-					used += (int) u[2];
-				}
-			}
+			Map.Entry<Instant, Integer> step = usage.floorEntry(from);
+			int used = step == null ? atStart : step.getValue();
 			int gpus = r.gpus();
 			int reserved = Math.min(gpus, Math.max(0, guaranteed - used));
 			int borrowed = Math.min(gpus - reserved, Math.max(0, max - Math.max(used, guaranteed)));
@@ -442,6 +556,14 @@ final class JdbcMirror implements AutoCloseable {
 			}
 		}
 		return buckets;
+	}
+
+	/** CalendarDelta.counts: {@code <epoch hour or day>:<nodes>,...}. */
+	private static String counts(Map<Instant, Integer> buckets, long unit) {
+		StringBuilder text = new StringBuilder();
+		buckets.forEach((bucket, n) -> text.append(text.isEmpty() ? "" : ",").append(bucket.getEpochSecond() / unit)
+			.append(':').append(n));
+		return text.toString();
 	}
 
 	private static BigDecimal price(String perHour, int gpus, long minutes) {

@@ -67,8 +67,13 @@ record Settings(String size, int nodes, int tenants, int tightTenants, Scenario 
 				System.getProperty("bench.database.user", "postgres"));
 	}
 
+	/**
+	 * {@code -Dbench.database=...} names the database, so that two people benchmarking on one PostgreSQL do not
+	 * drop each other's; CI keeps {@code allot_bench_<size>}.
+	 */
 	String database() {
-		return "allot_bench_" + size;
+		String named = System.getProperty("bench.database", "").trim();
+		return named.isEmpty() ? "allot_bench_" + size : named;
 	}
 
 	String jdbcUrl() {

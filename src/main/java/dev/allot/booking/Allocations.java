@@ -183,31 +183,53 @@ class Allocations {
 	}
 
 	/**
-	 * The earliest starts from {@code after} on where {@code count} available nodes are free for the duration.
-	 * Only a gap's start (or {@code after} itself) can be the earliest such start, so those are the candidates.
+	 * The earliest starts from {@code after} on where {@code count} available nodes are free for the duration
+	 * (see {@link EarliestFit}): the gaps holding {@code after}, then the gaps starting after it, read a day, two
+	 * days, four days... at a time in order of their start until enough starts are found or no allocation of the
+	 * pool ends later (its last hour in the calendar). Each read is one index lookup of the gaps overlapping the
+	 * stretch, so the work grows with the pool's nodes and how far ahead the answer is, not with its history.
 	 */
 	List<java.time.Instant> earliestStarts(UUID poolId, int count, java.time.Duration duration, java.time.Instant after,
 			int limit) {
-		return jdbc.sql("""
-				WITH starts AS (
-				    SELECT DISTINCT greatest(lower(g.during), CAST(:after AS timestamptz)) AS t
-				    FROM free_gap g JOIN node n ON n.id = g.node_id
-				    WHERE g.pool_id = :pool AND n.state = 'AVAILABLE'
-				      AND (upper(g.during) IS NULL OR upper(g.during)
-				           >= greatest(lower(g.during), CAST(:after AS timestamptz)) + CAST(:duration AS interval))
-				)
-				SELECT s.t FROM starts s
-				WHERE (SELECT count(*) FROM free_gap g JOIN node n ON n.id = g.node_id
-				       WHERE g.pool_id = :pool AND n.state = 'AVAILABLE'
-				         AND g.during @> tstzrange(s.t, s.t + CAST(:duration AS interval), '[)')) >= :count
-				ORDER BY s.t LIMIT :limit""")
+		EarliestFit fit = new EarliestFit(count, duration, limit);
+		fit.holding(after, jdbc.sql("""
+				SELECT lower(g.during), upper(g.during) FROM free_gap g JOIN node n ON n.id = g.node_id
+				WHERE g.pool_id = :pool AND g.during @> CAST(:after AS timestamptz) AND n.state = 'AVAILABLE'""")
 			.param("pool", poolId)
 			.param("after", ts(after))
-			.param("duration", duration.toSeconds() + " seconds")
-			.param("count", count)
-			.param("limit", limit)
-			.query((rs, n) -> rs.getTimestamp(1).toInstant())
-			.list();
+			.query((rs, n) -> new EarliestFit.Gap(instant(rs.getTimestamp(1)), instant(rs.getTimestamp(2))))
+			.list());
+		java.time.Instant horizon = jdbc.sql("SELECT max(hour) FROM pool_hour WHERE pool_id = ?")
+			.param(poolId)
+			.query((rs, n) -> instant(rs.getTimestamp(1)))
+			.optional()
+			.map(last -> last.plus(java.time.Duration.ofHours(1)))
+			.orElse(after);
+		java.time.Instant from = after;
+		for (java.time.Duration stretch = java.time.Duration.ofDays(1); !fit.done() && from.isBefore(horizon);
+				stretch = stretch.compareTo(java.time.Duration.ofDays(32)) < 0 ? stretch.multipliedBy(2) : stretch) {
+			java.time.Instant to = from.plus(stretch);
+			jdbc.sql("""
+					SELECT lower(g.during), upper(g.during) FROM free_gap g JOIN node n ON n.id = g.node_id
+					WHERE g.pool_id = :pool AND g.during && tstzrange(CAST(:from AS timestamptz), CAST(:to AS timestamptz), '(]')
+					  AND lower(g.during) > CAST(:from AS timestamptz) AND lower(g.during) <= CAST(:to AS timestamptz)
+					  AND n.state = 'AVAILABLE'
+					ORDER BY lower(g.during)""")
+				.param("pool", poolId)
+				.param("from", ts(from))
+				.param("to", ts(to))
+				.query((rs, n) -> {
+					fit.next(rs.getTimestamp(1).toInstant(), instant(rs.getTimestamp(2)));
+					return n;
+				})
+				.list();
+			from = to;
+		}
+		return fit.starts();
+	}
+
+	private static java.time.@Nullable Instant instant(@Nullable Timestamp timestamp) {
+		return timestamp == null ? null : timestamp.toInstant();
 	}
 
 	List<Long> nodesOf(UUID reservationId) {

@@ -77,7 +77,7 @@ public class Bookings {
 
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
-			TransactionTemplate transactions, Clock clock) {
+			TransactionTemplate transactions, Clock clock, BookingProperties properties) {
 		this.reservations = reservations;
 		this.allocations = allocations;
 		this.calendar = calendar;
@@ -86,7 +86,7 @@ public class Bookings {
 		this.quotas = quotas;
 		this.audit = audit;
 		this.events = events;
-		this.transactions = transactions;
+		this.transactions = new BookingTransactions(transactions, properties.concurrentChanges());
 		this.clock = clock;
 	}
 

@@ -42,6 +42,8 @@ public class Capacity {
 
 	private final CapacityCalendar calendar;
 
+	private final LiveCalendar live;
+
 	private final Allocations allocations;
 
 	private final Inventory inventory;
@@ -54,9 +56,10 @@ public class Capacity {
 
 	private final Clock clock;
 
-	Capacity(CapacityCalendar calendar, Allocations allocations, Inventory inventory, Quotas quotas, Tenancy tenancy,
+	Capacity(CapacityCalendar calendar, LiveCalendar live, Allocations allocations, Inventory inventory, Quotas quotas, Tenancy tenancy,
 			JdbcClient jdbc, Clock clock) {
 		this.calendar = calendar;
+		this.live = live;
 		this.allocations = allocations;
 		this.inventory = inventory;
 		this.quotas = quotas;
@@ -82,9 +85,9 @@ public class Capacity {
 			throw InvalidInputException.of("to", "asks for more than " + MAX_BUCKETS + " buckets");
 		}
 		Instant stop = start.plus(step.multipliedBy(buckets));
-		Map<Instant, Integer> allocated = step.equals(Hours.HOUR) ? calendar.hourly(pool.id(), start, stop)
-				: step.equals(Hours.DAY) && start.equals(start.truncatedTo(ChronoUnit.DAYS))
-						? calendar.daily(pool.id(), start, stop) : calendar.binned(pool.id(), start, stop, step);
+		Map<Instant, Integer> allocated = step.equals(Hours.HOUR) ? hourly(pool, start, stop)
+				: step.equals(Hours.DAY) && start.equals(start.truncatedTo(ChronoUnit.DAYS)) ? daily(pool, start, stop)
+						: calendar.binned(pool.id(), start, stop, step);
 		Inventory.PoolSize size = inventory.size(pool);
 		int perNode = pool.gpusPerNode();
 		List<Bucket> result = new ArrayList<>();
@@ -159,6 +162,17 @@ public class Capacity {
 			return tenancy.readable(caller, caller.tenants().keySet().iterator().next());
 		}
 		return null;
+	}
+
+	/** From this replica's live copy, or from the database while it has none (starting, or resyncing). */
+	private Map<Instant, Integer> hourly(Pool pool, Instant from, Instant to) {
+		Map<Instant, Integer> live = this.live.hourly(pool.id(), from, to);
+		return live != null ? live : calendar.hourly(pool.id(), from, to);
+	}
+
+	private Map<Instant, Integer> daily(Pool pool, Instant from, Instant to) {
+		Map<Instant, Integer> live = this.live.daily(pool.id(), from, to);
+		return live != null ? live : calendar.daily(pool.id(), from, to);
 	}
 
 	private Pool pool(String name) {

@@ -33,8 +33,11 @@ class CapacityCalendar {
 
 	private final JdbcClient jdbc;
 
-	CapacityCalendar(JdbcClient jdbc) {
+	private final LiveCalendar live;
+
+	CapacityCalendar(JdbcClient jdbc, LiveCalendar live) {
 		this.jdbc = jdbc;
+		this.live = live;
 	}
 
 	/** The window was cut out of these gaps (one per node): buckets they held whole are now allocated. */
@@ -57,7 +60,10 @@ class CapacityCalendar {
 		if (hours.isEmpty() && days.isEmpty()) {
 			return;
 		}
-		jdbc.sql("""
+		int nonce = ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE);
+		// The same statement announces the change to every replica's live calendar (LiveCalendar), delivered when
+		// this transaction commits; the nonce keeps two equal changes of one transaction from being sent as one.
+		long transaction = jdbc.sql("""
 				WITH hours AS (
 				    INSERT INTO pool_hour (pool_id, hour, stripe, allocated_nodes)
 				    SELECT :pool, h, :stripe, n
@@ -66,20 +72,30 @@ class CapacityCalendar {
 				    ON CONFLICT (pool_id, hour, stripe)
 				    DO UPDATE SET allocated_nodes = pool_hour.allocated_nodes + excluded.allocated_nodes
 				    RETURNING 1
+				), days AS (
+				    INSERT INTO pool_day (pool_id, day, stripe, allocated_nodes)
+				    SELECT :pool, d, :stripe, n
+				    FROM unnest(CAST(CAST(:days AS text[]) AS timestamptz[]), CAST(:dayCounts AS int[])) AS x(d, n)
+				    ORDER BY d
+				    ON CONFLICT (pool_id, day, stripe)
+				    DO UPDATE SET allocated_nodes = pool_day.allocated_nodes + excluded.allocated_nodes
+				    RETURNING 1
 				)
-				INSERT INTO pool_day (pool_id, day, stripe, allocated_nodes)
-				SELECT :pool, d, :stripe, n
-				FROM unnest(CAST(CAST(:days AS text[]) AS timestamptz[]), CAST(:dayCounts AS int[])) AS x(d, n)
-				ORDER BY d
-				ON CONFLICT (pool_id, day, stripe)
-				DO UPDATE SET allocated_nodes = pool_day.allocated_nodes + excluded.allocated_nodes""")
+				SELECT CAST(pg_current_xact_id() AS text) AS transaction,
+				       pg_notify(:channel, CAST(:pool AS text) || ';' || pg_current_xact_id() || ';' || :counts || ';'
+				           || :nonce) AS sent""")
+			.param("channel", CalendarDelta.CHANNEL)
+			.param("counts", CalendarDelta.counts(hours, days))
+			.param("nonce", nonce)
 			.param("pool", poolId)
 			.param("stripe", ThreadLocalRandom.current().nextInt(STRIPES))
 			.param("hours", hours.keySet().stream().map(Instant::toString).toArray(String[]::new))
 			.param("hourCounts", hours.values().toArray(Integer[]::new))
 			.param("days", days.keySet().stream().map(Instant::toString).toArray(String[]::new))
 			.param("dayCounts", days.values().toArray(Integer[]::new))
-			.update();
+			.query((rs, n) -> Long.parseLong(rs.getString("transaction")))
+			.single();
+		live.changing(new CalendarDelta(poolId, transaction, nonce, false, hours, days));
 	}
 
 	/** Nodes allocated in each hour of {@code [from, to)}; hours with none are absent. */
@@ -143,6 +159,9 @@ class CapacityCalendar {
 				.params(STRIPES, bucket[1], bucket[2], poolId)
 				.update();
 		}
+		jdbc.sql("SELECT pg_notify(?, ? || ';reset')").params(CalendarDelta.CHANNEL, poolId.toString()).query()
+			.listOfRows();
+		live.changing(CalendarDelta.reset(poolId));
 	}
 
 }

@@ -68,15 +68,13 @@ public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boole
 	 * with burst. Segments break wherever the existing usage changes and at month starts (budgets are monthly).
 	 */
 	List<Segment> split(List<Usage> existing, TimeWindow window, int gpus) {
+		return split(UsageSteps.of(existing, window), window, gpus);
+	}
+
+	/** As {@link #split(List, TimeWindow, int)}, from the usage's steps over the window. */
+	List<Segment> split(UsageSteps existing, TimeWindow window, int gpus) {
 		TreeSet<Instant> cuts = new TreeSet<>(List.of(window.start(), window.end()));
-		for (Usage usage : existing) {
-			if (window.contains(usage.during().start())) {
-				cuts.add(usage.during().start());
-			}
-			if (window.contains(usage.during().end())) {
-				cuts.add(usage.during().end());
-			}
-		}
+		cuts.addAll(existing.breaks().subMap(window.start(), false, window.end(), false).keySet());
 		YearMonth month = YearMonth.from(window.start().atOffset(ZoneOffset.UTC)).plusMonths(1);
 		for (Instant start = monthStart(month); start.isBefore(window.end()); month = month.plusMonths(1),
 				start = monthStart(month)) {
@@ -88,7 +86,7 @@ public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boole
 		Instant from = cuts.pollFirst();
 		for (Instant to : cuts) {
 			TimeWindow stretch = new TimeWindow(from, to);
-			int used = existing.stream().filter(u -> u.during().overlaps(stretch)).mapToInt(Usage::gpus).sum();
+			int used = existing.levelAt(from);
 			int reserved = Math.min(gpus, Math.max(0, guaranteedGpus - used));
 			int borrowed = Math.min(gpus - reserved, Math.max(0, maxGpus - Math.max(used, guaranteedGpus)));
 			int onDemand = gpus - reserved - borrowed;

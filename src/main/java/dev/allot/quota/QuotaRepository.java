@@ -83,31 +83,41 @@ class QuotaRepository {
 			.optional();
 	}
 
-	/** The tenant's GPUs of the type overlapping the window, one row per stored segment. */
-	List<Usage> usage(UUID tenantId, UUID gpuTypeId, TimeWindow window) {
-		return jdbc.sql("""
-				SELECT lower(during) AS s, upper(during) AS e, reserved_gpus + borrowed_gpus + on_demand_gpus AS gpus
-				FROM quota_usage WHERE tenant_id = ? AND gpu_type_id = ? AND during && """ + RANGE)
-			.params(tenantId, gpuTypeId, ts(window.start()), ts(window.end()))
-			.query((rs, n) -> new Usage(new TimeWindow(rs.getTimestamp("s").toInstant(), rs.getTimestamp("e").toInstant()),
-					rs.getInt("gpus")))
+	/**
+	 * The tenant's usage of the type over the window, from the maintained state (V60): the level at the hour
+	 * start of the window's start and the edges from there to the window's end. Two index range reads whose
+	 * length depends on the window, not on how many bookings the tenant ever made.
+	 */
+	UsageSteps usage(UUID tenantId, UUID gpuTypeId, TimeWindow window) {
+		Timestamp hour = ts(UsageSteps.hourOf(window.start()));
+		int level = jdbc.sql("SELECT gpus FROM quota_usage_level WHERE tenant_id = ? AND gpu_type_id = ? AND hour = ?")
+			.params(tenantId, gpuTypeId, hour)
+			.query(Integer.class)
+			.optional()
+			.orElse(0);
+		List<UsageSteps.Edge> edges = jdbc.sql("""
+				SELECT at, delta FROM quota_usage_edge
+				WHERE tenant_id = ? AND gpu_type_id = ? AND at > ? AND at < ? ORDER BY at""")
+			.params(tenantId, gpuTypeId, hour, ts(window.end()))
+			.query((rs, n) -> new UsageSteps.Edge(rs.getTimestamp(1).toInstant(), rs.getInt(2)))
 			.list();
+		return UsageSteps.fromEdges(level, edges, window);
 	}
 
-	/** What the tenant has booked of the type within the window (a calendar month). */
-	BigDecimal spent(UUID tenantId, UUID gpuTypeId, TimeWindow month) {
-		return jdbc.sql("SELECT coalesce(sum(amount), 0) FROM quota_usage WHERE tenant_id = ? AND gpu_type_id = ? "
-				+ "AND during && " + RANGE)
-			.params(tenantId, gpuTypeId, ts(month.start()), ts(month.end()))
+	/** What the tenant has booked of the type in the calendar month (from the maintained monthly counters). */
+	BigDecimal spent(UUID tenantId, UUID gpuTypeId, YearMonth month) {
+		return jdbc.sql("SELECT coalesce(sum(amount), 0) FROM quota_spend WHERE tenant_id = ? AND gpu_type_id = ? "
+				+ "AND month = ?")
+			.params(tenantId, gpuTypeId, ts(QuotaPolicy.monthStart(month)))
 			.query(BigDecimal.class)
 			.single();
 	}
 
 	/** What a project's live bookings cost in {@code month}, in {@code currency}, over all GPU types. */
-	BigDecimal spentByProject(UUID tenantId, String project, TimeWindow month, String currency) {
-		return jdbc.sql("SELECT coalesce(sum(amount), 0) FROM quota_usage WHERE tenant_id = ? AND project = ? "
-				+ "AND currency = ? AND during && " + RANGE)
-			.params(tenantId, project, currency, ts(month.start()), ts(month.end()))
+	BigDecimal spentByProject(UUID tenantId, String project, YearMonth month, String currency) {
+		return jdbc.sql("SELECT coalesce(sum(amount), 0) FROM quota_spend WHERE tenant_id = ? AND project = ? "
+				+ "AND month = ? AND currency = ?")
+			.params(tenantId, project, ts(QuotaPolicy.monthStart(month)), currency)
 			.query(BigDecimal.class)
 			.single();
 	}

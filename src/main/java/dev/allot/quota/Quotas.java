@@ -202,9 +202,7 @@ public class Quotas {
 		}
 		if (policy.monthlyBudget() != null) {
 			for (Map.Entry<YearMonth, BigDecimal> month : byMonth.entrySet()) {
-				TimeWindow calendarMonth = new TimeWindow(QuotaPolicy.monthStart(month.getKey()),
-						QuotaPolicy.monthStart(month.getKey().plusMonths(1)));
-				BigDecimal spent = repository.spent(tenantId, type.id(), calendarMonth);
+				BigDecimal spent = repository.spent(tenantId, type.id(), month.getKey());
 				BigDecimal left = policy.monthlyBudget().subtract(spent).subtract(month.getValue());
 				if (left.signum() < 0) {
 					throw (QuotaExceededException) new QuotaExceededException("monthlyBudget",
@@ -234,9 +232,7 @@ public class Quotas {
 		}
 		caps.hardCap(tenantId, project).filter(cap -> cap.currency().equals(currency)).ifPresent(cap -> {
 			for (Map.Entry<YearMonth, BigDecimal> month : byMonth.entrySet()) {
-				TimeWindow calendarMonth = new TimeWindow(QuotaPolicy.monthStart(month.getKey()),
-						QuotaPolicy.monthStart(month.getKey().plusMonths(1)));
-				BigDecimal spent = repository.spentByProject(tenantId, project, calendarMonth, currency);
+				BigDecimal spent = repository.spentByProject(tenantId, project, month.getKey(), currency);
 				BigDecimal left = cap.amount().subtract(spent).subtract(month.getValue());
 				if (left.signum() < 0) {
 					throw (QuotaExceededException) new QuotaExceededException("projectBudget",
@@ -257,8 +253,7 @@ public class Quotas {
 	/** What the project's live bookings cost in {@code month} (what its hard budget is checked against). */
 	@Transactional(readOnly = true)
 	public BigDecimal bookedByProject(UUID tenantId, String project, YearMonth month, String currency) {
-		return repository.spentByProject(tenantId, project,
-				new TimeWindow(QuotaPolicy.monthStart(month), QuotaPolicy.monthStart(month.plusMonths(1))), currency);
+		return repository.spentByProject(tenantId, project, month, currency);
 	}
 
 	private List<PricedSegment> split(QuotaPolicy policy, UUID tenantId, GpuType type, TimeWindow window, int gpus) {

@@ -13,8 +13,12 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class CapacityTests extends BookingFixture {
+
+	@org.springframework.beans.factory.annotation.Autowired
+	LiveCalendar live;
 
 	@Test
 	void theCalendarEqualsABruteForceCountOfTheAllocations() {
@@ -66,6 +70,58 @@ class CapacityTests extends BookingFixture {
 		assertThat(calendar.json().get("buckets").get(1).get("allocatedGpus").asInt()).isZero();
 		assertThat(api.get("/api/v1/capacity?pool=" + s.pool() + "&step=PT30M", s.token()).status()).isEqualTo(400);
 		assertThat(api.get("/api/v1/capacity?pool=no-such-pool", s.token()).status()).isEqualTo(400);
+	}
+
+	@Test
+	void theCalendarHeldInMemoryShowsOwnChangesAtOnceAndOtherReplicasChangesWhenAnnounced() {
+		Setup s = setup(4, 32, 32, false);
+		Instant from = hour(1);
+		Instant to = hour(30);
+		assertThat(book(s, 8, hour(3), hour(5)).status()).isEqualTo(201);
+		await().until(live::listening);
+		assertThat(calendar(s, from, to, "PT1H")).isEqualTo(bruteForce(s, from, to, Duration.ofHours(1)));
+		assertThat(live.holds(jdbc.sql("SELECT id FROM pool WHERE name = ?").param(s.pool()).query(java.util.UUID.class)
+			.single())).isTrue();
+
+		// loaded now: each change of this replica shows in the very next read
+		Api.Response booked = book(s, 16, hour(4).plus(Duration.ofMinutes(30)), hour(9));
+		assertThat(booked.status()).isEqualTo(201);
+		assertThat(calendar(s, from, to, "PT1H")).isEqualTo(bruteForce(s, from, to, Duration.ofHours(1)));
+		assertThat(api.post(path(s, booked.json().get("id").asString()) + "/cancel", s.token(), Map.of()).status())
+			.isEqualTo(200);
+		assertThat(calendar(s, from, to, "PT1H")).isEqualTo(bruteForce(s, from, to, Duration.ofHours(1)));
+
+		// another replica's change arrives only through its announcement
+		Instant otherHour = hour(20);
+		Map<Instant, Integer> expected = new TreeMap<>(bruteForce(s, from, to, Duration.ofHours(1)));
+		expected.merge(otherHour, 8, Integer::sum);
+		changeAsAnotherReplica(s, otherHour, 1);
+		await().untilAsserted(() -> assertThat(calendar(s, from, to, "PT1H")).isEqualTo(expected));
+		changeAsAnotherReplica(s, otherHour, -1);
+		await().untilAsserted(
+				() -> assertThat(calendar(s, from, to, "PT1H")).isEqualTo(bruteForce(s, from, to, Duration.ofHours(1))));
+	}
+
+	/** What CapacityCalendar does on another replica: one node more (or less) in the hour, announced on commit. */
+	private void changeAsAnotherReplica(Setup s, Instant hour, int nodes) {
+		jdbc.sql("""
+				WITH changed AS (
+				    INSERT INTO pool_hour (pool_id, hour, stripe, allocated_nodes)
+				    SELECT id, :hour, 3, :nodes FROM pool WHERE name = :pool
+				    ON CONFLICT (pool_id, hour, stripe)
+				    DO UPDATE SET allocated_nodes = pool_hour.allocated_nodes + excluded.allocated_nodes
+				    RETURNING pool_id
+				)
+				SELECT pg_notify('allot_calendar', CAST(pool_id AS text) || ';' || pg_current_xact_id() || ';'
+				    || :epochHour || ':' || :nodes || ';;' || :nonce)
+				FROM changed""")
+			.param("hour", java.sql.Timestamp.from(hour))
+			.param("nodes", nodes)
+			.param("pool", s.pool())
+			.param("epochHour", hour.getEpochSecond() / 3600)
+			.param("nonce", new Random().nextInt(1_000_000))
+			.query()
+			.listOfRows();
 	}
 
 	private Map<Instant, Integer> calendar(Setup s, Instant from, Instant to, String step) {

@@ -1,0 +1,101 @@
+package dev.allot.booking;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The earliest starts where {@code count} nodes are free for {@code duration}, found by one sweep over the pool's
+ * free gaps in order of their start: each gap is looked at once, instead of counting every gap of the pool for
+ * each candidate start. Only {@code after} and a gap's start can be the earliest such start, and only where a gap
+ * starting there is long enough (the same candidates as before); at a candidate {@code t}, the gaps holding
+ * {@code [t, t + duration)} are those started by then whose end is not before {@code t + duration}, and a gap
+ * ending too early for {@code t} ends too early for every later candidate, so it is dropped for good.
+ */
+final class EarliestFit {
+
+	/** A free gap of an available node: {@code from} is null when it has no start, {@code to} when it never ends. */
+	record Gap(@Nullable Instant from, @Nullable Instant to) {
+	}
+
+	private final int count;
+
+	private final Duration duration;
+
+	private final int limit;
+
+	private final List<Instant> starts = new ArrayList<>();
+
+	/** Ends of the gaps started so far that may still hold a candidate's window (never-ending gaps as MAX). */
+	private final PriorityQueue<Instant> open = new PriorityQueue<>();
+
+	private @Nullable Instant pending;
+
+	private boolean pendingIsCandidate;
+
+	EarliestFit(int count, Duration duration, int limit) {
+		this.count = count;
+		this.duration = duration;
+		this.limit = limit;
+	}
+
+	/**
+	 * The gaps holding {@code after}, which start the sweep at {@code after} itself; then {@link #next} with the
+	 * gaps starting after it, in order of their start.
+	 */
+	void holding(Instant after, List<Gap> gaps) {
+		for (Gap gap : gaps) {
+			add(after, gap);
+		}
+		close();
+	}
+
+	/** The next gap in order of its start (strictly after {@code after}). */
+	void next(Instant from, @Nullable Instant to) {
+		if (pending != null && !from.equals(pending)) {
+			close();
+		}
+		add(from, new Gap(from, to));
+	}
+
+	/** No more gaps: decides the last candidate. */
+	List<Instant> starts() {
+		close();
+		return List.copyOf(starts);
+	}
+
+	boolean done() {
+		return starts.size() >= limit;
+	}
+
+	private void add(Instant at, Gap gap) {
+		pending = at;
+		Instant end = gap.to() == null ? Instant.MAX : gap.to();
+		open.add(end);
+		if (!end.isBefore(at.plus(duration))) {
+			pendingIsCandidate = true;
+		}
+	}
+
+	private void close() {
+		if (pending == null) {
+			return;
+		}
+		if (pendingIsCandidate && !done()) {
+			Instant windowEnd = pending.plus(duration);
+			while (!open.isEmpty() && open.peek().isBefore(windowEnd)) {
+				open.poll();
+			}
+			if (open.size() >= count) {
+				starts.add(pending);
+			}
+		}
+		pending = null;
+		pendingIsCandidate = false;
+	}
+
+}

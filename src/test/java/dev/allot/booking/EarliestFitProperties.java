@@ -1,0 +1,93 @@
+package dev.allot.booking;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The sweep finds exactly the starts the former query found: every candidate counted against every gap. */
+class EarliestFitProperties {
+
+	private static final Instant T0 = Instant.parse("2027-03-01T00:00:00Z");
+
+	@Property
+	void theSweepAnswersTheStartsACountAtEveryCandidateAnswers(@ForAll("fleets") List<List<Integer>> nodes,
+			@ForAll @IntRange(min = 1, max = 5) int count, @ForAll @IntRange(min = 1, max = 40) int hours,
+			@ForAll @IntRange(min = 0, max = 60) int afterHour, @ForAll @IntRange(min = 1, max = 6) int limit) {
+		List<EarliestFit.Gap> gaps = gaps(nodes);
+		Instant after = T0.plus(Duration.ofHours(afterHour)).plusSeconds(60 * 17);
+		Duration duration = Duration.ofHours(hours);
+
+		EarliestFit fit = new EarliestFit(count, duration, limit);
+		fit.holding(after, gaps.stream().filter(g -> holds(g, after)).toList());
+		gaps.stream()
+			.filter(g -> g.from() != null && g.from().isAfter(after))
+			.sorted(Comparator.comparing(EarliestFit.Gap::from))
+			.forEach(g -> fit.next(g.from(), g.to()));
+
+		assertThat(fit.starts()).isEqualTo(bruteForce(gaps, count, duration, after, limit));
+	}
+
+	private static List<Instant> bruteForce(List<EarliestFit.Gap> gaps, int count, Duration duration, Instant after,
+			int limit) {
+		TreeSet<Instant> candidates = new TreeSet<>();
+		for (EarliestFit.Gap g : gaps) {
+			Instant t = g.from() == null || g.from().isBefore(after) ? after : g.from();
+			if (g.to() == null || !g.to().isBefore(t.plus(duration))) {
+				candidates.add(t);
+			}
+		}
+		List<Instant> starts = new ArrayList<>();
+		for (Instant t : candidates) {
+			long holding = gaps.stream()
+				.filter(g -> (g.from() == null || !g.from().isAfter(t))
+						&& (g.to() == null || !g.to().isBefore(t.plus(duration))))
+				.count();
+			if (holding >= count && starts.size() < limit) {
+				starts.add(t);
+			}
+		}
+		return starts;
+	}
+
+	private static boolean holds(EarliestFit.Gap g, Instant at) {
+		return (g.from() == null || !g.from().isAfter(at)) && (g.to() == null || g.to().isAfter(at));
+	}
+
+	/**
+	 * Each node's allocations as alternating busy and free lengths in hours; its gaps are the complement, the first
+	 * without a start and the last without an end.
+	 */
+	private static List<EarliestFit.Gap> gaps(List<List<Integer>> nodes) {
+		List<EarliestFit.Gap> gaps = new ArrayList<>();
+		for (List<Integer> lengths : nodes) {
+			Instant free = null;
+			Instant t = T0;
+			for (int i = 0; i + 1 < lengths.size(); i += 2) {
+				t = t.plus(Duration.ofHours(lengths.get(i)));
+				gaps.add(new EarliestFit.Gap(free, t));
+				free = t.plus(Duration.ofHours(lengths.get(i + 1)));
+				t = free;
+			}
+			gaps.add(new EarliestFit.Gap(free, null));
+		}
+		return gaps;
+	}
+
+	@Provide
+	Arbitrary<List<List<Integer>>> fleets() {
+		return Arbitraries.integers().between(1, 30).list().ofMaxSize(10).list().ofMinSize(1).ofMaxSize(8);
+	}
+
+}
