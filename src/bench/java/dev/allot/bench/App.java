@@ -8,8 +8,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -20,6 +22,8 @@ import java.util.List;
 final class App implements AutoCloseable {
 
 	static final String BOOTSTRAP_ID = "bench-admin";
+
+	private static final String SEALING_KEY = sealingKey();
 
 	static final String BOOTSTRAP_SECRET = "bench-admin-secret-0123456789";
 
@@ -55,6 +59,8 @@ final class App implements AutoCloseable {
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
 		builder.environment().remove("SPRING_DATASOURCE_URL");
+		// an external database needs the key that seals the signing keys; one per benchmark run, so restarts agree
+		builder.environment().put("ALLOT_SEALING_KEY", SEALING_KEY);
 		long started = System.nanoTime();
 		Process process = builder.start();
 		String base = "http://127.0.0.1:" + port;
@@ -113,6 +119,12 @@ final class App implements AutoCloseable {
 			process.destroyForcibly();
 			process.waitFor();
 		}
+	}
+
+	private static String sealingKey() {
+		byte[] key = new byte[32];
+		new SecureRandom().nextBytes(key);
+		return Base64.getEncoder().encodeToString(key);
 	}
 
 }
