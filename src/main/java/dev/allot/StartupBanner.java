@@ -27,7 +27,7 @@ class StartupBanner implements ApplicationListener<ApplicationReadyEvent> {
 				  API             {}/api/v1   (tokens: POST {}/oauth2/token)
 				  API docs        {}/swagger-ui.html   (OpenAPI: {}/v3/api-docs)
 				  Health          {}/actuator/health
-				  Metrics         {}/actuator/prometheus
+				  Metrics         {}/actuator/prometheus   (bearer: the scrape token of ALLOT_METRICS_TOKEN_SHA256)
 				""", base, base, base, base, base, base, base);
 	}
 

@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PlatformEndpointsTests extends IntegrationTest {
 
 	@Test
-	void healthProbesAndPrometheusMetricsAreOpenAndNothingElseIs() {
+	void healthProbesAreOpenMetricsNeedTheScrapeTokenAndNothingElseIsExposed() {
 		assertThat(api.get("/actuator/health/liveness", null).body()).contains("\"UP\"");
 		assertThat(api.get("/actuator/health/readiness", null).body()).contains("\"UP\"");
-		Api.Response metrics = api.get("/actuator/prometheus", null, "Accept", "text/plain");
+		Api.Response metrics = api.get("/actuator/prometheus", METRICS_TOKEN, "Accept", "text/plain");
 		assertThat(metrics.status()).isEqualTo(200);
 		assertThat(metrics.body()).contains("jvm_memory_used_bytes", "http_server_requests", "allot_scheduler_due");
 		assertThat(api.get("/actuator/env", null).status()).isIn(302, 401, 404);
@@ -52,7 +52,7 @@ class PlatformEndpointsTests extends IntegrationTest {
 	@Test
 	void problemsAreCountedByTheirCode() {
 		api.get("/api/v1/tenants/no-such-tenant", adminToken());
-		String metrics = api.get("/actuator/prometheus", null, "Accept", "text/plain").body();
+		String metrics = api.get("/actuator/prometheus", METRICS_TOKEN, "Accept", "text/plain").body();
 		assertThat(metrics).containsPattern("allot_api_problems_total\\{code=\"not_found\",status=\"404\"} [1-9]");
 	}
 

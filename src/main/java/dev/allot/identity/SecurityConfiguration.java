@@ -2,10 +2,12 @@ package dev.allot.identity;
 
 import java.util.List;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.allot.shared.AllotException;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -16,6 +18,7 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.oauth2.server.authorization.OAuth2AuthorizationServerConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
@@ -24,8 +27,9 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Three filter chains: the authorization server's endpoints; {@code /api/**} as a resource server (bearer
- * tokens, or the browser session with CSRF); and the UI, which signs in through OIDC.
+ * Four filter chains: the authorization server's endpoints; the metrics, for a scraper's token; {@code /api/**}
+ * as a resource server (bearer tokens, or the browser session with CSRF); and the UI, which signs in through
+ * OIDC.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -33,6 +37,8 @@ class SecurityConfiguration {
 	static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
 			+ "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
 			+ "form-action 'self'";
+
+	private static final DefaultBearerTokenResolver BEARER_TOKENS = new DefaultBearerTokenResolver();
 
 	@Bean
 	@Order(1)
@@ -43,17 +49,35 @@ class SecurityConfiguration {
 			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
 			.csrf(csrf -> csrf.ignoringRequestMatchers(authorizationServer.getEndpointsMatcher()))
 			.exceptionHandling(exceptions -> exceptions.defaultAuthenticationEntryPointFor(
-					new LoginUrlAuthenticationEntryPoint("/login"), new MediaTypeRequestMatcher(MediaType.TEXT_HTML)));
+					signIn("/login"), new MediaTypeRequestMatcher(MediaType.TEXT_HTML)));
 		headers(http);
 		return http.build();
 	}
 
 	@Bean
 	@Order(2)
+	SecurityFilterChain metricsChain(HttpSecurity http, SecurityProperties properties, JsonMapper json) {
+		http.securityMatcher("/actuator/prometheus", "/actuator/prometheus/**")
+			.authorizeHttpRequests(
+					requests -> requests.anyRequest().access(new MetricsScrapeAccess(properties.metricsTokenSha256())))
+			.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.requestCache(cache -> cache.disable())
+			.csrf(csrf -> csrf.disable())
+			.exceptionHandling(exceptions -> exceptions
+				.authenticationEntryPoint((request, response, ex) -> problem(json, response, 401, "unauthenticated",
+						"Unauthenticated", "Send the scrape token as a bearer token"))
+				.accessDeniedHandler((request, response, ex) -> problem(json, response, 401, "unauthenticated",
+						"Unauthenticated", "Send the scrape token as a bearer token")));
+		headers(http);
+		return http.build();
+	}
+
+	@Bean
+	@Order(3)
 	SecurityFilterChain apiChain(HttpSecurity http, Callers callers, JsonMapper json) {
 		http.securityMatcher("/api/**")
 			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
-			.oauth2ResourceServer(resourceServer -> resourceServer
+			.oauth2ResourceServer(resourceServer -> resourceServer.bearerTokenResolver(SecurityConfiguration::bearerToken)
 				.jwt(jwt -> jwt.jwtAuthenticationConverter(token -> new CallerAuthentication(token,
 						callers.forToken(token))))
 				.authenticationEntryPoint((request, response, ex) -> problem(json, response, 401, "unauthenticated",
@@ -62,9 +86,9 @@ class SecurityConfiguration {
 						ex.getMessage())))
 			.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
 			.requestCache(cache -> cache.disable())
-			// A browser does not send a bearer token on its own: CSRF matters only for calls riding on a session.
-			.csrf(csrf -> csrf.ignoringRequestMatchers(
-					request -> request.getHeader("Authorization") != null || request.getRequestedSessionId() == null))
+			// A browser does not send a bearer token on its own: CSRF matters for any call that carries a session
+			// cookie, whatever else it sends (a stray Authorization header must not switch the check off).
+			.csrf(csrf -> csrf.ignoringRequestMatchers(SecurityConfiguration::withoutSession))
 			.exceptionHandling(exceptions -> exceptions
 				.authenticationEntryPoint((request, response, ex) -> problem(json, response, 401, "unauthenticated",
 						"Unauthenticated", "Send a bearer token from POST /oauth2/token"))
@@ -75,11 +99,11 @@ class SecurityConfiguration {
 	}
 
 	@Bean
-	@Order(3)
+	@Order(4)
 	SecurityFilterChain uiChain(HttpSecurity http) {
 		http.authorizeHttpRequests(requests -> requests
 			.requestMatchers("/login", "/webjars/**", "/css/**", "/js/**", "/favicon.ico", "/error",
-					"/actuator/health/**", "/actuator/prometheus", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
+					"/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
 					"/swagger-ui/**", "/swagger-ui.html", "/openapi.yaml")
 			.permitAll()
 			.anyRequest()
@@ -88,8 +112,8 @@ class SecurityConfiguration {
 			.oauth2Login(oauth2 -> oauth2.loginPage("/login")
 				.authorizedClientRepository(TokenlessSessions.authorizedClients())
 				.userInfoEndpoint(userInfo -> userInfo.oidcUserService(TokenlessSessions.oidcUsers())))
-			.exceptionHandling(exceptions -> exceptions.authenticationEntryPoint(
-					new LoginUrlAuthenticationEntryPoint("/oauth2/authorization/" + UiClientRegistration.ID)))
+			.exceptionHandling(exceptions -> exceptions
+				.authenticationEntryPoint(signIn("/oauth2/authorization/" + UiClientRegistration.ID)))
 			.logout(logout -> logout.logoutSuccessUrl("/login?logout"));
 		headers(http);
 		return http.build();
@@ -103,6 +127,36 @@ class SecurityConfiguration {
 				resolvers.add(resolver);
 			}
 		};
+	}
+
+	/**
+	 * CSRF is skipped only for a call with no live session cookie whose credentials, if any, are a bearer token: what
+	 * a cross-site page can make a browser send is the cookie, never the header.
+	 */
+	static boolean withoutSession(HttpServletRequest request) {
+		if (request.isRequestedSessionIdValid()) {
+			return false;
+		}
+		String authorization = request.getHeader("Authorization");
+		return authorization == null || authorization.regionMatches(true, 0, "Bearer ", 0, 7);
+	}
+
+	/**
+	 * The bearer token of a call that rides on no session. A call with a session cookie is a session call,
+	 * whatever token it also carries: the resource server would otherwise exempt it from CSRF as a bearer call.
+	 */
+	private static @Nullable String bearerToken(HttpServletRequest request) {
+		return request.isRequestedSessionIdValid() ? null : BEARER_TOKENS.resolve(request);
+	}
+
+	/**
+	 * Sends the browser to sign in with a relative {@code Location}: an absolute one would be built from the
+	 * request's {@code Host}, which the client chooses.
+	 */
+	private static LoginUrlAuthenticationEntryPoint signIn(String url) {
+		LoginUrlAuthenticationEntryPoint entryPoint = new LoginUrlAuthenticationEntryPoint(url);
+		entryPoint.setFavorRelativeUris(true);
+		return entryPoint;
 	}
 
 	private static void headers(HttpSecurity http) {

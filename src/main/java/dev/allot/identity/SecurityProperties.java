@@ -23,12 +23,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param sealingKeyFile where the embedded quick start keeps the sealing key it generated
  * @param maxTokenLifetime the longest lifetime (exp - iat) of a token that is still accepted; a superseded
  * signing key keeps verifying this long after a rotation, then it is retired
+ * @param metricsTokenSha256 SHA-256 (hex) of the bearer token Prometheus scrapes {@code /actuator/prometheus}
+ * with; without it the metrics answer 401 to everyone
  */
 @ConfigurationProperties("allot.security")
 public record SecurityProperties(@Nullable URI publicUrl, @Nullable URI issuerUri, String usernameClaim,
 		String rolesClaim, Duration accessTokenTtl, @Nullable String bootstrapClientId,
 		@Nullable String bootstrapClientSecret, @Nullable String sealingKey, Path sealingKeyFile,
-		Duration maxTokenLifetime) {
+		Duration maxTokenLifetime, @Nullable String metricsTokenSha256) {
 
 	public SecurityProperties {
 		if (usernameClaim == null) {

@@ -83,7 +83,7 @@ class BookingTests extends BookingFixture {
 		// Back to back is fine: windows are half-open.
 		assertThat(book(s, 16, hour(13), hour(14)).status()).isEqualTo(201);
 		// Counted once committed: two bookings, not the refused one.
-		assertThat(api.get("/actuator/prometheus", null, "Accept", "text/plain").body())
+		assertThat(api.get("/actuator/prometheus", METRICS_TOKEN, "Accept", "text/plain").body())
 			.contains("allot_bookings_total{outcome=\"confirmed\",pool=\"" + s.pool() + "\"} 2.0");
 	}
 

@@ -42,6 +42,9 @@ public abstract class IntegrationTest {
 	/** The AES key the token signing keys are sealed with in the tests (an external database needs one). */
 	public static final String SEALING_KEY = "3q0n3V8mJ3mZ8k1pS2t5vXyA7dF0gH4jK6lN9oQ1rT4=";
 
+	/** The bearer token the tests scrape {@code /actuator/prometheus} with (the app knows only its SHA-256). */
+	public static final String METRICS_TOKEN = "test-metrics-scrape-token-0123456789";
+
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
 		TestDatabase.Connection db = TestDatabase.get();
@@ -57,6 +60,7 @@ public abstract class IntegrationTest {
 		registry.add("allot.billing.webhook-secret-key", () -> WEBHOOK_SECRET_KEY);
 		registry.add("allot.billing.allow-loopback-http-webhooks", () -> "true");
 		registry.add("allot.security.sealing-key", () -> SEALING_KEY);
+		registry.add("allot.security.metrics-token-sha256", () -> "35a05ae16116768d09000d1b2f10e7247a708be0c0e8310b125631b9db3e79f6");
 		// Several application contexts share one PostgreSQL (max_connections 100 by default): keep pools small.
 		registry.add("spring.datasource.hikari.maximum-pool-size", () -> "8");
 		registry.add("spring.datasource.hikari.minimum-idle", () -> "1");
