@@ -3,6 +3,9 @@ package dev.allot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Optional;
 
 import javax.sql.DataSource;
@@ -13,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.flyway.autoconfigure.FlywayDataSource;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,6 +30,8 @@ import org.springframework.context.annotation.Configuration;
 class EmbeddedPostgresConfiguration {
 
 	private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresConfiguration.class);
+
+	static final String APPLICATION_ROLE = "allot_app";
 
 	@ConfigurationProperties("allot.embedded-postgres")
 	record EmbeddedPostgresProperties(Path dataDirectory, int port) {
@@ -53,14 +59,33 @@ class EmbeddedPostgresConfiguration {
 		return postgres;
 	}
 
+	/**
+	 * The application connects as {@value #APPLICATION_ROLE}, which may only read and write rows
+	 * ({@link DatabaseRoles}); the migrations run as the embedded cluster's superuser, who owns the schema.
+	 */
 	@Bean
-	DataSource dataSource(EmbeddedPostgres postgres) {
+	DataSource dataSource(EmbeddedPostgres postgres) throws SQLException {
+		createApplicationRole(postgres);
 		HikariDataSource dataSource = new HikariDataSource();
-		dataSource.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-		dataSource.setUsername("postgres");
+		dataSource.setJdbcUrl(postgres.getJdbcUrl(APPLICATION_ROLE, "postgres"));
+		dataSource.setUsername(APPLICATION_ROLE);
 		dataSource.setMaximumPoolSize(16);
 		dataSource.setPoolName("allot-embedded");
 		return dataSource;
+	}
+
+	@Bean(defaultCandidate = false)
+	@FlywayDataSource
+	DataSource ownerDataSource(EmbeddedPostgres postgres) {
+		return postgres.getPostgresDatabase();
+	}
+
+	private static void createApplicationRole(EmbeddedPostgres postgres) throws SQLException {
+		try (Connection connection = postgres.getPostgresDatabase().getConnection();
+				Statement statement = connection.createStatement()) {
+			statement.execute("DO $$ BEGIN CREATE ROLE " + APPLICATION_ROLE + " LOGIN; "
+					+ "EXCEPTION WHEN duplicate_object THEN NULL; END $$");
+		}
 	}
 
 	/** After a kill -9 of the JVM the postmaster outlives it and holds the data folder's lock. */

@@ -49,8 +49,11 @@ public abstract class IntegrationTest {
 	static void database(DynamicPropertyRegistry registry) {
 		TestDatabase.Connection db = TestDatabase.get();
 		registry.add("spring.datasource.url", db::url);
-		registry.add("spring.datasource.username", db::username);
-		registry.add("spring.datasource.password", db::password);
+		// As in production: the migrations run as the owner, the application as a role that only reads and writes.
+		registry.add("spring.flyway.user", db::username);
+		registry.add("spring.flyway.password", db::password);
+		registry.add("spring.datasource.username", () -> TestDatabase.Connection.APPLICATION_ROLE);
+		registry.add("spring.datasource.password", () -> TestDatabase.Connection.APPLICATION_PASSWORD);
 		registry.add("allot.security.public-url", () -> "");
 		registry.add("allot.security.bootstrap-client-id", () -> ADMIN_CLIENT);
 		registry.add("allot.security.bootstrap-client-secret", () -> ADMIN_SECRET);

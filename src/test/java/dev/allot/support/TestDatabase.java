@@ -14,7 +14,16 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  */
 public final class TestDatabase {
 
+	/**
+	 * The superuser connection (the tests' owner of the schema, which the migrations run as) and the role the
+	 * application connects as, which may only read and write rows.
+	 */
 	public record Connection(String url, String username, String password) {
+
+		public static final String APPLICATION_ROLE = "allot_test_app";
+
+		public static final String APPLICATION_PASSWORD = "allot-app-test-password";
+
 	}
 
 	private static Connection connection;
@@ -25,8 +34,21 @@ public final class TestDatabase {
 	public static synchronized Connection get() {
 		if (connection == null) {
 			connection = start();
+			createApplicationRole(connection);
 		}
 		return connection;
+	}
+
+	/** The role the application connects as: it can log in, and is granted row access after each migration. */
+	private static void createApplicationRole(Connection owner) {
+		try (java.sql.Connection connection = java.sql.DriverManager.getConnection(owner.url(), owner.username(),
+				owner.password()); java.sql.Statement statement = connection.createStatement()) {
+			statement.execute("DO $$ BEGIN CREATE ROLE " + Connection.APPLICATION_ROLE + " LOGIN PASSWORD '"
+					+ Connection.APPLICATION_PASSWORD + "'; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
+		}
+		catch (java.sql.SQLException ex) {
+			throw new IllegalStateException("Could not create the application's database role", ex);
+		}
 	}
 
 	private static Connection start() {
