@@ -34,11 +34,15 @@ class Callers {
 
 	private final SecurityProperties properties;
 
-	Callers(Users users, ServiceAccounts serviceAccounts, Tenancy tenancy, SecurityProperties properties) {
+	private final ExternalIdentities externalIdentities;
+
+	Callers(Users users, ServiceAccounts serviceAccounts, Tenancy tenancy, SecurityProperties properties,
+			ExternalIdentities externalIdentities) {
 		this.users = users;
 		this.serviceAccounts = serviceAccounts;
 		this.tenancy = tenancy;
 		this.properties = properties;
+		this.externalIdentities = externalIdentities;
 	}
 
 	/** The caller behind a bearer token of Allot's issuer; refuses tokens whose subject may no longer act. */
@@ -93,10 +97,14 @@ class Callers {
 		return forLocalUser(authentication.getName());
 	}
 
-	private Caller forExternalUser(OidcUser user) {
-		String username = user.getClaimAsString(properties.usernameClaim());
-		if (username == null) {
-			username = user.getSubject();
+	/** A user of the external issuer, known by its subject there; null when that cannot be linked. */
+	private @Nullable Caller forExternalUser(OidcUser user) {
+		String username;
+		try {
+			username = externalUsername(user);
+		}
+		catch (ExternalIdentities.IdentityConflictException ex) {
+			return null;
 		}
 		Set<PlatformRole> roles = EnumSet.noneOf(PlatformRole.class);
 		Object claimed = user.getClaims().get(properties.rolesClaim());
@@ -111,6 +119,12 @@ class Callers {
 		}
 		String displayName = user.getFullName() != null ? user.getFullName() : username;
 		return new Caller(username, displayName, Caller.Kind.USER, roles, tenancy.membershipsOf(username));
+	}
+
+	/** The username pinned to the user's issuer and subject (linked on the first sign-in). */
+	String externalUsername(OidcUser user) {
+		return externalIdentities.username(String.valueOf(user.getIssuer()), user.getSubject(),
+				user.getClaimAsString(properties.usernameClaim()));
 	}
 
 	/** The claims Allot adds to the tokens it issues, for clients that want to know without asking /me. */

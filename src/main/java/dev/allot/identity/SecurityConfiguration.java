@@ -18,6 +18,9 @@ import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.oauth2.server.authorization.OAuth2AuthorizationServerConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
+import org.springframework.security.oauth2.core.OAuth2Error;
+import org.springframework.security.oauth2.core.oidc.user.OidcUser;
 import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
@@ -100,7 +103,7 @@ class SecurityConfiguration {
 
 	@Bean
 	@Order(4)
-	SecurityFilterChain uiChain(HttpSecurity http) {
+	SecurityFilterChain uiChain(HttpSecurity http, SecurityProperties properties, Callers callers) {
 		http.authorizeHttpRequests(requests -> requests
 			.requestMatchers("/login", "/webjars/**", "/css/**", "/js/**", "/favicon.ico", "/error",
 					"/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
@@ -111,7 +114,8 @@ class SecurityConfiguration {
 			.formLogin(form -> form.loginPage("/login").permitAll())
 			.oauth2Login(oauth2 -> oauth2.loginPage("/login")
 				.authorizedClientRepository(TokenlessSessions.authorizedClients())
-				.userInfoEndpoint(userInfo -> userInfo.oidcUserService(TokenlessSessions.oidcUsers())))
+				.userInfoEndpoint(userInfo -> userInfo
+					.oidcUserService(TokenlessSessions.oidcUsers(user -> admitExternal(properties, callers, user)))))
 			.exceptionHandling(exceptions -> exceptions
 				.authenticationEntryPoint(signIn("/oauth2/authorization/" + UiClientRegistration.ID)))
 			.logout(logout -> logout.logoutSuccessUrl("/login?logout"));
@@ -147,6 +151,23 @@ class SecurityConfiguration {
 	 */
 	private static @Nullable String bearerToken(HttpServletRequest request) {
 		return request.isRequestedSessionIdValid() ? null : BEARER_TOKENS.resolve(request);
+	}
+
+	/**
+	 * Links a user of an external issuer to its username at sign-in, so that a conflict (a username already
+	 * linked to another subject) fails the sign-in with its reason instead of leaving a session that is nobody.
+	 */
+	private static void admitExternal(SecurityProperties properties, Callers callers, OidcUser user) {
+		if (properties.issuerUri() == null) {
+			return;
+		}
+		try {
+			callers.externalUsername(user);
+		}
+		catch (ExternalIdentities.IdentityConflictException ex) {
+			throw new OAuth2AuthenticationException(new OAuth2Error("identity_conflict", ex.getMessage(), null),
+					ex.getMessage());
+		}
 	}
 
 	/**

@@ -13,7 +13,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param publicUrl the URL users and CI reach Allot at; the issuer of its tokens (browse the UI at this URL)
  * @param issuerUri an external OIDC issuer (Keycloak, Entra, Okta) for browser sign-in, instead of Allot's own
- * @param usernameClaim the external issuer's claim that names the user (matched against tenant members)
+ * @param usernameClaim the external issuer's claim that names the user; read once, at the first sign-in of its
+ * subject, which it then stays linked to ({@link ExternalIdentities})
  * @param rolesClaim the external issuer's claim that lists platform roles
  * @param accessTokenTtl lifetime of access tokens issued to service accounts and the browser
  * @param bootstrapClientId a platform-admin client registered at start-up, for automation

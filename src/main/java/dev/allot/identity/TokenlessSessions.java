@@ -1,6 +1,7 @@
 package dev.allot.identity;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -48,10 +49,11 @@ final class TokenlessSessions {
 		};
 	}
 
-	static OAuth2UserService<OidcUserRequest, OidcUser> oidcUsers() {
+	static OAuth2UserService<OidcUserRequest, OidcUser> oidcUsers(Consumer<OidcUser> admit) {
 		OidcUserService loader = new OidcUserService();
 		return request -> {
 			OidcUser user = loader.loadUser(request);
+			admit.accept(user);
 			OidcIdToken token = user.getIdToken();
 			OidcIdToken claimsOnly = new OidcIdToken(HashedTokenAuthorizations.hash(token.getTokenValue()),
 					token.getIssuedAt(), token.getExpiresAt(), token.getClaims());
