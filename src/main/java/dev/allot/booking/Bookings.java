@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -44,6 +45,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class Bookings {
 
+	private static final String CAPACITY_NOT_AVAILABLE = "capacity_not_available";
+
 	public record Booked(Reservation reservation, boolean replayed) {
 	}
 
@@ -75,9 +78,12 @@ public class Bookings {
 
 	private final Clock clock;
 
+	private final Capacity capacity;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
-			TransactionTemplate transactions, Clock clock, BookingProperties properties) {
+			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity) {
+		this.capacity = capacity;
 		this.reservations = reservations;
 		this.allocations = allocations;
 		this.calendar = calendar;
@@ -116,6 +122,36 @@ public class Bookings {
 				throw ex;
 			}
 			return replay(tenant, idempotencyKey).orElseThrow(() -> ex);
+		}
+		catch (AllotException refused) {
+			if (refused.code().equals(CAPACITY_NOT_AVAILABLE)) {
+				withAlternatives(refused, caller, tenant, request);
+			}
+			throw refused;
+		}
+	}
+
+	/**
+	 * Adds to a refusal for lack of capacity where the same booking would fit instead: {@code earliestStart} and up
+	 * to three {@code alternatives} (the same length, from the requested start on, within the tenant's quota), so
+	 * a client can book again at once. Looked up after the failed transaction rolled back, outside the bound on
+	 * concurrent bookings; a search that is itself refused (a window longer than the quota allows) adds nothing.
+	 */
+	private void withAlternatives(AllotException refused, Caller caller, Tenant tenant, BookingRequest request) {
+		List<Capacity.Fit> fits;
+		try {
+			fits = capacity.earliest(caller, request.pool(), request.gpus(), request.window().duration(),
+					request.window().start(), tenant.slug());
+		}
+		catch (AllotException ex) {
+			return;
+		}
+		if (!fits.isEmpty()) {
+			refused.with("earliestStart", fits.getFirst().startsAt().toString());
+			refused.with("alternatives", fits.stream()
+				.limit(3)
+				.map(fit -> Map.of("startsAt", fit.startsAt().toString(), "endsAt", fit.endsAt().toString()))
+				.toList());
 		}
 	}
 
@@ -305,7 +341,7 @@ public class Bookings {
 	}
 
 	private static AllotException capacityNotAvailable(String detail) {
-		return AllotException.conflict("capacity_not_available", detail);
+		return AllotException.conflict(CAPACITY_NOT_AVAILABLE, detail);
 	}
 
 	private static AllotException notFound(UUID id) {

@@ -104,6 +104,7 @@ public class Capacity {
 	/**
 	 * The first windows (up to 5) from {@code after} on where the pool has the nodes free and, when a tenant is
 	 * named (or the caller belongs to exactly one), the tenant's quota allows the booking, each with its quote.
+	 * The search ends at the tenant's {@code maxAdvance}: other tenants' bookings beyond it never make it fail.
 	 */
 	@Transactional(readOnly = true)
 	public List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
@@ -132,8 +133,16 @@ public class Capacity {
 							quotas.evaluate(tenant.id(), pool.gpuType(), window, gpus)));
 				}
 				catch (QuotaExceededException refused) {
-					if (!refused.limit().equals("maxGpus") && !refused.limit().equals("monthlyBudget")) {
-						throw refused;
+					switch (refused.limit()) {
+						// later candidates start later still: the windows within the tenant's reach are all found
+						case "maxAdvance" -> {
+							return fits;
+						}
+						// another start may be under the cap, or in another month or budget period
+						case "maxGpus", "monthlyBudget", "projectBudget" -> {
+						}
+						// no start can help (a window longer than allowed, no policy for the GPU type)
+						default -> throw refused;
 					}
 				}
 			}

@@ -106,7 +106,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 			throw AllotException
 				.conflict("reservation_transition_refused",
 						"Reservation " + id + " is " + current + " and cannot become " + next)
-				.with("status", current)
+				.with("reservationStatus", current)
 				.with("requested", next);
 		}
 		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
@@ -143,8 +143,12 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 				cluster, quote.plus(extension), nodes, version + 1, createdAt, progress);
 	}
 
+	/** An extension names the version it extends: a blind change could undo one made since (a lost update). */
 	void requireExtensible(Instant newEnd, @Nullable String ifMatch, Instant now) {
-		if (ifMatch != null && !ifMatch.equals(etag())) {
+		if (ifMatch == null) {
+			throw AllotException.preconditionRequired("Send the reservation's ETag in If-Match: GET it first");
+		}
+		if (!ifMatch.equals(etag())) {
 			throw AllotException.preconditionFailed("Reservation " + id + " has changed; its ETag is " + etag());
 		}
 		requireChangeable(now);
@@ -163,7 +167,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		if (status == ReservationStatus.CANCELLED || status == ReservationStatus.COMPLETED
 				|| status == ReservationStatus.FAILED || status == ReservationStatus.ENDING) {
 			throw AllotException.conflict("reservation_" + status.name().toLowerCase(),
-					"Reservation " + id + " is " + status + " and cannot change").with("status", status);
+					"Reservation " + id + " is " + status + " and cannot change").with("reservationStatus", status);
 		}
 	}
 

@@ -106,6 +106,17 @@ public class ServiceAccounts {
 		return PageResponse.of(items, page, total);
 	}
 
+	/** One service account of a tenant the caller may read (never its secret: only its hash is kept). */
+	@Transactional(readOnly = true)
+	public ServiceAccount get(Caller caller, String tenant, UUID id) {
+		tenancy.readable(caller, tenant);
+		return jdbc.sql("SELECT * FROM service_account WHERE id = ? AND tenant_slug = ?")
+			.params(id, tenant)
+			.query(ServiceAccounts::map)
+			.optional()
+			.orElseThrow(() -> AllotException.notFound("Service account " + id));
+	}
+
 	public ServiceAccount revoke(Caller caller, String tenant, UUID id) {
 		tenancy.writable(caller, tenant, TenantRole.TENANT_ADMIN);
 		ServiceAccount before = jdbc.sql("SELECT * FROM service_account WHERE id = ? AND tenant_slug = ? FOR UPDATE")

@@ -67,6 +67,14 @@ public class UserDirectory {
 	}
 
 	@Transactional(readOnly = true)
+	public UserSummary get(Caller caller, String username) {
+		caller.requireReadsEverything();
+		return users.find(username)
+			.map(user -> new UserSummary(user.username(), user.displayName(), user.platformRoles()))
+			.orElseThrow(() -> AllotException.notFound("User " + username));
+	}
+
+	@Transactional(readOnly = true)
 	public PageResponse<UserSummary> list(Caller caller, PageQuery page) {
 		caller.requireReadsEverything();
 		return PageResponse.of(users.page(page).stream()

@@ -12,6 +12,9 @@ public class AllotException extends RuntimeException {
 
 	public static final String TYPE_BASE = "https://allot.dev/problems/";
 
+	private static final java.util.Set<String> RESERVED = java.util.Set.of("type", "title", "status", "detail",
+			"instance", "code");
+
 	private final int status;
 
 	private final String code;
@@ -27,7 +30,15 @@ public class AllotException extends RuntimeException {
 		this.title = title;
 	}
 
+	/**
+	 * An extra member of the problem. RFC 9457's own members ({@code type}, {@code title}, {@code status},
+	 * {@code detail}, {@code instance}) and {@code code} are not extras: a {@code status} here would replace the
+	 * HTTP status clients read from the body.
+	 */
 	public AllotException with(String property, Object value) {
+		if (RESERVED.contains(property)) {
+			throw new IllegalArgumentException("'" + property + "' is a member of every problem, not an extra");
+		}
 		this.properties.put(property, value);
 		return this;
 	}
@@ -62,6 +73,10 @@ public class AllotException extends RuntimeException {
 
 	public static AllotException conflict(String code, String detail) {
 		return new AllotException(409, code, "Conflict", detail);
+	}
+
+	public static AllotException preconditionRequired(String detail) {
+		return new AllotException(428, "precondition_required", "Precondition required", detail);
 	}
 
 	public static AllotException preconditionFailed(String detail) {

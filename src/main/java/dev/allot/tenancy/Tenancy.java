@@ -131,6 +131,14 @@ public class Tenancy {
 		return project;
 	}
 
+	/** One project of a tenant the caller may read. */
+	@Transactional(readOnly = true)
+	public Project project(Caller caller, String tenantSlug, String slug) {
+		readable(caller, tenantSlug);
+		return repository.project(tenantSlug, slug)
+			.orElseThrow(() -> AllotException.notFound("Project " + slug + " of tenant " + tenantSlug));
+	}
+
 	@Transactional(readOnly = true)
 	public PageResponse<Project> projects(Caller caller, String tenantSlug, PageQuery page) {
 		readable(caller, tenantSlug);
@@ -165,6 +173,12 @@ public class Tenancy {
 			.orElseThrow(() -> AllotException.notFound("Member " + username));
 		repository.deleteMember(tenant.id(), username);
 		audit.record(new AuditRecord(tenantSlug, "member.removed", "member", username, before, null));
+	}
+
+	@Transactional(readOnly = true)
+	public Member member(Caller caller, String tenantSlug, String username) {
+		Tenant tenant = readable(caller, tenantSlug);
+		return repository.member(tenant.id(), username).orElseThrow(() -> AllotException.notFound("Member " + username));
 	}
 
 	@Transactional(readOnly = true)

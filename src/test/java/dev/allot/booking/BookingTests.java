@@ -173,10 +173,17 @@ class BookingTests extends BookingFixture {
 		assertThat(extended.header("ETag")).isNotEqualTo(booked.header("ETag"));
 
 		assertThat(book(s, 8, hour(54), hour(55)).status()).isEqualTo(201);
-		Api.Response blocked = api.patch(path(s, id), s.token(), Map.of("endsAt", hour(55).toString()));
+		Api.Response unconditional = api.patch(path(s, id), s.token(), Map.of("endsAt", hour(54).toString()));
+		assertThat(unconditional.status()).isEqualTo(428);
+		assertThat(unconditional.json().get("code").asString()).isEqualTo("precondition_required");
+		assertThat(unconditional.json().get("status").asInt()).isEqualTo(428);
+		String current = extended.header("ETag");
+		Api.Response blocked = api.patch(path(s, id), s.token(), Map.of("endsAt", hour(55).toString()), "If-Match",
+				current);
 		assertThat(blocked.status()).isEqualTo(409);
 		assertThat(blocked.json().get("code").asString()).isEqualTo("capacity_not_available");
-		Api.Response earlier = api.patch(path(s, id), s.token(), Map.of("endsAt", hour(51).toString()));
+		Api.Response earlier = api.patch(path(s, id), s.token(), Map.of("endsAt", hour(51).toString()), "If-Match",
+				current);
 		assertThat(earlier.status()).isEqualTo(400);
 		assertThat(earlier.json().get("errors").get(0).get("field").asString()).isEqualTo("endsAt");
 		assertThat(events.ofType(ReservationExtended.class)).anyMatch(e -> e.reservationId().toString().equals(id));

@@ -60,7 +60,7 @@ class ReservationRulesTests {
 				ex -> assertThat(ex.code()).isEqualTo("reservation_transition_refused"));
 		Reservation active = reservation.markProvisioning(START).markActive(START);
 		assertThatThrownBy(() -> active.markFailed("too late", START)).isInstanceOfSatisfying(AllotException.class,
-				ex -> assertThat(ex.properties()).containsEntry("status", ReservationStatus.ACTIVE));
+				ex -> assertThat(ex.properties()).containsEntry("reservationStatus", ReservationStatus.ACTIVE));
 		Reservation cancelled = reservation.markProvisioning(START).cancel(START).cancelled();
 		assertThatThrownBy(() -> cancelled.markActive(START.plusSeconds(60))).isInstanceOf(AllotException.class);
 		assertThat(cancelled.status(START)).isEqualTo(ReservationStatus.CANCELLED);
@@ -72,7 +72,7 @@ class ReservationRulesTests {
 		assertThatThrownBy(() -> failed.cancel(START)).isInstanceOfSatisfying(AllotException.class,
 				ex -> assertThat(ex.code()).isEqualTo("reservation_failed"));
 		Reservation ending = reservation.markProvisioning(START).markActive(START).markEnding(END);
-		assertThatThrownBy(() -> ending.requireExtensible(END.plusSeconds(3600), null, END))
+		assertThatThrownBy(() -> ending.requireExtensible(END.plusSeconds(3600), ending.etag(), END))
 			.isInstanceOfSatisfying(AllotException.class, ex -> assertThat(ex.code()).isEqualTo("reservation_ending"));
 	}
 
@@ -109,6 +109,8 @@ class ReservationRulesTests {
 
 	@Test
 	void extendingNeedsTheCurrentETagAndALaterEnd() {
+		assertThatThrownBy(() -> reservation.requireExtensible(END.plusSeconds(3600), null, START))
+			.isInstanceOfSatisfying(AllotException.class, ex -> assertThat(ex.status()).isEqualTo(428));
 		assertThatThrownBy(() -> reservation.requireExtensible(END.plusSeconds(3600), "\"7\"", START))
 			.isInstanceOfSatisfying(AllotException.class, ex -> assertThat(ex.status()).isEqualTo(412));
 		assertThatThrownBy(() -> reservation.requireExtensible(END, "\"0\"", START))

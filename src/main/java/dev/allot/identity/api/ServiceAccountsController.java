@@ -75,6 +75,11 @@ class ServiceAccountsController {
 		return serviceAccounts.list(caller, tenant, PageQuery.of(page, size)).map(ServiceAccountBody::of);
 	}
 
+	@GetMapping("/{id}")
+	ServiceAccountBody get(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
+		return ServiceAccountBody.of(serviceAccounts.get(caller, tenant, id));
+	}
+
 	@DeleteMapping("/{id}")
 	ServiceAccountBody revoke(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
 		return ServiceAccountBody.of(serviceAccounts.revoke(caller, tenant, id));

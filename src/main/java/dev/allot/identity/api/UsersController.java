@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -56,6 +57,11 @@ class UsersController {
 			.header("Cache-Control", "no-store")
 			.body(new CreatedUser(user.username(), user.displayName(), user.platformRoles(),
 					created.generatedPassword()));
+	}
+
+	@GetMapping("/{username}")
+	UserDirectory.UserSummary get(Caller caller, @PathVariable String username) {
+		return users.get(caller, username);
 	}
 
 	@GetMapping

@@ -4,6 +4,7 @@ import java.net.URI;
 
 import dev.allot.inventory.GpuType;
 import dev.allot.inventory.Inventory;
+import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
@@ -18,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -53,6 +55,11 @@ class GpuTypesController {
 		GpuType type = inventory.createGpuType(caller,
 				new Inventory.NewGpuType(body.code(), body.memoryGb(), body.interconnect()));
 		return ResponseEntity.created(URI.create("/api/v1/gpu-types/" + type.code())).body(GpuTypeBody.of(type));
+	}
+
+	@GetMapping("/{code}")
+	GpuTypeBody get(@PathVariable String code) {
+		return GpuTypeBody.of(inventory.gpuType(code).orElseThrow(() -> AllotException.notFound("GPU type " + code)));
 	}
 
 	@GetMapping

@@ -61,6 +61,11 @@ class MembersController {
 		return tenancy.members(caller, tenant, PageQuery.of(page, size));
 	}
 
+	@GetMapping("/{username}")
+	Member get(Caller caller, @PathVariable String tenant, @PathVariable String username) {
+		return tenancy.member(caller, tenant, username);
+	}
+
 	@PutMapping("/{username}")
 	Member changeRole(Caller caller, @PathVariable String tenant, @PathVariable String username,
 			@Valid @RequestBody ChangeRole body) {

@@ -56,6 +56,11 @@ class ProjectsController {
 			.body(ProjectBody.of(project));
 	}
 
+	@GetMapping("/{project}")
+	ProjectBody get(Caller caller, @PathVariable String tenant, @PathVariable String project) {
+		return ProjectBody.of(tenancy.project(caller, tenant, project));
+	}
+
 	@GetMapping
 	PageResponse<ProjectBody> list(Caller caller, @PathVariable String tenant,
 			@RequestParam(required = false) @Nullable Integer page,
