@@ -74,6 +74,44 @@ class OpenApiConfiguration {
 		};
 	}
 
+	/**
+	 * Names every operation from {@link ApiOperations}: operationId, tag, summary and description. An operation
+	 * missing there fails the contract (and so {@code OpenApiContractTests}) instead of shipping as {@code get_7}.
+	 */
+	@Bean
+	OpenApiCustomizer operationNames() {
+		return openApi -> {
+			java.util.Set<String> tags = new java.util.HashSet<>();
+			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
+				String key = method.name() + " " + path;
+				ApiOperations.Named named = ApiOperations.ALL.get(key);
+				if (named == null) {
+					throw new IllegalStateException(key + " has no name, tag and summary in ApiOperations");
+				}
+				operation.operationId(named.operationId())
+					.summary(named.summary())
+					.description(named.description())
+					.tags(List.of(named.tag()));
+				tags.add(named.tag());
+			}));
+			if (!ApiOperations.TAGS.keySet().containsAll(tags)) {
+				throw new IllegalStateException("Tags without a description in ApiOperations.TAGS: " + tags);
+			}
+			openApi.tags(ApiOperations.TAGS.entrySet()
+				.stream()
+				.filter(tag -> tags.contains(tag.getKey()))
+				.map(tag -> new io.swagger.v3.oas.models.tags.Tag().name(tag.getKey()).description(tag.getValue()))
+				.toList());
+			// A kubeconfig is YAML, not the JSON the return type suggests.
+			Operation kubeconfig = openApi.getPaths()
+				.get("/api/v1/tenants/{tenant}/reservations/{id}/cluster/kubeconfig")
+				.getGet();
+			kubeconfig.getResponses()
+				.get("200")
+				.content(new Content().addMediaType("application/yaml", new MediaType().schema(new StringSchema())));
+		};
+	}
+
 	/** Every POST that creates (answers 201, or 202 for work queued) takes an {@code Idempotency-Key}. */
 	@Bean
 	OpenApiCustomizer idempotencyKeys() {
@@ -108,7 +146,9 @@ class OpenApiConfiguration {
 	OpenAPI allotOpenApi() {
 		SecurityScheme clientCredentials = new SecurityScheme().type(SecurityScheme.Type.OAUTH2)
 			.description("A service account's client id and secret, exchanged at POST /oauth2/token for a JWT")
-			.flows(new OAuthFlows().clientCredentials(new OAuthFlow().tokenUrl("/oauth2/token")));
+			.flows(new OAuthFlows().clientCredentials(new OAuthFlow().tokenUrl("/oauth2/token")
+				// Allot's tokens carry no scopes: what a client may do follows from its tenant role
+				.scopes(new io.swagger.v3.oas.models.security.Scopes())));
 		SecurityScheme bearer = new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT");
 		return new OpenAPI()
 			.info(new Info().title("Allot API")
@@ -118,7 +158,9 @@ class OpenApiConfiguration {
 			.components(new Components().addSecuritySchemes("clientCredentials", clientCredentials)
 				.addSecuritySchemes("bearer", bearer))
 			.servers(List.of(new Server().url("/").description("this Allot")))
-			.addSecurityItem(new SecurityRequirement().addList("bearer"));
+			// either a bearer token in hand, or the client credentials to get one
+			.addSecurityItem(new SecurityRequirement().addList("bearer"))
+			.addSecurityItem(new SecurityRequirement().addList("clientCredentials"));
 	}
 
 }

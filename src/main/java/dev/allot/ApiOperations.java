@@ -1,0 +1,197 @@
+package dev.allot;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The name, tag, summary and description of every operation, in one table: generated clients turn operationIds
+ * into method names and tags into classes, and CLIs and docs show the summaries. {@code OpenApiConfiguration}
+ * refuses to serve a contract with an operation missing here, so a new endpoint cannot ship unnamed.
+ */
+final class ApiOperations {
+
+	record Named(String operationId, String tag, String summary, String description) {
+	}
+
+	static final Map<String, Named> ALL = new LinkedHashMap<>();
+
+	/** What each tag groups, in the order a reader meets them. */
+	static final Map<String, String> TAGS = new LinkedHashMap<>();
+
+	static {
+		TAGS.put("me", "The caller itself");
+		TAGS.put("capacity", "The live capacity calendar and earliest-fit search");
+		TAGS.put("reservations", "Quotes and bookings of whole nodes for a window");
+		TAGS.put("clusters", "The isolated cluster built on a reservation's nodes");
+		TAGS.put("health-checks", "On-demand checks of a reservation's nodes");
+		TAGS.put("usage", "What a tenant used, grouped as asked");
+		TAGS.put("billing", "Monthly statements and the double-entry ledger");
+		TAGS.put("budgets", "Monthly budgets of tenants and projects, with alerts");
+		TAGS.put("notifications", "Notices to a tenant");
+		TAGS.put("tenants", "Teams sharing the fleet (platform admin)");
+		TAGS.put("projects", "A tenant's projects, which bookings are charged to");
+		TAGS.put("members", "Users of a tenant and their roles");
+		TAGS.put("service-accounts", "OAuth2 clients of a tenant, for CI");
+		TAGS.put("users", "Local users (platform admin)");
+		TAGS.put("quota", "Guarantees and limits per tenant and GPU type");
+		TAGS.put("rate-cards", "Hourly prices per GPU type and rate class");
+		TAGS.put("gpu-types", "The GPU types of the fleet");
+		TAGS.put("pools", "Pools of nodes of one GPU type");
+		TAGS.put("nodes", "Nodes, their topology and their state");
+		TAGS.put("reports", "Reports across tenants");
+		TAGS.put("telemetry", "Samples sent by exporters");
+		TAGS.put("audit", "The append-only record of every change");
+		TAGS.put("signing-keys", "The keys Allot signs its tokens with");
+	}
+
+	private ApiOperations() {
+	}
+
+	private static void op(String method, String path, String operationId, String tag, String summary,
+			String description) {
+		if (ALL.put(method + " /api/v1" + path, new Named(operationId, tag, summary, description)) != null) {
+			throw new IllegalStateException("Named twice: " + method + " " + path);
+		}
+	}
+
+	static {
+		op("GET", "/me", "getMe", "me", "Who am I",
+				"The caller behind the token or session: its kind, platform roles and tenant memberships.");
+
+		op("GET", "/tenants", "listTenants", "tenants", "List tenants",
+				"Every tenant (platform admins and auditors), a page at a time.");
+		op("POST", "/tenants", "createTenant", "tenants", "Create a tenant",
+				"A new team sharing the fleet; it can book once a platform admin gives it a quota.");
+		op("GET", "/tenants/{tenant}", "getTenant", "tenants", "Get a tenant",
+				"The tenant with its status; the ETag header carries its version.");
+		op("PATCH", "/tenants/{tenant}", "updateTenant", "tenants", "Rename, suspend or reactivate a tenant",
+				"Changes the display name or the status; with If-Match, only if the tenant is still at that version.");
+
+		op("GET", "/tenants/{tenant}/projects", "listProjects", "projects", "List a tenant's projects",
+				"The projects bookings and budgets are charged to.");
+		op("POST", "/tenants/{tenant}/projects", "createProject", "projects", "Create a project",
+				"A project of the tenant (tenant admin).");
+		op("GET", "/tenants/{tenant}/projects/{project}", "getProject", "projects", "Get a project",
+				"One project of the tenant.");
+
+		op("GET", "/tenants/{tenant}/members", "listMembers", "members", "List a tenant's members",
+				"Users and their tenant role.");
+		op("POST", "/tenants/{tenant}/members", "addMember", "members", "Add a member",
+				"Gives a user a role in the tenant (tenant admin).");
+		op("GET", "/tenants/{tenant}/members/{username}", "getMember", "members", "Get a member",
+				"One member and its role.");
+		op("PUT", "/tenants/{tenant}/members/{username}", "changeMemberRole", "members", "Change a member's role",
+				"Takes effect on the member's next request.");
+		op("DELETE", "/tenants/{tenant}/members/{username}", "removeMember", "members", "Remove a member",
+				"Takes effect on the member's next request.");
+
+		op("GET", "/tenants/{tenant}/service-accounts", "listServiceAccounts", "service-accounts",
+				"List service accounts", "The tenant's OAuth2 clients for CI, without their secrets.");
+		op("POST", "/tenants/{tenant}/service-accounts", "createServiceAccount", "service-accounts",
+				"Create a service account",
+				"An OAuth2 client for CI; the answer carries its secret, the only time it is shown.");
+		op("GET", "/tenants/{tenant}/service-accounts/{id}", "getServiceAccount", "service-accounts",
+				"Get a service account", "One service account, without its secret.");
+		op("DELETE", "/tenants/{tenant}/service-accounts/{id}", "revokeServiceAccount", "service-accounts",
+				"Revoke a service account", "Its tokens stop working at once.");
+
+		op("GET", "/users", "listUsers", "users", "List users", "Local users (platform admins and auditors).");
+		op("POST", "/users", "createUser", "users", "Create a user",
+				"A local user; without a password one is generated and shown once.");
+		op("GET", "/users/{username}", "getUser", "users", "Get a user", "One local user and its platform roles.");
+
+		op("GET", "/tenants/{tenant}/quota", "getQuota", "quota", "Get a tenant's quota",
+				"Its policies per GPU type; tenant members may read their own. The ETag header carries its version.");
+		op("PUT", "/tenants/{tenant}/quota", "replaceQuota", "quota", "Set a tenant's quota",
+				"Replaces every policy (platform admin); refused with 422 guarantees_exceed_capacity when the "
+						+ "guarantees of a GPU type would exceed its healthy capacity.");
+
+		op("GET", "/rate-cards/{gpuType}", "getRateCard", "rate-cards", "Get a GPU type's rates",
+				"Hourly prices per rate class.");
+		op("PUT", "/rate-cards/{gpuType}", "replaceRateCard", "rate-cards", "Set a GPU type's rates",
+				"Applies to bookings quoted from now on (platform admin).");
+
+		op("GET", "/gpu-types", "listGpuTypes", "gpu-types", "List GPU types", "Every GPU type of the fleet.");
+		op("POST", "/gpu-types", "createGpuType", "gpu-types", "Create a GPU type", "Platform admin.");
+		op("GET", "/gpu-types/{code}", "getGpuType", "gpu-types", "Get a GPU type", "One GPU type.");
+
+		op("GET", "/pools", "listPools", "pools", "List pools", "Every pool with its GPU type and size.");
+		op("POST", "/pools", "createPool", "pools", "Create a pool", "Platform admin.");
+		op("GET", "/pools/{pool}", "getPool", "pools", "Get a pool", "One pool with its GPU type and size.");
+
+		op("GET", "/pools/{pool}/nodes", "listNodes", "nodes", "List a pool's nodes",
+				"Nodes with their topology and state.");
+		op("POST", "/pools/{pool}/nodes", "addNode", "nodes", "Add a node",
+				"A node with its rack, InfiniBand block and CUDA drivers (platform admin).");
+		op("GET", "/nodes/{hostname}", "getNode", "nodes", "Get a node", "One node, its topology and state.");
+		op("POST", "/nodes/{hostname}/quarantine", "quarantineNode", "nodes", "Quarantine a node",
+				"Takes it out of service with a reason (platform admin).");
+		op("POST", "/nodes/{hostname}/release", "releaseNode", "nodes", "Release a node",
+				"Returns a quarantined node to service (platform admin).");
+		op("POST", "/nodes/{hostname}/state", "changeNodeState", "nodes", "Change a node's state",
+				"Moves a node between its states, audited (platform admin).");
+
+		op("GET", "/capacity", "getCapacity", "capacity", "Read the capacity calendar",
+				"Free, allocated and unhealthy GPUs of a pool per step; counts only, never who.");
+		op("GET", "/capacity/earliest", "findEarliestWindows", "capacity", "Find the earliest windows",
+				"The earliest windows where the request fits, within the tenant's quota, each with its quote.");
+		op("POST", "/capacity/rebuild", "rebuildCapacity", "capacity", "Rebuild a pool's calendar",
+				"Recomputes the calendar from the allocations; a repair, normally never needed (platform admin).");
+
+		op("POST", "/tenants/{tenant}/quotes", "createQuote", "reservations", "Quote a booking",
+				"Whether it fits, the rate-class split and the price, without booking.");
+		op("GET", "/tenants/{tenant}/reservations", "listReservations", "reservations", "List reservations",
+				"The tenant's reservations, filtered by status and window.");
+		op("POST", "/tenants/{tenant}/reservations", "createReservation", "reservations", "Book nodes",
+				"Books whole nodes for a window. Nothing is written unless it answers 201; 409 "
+						+ "capacity_not_available names earliestStart and alternatives when any exist.");
+		op("GET", "/tenants/{tenant}/reservations/{id}", "getReservation", "reservations", "Get a reservation",
+				"The reservation; the ETag header carries its version, for If-Match.");
+		op("PATCH", "/tenants/{tenant}/reservations/{id}", "extendReservation", "reservations",
+				"Extend a reservation", "Moves endsAt later on the same nodes; needs If-Match (428 without it).");
+		op("POST", "/tenants/{tenant}/reservations/{id}/cancel", "cancelReservation", "reservations",
+				"Cancel a reservation", "Frees its nodes; the cluster is torn down.");
+
+		op("GET", "/tenants/{tenant}/reservations/{id}/cluster", "getClusterStatus", "clusters",
+				"Get a reservation's cluster",
+				"State, endpoints, nodes and timeline; with waitFor it long-polls until that state (or one that "
+						+ "ends the wait) or the timeout.");
+		op("GET", "/tenants/{tenant}/reservations/{id}/cluster/kubeconfig", "getKubeconfig", "clusters",
+				"Download the kubeconfig", "The namespace-scoped kubeconfig of a ready Kubernetes cluster (YAML).");
+		op("POST", "/tenants/{tenant}/reservations/{id}/health-checks", "createHealthCheck", "health-checks",
+				"Run a health check", "Queues an on-demand check of the reservation's nodes (202).");
+		op("GET", "/tenants/{tenant}/reservations/{id}/health-checks/{check}", "getHealthCheck", "health-checks",
+				"Get a health check", "Its status and the result per node.");
+
+		op("GET", "/tenants/{tenant}/usage", "getUsage", "usage", "Read usage",
+				"GPU-hours and cost grouped as asked; JSON, or CSV with Accept: text/csv.");
+		op("GET", "/tenants/{tenant}/statements/{month}", "getStatement", "billing", "Get a monthly statement",
+				"The statement of a month that has started; JSON, or CSV with Accept: text/csv.");
+		op("GET", "/tenants/{tenant}/ledger", "listLedgerTransactions", "billing", "Read the ledger",
+				"The tenant's double-entry ledger transactions, newest first.");
+		op("POST", "/tenants/{tenant}/ledger/{transactionId}/reversal", "reverseLedgerTransaction", "billing",
+				"Reverse a ledger transaction", "Books the opposite entries (platform admin).");
+		op("GET", "/tenants/{tenant}/budget", "getBudget", "budgets", "Get the tenant's budget",
+				"The monthly budget, its alert thresholds and webhook.");
+		op("PUT", "/tenants/{tenant}/budget", "replaceBudget", "budgets", "Set the tenant's budget",
+				"Monthly amount, thresholds and an optional signed webhook (tenant admin).");
+		op("GET", "/tenants/{tenant}/projects/{project}/budget", "getProjectBudget", "budgets",
+				"Get a project's budget", "The project's monthly cap and thresholds.");
+		op("PUT", "/tenants/{tenant}/projects/{project}/budget", "replaceProjectBudget", "budgets",
+				"Set a project's budget", "A monthly cap for the project (tenant admin).");
+		op("DELETE", "/tenants/{tenant}/projects/{project}/budget", "deleteProjectBudget", "budgets",
+				"Remove a project's budget", "The project is then bounded by the tenant's budget only.");
+		op("GET", "/tenants/{tenant}/notifications", "listNotifications", "notifications", "List notifications",
+				"Budget alerts, preemptions and other notices for the tenant.");
+
+		op("GET", "/reports/platform", "getPlatformReport", "reports", "Read the platform report",
+				"Utilisation and revenue across tenants (platform admins and auditors).");
+		op("POST", "/telemetry/gpu-utilisation", "ingestGpuUtilisation", "telemetry",
+				"Send GPU utilisation samples", "From an exporter; they feed idle detection and usage charts.");
+		op("GET", "/audit-events", "listAuditEvents", "audit", "Read the audit trail",
+				"Every change, who made it and when (platform admins and auditors).");
+		op("POST", "/signing-keys/rotate", "rotateSigningKey", "signing-keys", "Rotate the token signing key",
+				"The new key signs; the old one verifies until the longest token lifetime has passed (platform admin).");
+	}
+
+}
