@@ -12,6 +12,7 @@ import io.github.bucket4j.distributed.jdbc.PrimaryKeyMapper;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
 
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,7 +24,10 @@ public class RateLimiter {
 
 	private final ProxyManager<String> buckets;
 
-	RateLimiter(DataSource dataSource) {
+	private final JdbcClient jdbc;
+
+	RateLimiter(DataSource dataSource, JdbcClient jdbc) {
+		this.jdbc = jdbc;
 		this.buckets = Bucket4jPostgreSQL.selectForUpdateBasedBuilder(dataSource)
 			.primaryKeyMapper(PrimaryKeyMapper.STRING)
 			.table("rate_limit_bucket")
@@ -47,6 +51,13 @@ public class RateLimiter {
 			.build(name + ":" + limit.describe() + ":" + key, () -> configuration)
 			.tryConsumeAndReturnRemaining(1);
 		return probe.isConsumed() ? Optional.empty() : Optional.of(Duration.ofNanos(probe.getNanosToWaitForRefill()));
+	}
+
+	/** Drops the buckets that are full again (each address and account tried leaves one). */
+	int purgeRefilled() {
+		return jdbc.sql("DELETE FROM rate_limit_bucket WHERE expires_at < :now")
+			.param("now", System.currentTimeMillis())
+			.update();
 	}
 
 	/** Whole seconds for {@code Retry-After}, rounded up so a client that waits that long is answered. */

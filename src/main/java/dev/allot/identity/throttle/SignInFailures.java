@@ -62,6 +62,17 @@ class SignInFailures {
 			.update();
 	}
 
+	/** Forgets failures that no longer count: their window is over and no delay is running. */
+	int purgeForgotten() {
+		return jdbc.sql("""
+				DELETE FROM sign_in_failure
+				WHERE window_start < clock_timestamp() - CAST(:window AS interval)
+				  AND (refused_until IS NULL OR refused_until < clock_timestamp())
+				""")
+			.param("window", backoff.window().toSeconds() + " seconds")
+			.update();
+	}
+
 	/** A successful sign-in forgets the account's failures. */
 	void succeeded(SignInChannel channel, String principal) {
 		jdbc.sql("DELETE FROM sign_in_failure WHERE channel = :channel AND principal = :principal")
