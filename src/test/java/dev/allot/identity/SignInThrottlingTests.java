@@ -159,6 +159,30 @@ class SignInThrottlingTests extends IntegrationTest {
 	}
 
 	@Test
+	void concurrentFailuresAreAllCounted() throws Exception {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		Api from = new Api(newAddress(), port);
+		List<Integer> statuses = new ArrayList<>();
+		try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+			List<Future<Integer>> answers = new ArrayList<>();
+			for (int i = 0; i < 8; i++) {
+				String guess = "wrong-" + i;
+				answers.add(pool.submit(() -> from.tokenResponse(client.clientId(), guess).status()));
+			}
+			for (Future<Integer> answer : answers) {
+				statuses.add(answer.get());
+			}
+		}
+		long failed = statuses.stream().filter(status -> status == 401).count();
+		assertThat(failed).as(statuses.toString()).isGreaterThanOrEqualTo(5);
+		assertThat(statuses).as("each either failed or was refused").allMatch(status -> status == 401 || status == 429);
+		assertThat(jdbc.sql("SELECT failures FROM sign_in_failure WHERE channel = 'client' AND principal = ?")
+			.param(client.clientId())
+			.query(Integer.class)
+			.single()).isEqualTo((int) failed);
+	}
+
+	@Test
 	void everySignInIsAuditedAndLoggedWithItsSourceAddressButNeverItsSecret(CapturedOutput output)
 			throws Exception {
 		Client client = serviceAccount(newTenant(), "MEMBER");
@@ -176,11 +200,11 @@ class SignInThrottlingTests extends IntegrationTest {
 			.endsWith("/login?error");
 
 		assertThat(signIns(client.clientId())).containsExactly(
-				"sign_in.succeeded client " + address + " null",
-				"sign_in.failed client " + address + " invalid_client");
+				"sign_in.succeeded " + client.clientId() + " client " + address + " null",
+				"sign_in.failed anonymous client " + address + " invalid_client");
 		assertThat(signIns(username)).containsExactly(
-				"sign_in.succeeded user " + address + " null",
-				"sign_in.failed user " + address + " bad_credentials");
+				"sign_in.succeeded " + username + " user " + address + " null",
+				"sign_in.failed anonymous user " + address + " bad_credentials");
 		assertThat(output.getOut()).contains("event=sign_in outcome=succeeded channel=client principal="
 				+ client.clientId() + " address=" + address + " path=/oauth2/token reason=-")
 			.contains("event=sign_in outcome=failed channel=client principal=" + client.clientId() + " address="
@@ -276,7 +300,7 @@ class SignInThrottlingTests extends IntegrationTest {
 
 	private List<String> signIns(String principal) {
 		return jdbc.sql("""
-				SELECT action || ' ' || object_type || ' ' || (after->>'sourceAddress') || ' '
+				SELECT action || ' ' || actor || ' ' || object_type || ' ' || (after->>'sourceAddress') || ' '
 				       || coalesce(after->>'reason', 'null')
 				FROM audit_event WHERE object_id = ? AND action LIKE 'sign_in.%' ORDER BY id""")
 			.param(principal)

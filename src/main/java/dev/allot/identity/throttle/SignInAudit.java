@@ -79,8 +79,10 @@ public class SignInAudit {
 		attempt.put("sourceAddress", request.getRemoteAddr());
 		attempt.put("path", request.getRequestURI());
 		attempt.put("reason", reason);
-		audit.record(new AuditRecord(null, "sign_in." + outcome, channel.key(), principal != null ? principal : "",
-				null, attempt));
+		// the actor is the account only once it proved who it is
+		String actor = "succeeded".equals(outcome) && principal != null ? principal : "anonymous";
+		audit.recordAs(actor, new AuditRecord(null, "sign_in." + outcome, channel.key(),
+				principal != null ? principal : "", null, attempt));
 	}
 
 	private static String line(SignInChannel channel, String outcome, @Nullable String principal,
