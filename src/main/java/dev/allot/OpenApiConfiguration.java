@@ -139,6 +139,7 @@ class OpenApiConfiguration {
 		PROBLEMS.put("401", "No valid bearer token");
 		PROBLEMS.put("403", "The caller's role does not allow this, or the tenant is suspended");
 		PROBLEMS.put("404", "No such resource, or one the caller may not see");
+		PROBLEMS.put("429", "Too many calls from this caller: retry after the Retry-After header's seconds");
 		PROBLEMS.put("default", "Any other problem (409 conflict, 412 stale ETag, 413 too large, 422 refused by a rule)");
 	}
 

@@ -32,11 +32,20 @@ public class AuditLog {
 	/** Records a change; must run inside the transaction that makes it, so both commit or neither. */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public void record(AuditRecord change) {
+		recordAs(currentActor(), change);
+	}
+
+	/**
+	 * Records a change made by {@code actor} rather than the signed-in caller: a sign-in attempt happens before
+	 * (or instead of) anyone being signed in.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public void recordAs(String actor, AuditRecord change) {
 		jdbc.sql("""
 				INSERT INTO audit_event (actor, tenant_slug, action, object_type, object_id, request_id, before, after)
 				VALUES (:actor, :tenant, :action, :objectType, :objectId, :requestId, :before::jsonb, :after::jsonb)
 				""")
-			.param("actor", currentActor())
+			.param("actor", actor)
 			.param("tenant", change.tenant())
 			.param("action", change.action())
 			.param("objectType", change.objectType())

@@ -6,24 +6,39 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.allot.identity.throttle.ApiRateLimit;
+import dev.allot.identity.throttle.RateLimitProperties;
+import dev.allot.identity.throttle.RateLimiter;
+import dev.allot.identity.throttle.SignInAudit;
+import dev.allot.identity.throttle.SignInChannel;
+import dev.allot.identity.throttle.SignInThrottle;
 import dev.allot.shared.AllotException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.server.ServletServerHttpResponse;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.oauth2.server.authorization.OAuth2AuthorizationServerConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2Error;
+import org.springframework.security.oauth2.core.OAuth2ErrorCodes;
+import org.springframework.security.oauth2.core.http.converter.OAuth2ErrorHttpMessageConverter;
 import org.springframework.security.oauth2.core.oidc.user.OidcUser;
 import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
+import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
@@ -45,10 +60,21 @@ class SecurityConfiguration {
 
 	@Bean
 	@Order(1)
-	SecurityFilterChain authorizationServerChain(HttpSecurity http) {
+	SecurityFilterChain authorizationServerChain(HttpSecurity http, SignInAudit signIns) {
 		OAuth2AuthorizationServerConfigurer authorizationServer = new OAuth2AuthorizationServerConfigurer();
 		http.securityMatcher(authorizationServer.getEndpointsMatcher())
-			.with(authorizationServer, server -> server.oidc(Customizer.withDefaults()))
+			.with(authorizationServer, server -> server.oidc(Customizer.withDefaults())
+				// every client authentication is audited; the handlers do what the defaults do besides
+				.clientAuthentication(clients -> clients.authenticationSuccessHandler((request, response, client) -> {
+					signIns.succeeded(SignInChannel.CLIENT, client.getName(), request);
+					var context = SecurityContextHolder.createEmptyContext();
+					context.setAuthentication(client);
+					SecurityContextHolder.setContext(context);
+				}).errorResponseHandler((request, response, failure) -> {
+					signIns.failed(SignInChannel.CLIENT, SignInThrottle.principal(SignInChannel.CLIENT, request),
+							request, failure);
+					clientAuthenticationFailed(response, failure);
+				})))
 			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
 			.csrf(csrf -> csrf.ignoringRequestMatchers(authorizationServer.getEndpointsMatcher()))
 			.exceptionHandling(exceptions -> exceptions.defaultAuthenticationEntryPointFor(
@@ -77,7 +103,8 @@ class SecurityConfiguration {
 
 	@Bean
 	@Order(3)
-	SecurityFilterChain apiChain(HttpSecurity http, Callers callers, JsonMapper json) {
+	SecurityFilterChain apiChain(HttpSecurity http, Callers callers, JsonMapper json, RateLimiter limiter,
+			RateLimitProperties limits) {
 		http.securityMatcher("/api/**")
 			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
 			.oauth2ResourceServer(resourceServer -> resourceServer.bearerTokenResolver(SecurityConfiguration::bearerToken)
@@ -96,14 +123,18 @@ class SecurityConfiguration {
 				.authenticationEntryPoint((request, response, ex) -> problem(json, response, 401, "unauthenticated",
 						"Unauthenticated", "Send a bearer token from POST /oauth2/token"))
 				.accessDeniedHandler((request, response, ex) -> problem(json, response, 403, "forbidden", "Forbidden",
-						ex.getMessage())));
+						ex.getMessage())))
+			.addFilterAfter(new ApiRateLimit(limiter, limits, json), AuthorizationFilter.class);
 		headers(http);
 		return http.build();
 	}
 
 	@Bean
 	@Order(4)
-	SecurityFilterChain uiChain(HttpSecurity http, SecurityProperties properties, Callers callers) {
+	SecurityFilterChain uiChain(HttpSecurity http, SecurityProperties properties, Callers callers,
+			SignInAudit signIns) {
+		var signedIn = new SavedRequestAwareAuthenticationSuccessHandler();
+		var notSignedIn = new SimpleUrlAuthenticationFailureHandler("/login?error");
 		http.authorizeHttpRequests(requests -> requests
 			.requestMatchers("/login", "/webjars/**", "/css/**", "/js/**", "/favicon.ico", "/error",
 					"/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
@@ -111,7 +142,14 @@ class SecurityConfiguration {
 			.permitAll()
 			.anyRequest()
 			.authenticated())
-			.formLogin(form -> form.loginPage("/login").permitAll())
+			.formLogin(form -> form.loginPage("/login").permitAll().successHandler((request, response, user) -> {
+				signIns.succeeded(SignInChannel.USER, user.getName(), request);
+				signedIn.onAuthenticationSuccess(request, response, user);
+			}).failureHandler((request, response, failure) -> {
+				signIns.failed(SignInChannel.USER, SignInThrottle.principal(SignInChannel.USER, request), request,
+						failure);
+				notSignedIn.onAuthenticationFailure(request, response, failure);
+			}))
 			.oauth2Login(oauth2 -> oauth2.loginPage("/login")
 				.authorizedClientRepository(TokenlessSessions.authorizedClients())
 				.userInfoEndpoint(userInfo -> userInfo
@@ -178,6 +216,17 @@ class SecurityConfiguration {
 		LoginUrlAuthenticationEntryPoint entryPoint = new LoginUrlAuthenticationEntryPoint(url);
 		entryPoint.setFavorRelativeUris(true);
 		return entryPoint;
+	}
+
+	/** As the client authentication filter answers by itself: 401 for a wrong client or secret, else 400. */
+	private static void clientAuthenticationFailed(HttpServletResponse response, AuthenticationException failure)
+			throws java.io.IOException {
+		SecurityContextHolder.clearContext();
+		OAuth2Error error = ((OAuth2AuthenticationException) failure).getError();
+		ServletServerHttpResponse httpResponse = new ServletServerHttpResponse(response);
+		httpResponse.setStatusCode(OAuth2ErrorCodes.INVALID_CLIENT.equals(error.getErrorCode())
+				? HttpStatus.UNAUTHORIZED : HttpStatus.BAD_REQUEST);
+		new OAuth2ErrorHttpMessageConverter().write(error, null, httpResponse);
 	}
 
 	private static void headers(HttpSecurity http) {

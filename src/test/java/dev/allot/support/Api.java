@@ -48,8 +48,29 @@ public final class Api {
 
 	private final String baseUrl;
 
+	private final HttpClient http;
+
 	public Api(int port) {
 		this.baseUrl = "http://127.0.0.1:" + port;
+		this.http = HTTP;
+	}
+
+	/**
+	 * Calls from another loopback source address (any in 127.0.0.0/8), so the server sees a client of its own
+	 * ({@code getRemoteAddr()}).
+	 */
+	public Api(String sourceAddress, int port) {
+		this.baseUrl = "http://127.0.0.1:" + port;
+		try {
+			this.http = HttpClient.newBuilder()
+				.connectTimeout(Duration.ofSeconds(5))
+				.followRedirects(HttpClient.Redirect.NEVER)
+				.localAddress(java.net.InetAddress.getByName(sourceAddress))
+				.build();
+		}
+		catch (java.net.UnknownHostException ex) {
+			throw new IllegalArgumentException(ex);
+		}
 	}
 
 	public String baseUrl() {
@@ -116,7 +137,7 @@ public final class Api {
 		return HttpRequest.BodyPublishers.ofString(text);
 	}
 
-	private static Response send(HttpRequest.Builder builder) {
+	private Response send(HttpRequest.Builder builder) {
 		HttpRequest request = builder.build();
 		if (request.bodyPublisher().isPresent() && request.headers().firstValue("Content-Type").isEmpty()) {
 			request = HttpRequest.newBuilder(request, (name, value) -> true)
@@ -124,7 +145,7 @@ public final class Api {
 				.build();
 		}
 		try {
-			HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
 			Map<String, String> headers = new LinkedHashMap<>();
 			response.headers().map().forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
 			return new Response(response.statusCode(), headers, response.body());

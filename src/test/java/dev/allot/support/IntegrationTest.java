@@ -29,7 +29,15 @@ import org.springframework.test.context.DynamicPropertySource;
  * HTTP with real OAuth2 tokens. Tests share one context and one database, so each makes its own tenants
  * with unique slugs.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+		// every test signs in the same admin client from 127.0.0.1 and calls the API with it, more often than any
+		// real caller: budgets far above that (the throttling itself is tested with its own low limits)
+		"allot.security.rate-limits.token-per-client.capacity=1000000",
+		"allot.security.rate-limits.token-per-address.capacity=1000000",
+		"allot.security.rate-limits.login-per-username.capacity=1000000",
+		"allot.security.rate-limits.login-per-address.capacity=1000000",
+		"allot.security.rate-limits.api-per-caller.capacity=1000000",
+		"allot.security.rate-limits.backoff.threshold=1000" })
 public abstract class IntegrationTest {
 
 	public static final String ADMIN_CLIENT = "test-platform-admin";

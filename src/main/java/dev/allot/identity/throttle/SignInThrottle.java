@@ -1,0 +1,140 @@
+package dev.allot.identity.throttle;
+
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Answers a sign-in attempt (the login form, or a client authenticating at the token, introspection or
+ * revocation endpoint) with 429 before any password is checked when its account is backing off after repeated
+ * failures, or its source address or account has spent its budget. Runs ahead of Spring Security, so a refused
+ * attempt costs no password hash and changes nothing but its own audit row.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 10)
+public class SignInThrottle extends OncePerRequestFilter {
+
+	static final String LOGIN = "/login";
+
+	static final Set<String> CLIENT_ENDPOINTS = Set.of("/oauth2/token", "/oauth2/introspect", "/oauth2/revoke");
+
+	/** Longer names are cut, so a giant "username" cannot bloat the buckets. */
+	private static final int MAX_PRINCIPAL = 200;
+
+	private final RateLimiter limiter;
+
+	private final SignInFailures failures;
+
+	private final SignInAudit audit;
+
+	private final RateLimitProperties limits;
+
+	private final JsonMapper json;
+
+	SignInThrottle(RateLimiter limiter, SignInFailures failures, SignInAudit audit, RateLimitProperties limits,
+			JsonMapper json) {
+		this.limiter = limiter;
+		this.failures = failures;
+		this.audit = audit;
+		this.limits = limits;
+		this.json = json;
+	}
+
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		String path = request.getRequestURI();
+		return !"POST".equals(request.getMethod()) || !(LOGIN.equals(path) || CLIENT_ENDPOINTS.contains(path));
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		SignInChannel channel = LOGIN.equals(request.getRequestURI()) ? SignInChannel.USER : SignInChannel.CLIENT;
+		if (channel == SignInChannel.CLIENT && !presentsSecret(request)) {
+			// a public client (the web UI's PKCE code exchange, made by the server itself) has no secret to guess
+			chain.doFilter(request, response);
+			return;
+		}
+		String principal = principal(channel, request);
+		Optional<Duration> wait = Optional.empty();
+		String reason = null;
+		if (principal != null) {
+			wait = failures.refusedFor(channel, principal);
+			reason = "backoff";
+		}
+		if (wait.isEmpty()) {
+			wait = limiter.tryAcquire(channel.key() + "-address",
+					channel == SignInChannel.USER ? limits.loginPerAddress() : limits.tokenPerAddress(),
+					request.getRemoteAddr());
+			reason = "address_rate_limit";
+		}
+		if (wait.isEmpty() && principal != null) {
+			wait = limiter.tryAcquire(channel.key() + "-account",
+					channel == SignInChannel.USER ? limits.loginPerUsername() : limits.tokenPerClient(), principal);
+			reason = "account_rate_limit";
+		}
+		if (wait.isEmpty()) {
+			chain.doFilter(request, response);
+			return;
+		}
+		audit.throttled(channel, principal, request, reason);
+		if (channel == SignInChannel.USER) {
+			TooManyRequests.page(response, wait.get());
+		}
+		else {
+			TooManyRequests.problem(json, response, wait.get(), "Too many sign-in attempts");
+		}
+	}
+
+	/** The account an attempt names: the username of the form, or the client id (Basic or in the body). */
+	public static @Nullable String principal(SignInChannel channel, HttpServletRequest request) {
+		String name = channel == SignInChannel.USER ? request.getParameter("username") : clientId(request);
+		if (name == null || name.isBlank()) {
+			return null;
+		}
+		return name.length() > MAX_PRINCIPAL ? name.substring(0, MAX_PRINCIPAL) : name;
+	}
+
+	private static boolean presentsSecret(HttpServletRequest request) {
+		String header = request.getHeader("Authorization");
+		return (header != null && header.regionMatches(true, 0, "Basic ", 0, 6))
+				|| request.getParameter("client_secret") != null;
+	}
+
+	private static @Nullable String clientId(HttpServletRequest request) {
+		String header = request.getHeader("Authorization");
+		if (header != null && header.regionMatches(true, 0, "Basic ", 0, 6)) {
+			try {
+				String credentials = new String(Base64.getDecoder().decode(header.substring(6).trim()),
+						StandardCharsets.UTF_8);
+				int colon = credentials.indexOf(':');
+				if (colon > 0) {
+					// RFC 6749 2.3.1: the client id is form-encoded before it goes into the Basic credentials
+					return URLDecoder.decode(credentials.substring(0, colon), StandardCharsets.UTF_8);
+				}
+			}
+			catch (IllegalArgumentException ex) {
+				return null;
+			}
+			return null;
+		}
+		return request.getParameter("client_id");
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.allot.identity.throttle;
+
+import java.time.Duration;
+
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Every address and account that tries to sign in leaves a bucket and perhaps a failure count behind; those that
+ * no longer limit anything are purged every ten minutes, by whichever replica db-scheduler picks.
+ */
+@Configuration(proxyBeanMethods = false)
+class ThrottleHousekeeping {
+
+	private static final Logger log = LoggerFactory.getLogger(ThrottleHousekeeping.class);
+
+	@Bean
+	RecurringTask<Void> purgeSpentThrottles(RateLimiter limiter, SignInFailures failures) {
+		return Tasks.recurring("identity-purge-spent-throttles", FixedDelay.of(Duration.ofMinutes(10)))
+			.execute((instance, context) -> {
+				int buckets = limiter.purgeRefilled();
+				int accounts = failures.purgeForgotten();
+				if (buckets + accounts > 0) {
+					log.info("Purged {} refilled rate-limit buckets and {} forgotten sign-in failure counts", buckets,
+							accounts);
+				}
+			});
+	}
+
+}

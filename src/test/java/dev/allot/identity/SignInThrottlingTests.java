@@ -1,0 +1,350 @@
+package dev.allot.identity;
+
+import java.net.CookieManager;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import dev.allot.AllotApplication;
+import dev.allot.support.Api;
+import dev.allot.support.IntegrationTest;
+import dev.allot.support.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Brute-force protection on the sign-in endpoints and the API, against real PostgreSQL with real tokens and
+ * real form logins. Each test calls from a loopback address of its own (127.x.y.z), so its address budget is
+ * its own. Limits here are small windows ({@link #LIMITS}), refilled whole at the window's end.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+		"allot.security.rate-limits.token-per-client.capacity=10",
+		"allot.security.rate-limits.token-per-client.period=8s",
+		"allot.security.rate-limits.token-per-address.capacity=16",
+		"allot.security.rate-limits.token-per-address.period=8s",
+		"allot.security.rate-limits.login-per-username.capacity=10",
+		"allot.security.rate-limits.login-per-username.period=8s",
+		"allot.security.rate-limits.login-per-address.capacity=16",
+		"allot.security.rate-limits.login-per-address.period=8s",
+		"allot.security.rate-limits.api-per-caller.capacity=40",
+		"allot.security.rate-limits.api-per-caller.period=10s",
+		"allot.security.rate-limits.backoff.threshold=5" })
+@ExtendWith(OutputCaptureExtension.class)
+class SignInThrottlingTests extends IntegrationTest {
+
+	/** The limits above, for the second replica. */
+	private static final String[] LIMITS = { "allot.security.rate-limits.token-per-client.capacity=10",
+			"allot.security.rate-limits.token-per-client.period=8s",
+			"allot.security.rate-limits.token-per-address.capacity=16",
+			"allot.security.rate-limits.token-per-address.period=8s",
+			"allot.security.rate-limits.login-per-username.capacity=10",
+			"allot.security.rate-limits.login-per-username.period=8s",
+			"allot.security.rate-limits.login-per-address.capacity=16",
+			"allot.security.rate-limits.login-per-address.period=8s",
+			"allot.security.rate-limits.api-per-caller.capacity=40",
+			"allot.security.rate-limits.api-per-caller.period=10s",
+			"allot.security.rate-limits.backoff.threshold=5" };
+
+	/** One admin token for the whole class: the admin client has a budget of 10 per 8 s here too. */
+	private static String sharedAdminToken;
+
+	@Override
+	protected String adminToken() {
+		if (sharedAdminToken == null) {
+			sharedAdminToken = super.adminToken();
+		}
+		return sharedAdminToken;
+	}
+
+	@Test
+	void aClientPastItsBudgetIsRefusedUntilItsWindowEnds() throws Exception {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		Api from = new Api(newAddress(), port);
+		for (int i = 0; i < 10; i++) {
+			assertThat(from.tokenResponse(client.clientId(), client.clientSecret()).status()).isEqualTo(200);
+		}
+		Api.Response refused = from.tokenResponse(client.clientId(), client.clientSecret());
+		assertRateLimitedProblem(refused);
+		long retryAfter = Long.parseLong(refused.header("Retry-After"));
+		assertThat(retryAfter).isBetween(1L, 8L);
+
+		Thread.sleep(retryAfter * 1000 + 200);
+		assertThat(from.tokenResponse(client.clientId(), client.clientSecret()).status()).isEqualTo(200);
+	}
+
+	@Test
+	void anAddressPastItsBudgetIsRefusedWhateverClientItNames() {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		Api from = new Api(newAddress(), port);
+		for (int i = 0; i < 16; i++) {
+			assertThat(from.tokenResponse(unique("nobody"), "guess").status()).isEqualTo(401);
+		}
+		// the right secret of a client that has not been tried yet: refused for the address alone
+		assertRateLimitedProblem(from.tokenResponse(client.clientId(), client.clientSecret()));
+		// another address is not affected
+		assertThat(new Api(newAddress(), port).tokenResponse(client.clientId(), client.clientSecret()).status())
+			.isEqualTo(200);
+	}
+
+	@Test
+	void theLoginFormRefusesAUsernamePastItsBudgetWithAReadablePage() throws Exception {
+		String username = newUser();
+		String address = newAddress();
+		for (int i = 0; i < 10; i++) {
+			HttpResponse<String> signedIn = login(address, username, "password-" + username);
+			assertThat(signedIn.statusCode()).isEqualTo(302);
+			assertThat(signedIn.headers().firstValue("Location").orElseThrow()).doesNotContain("error");
+		}
+		HttpResponse<String> refused = login(address, username, "password-" + username);
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+		long retryAfter = Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow());
+		assertThat(refused.body()).contains("Please wait " + retryAfter + " seconds");
+		// no session was signed in by the refused attempt
+		assertThat(refused.headers().allValues("Set-Cookie")).isEmpty();
+	}
+
+	@Test
+	void repeatedFailuresEarnADelayThatDoublesAndASuccessClearsIt() throws Exception {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		Api from = new Api(newAddress(), port);
+		for (int i = 0; i < 5; i++) {
+			assertThat(from.tokenResponse(client.clientId(), "wrong-" + i).status()).isEqualTo(401);
+		}
+		// after the fifth failure even the right secret waits 2^0 s, then 2^1 s after the sixth
+		Api.Response refused = from.tokenResponse(client.clientId(), client.clientSecret());
+		assertRateLimitedProblem(refused);
+		assertThat(refused.header("Retry-After")).isEqualTo("1");
+		// from another address too: the delay belongs to the account
+		assertThat(new Api(newAddress(), port).tokenResponse(client.clientId(), client.clientSecret()).status())
+			.isEqualTo(429);
+
+		Thread.sleep(1200);
+		assertThat(from.tokenResponse(client.clientId(), "wrong-again").status()).isEqualTo(401);
+		refused = from.tokenResponse(client.clientId(), client.clientSecret());
+		assertRateLimitedProblem(refused);
+		assertThat(refused.header("Retry-After")).isEqualTo("2");
+
+		Thread.sleep(2200);
+		assertThat(from.tokenResponse(client.clientId(), client.clientSecret()).status()).isEqualTo(200);
+		// the success cleared the count: one more failure is only a failure
+		assertThat(from.tokenResponse(client.clientId(), "wrong-after").status()).isEqualTo(401);
+		assertThat(from.tokenResponse(client.clientId(), client.clientSecret()).status()).isEqualTo(200);
+		assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE action = 'sign_in.throttled' AND object_id = ?"
+				+ " AND after->>'reason' = 'backoff'").param(client.clientId()).query(Long.class).single())
+			.isEqualTo(3);
+	}
+
+	@Test
+	void concurrentFailuresAreAllCounted() throws Exception {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		Api from = new Api(newAddress(), port);
+		List<Integer> statuses = new ArrayList<>();
+		try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+			List<Future<Integer>> answers = new ArrayList<>();
+			for (int i = 0; i < 8; i++) {
+				String guess = "wrong-" + i;
+				answers.add(pool.submit(() -> from.tokenResponse(client.clientId(), guess).status()));
+			}
+			for (Future<Integer> answer : answers) {
+				statuses.add(answer.get());
+			}
+		}
+		long failed = statuses.stream().filter(status -> status == 401).count();
+		assertThat(failed).as(statuses.toString()).isGreaterThanOrEqualTo(5);
+		assertThat(statuses).as("each either failed or was refused").allMatch(status -> status == 401 || status == 429);
+		assertThat(jdbc.sql("SELECT failures FROM sign_in_failure WHERE channel = 'client' AND principal = ?")
+			.param(client.clientId())
+			.query(Integer.class)
+			.single()).isEqualTo((int) failed);
+	}
+
+	@Test
+	void everySignInIsAuditedAndLoggedWithItsSourceAddressButNeverItsSecret(CapturedOutput output)
+			throws Exception {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		String username = newUser();
+		String address = newAddress();
+		Api from = new Api(address, port);
+		String wrongSecret = "wrong-secret-" + unique("s");
+		String wrongPassword = "wrong-password-" + unique("p");
+
+		assertThat(from.tokenResponse(client.clientId(), client.clientSecret()).status()).isEqualTo(200);
+		assertThat(from.tokenResponse(client.clientId(), wrongSecret).status()).isEqualTo(401);
+		assertThat(login(address, username, "password-" + username).headers().firstValue("Location").orElseThrow())
+			.doesNotContain("error");
+		assertThat(login(address, username, wrongPassword).headers().firstValue("Location").orElseThrow())
+			.endsWith("/login?error");
+
+		assertThat(signIns(client.clientId())).containsExactly(
+				"sign_in.succeeded " + client.clientId() + " client " + address + " null",
+				"sign_in.failed anonymous client " + address + " invalid_client");
+		assertThat(signIns(username)).containsExactly(
+				"sign_in.succeeded " + username + " user " + address + " null",
+				"sign_in.failed anonymous user " + address + " bad_credentials");
+		assertThat(output.getOut()).contains("event=sign_in outcome=succeeded channel=client principal="
+				+ client.clientId() + " address=" + address + " path=/oauth2/token reason=-")
+			.contains("event=sign_in outcome=failed channel=client principal=" + client.clientId() + " address="
+					+ address + " path=/oauth2/token reason=invalid_client")
+			.contains("event=sign_in outcome=succeeded channel=user principal=" + username + " address=" + address)
+			.contains("event=sign_in outcome=failed channel=user principal=" + username + " address=" + address
+					+ " path=/login reason=bad_credentials")
+			.doesNotContain(client.clientSecret())
+			.doesNotContain(wrongSecret)
+			.doesNotContain(wrongPassword)
+			.doesNotContain("password-" + username);
+	}
+
+	@Test
+	void aCallerPastItsApiBudgetIsRefusedWithAProblem() {
+		String tenant = newTenant();
+		String token = tenantToken(tenant, "MEMBER");
+		int answered = 0;
+		Api.Response last = null;
+		while (answered <= 40) {
+			last = api.get("/api/v1/tenants/" + tenant, token);
+			if (last.status() != 200) {
+				break;
+			}
+			answered++;
+		}
+		assertThat(answered).isEqualTo(40);
+		assertRateLimitedProblem(last);
+		assertThat(Long.parseLong(last.header("Retry-After"))).isBetween(1L, 10L);
+		// another caller still has its own budget
+		assertThat(api.get("/api/v1/tenants/" + tenant, adminToken()).status()).isEqualTo(200);
+	}
+
+	@Test
+	void twoReplicasOnOneDatabaseShareOneBudget() throws Exception {
+		TestDatabase.Connection db = TestDatabase.get();
+		Map<String, Object> properties = new HashMap<>(Map.of("server.port", "0", "spring.datasource.url", db.url(),
+				"spring.datasource.username", db.username(), "spring.datasource.password", db.password(),
+				"allot.security.public-url", "", "allot.security.bootstrap-client-id", ADMIN_CLIENT,
+				"allot.security.bootstrap-client-secret", ADMIN_SECRET, "allot.demo.enabled", "false",
+				"allot.security.sealing-key", SEALING_KEY));
+		properties.putAll(Map.of("allot.billing.webhook-secret-key", WEBHOOK_SECRET_KEY,
+				"allot.billing.allow-loopback-http-webhooks", "true", "spring.datasource.hikari.maximum-pool-size", "8",
+				"spring.datasource.hikari.minimum-idle", "1", "server.shutdown", "immediate",
+				"spring.lifecycle.timeout-per-shutdown-phase", "5s"));
+		for (String limit : LIMITS) {
+			properties.put(limit.substring(0, limit.indexOf('=')), limit.substring(limit.indexOf('=') + 1));
+		}
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		// as arguments: they win over application.yml, as the environment does in production
+		String[] arguments = properties.entrySet()
+			.stream()
+			.map(property -> "--" + property.getKey() + "=" + property.getValue())
+			.toArray(String[]::new);
+		try (ConfigurableApplicationContext second = new SpringApplicationBuilder(AllotApplication.class)
+			.run(arguments)) {
+			int secondPort = Integer.parseInt(second.getEnvironment().getProperty("local.server.port", "0"));
+			assertThat(secondPort).isPositive().isNotEqualTo(port);
+			String address = newAddress();
+			List<Api> replicas = List.of(new Api(address, port), new Api(address, secondPort));
+
+			// 16 attempts at once, 8 on each replica: one budget of 10 between them, none lost to a race
+			List<Integer> statuses = new ArrayList<>();
+			try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+				List<Future<Integer>> answers = new ArrayList<>();
+				for (int i = 0; i < 16; i++) {
+					Api replica = replicas.get(i % 2);
+					answers.add(pool.submit(() -> replica.tokenResponse(client.clientId(), client.clientSecret())
+						.status()));
+				}
+				for (Future<Integer> answer : answers) {
+					statuses.add(answer.get());
+				}
+			}
+			assertThat(statuses.stream().filter(status -> status == 200).count()).as(statuses.toString())
+				.isEqualTo(10);
+			assertThat(statuses.stream().filter(status -> status == 429).count()).as(statuses.toString())
+				.isEqualTo(6);
+
+			// a back-off earned on one replica is kept by the other
+			Client guessed = serviceAccount(newTenant(), "MEMBER");
+			String guesser = newAddress();
+			List<Api> guessing = List.of(new Api(guesser, port), new Api(guesser, secondPort));
+			for (int i = 0; i < 5; i++) {
+				assertThat(guessing.get(i % 2).tokenResponse(guessed.clientId(), "wrong").status()).isEqualTo(401);
+			}
+			assertRateLimitedProblem(new Api(newAddress(), secondPort).tokenResponse(guessed.clientId(),
+					guessed.clientSecret()));
+			assertRateLimitedProblem(new Api(newAddress(), port).tokenResponse(guessed.clientId(),
+					guessed.clientSecret()));
+		}
+	}
+
+	private List<String> signIns(String principal) {
+		return jdbc.sql("""
+				SELECT action || ' ' || actor || ' ' || object_type || ' ' || (after->>'sourceAddress') || ' '
+				       || coalesce(after->>'reason', 'null')
+				FROM audit_event WHERE object_id = ? AND action LIKE 'sign_in.%' ORDER BY id""")
+			.param(principal)
+			.query(String.class)
+			.list();
+	}
+
+	private static void assertRateLimitedProblem(Api.Response response) {
+		assertThat(response.status()).as(response.toString()).isEqualTo(429);
+		assertThat(response.contentType()).startsWith("application/problem+json");
+		assertThat(response.json().get("code").asString()).isEqualTo("rate_limited");
+		assertThat(response.json().get("type").asString()).endsWith("/rate_limited");
+		assertThat(Long.parseLong(response.header("Retry-After"))).isPositive();
+	}
+
+	/** A loopback source address of this test's own (Linux has all of 127.0.0.0/8 on the loopback interface). */
+	private static String newAddress() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		return "127." + random.nextInt(1, 255) + "." + random.nextInt(0, 256) + "." + random.nextInt(1, 255);
+	}
+
+	/** Posts the login form as a browser would: a fresh session, the page's CSRF token, then the form. */
+	private HttpResponse<String> login(String address, String username, String password) throws Exception {
+		String base = "http://127.0.0.1:" + port;
+		HttpClient browser = HttpClient.newBuilder()
+			.localAddress(InetAddress.getByName(address))
+			.cookieHandler(new CookieManager())
+			.followRedirects(HttpClient.Redirect.NEVER)
+			.build();
+		HttpResponse<String> page = browser.send(HttpRequest.newBuilder(URI.create(base + "/login"))
+			.header("Accept", "text/html")
+			.build(), HttpResponse.BodyHandlers.ofString());
+		Matcher csrf = Pattern.compile("name=\"_csrf\"\\s+value=\"([^\"]+)\"").matcher(page.body());
+		assertThat(csrf.find()).as(page.body()).isTrue();
+		String form = Map.of("username", username, "password", password, "_csrf", csrf.group(1))
+			.entrySet()
+			.stream()
+			.map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+			.collect(Collectors.joining("&"));
+		return browser.send(HttpRequest.newBuilder(URI.create(base + "/login"))
+			.header("Accept", "text/html")
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.POST(HttpRequest.BodyPublishers.ofString(form))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+}
