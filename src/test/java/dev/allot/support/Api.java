@@ -148,6 +148,7 @@ public final class Api {
 			HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
 			Map<String, String> headers = new LinkedHashMap<>();
 			response.headers().map().forEach((name, values) -> headers.put(name.toLowerCase(), values.getFirst()));
+			ContractCheck.check(request.method(), request.uri(), response.statusCode(), headers, response.body());
 			return new Response(response.statusCode(), headers, response.body());
 		}
 		catch (HttpTimeoutException ex) {

@@ -73,6 +73,7 @@ class MembersController {
 	}
 
 	@DeleteMapping("/{username}")
+	@ResponseStatus(HttpStatus.NO_CONTENT)
 	ResponseEntity<Void> remove(Caller caller, @PathVariable String tenant, @PathVariable String username) {
 		tenancy.removeMember(caller, tenant, username);
 		return ResponseEntity.noContent().build();
