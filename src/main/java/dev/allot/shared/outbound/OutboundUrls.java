@@ -83,16 +83,45 @@ public class OutboundUrls {
 	public Destination destination(String url) {
 		URI uri = parse(url);
 		String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-		String authority = uri.getRawAuthority();
+		Authority authority = authority(uri.getRawAuthority(), scheme, url);
+		boolean namedHost = namedByName(authority.host());
+		boolean named = namedHost || inAllowedNetwork(authority.literal());
+		if (!scheme.equals("https") && !(scheme.equals("http") && allowHttp && named)) {
+			throw refused("must use https", url);
+		}
+		List<InetAddress> addresses = authority.literal() != null ? List.of(authority.literal())
+				: resolve(authority.host(), url);
+		if (!namedHost) {
+			for (InetAddress address : addresses) {
+				Optional<String> internal = inAllowedNetwork(address) ? Optional.empty()
+						: InternalAddresses.kind(address);
+				if (internal.isPresent()) {
+					throw refused("must not point at " + internal.get() + " (ask an admin to allow the host)",
+							url + " resolves to " + address.getHostAddress());
+				}
+			}
+		}
+		String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+		return new Destination(scheme, authority.host(), authority.port(),
+				uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery(), authority.literal() != null,
+				addresses);
+	}
+
+	/** A URL's host (lower case, no brackets, no trailing dot) and port; the address when the host is one. */
+	private record Authority(String host, int port, @Nullable InetAddress literal) {
+	}
+
+	private static Authority authority(String authority, String scheme, String url) {
 		if (authority.contains("@")) {
 			throw refused("must not carry credentials", url);
 		}
 		String host;
-		String port = "";
+		String port;
 		InetAddress literal = null;
 		if (authority.startsWith("[")) {
 			int end = authority.indexOf(']');
 			host = end < 0 ? "" : authority.substring(1, end).toLowerCase(Locale.ROOT);
+			// A zone id (fe80::1%eth0) names an interface of Allot's host: never one of a user's.
 			literal = host.contains("%") ? null : Cidr.literal(host);
 			if (literal == null || !(end + 1 == authority.length() || authority.charAt(end + 1) == ':')) {
 				throw refused("has an invalid IPv6 address", url);
@@ -116,28 +145,7 @@ public class OutboundUrls {
 				throw refused("has an invalid host name", url);
 			}
 		}
-		int portNumber = port(port, scheme, url);
-		boolean namedHost = namedByName(host);
-		boolean named = namedHost || (literal != null && inAllowedNetwork(literal));
-		if (!scheme.equals("https") && !(scheme.equals("http") && allowHttp && named)) {
-			throw refused("must use https", url);
-		}
-		List<InetAddress> addresses = literal != null ? List.of(literal) : resolve(host, url);
-		if (!namedHost) {
-			for (InetAddress address : addresses) {
-				if (inAllowedNetwork(address)) {
-					continue;
-				}
-				Optional<String> internal = InternalAddresses.kind(address);
-				if (internal.isPresent()) {
-					throw refused("must not point at " + internal.get() + " (ask an admin to allow the host)",
-							url + " resolves to " + address.getHostAddress());
-				}
-			}
-		}
-		String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-		return new Destination(scheme, host, portNumber, uri.getRawQuery() == null ? path : path + "?"
-				+ uri.getRawQuery(), literal != null, addresses);
+		return new Authority(host, port(port, scheme, url), literal);
 	}
 
 	private static URI parse(String url) {
