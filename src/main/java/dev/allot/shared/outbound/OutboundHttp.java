@@ -69,7 +69,8 @@ public class OutboundHttp {
 		}
 		catch (OutboundRefusedException ex) {
 			log.warn("Outbound request refused ({}): {}: {}", purpose, ex.getMessage(), ex.detail());
-			return OutboundResponse.failed(OutboundResponse.REFUSED);
+			return OutboundResponse.failed(ex.unresolved() ? OutboundResponse.CONNECTION_FAILED
+					: OutboundResponse.REFUSED);
 		}
 		long deadline = System.nanoTime() + timeout.toNanos();
 		IOException failure = new IOException("no address");

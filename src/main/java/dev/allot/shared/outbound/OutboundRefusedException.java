@@ -8,9 +8,17 @@ public class OutboundRefusedException extends RuntimeException {
 
 	private final String detail;
 
-	OutboundRefusedException(String reason, String detail) {
+	private final boolean unresolved;
+
+	OutboundRefusedException(String reason, String detail, boolean unresolved) {
 		super(reason, null, false, false);
 		this.detail = detail;
+		this.unresolved = unresolved;
+	}
+
+	/** The host did not resolve (in time): at delivery a failure to connect more than a refusal. */
+	public boolean unresolved() {
+		return unresolved;
 	}
 
 	public String detail() {

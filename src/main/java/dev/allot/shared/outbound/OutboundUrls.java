@@ -4,10 +4,15 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -52,16 +57,23 @@ public class OutboundUrls {
 
 	private final Resolver resolver;
 
+	private final Duration resolveTimeout;
+
 	@Autowired
 	public OutboundUrls(OutboundProperties properties) {
 		this(properties, InetAddress::getAllByName);
 	}
 
 	public OutboundUrls(OutboundProperties properties, Resolver resolver) {
+		this(properties, resolver, Duration.ofSeconds(5));
+	}
+
+	OutboundUrls(OutboundProperties properties, Resolver resolver, Duration resolveTimeout) {
 		this.allowedNetworks = properties.networks();
 		this.allowedNames = properties.names();
 		this.allowHttp = properties.allowHttp();
 		this.resolver = resolver;
+		this.resolveTimeout = resolveTimeout;
 	}
 
 	/** Why the URL may not be saved, in words for the user who typed it; empty when it may. */
@@ -177,14 +189,38 @@ public class OutboundUrls {
 
 	private List<InetAddress> resolve(String host, String url) {
 		try {
-			InetAddress[] addresses = resolver.resolve(host);
+			InetAddress[] addresses = lookUp(host);
 			if (addresses.length == 0) {
 				throw new UnknownHostException(host);
 			}
 			return Arrays.asList(addresses);
 		}
 		catch (UnknownHostException | RuntimeException ex) {
-			throw refused("names a host that does not resolve", url + ": " + ex);
+			throw new OutboundRefusedException("names a host that does not resolve", url + ": " + ex, true);
+		}
+	}
+
+	/**
+	 * The resolver's answer within the resolve timeout: the JDK's lookup has no timeout of its own, and a saving
+	 * request or a delivery must not wait on a slow DNS server for as long as the OS resolver retries.
+	 */
+	private InetAddress[] lookUp(String host) throws UnknownHostException {
+		FutureTask<InetAddress[]> lookup = new FutureTask<>(() -> resolver.resolve(host));
+		Thread.ofPlatform().daemon().name("outbound-dns").start(lookup);
+		try {
+			return lookup.get(resolveTimeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			lookup.cancel(true);
+			throw new UnknownHostException(host + ": no answer within " + resolveTimeout);
+		}
+		catch (ExecutionException ex) {
+			throw ex.getCause() instanceof UnknownHostException unknown ? unknown
+					: new UnknownHostException(host + ": " + ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new UnknownHostException(host + ": interrupted");
 		}
 	}
 
@@ -198,7 +234,7 @@ public class OutboundUrls {
 	}
 
 	private static OutboundRefusedException refused(String reason, String detail) {
-		return new OutboundRefusedException(reason, detail);
+		return new OutboundRefusedException(reason, detail, false);
 	}
 
 }

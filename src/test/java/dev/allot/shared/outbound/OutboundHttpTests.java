@@ -179,6 +179,9 @@ class OutboundHttpTests {
 		assertThat(post(client(true), "http://hooks.test:" + port + "/hook", Duration.ofSeconds(5)).error())
 			.isEqualTo("connection failed");
 
+		assertThat(post(client(true), "https://nowhere.test/hook", Duration.ofSeconds(5)).error())
+			.as("a host that does not resolve at delivery").isEqualTo("connection failed");
+
 		int tls = receiver(request -> answer("not TLS at all\r\n\r\n"), false);
 		assertThat(post(client(true), "https://hooks.test:" + tls + "/hook", Duration.ofSeconds(5)).error())
 			.isEqualTo("connection failed");

@@ -2,6 +2,7 @@ package dev.allot.shared.outbound;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -94,6 +95,22 @@ class OutboundUrlsTests {
 	@Test
 	void unresolvableHostsAreRefused() {
 		assertThat(strict.problem("https://kubernetes.default.svc/")).hasValue("names a host that does not resolve");
+	}
+
+	@Test
+	void aResolverThatDoesNotAnswerInTimeCountsAsUnresolvable() {
+		OutboundUrls slow = new OutboundUrls(new OutboundProperties(List.of(), false), host -> {
+			try {
+				Thread.sleep(10_000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return resolve("hooks.example.com");
+		}, Duration.ofMillis(200));
+		long start = System.nanoTime();
+		assertThat(slow.problem("https://hooks.example.com/")).hasValue("names a host that does not resolve");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
 	}
 
 	@Test
