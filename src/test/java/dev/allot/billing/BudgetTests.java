@@ -71,7 +71,7 @@ class BudgetTests extends BillingTest {
 		List<Received> received = receiver(requests);
 		Instant t0 = newMonth();
 		Setup s = setup(2, 16, 16, false);
-		String hook = "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
+		String hook = "http://" + WEBHOOK_HOST + ":" + server.getAddress().getPort() + "/hook";
 		Api.Response put = api.put(path(s, "/budget"), s.token(), budget(100, hook));
 		assertThat(put.status()).isEqualTo(200);
 		assertThat(put.json().get("thresholds")).extracting(JsonNode::asInt).containsExactly(50, 80, 100);

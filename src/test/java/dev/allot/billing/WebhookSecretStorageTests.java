@@ -36,7 +36,7 @@ class WebhookSecretStorageTests extends BillingTest {
 		newMonth();
 		Setup s = setup(1, 8, 8, false);
 		assertThat(api.put(path(s, "/budget"), s.token(), Map.of("amount", 100, "currency", "USD", "webhookUrl",
-				"https://hooks.example.com/allot", "webhookSecret", SECRET)).status()).isEqualTo(200);
+				"https://" + WEBHOOK_HOST + "/allot", "webhookSecret", SECRET)).status()).isEqualTo(200);
 		UUID tenant = tenantId(s.tenant());
 
 		assertThat(stored(tenant)).startsWith("v1:").doesNotContain(SECRET);

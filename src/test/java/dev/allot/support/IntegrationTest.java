@@ -47,6 +47,9 @@ public abstract class IntegrationTest {
 	/** The AES key webhook secrets are sealed with in the tests (production reads it from configuration). */
 	public static final String WEBHOOK_SECRET_KEY = "nGxtFyowhrCOTJAXJuIpizEt1mVEQk+DslKi2tCn21s=";
 
+	/** The host test webhook receivers are reached at: allow-listed, over http. */
+	public static final String WEBHOOK_HOST = "localhost";
+
 	/** The AES key the token signing keys are sealed with in the tests (an external database needs one). */
 	public static final String SEALING_KEY = "3q0n3V8mJ3mZ8k1pS2t5vXyA7dF0gH4jK6lN9oQ1rT4=";
 
@@ -69,7 +72,10 @@ public abstract class IntegrationTest {
 		// Every context polls the one scheduled_tasks table, so any of them may run a task another scheduled (a
 		// webhook delivery, say): like replicas, they share what such a task needs.
 		registry.add("allot.billing.webhook-secret-key", () -> WEBHOOK_SECRET_KEY);
-		registry.add("allot.billing.allow-loopback-http-webhooks", () -> "true");
+		// Test webhook receivers listen on the loopback interface over http, reached by the name the allow-list
+		// names: URLs to 127.0.0.1 itself stay refused, as they are in production.
+		registry.add("allot.security.outbound.allowed-hosts", () -> WEBHOOK_HOST);
+		registry.add("allot.security.outbound.allow-http", () -> "true");
 		registry.add("allot.security.sealing-key", () -> SEALING_KEY);
 		registry.add("allot.security.metrics-token-sha256", () -> "35a05ae16116768d09000d1b2f10e7247a708be0c0e8310b125631b9db3e79f6");
 		// Several application contexts share one PostgreSQL (max_connections 100 by default): keep pools small.

@@ -1,9 +1,6 @@
 package dev.allot.billing.budgets;
 
 import java.math.BigDecimal;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.HashSet;
@@ -11,6 +8,7 @@ import java.util.List;
 
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.InvalidInputException.FieldError;
+import dev.allot.shared.outbound.OutboundUrls;
 import org.jspecify.annotations.Nullable;
 
 /** A budget as a tenant admin sets it; validates itself and names every bad field. */
@@ -23,14 +21,12 @@ public record BudgetRequest(@Nullable BigDecimal amount, @Nullable String curren
 		return thresholdsOrDefault(thresholds);
 	}
 
-	void validate(boolean allowLoopbackHttp) {
+	/** Also resolves the webhook's host: it must lead only to addresses the outbound policy allows. */
+	void validate(OutboundUrls outbound) {
 		List<FieldError> errors = new ArrayList<>();
 		validateAmount(amount, currency, thresholds, errors);
 		if (webhookUrl != null) {
-			String problem = webhookProblem(webhookUrl, allowLoopbackHttp);
-			if (problem != null) {
-				errors.add(new FieldError("webhookUrl", problem));
-			}
+			outbound.problem(webhookUrl).ifPresent(problem -> errors.add(new FieldError("webhookUrl", problem)));
 			if (webhookSecret == null || webhookSecret.length() < 16 || webhookSecret.length() > 200) {
 				errors.add(new FieldError("webhookSecret", "must be 16-200 characters when a webhook is set"));
 			}
@@ -76,36 +72,6 @@ public record BudgetRequest(@Nullable BigDecimal amount, @Nullable String curren
 			return true;
 		}
 		catch (IllegalArgumentException ex) {
-			return false;
-		}
-	}
-
-	private static @Nullable String webhookProblem(String url, boolean allowLoopbackHttp) {
-		URI uri;
-		try {
-			uri = new URI(url);
-		}
-		catch (Exception ex) {
-			return "is not a URL";
-		}
-		if (url.length() > 2000 || uri.getHost() == null || uri.getUserInfo() != null) {
-			return "must be an absolute URL with a host and no credentials";
-		}
-		if ("https".equals(uri.getScheme())) {
-			return null;
-		}
-		if ("http".equals(uri.getScheme()) && allowLoopbackHttp && loopback(uri.getHost())) {
-			return null;
-		}
-		return "must use https";
-	}
-
-	private static boolean loopback(String host) {
-		try {
-			return host.equals("localhost") || InetAddress.getByName(host.replace("[", "").replace("]", ""))
-				.isLoopbackAddress();
-		}
-		catch (UnknownHostException ex) {
 			return false;
 		}
 	}

@@ -11,8 +11,8 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
-import dev.allot.billing.metering.BillingProperties;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.outbound.OutboundUrls;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
@@ -43,19 +43,19 @@ public class Budgets {
 
 	private final WebhookSecrets secrets;
 
-	private final BillingProperties properties;
+	private final OutboundUrls outbound;
 
 	private final Clock clock;
 
 	Budgets(BudgetRepository repository, Notifications notifications, ProjectBudgets projects,
-			WebhookSecrets secrets, Tenancy tenancy, AuditLog audit, BillingProperties properties, Clock clock) {
+			WebhookSecrets secrets, Tenancy tenancy, AuditLog audit, OutboundUrls outbound, Clock clock) {
 		this.repository = repository;
 		this.notifications = notifications;
 		this.projects = projects;
 		this.secrets = secrets;
 		this.tenancy = tenancy;
 		this.audit = audit;
-		this.properties = properties;
+		this.outbound = outbound;
 		this.clock = clock;
 	}
 
@@ -69,7 +69,7 @@ public class Budgets {
 
 	public Budget put(Caller caller, String tenantSlug, BudgetRequest request, @Nullable String ifMatch) {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.TENANT_ADMIN);
-		request.validate(properties.allowLoopbackHttpWebhooks());
+		request.validate(outbound);
 		var before = repository.find(tenant.id(), true);
 		long version = before.map(BudgetRepository.Stored::version).orElse(0L);
 		if (ifMatch != null && !ifMatch.equals("\"" + version + "\"")) {

@@ -1,13 +1,10 @@
 package dev.allot.billing.budgets;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -17,9 +14,8 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import dev.allot.billing.metering.BillingProperties;
+import dev.allot.shared.outbound.OutboundHttp;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,20 +26,19 @@ import org.springframework.context.annotation.Configuration;
  * {@code X-Allot-Delivery: <notification id>} (deliveries are at least once: receivers dedupe on it).
  * A failure (no answer, or not 2xx) is retried by db-scheduler with exponential backoff, up to the configured
  * number of attempts, then marked FAILED.
+ *
+ * <p>The URL is checked again at each attempt, against what its host resolves to then, and the request goes to
+ * exactly the checked address ({@link OutboundHttp}): redirects are not followed. The tenant sees only a generic
+ * reason ("HTTP 500", "connection failed", "timed out", "refused: address not allowed"); the details are logged.
  */
 @Configuration(proxyBeanMethods = false)
 public class WebhookDelivery {
 
 	static final TaskDescriptor<String> TASK = TaskDescriptor.of("billing-deliver-webhook", String.class);
 
-	private static final Logger log = LoggerFactory.getLogger(WebhookDelivery.class);
-
 	@Bean
-	OneTimeTask<String> deliverWebhook(Notifications notifications, BillingProperties properties) {
-		HttpClient http = HttpClient.newBuilder()
-			.connectTimeout(properties.webhookTimeout())
-			.followRedirects(HttpClient.Redirect.NEVER)
-			.build();
+	OneTimeTask<String> deliverWebhook(Notifications notifications, BillingProperties properties,
+			OutboundHttp outbound) {
 		FailureHandler<String> backoff = new FailureHandler.ExponentialBackoffFailureHandler<>(
 				properties.webhookBackoff(), 2.0);
 		return Tasks.oneTime(TASK)
@@ -51,7 +46,7 @@ public class WebhookDelivery {
 			.execute((instance, context) -> {
 				UUID id = UUID.fromString(instance.getData());
 				notifications.startAttempt(id).ifPresent(delivery -> {
-					String error = send(http, properties, delivery,
+					String error = send(outbound, properties, delivery,
 							notifications.secretOf(delivery.tenantId()).orElse(""));
 					boolean giveUp = delivery.attempts() >= properties.webhookAttempts();
 					notifications.finishAttempt(id, error, giveUp, Instant.now());
@@ -62,29 +57,13 @@ public class WebhookDelivery {
 			});
 	}
 
-	private static @Nullable String send(HttpClient http, BillingProperties properties, Notifications.Delivery delivery,
-			String secret) {
-		try {
-			HttpResponse<Void> response = http.send(HttpRequest.newBuilder(URI.create(delivery.url()))
-				.timeout(properties.webhookTimeout())
-				.header("Content-Type", "application/json")
-				.header("X-Allot-Delivery", delivery.id().toString())
-				.header("X-Allot-Signature", "sha256=" + sign(secret, delivery.body()))
-				.POST(HttpRequest.BodyPublishers.ofString(delivery.body(), StandardCharsets.UTF_8))
-				.build(), HttpResponse.BodyHandlers.discarding());
-			if (response.statusCode() / 100 == 2) {
-				return null;
-			}
-			return "HTTP " + response.statusCode();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return "interrupted";
-		}
-		catch (Exception ex) {
-			log.info("Webhook delivery {} failed: {}", delivery.id(), ex.toString());
-			return ex.getClass().getSimpleName();
-		}
+	private static @Nullable String send(OutboundHttp outbound, BillingProperties properties,
+			Notifications.Delivery delivery, String secret) {
+		return outbound.post(delivery.url(), Map.of("Content-Type", "application/json", "X-Allot-Delivery",
+				delivery.id().toString(), "X-Allot-Signature", "sha256=" + sign(secret, delivery.body())),
+				delivery.body().getBytes(StandardCharsets.UTF_8), properties.webhookTimeout(),
+				"webhook delivery " + delivery.id())
+			.error();
 	}
 
 	public static String sign(String secret, String body) {

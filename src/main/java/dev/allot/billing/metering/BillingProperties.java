@@ -22,8 +22,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param closeMonthAfter a month closes this long after it ends; later postings go to the next open month
  * @param webhookBackoff first retry delay of a failed webhook delivery (doubling after each failure)
  * @param webhookAttempts deliveries tried before a notification's webhook is given up
- * @param webhookTimeout time allowed to one delivery
- * @param allowLoopbackHttpWebhooks accept {@code http://} webhook URLs on the loopback interface (tests only)
+ * @param webhookTimeout time allowed to one delivery (connecting, TLS, sending and the answer's head together);
+ * which addresses webhooks may reach is {@code allot.security.outbound}
  * @param idleThreshold GPU utilisation (percent) under which a GPU counts as idle
  * @param idleAfter how long all of a reservation's GPUs must stay idle before it is flagged
  * @param telemetryRetention how long GPU-utilisation samples are kept (a daily task purges older ones); the
@@ -34,7 +34,7 @@ public record BillingProperties(@DefaultValue("PT5M") Duration meterEvery, @Defa
 		@DefaultValue("true") boolean awaitClusterReady, @DefaultValue("0") BigDecimal cancellationFeeShare,
 		@DefaultValue("P365D") Duration cancellationFeeWithin, @DefaultValue("PT6H") Duration closeMonthAfter,
 		@DefaultValue("PT30S") Duration webhookBackoff, @DefaultValue("8") int webhookAttempts,
-		@DefaultValue("PT10S") Duration webhookTimeout, @DefaultValue("false") boolean allowLoopbackHttpWebhooks,
+		@DefaultValue("PT10S") Duration webhookTimeout,
 		@DefaultValue("5") BigDecimal idleThreshold, @DefaultValue("PT1H") Duration idleAfter,
 		@DefaultValue("P90D") Duration telemetryRetention) {
 
