@@ -128,6 +128,20 @@ class OpenApiConfiguration {
 				.filter(tag -> tags.contains(tag.getKey()))
 				.map(tag -> new io.swagger.v3.oas.models.tags.Tag().name(tag.getKey()).description(tag.getValue()))
 				.toList());
+			// A CSV download chosen by ?format=csv (for links) shows up as a string alternative of the JSON body:
+			// the JSON answer is the object alone.
+			openApi.getPaths().values().forEach(item -> item.readOperations().forEach(operation -> {
+				ApiResponse ok = operation.getResponses().get("200");
+				MediaType json = ok == null || ok.getContent() == null ? null : ok.getContent().get("application/json");
+				if (json != null && json.getSchema() != null && json.getSchema().getOneOf() != null) {
+					json.getSchema()
+						.getOneOf()
+						.stream()
+						.filter(alternative -> alternative.get$ref() != null)
+						.findFirst()
+						.ifPresent(object -> json.setSchema(new Schema<>().$ref(object.get$ref())));
+				}
+			}));
 			// A kubeconfig is YAML, not the JSON the return type suggests.
 			Operation kubeconfig = openApi.getPaths()
 				.get("/api/v1/tenants/{tenant}/reservations/{id}/cluster/kubeconfig")

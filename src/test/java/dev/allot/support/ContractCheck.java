@@ -34,8 +34,17 @@ final class ContractCheck {
 	private static volatile OpenApiInteractionValidator validator;
 
 	static {
-		Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("Contract check: "
-				+ CHECKED.get() + " API answers checked against openapi.yaml, " + VIOLATIONS.get() + " broke it")));
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+			String summary = CHECKED.get() + " API answers checked against openapi.yaml, " + VIOLATIONS.get()
+					+ " broke it\n";
+			try {
+				Files.writeString(Path.of("target", "contract-check.txt"), summary, StandardOpenOption.CREATE,
+						StandardOpenOption.APPEND);
+			}
+			catch (IOException ex) {
+				// the JVM is going away: the count is lost, nothing else
+			}
+		}));
 	}
 
 	private ContractCheck() {
@@ -51,6 +60,10 @@ final class ContractCheck {
 		ValidationReport report = validator().validateResponse(URLDecoder.decode(path, StandardCharsets.UTF_8),
 				Request.Method.valueOf(method), response.build());
 		CHECKED.incrementAndGet();
+		// a request to no documented operation (a test of routing: 404, 405) has no answer to check against
+		if (report.getMessages().stream().anyMatch(message -> message.getKey().startsWith("validation.request."))) {
+			return;
+		}
 		if (!report.hasErrors()) {
 			return;
 		}

@@ -10,6 +10,7 @@ import dev.allot.billing.budgets.ProjectBudgets;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -18,6 +19,7 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -58,6 +60,7 @@ class ProjectBudgetController {
 	}
 
 	@DeleteMapping
+	@ResponseStatus(HttpStatus.NO_CONTENT)
 	ResponseEntity<Void> deleteProjectBudget(Caller caller, @PathVariable String tenant, @PathVariable String project,
 			@RequestHeader(name = "If-Match", required = false) @Nullable String ifMatch) {
 		budgets.delete(caller, tenant, project, ifMatch);
