@@ -134,12 +134,12 @@ class OpenApiConfiguration {
 				ApiResponse ok = operation.getResponses().get("200");
 				MediaType json = ok == null || ok.getContent() == null ? null : ok.getContent().get("application/json");
 				if (json != null && json.getSchema() != null && json.getSchema().getOneOf() != null) {
-					json.getSchema()
-						.getOneOf()
-						.stream()
-						.filter(alternative -> alternative.get$ref() != null)
-						.findFirst()
-						.ifPresent(object -> json.setSchema(new Schema<>().$ref(object.get$ref())));
+					for (Object alternative : json.getSchema().getOneOf()) {
+						if (alternative instanceof Schema<?> object && object.get$ref() != null) {
+							json.setSchema(new Schema<>().$ref(object.get$ref()));
+							break;
+						}
+					}
 				}
 			}));
 			// A kubeconfig is YAML, not the JSON the return type suggests.
