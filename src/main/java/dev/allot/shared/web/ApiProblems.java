@@ -2,7 +2,8 @@ package dev.allot.shared.web;
 
 import java.net.URI;
 import java.util.List;
-
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
@@ -11,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -41,6 +43,9 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 class ApiProblems extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ApiProblems.class);
+
+	/** How Jackson's strict duplicate detection names the key given twice. */
+	private static final Pattern DUPLICATE_KEY = Pattern.compile("^Duplicate Object property \"(.*)\"");
 
 	private final MeterRegistry metrics;
 
@@ -169,6 +174,9 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 				.map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
 				.reduce((a, b) -> b.startsWith("[") ? a + b : a + "." + b)
 				.orElse("body");
+			if (cause instanceof StrictJson.RefusedValueException refused) {
+				return new FieldError(field, refused.reason());
+			}
 			if (cause instanceof UnrecognizedPropertyException) {
 				return new FieldError(field, "is not a known field");
 			}
@@ -179,6 +187,12 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 				return new FieldError(field, "has the wrong type");
 			}
 			return new FieldError(field, "cannot be read");
+		}
+		if (cause instanceof StreamReadException read && read.getOriginalMessage() != null) {
+			Matcher duplicate = DUPLICATE_KEY.matcher(read.getOriginalMessage());
+			if (duplicate.find()) {
+				return new FieldError(duplicate.group(1), "is given more than once");
+			}
 		}
 		if (cause instanceof java.time.format.DateTimeParseException parse) {
 			return new FieldError("body", "invalid instant: " + parse.getParsedString());
