@@ -1,7 +1,10 @@
 package dev.allot.shared.web;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -62,7 +65,7 @@ class StorableInput extends OncePerRequestFilter {
 		for (String segment : request.getRequestURI().split("/")) {
 			String decoded = decode(segment, false);
 			if (decoded == null || !StorableText.storable(decoded)) {
-				return new FieldError("path", decoded == null ? "is not valid percent-encoding" : StorableText.REFUSAL);
+				return new FieldError("path", decoded == null ? "is not valid percent-encoded UTF-8" : StorableText.REFUSAL);
 			}
 		}
 		String query = request.getQueryString();
@@ -73,7 +76,7 @@ class StorableInput extends OncePerRequestFilter {
 				String value = eq < 0 ? "" : decode(pair.substring(eq + 1), true);
 				if (name == null || value == null) {
 					return new FieldError(name == null || !StorableText.storable(name) ? "query" : name,
-							"is not valid percent-encoding");
+							"is not valid percent-encoded UTF-8");
 				}
 				if (!StorableText.storable(name)) {
 					return new FieldError("query", StorableText.REFUSAL);
@@ -90,12 +93,39 @@ class StorableInput extends OncePerRequestFilter {
 		return null;
 	}
 
-	/** The decoded text, or null when the escapes do not decode. */
+	/** The decoded text, or null when the escapes or the UTF-8 they spell are malformed. */
 	private static @Nullable String decode(String encoded, boolean plusIsSpace) {
-		try {
-			return URLDecoder.decode(plusIsSpace ? encoded : encoded.replace("+", "%2B"), StandardCharsets.UTF_8);
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream(encoded.length());
+		for (int i = 0; i < encoded.length(); i++) {
+			char c = encoded.charAt(i);
+			if (c == '%') {
+				if (i + 2 >= encoded.length()) {
+					return null;
+				}
+				int high = Character.digit(encoded.charAt(i + 1), 16);
+				int low = Character.digit(encoded.charAt(i + 2), 16);
+				if (high < 0 || low < 0) {
+					return null;
+				}
+				bytes.write(high * 16 + low);
+				i += 2;
+			}
+			else if (c == '+' && plusIsSpace) {
+				bytes.write(' ');
+			}
+			else {
+				byte[] raw = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+				bytes.write(raw, 0, raw.length);
+			}
 		}
-		catch (IllegalArgumentException ex) {
+		try {
+			return StandardCharsets.UTF_8.newDecoder()
+				.onMalformedInput(CodingErrorAction.REPORT)
+				.onUnmappableCharacter(CodingErrorAction.REPORT)
+				.decode(ByteBuffer.wrap(bytes.toByteArray()))
+				.toString();
+		}
+		catch (CharacterCodingException ex) {
 			return null;
 		}
 	}
