@@ -1,0 +1,519 @@
+package dev.allot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import dev.allot.support.Api;
+import dev.allot.support.IntegrationTest;
+import dev.allot.support.RawHttp;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.yaml.snakeyaml.Yaml;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every operation of the contract ({@code openapi.yaml}) is sent malformed requests generated from it: bad path
+ * parameters (NUL, {@code ..}, encoded slashes, huge, unicode, lone surrogates), bad query parameters, and JSON
+ * bodies derived from the request schema with one field made bad (NUL, wrong type, huge number, far-future
+ * instant), a key given twice, or broken JSON; as the platform admin and as a tenant member. None may answer
+ * 5xx, every 4xx is a problem, and no row is written. The seed is printed ({@code -Dallot.fuzz.seed} replays a
+ * run).
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class ContractFuzzTests extends IntegrationTest {
+
+	private static final int PER_OPERATION = 40;
+
+	/** Tables a request could write to; audit rows are counted for the two callers of this test only. */
+	private static final List<String> TABLES = List.of("tenant", "project", "member", "reservation", "allocation",
+			"quota", "quota_policy", "tenant_budget", "project_budget", "service_account", "app_user", "pool", "node",
+			"gpu_type", "rate_card", "ledger_transaction", "cluster_health_check", "gpu_utilisation_sample",
+			"signing_key", "idempotent_request");
+
+	private static final List<String> BAD_SEGMENTS = List.of("%00", "a%00b", "..", "%2e%2e", "%2F", "a%2Fb", ";",
+			"a;b=c", "%5C", "%25", "%ED%A0%80", "%F0%9F%92%A5", "%C3%A9t%C3%A9", "x".repeat(300), "x".repeat(9000),
+			"-1", "99999999999999999999", "%20", "%zz", "null", "%E2%80%AE", "%0A", "%7F");
+
+	private static final List<String> BAD_QUERY_VALUES = List.of("%00", "a%00b", "%ED%A0%80", "%ED%B0%80",
+			"99999999999999999999", "-1", "-2147483649", "1e309", "NaN", "9999-12-31T00:00:00Z",
+			"%2B1000000000-01-01T00:00:00Z", "-999999999-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "", "x".repeat(3000),
+			"%F0%9F%92%A5", "2030-13-45", "P99999999999D", "PT-1H", "P1000000Y", "%zz", "%0A%0D", "0", "9999-12",
+			"+99999-01");
+
+	private static final List<String> UNSTORABLE_QUERY_VALUES = List.of("%00", "a%00b", "%ED%A0%80", "%ED%B0%80",
+			"%zz", "%", "%C3");
+
+	private static final String RAW = "\u0001raw\u0001";
+
+	private static final Random SEEDS = new Random();
+
+	private final Map<String, Object> contract = load();
+
+	@Test
+	void malformedRequestsToEveryOperationAreProblemsAndWriteNothing(CapturedOutput output) {
+		long seed = Long.getLong("allot.fuzz.seed", SEEDS.nextLong());
+		System.out.println("ContractFuzzTests seed: " + seed + " (replay with -Dallot.fuzz.seed=" + seed + ")");
+		Random random = new Random(seed);
+		String tenant = newTenant("fz");
+		newProject(tenant, "fz-project");
+		Client member = serviceAccount(tenant, "MEMBER");
+		String memberToken = api.token(member.clientId(), member.clientSecret());
+		String adminToken = adminToken();
+		Map<String, Long> before = counts(member.clientId());
+		int logged = output.length();
+
+		List<Operation> operations = operations();
+		Map<Integer, Integer> tally = new TreeMap<>();
+		List<String> failures = new ArrayList<>();
+		int sent = 0;
+		for (Operation operation : operations) {
+			for (int i = 0; i < PER_OPERATION; i++) {
+				Malformed request = malform(operation, tenant, random);
+				Api.Response response = send(request, i % 2 == 0 ? adminToken : memberToken);
+				sent++;
+				tally.merge(response.status(), 1, Integer::sum);
+				String contentType = String.valueOf(response.contentType());
+				if (response.status() >= 500) {
+					failures.add(request + " -> " + abbreviate(response.toString(), 400));
+				}
+				else if (response.status() < 300 && !request.method().equals("GET")) {
+					failures.add("accepted: " + request + " -> " + abbreviate(response.toString(), 200));
+				}
+				else if (response.status() >= 400 && !contentType.startsWith("application/problem+json")) {
+					failures.add(request + " -> " + response.status() + " " + contentType + " "
+							+ abbreviate(response.body(), 200));
+				}
+			}
+		}
+		System.out.println("ContractFuzzTests sent " + sent + " malformed requests to " + operations.size()
+				+ " operations; answers by status: " + tally);
+		failures.stream().limit(40).forEach(failure -> System.out.println("  " + failure));
+		assertThat(sent).isGreaterThanOrEqualTo(2000);
+		assertThat(failures).as("5xx answers, 4xx answers that are not problems, writes accepted (seed " + seed + ")")
+			.isEmpty();
+		assertThat(counts(member.clientId())).as("rows per table (seed " + seed + ")").isEqualTo(before);
+		assertThat(output.toString().substring(logged)).as("the log while fuzzing (seed " + seed + ")")
+			.doesNotContain("Unexpected failure")
+			.doesNotContain("\tat ");
+	}
+
+	record Operation(String method, String path, List<Map<String, Object>> parameters,
+			@Nullable Map<String, Object> bodySchema) {
+
+		List<String> in(String location) {
+			return parameters.stream()
+				.filter(p -> location.equals(p.get("in")))
+				.map(p -> String.valueOf(p.get("name")))
+				.toList();
+		}
+
+	}
+
+	/** One request: the target is already percent-encoded; raw ones go byte for byte on a socket. */
+	record Malformed(String kind, String method, String target, @Nullable String body, Map<String, String> headers,
+			boolean raw) {
+
+		@Override
+		public String toString() {
+			return kind + ": " + method + " " + abbreviate(printable(target), 200)
+					+ (headers.isEmpty() ? "" : " " + printable(headers.toString()))
+					+ (body == null ? "" : " " + abbreviate(printable(body), 300));
+		}
+
+	}
+
+	private Malformed malform(Operation operation, String tenant, Random random) {
+		List<String> kinds = new ArrayList<>(List.of("query"));
+		if (!operation.in("path").isEmpty()) {
+			kinds.add("path");
+			kinds.add("path");
+		}
+		if (operation.bodySchema() != null) {
+			kinds.addAll(List.of("body-field", "body-field", "body-field", "body-field", "body-duplicate",
+					"body-broken"));
+		}
+		if (operation.in("header").contains("Idempotency-Key")) {
+			kinds.add("header");
+		}
+		kinds.add("raw-path");
+		String kind = pick(Arbitraries.of(kinds), random);
+		Map<String, String> values = new LinkedHashMap<>();
+		for (String name : operation.in("path")) {
+			values.put(name, validPathValue(name, tenant));
+		}
+		String query = "";
+		Object body = operation.bodySchema() == null ? null : sample(operation.bodySchema(), "", random);
+		String bodyText = body == null ? null : Api.json(body);
+		Map<String, String> headers = new LinkedHashMap<>();
+		boolean raw = false;
+		switch (kind) {
+			case "path" -> values.put(pick(Arbitraries.of(operation.in("path")), random),
+					pick(Arbitraries.of(BAD_SEGMENTS), random));
+			case "query" -> {
+				List<String> names = new ArrayList<>(operation.in("query"));
+				names.add("unknown");
+				// a write is sent only values no parameter may take, so that an ignored parameter cannot let it through
+				List<String> bad = operation.method().equals("GET") ? BAD_QUERY_VALUES : UNSTORABLE_QUERY_VALUES;
+				query = "?" + pick(Arbitraries.of(names), random) + "=" + pick(Arbitraries.of(bad), random);
+				if (bodyText != null) {
+					// the body is bad as well, so that a request whose bad parameter is ignored still writes nothing
+					bodyText = badBody(body, operation.bodySchema(), random);
+				}
+			}
+			case "body-field" -> bodyText = badBody(body, operation.bodySchema(), random);
+			case "body-duplicate" -> bodyText = duplicateKey(bodyText, body, random);
+			case "body-broken" -> bodyText = pick(Arbitraries.of(brokenBodies(bodyText)), random);
+			case "header" -> {
+				String key = pick(Arbitraries.of("a\u0000b", "a\u0001b", "\u007f", "x".repeat(201), "a\tb", " "),
+						random);
+				headers.put("Idempotency-Key", key);
+				raw = true;
+				if (!key.equals("x".repeat(201))) {
+					bodyText = badBody(body, operation.bodySchema(), random);
+				}
+			}
+			case "raw-path" -> {
+				raw = true;
+				String name = operation.in("path").isEmpty() ? null : pick(Arbitraries.of(operation.in("path")), random);
+				String bad = pick(Arbitraries.of("a\\b", "a b", "a\"b", "a<b>", "a{b}", "a|b", "%", "a^b", "a`b"), random);
+				if (name != null) {
+					values.put(name, bad);
+				}
+				else {
+					query = "?x=" + bad;
+				}
+				if (bodyText != null) {
+					bodyText = badBody(body, operation.bodySchema(), random);
+				}
+			}
+			default -> throw new IllegalStateException(kind);
+		}
+		String target = operation.path();
+		for (var value : values.entrySet()) {
+			target = target.replace("{" + value.getKey() + "}", value.getValue());
+		}
+		if ((operation.method().equals("POST") || operation.method().equals("PUT")
+				|| operation.method().equals("PATCH")) && bodyText == null) {
+			bodyText = "";
+		}
+		return new Malformed(kind, operation.method(), target + query, bodyText, headers, raw);
+	}
+
+	private static String validPathValue(String name, String tenant) {
+		return switch (name) {
+			case "tenant" -> tenant;
+			case "project" -> "fz-project";
+			case "month" -> "2026-01";
+			case "id", "check", "transactionId" -> UUID.randomUUID().toString();
+			default -> "fz-none";
+		};
+	}
+
+	// --- bodies derived from the request schema ---
+
+	/** A plausible value for the schema (the body a client would send), which the mutations then break. */
+	@SuppressWarnings("unchecked")
+	private Object sample(Map<String, Object> schema, String name, Random random) {
+		Map<String, Object> resolved = resolve(schema);
+		if (resolved.get("enum") instanceof List<?> values) {
+			return values.getFirst();
+		}
+		String type = String.valueOf(resolved.getOrDefault("type", "object"));
+		return switch (type) {
+			case "string" -> {
+				String format = String.valueOf(resolved.get("format"));
+				if ("date".equals(format)) {
+					yield "2030-01-01";
+				}
+				if ("date-time".equals(format) || instantLike(name)) {
+					yield "2030-01-01T00:00:00Z";
+				}
+				if ("uuid".equals(format)) {
+					yield UUID.randomUUID().toString();
+				}
+				yield "fz-sample";
+			}
+			case "integer" -> 1;
+			case "number" -> 1.5;
+			case "boolean" -> false;
+			case "array" -> {
+				Object items = resolved.get("items");
+				yield items instanceof Map<?, ?> itemSchema
+						? new ArrayList<>(List.of(sample((Map<String, Object>) itemSchema, name, random)))
+						: new ArrayList<>(List.of("fz"));
+			}
+			default -> {
+				Map<String, Object> object = new LinkedHashMap<>();
+				if (resolved.get("properties") instanceof Map<?, ?> properties) {
+					properties.forEach((key, value) -> object.put(String.valueOf(key),
+							sample((Map<String, Object>) value, String.valueOf(key), random)));
+				}
+				else if (resolved.get("additionalProperties") instanceof Map<?, ?> values) {
+					object.put("fz-key", values.isEmpty() ? "fz" : sample((Map<String, Object>) values, "", random));
+				}
+				yield object;
+			}
+		};
+	}
+
+	private static boolean instantLike(String name) {
+		return name.endsWith("At") || name.equals("from") || name.equals("to") || name.endsWith("Until")
+				|| name.endsWith("From") || name.equals("at") || name.equals("after");
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Object> resolve(Map<String, Object> schema) {
+		Object ref = schema.get("$ref");
+		if (ref == null) {
+			return schema;
+		}
+		String name = String.valueOf(ref).substring("#/components/schemas/".length());
+		return (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) contract.get("components"))
+			.get("schemas")).get(name);
+	}
+
+	/** The body with one value (at any depth) replaced by a bad one of its kind; or a bad root. */
+	private String badBody(Object body, @Nullable Map<String, Object> schema, Random random) {
+		List<List<Object>> paths = new ArrayList<>();
+		leaves(body, new ArrayList<>(), paths);
+		paths.removeIf(List::isEmpty);
+		if (paths.isEmpty() || random.nextInt(10) == 0) {
+			return pick(Arbitraries.of("[]", "\"fz\"", "5", "null", "true", "{\"\\u0000\": 1}",
+					"{\"fz\\ud800\": 1}"), random);
+		}
+		List<Object> path = pick(Arbitraries.of(paths), random);
+		Object copy = copy(body);
+		Object old = get(copy, path);
+		String name = path.isEmpty() ? "" : String.valueOf(path.getLast());
+		Object bad = pick(Arbitraries.of(badValues(old, name)), random);
+		set(copy, path, bad);
+		String text = Api.json(copy);
+		return bad instanceof String s && s.startsWith(RAW) ? text.replace("\"" + escaped(s) + "\"", s.substring(RAW.length()))
+				: text;
+	}
+
+	private static String escaped(String text) {
+		String json = Api.json(text);
+		return json.substring(1, json.length() - 1);
+	}
+
+	private static List<Object> badValues(Object old, String name) {
+		// lone surrogates go as JSON escapes: encoded as UTF-8 they would arrive as '?'
+		List<Object> bad = new ArrayList<>(List.of("a\u0000b", "\u0000", RAW + "\"\\ud800\"", RAW + "\"x\\udc00y\"",
+				List.of("a\u0000"),
+				Map.of("nested", "\u0000")));
+		if (old instanceof String text) {
+			bad.addAll(List.of(5, 1.5, true, List.of("fz"), Map.of("fz", 1), RAW + "1e400",
+					RAW + "99999999999999999999999999999"));
+			if (instantLike(name) || text.matches("\\d{4}-\\d{2}-\\d{2}.*")) {
+				bad.addAll(List.of("9999-12-31T23:59:00Z", "+1000000000-01-01T00:00:00Z", "-999999999-01-01T00:00:00Z",
+						"1969-12-31T23:59:00Z", "3000-01-01T00:00:00Z", "9999-12-31", "+999999999-12-31",
+						"2030-02-30T00:00:00Z", "2030-01-01T00:00:00+99:00", RAW + "253402300799",
+						RAW + "-62135596800000"));
+			}
+		}
+		else if (old instanceof Integer) {
+			bad.addAll(List.of("5", 1.5, RAW + "1e400", RAW + "99999999999999999999999999", RAW + "-99999999999999999999",
+					RAW + "2147483648", true, List.of(1), Map.of("n", 1), RAW + "1.0e10", RAW + "-0.0"));
+		}
+		else if (old instanceof Double) {
+			bad.addAll(List.of("1.5", RAW + "1e400", RAW + "-1e400", RAW + "1e-400", RAW + "NaN",
+					RAW + ("9".repeat(2000)), true, List.of(1.5)));
+		}
+		else if (old instanceof Boolean) {
+			bad.addAll(List.of("true", 1, "yes", RAW + "0", List.of(true)));
+		}
+		else if (old instanceof List<?>) {
+			bad.addAll(List.of("fz", 5, Map.of("fz", 1), true));
+		}
+		else if (old instanceof Map<?, ?>) {
+			bad.addAll(List.of("fz", 5, List.of(1), true));
+		}
+		return bad;
+	}
+
+	private String duplicateKey(@Nullable String text, Object body, Random random) {
+		if (!(body instanceof Map<?, ?> object) || object.isEmpty() || text == null) {
+			return "{\"fz\": 1, \"fz\": 2}";
+		}
+		String key = pick(Arbitraries.of(object.keySet().stream().map(String::valueOf).toList()), random);
+		return text.substring(0, text.length() - 1) + ", " + Api.json(key) + ": " + Api.json(object.get(key)) + "}";
+	}
+
+	private static List<String> brokenBodies(@Nullable String text) {
+		String valid = text == null ? "{}" : text;
+		return List.of(valid.substring(0, Math.max(1, valid.length() / 2)), valid + "}", valid + " trailing",
+				"{\"a\":}", "\u0000", valid.replace(":", ": \u0000"), "[".repeat(5000), "{\"a\":".repeat(2000),
+				"'single'", "{\"a\": 1,}", "", valid.replaceFirst("\"", "\"\\u0000"));
+	}
+
+	private static Object copy(Object node) {
+		if (node instanceof Map<?, ?> map) {
+			Map<String, Object> copy = new LinkedHashMap<>();
+			map.forEach((key, value) -> copy.put(String.valueOf(key), copy(value)));
+			return copy;
+		}
+		if (node instanceof List<?> list) {
+			return new ArrayList<>(list.stream().map(ContractFuzzTests::copy).toList());
+		}
+		return node;
+	}
+
+	private static void leaves(Object node, List<Object> path, List<List<Object>> into) {
+		if (node instanceof Map<?, ?> map && !map.isEmpty()) {
+			into.add(List.copyOf(path));
+			map.forEach((key, value) -> {
+				List<Object> child = new ArrayList<>(path);
+				child.add(String.valueOf(key));
+				leaves(value, child, into);
+			});
+		}
+		else if (node instanceof List<?> list && !list.isEmpty()) {
+			into.add(List.copyOf(path));
+			for (int i = 0; i < list.size(); i++) {
+				List<Object> child = new ArrayList<>(path);
+				child.add(i);
+				leaves(list.get(i), child, into);
+			}
+		}
+		else {
+			into.add(List.copyOf(path));
+		}
+	}
+
+	private static @Nullable Object get(Object node, List<Object> path) {
+		Object at = node;
+		for (Object step : path) {
+			at = step instanceof Integer i ? ((List<?>) at).get(i) : ((Map<?, ?>) at).get(step);
+		}
+		return at;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static void set(Object root, List<Object> path, Object value) {
+		if (path.isEmpty()) {
+			return;
+		}
+		Object parent = get(root, path.subList(0, path.size() - 1));
+		Object last = path.getLast();
+		if (last instanceof Integer i) {
+			((List<Object>) parent).set(i, value);
+		}
+		else {
+			((Map<String, Object>) parent).put((String) last, value);
+		}
+	}
+
+	// --- the contract, the requests, the rows ---
+
+	@SuppressWarnings("unchecked")
+	private List<Operation> operations() {
+		List<Operation> operations = new ArrayList<>();
+		Map<String, Object> parameters = (Map<String, Object>) ((Map<String, Object>) contract.get("components"))
+			.getOrDefault("parameters", Map.of());
+		((Map<String, Map<String, Object>>) contract.get("paths")).forEach((path, methods) -> methods
+			.forEach((method, value) -> {
+				Map<String, Object> operation = (Map<String, Object>) value;
+				List<Map<String, Object>> params = new ArrayList<>();
+				for (Map<String, Object> param : (List<Map<String, Object>>) operation.getOrDefault("parameters",
+						List.of())) {
+					Object ref = param.get("$ref");
+					params.add(ref == null ? param
+							: (Map<String, Object>) parameters
+								.get(String.valueOf(ref).substring("#/components/parameters/".length())));
+				}
+				Map<String, Object> schema = null;
+				if (operation.get("requestBody") instanceof Map<?, ?> body
+						&& body.get("content") instanceof Map<?, ?> content
+						&& content.get("application/json") instanceof Map<?, ?> json) {
+					schema = (Map<String, Object>) json.get("schema");
+				}
+				operations.add(new Operation(method.toUpperCase(), path, params, schema));
+			}));
+		return operations;
+	}
+
+	private Api.Response send(Malformed request, String token) {
+		if (request.raw() || !validUri(request.target())) {
+			List<String> headers = new ArrayList<>(List.of("Authorization", "Bearer " + token));
+			request.headers().forEach((name, value) -> {
+				headers.add(name);
+				headers.add(value);
+			});
+			return RawHttp.send(port, request.method(), request.target(), request.body() == null ? "" : request.body(),
+					headers.toArray(String[]::new));
+		}
+		return switch (request.method()) {
+			case "GET" -> api.get(request.target(), token);
+			case "DELETE" -> api.delete(request.target(), token);
+			case "POST" -> api.post(request.target(), token, request.body());
+			case "PUT" -> api.put(request.target(), token, request.body());
+			case "PATCH" -> api.patch(request.target(), token, request.body());
+			default -> throw new IllegalStateException(request.method());
+		};
+	}
+
+	private static boolean validUri(String target) {
+		try {
+			java.net.URI.create("http://127.0.0.1" + target);
+			return true;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
+	}
+
+	private Map<String, Long> counts(String memberClientId) {
+		Map<String, Long> counts = new TreeMap<>();
+		for (String table : TABLES) {
+			counts.put(table, jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single());
+		}
+		counts.put("audit_event (by these callers)",
+				jdbc.sql("SELECT count(*) FROM audit_event WHERE actor IN (?, ?)")
+					.params(ADMIN_CLIENT, memberClientId)
+					.query(Long.class)
+					.single());
+		return counts;
+	}
+
+	private static <T> T pick(Arbitrary<T> arbitrary, Random random) {
+		return arbitrary.generator(1000).next(random).value();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> load() {
+		try {
+			return new Yaml().load(Files.readString(Path.of("openapi.yaml")));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static String printable(String text) {
+		StringBuilder out = new StringBuilder();
+		text.chars().forEach(c -> out.append(c < 0x20 || c == 0x7f || Character.isSurrogate((char) c)
+				? String.format("\\u%04x", c) : String.valueOf((char) c)));
+		return out.toString();
+	}
+
+	private static String abbreviate(String text, int max) {
+		return text.length() <= max ? text : text.substring(0, max) + "...(" + text.length() + " chars)";
+	}
+
+}
