@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class HostileInputTests extends IntegrationTest {
 
-	private static final List<String> WRITTEN = List.of("tenant", "project", "reservation", "service_account",
-			"audit_event");
+	/** Tables only requests write to; audit rows are counted for this test's caller (jobs audit too). */
+	private static final List<String> WRITTEN = List.of("tenant", "project", "reservation", "service_account");
 
 	@Test
 	void aNulByteInAQueryParameterIsA400NamingTheParameter(CapturedOutput output) {
@@ -97,7 +97,9 @@ class HostileInputTests extends IntegrationTest {
 				Map.of("project", "p", "pool", "x", "gpus", 1, "startsAt", "9999-01-01T00:00:00Z", "endsAt",
 						"9999-01-01T01:00:00Z")),
 				"startsAt");
-		assertRefused(api.get("/api/v1/audit-events?from=9999-01-01T00:00:00Z", adminToken()), "from");
+		Api.Response query = api.get("/api/v1/audit-events?from=9999-01-01T00:00:00Z", adminToken());
+		assertRefused(query, "from");
+		assertThat(query.json().get("errors").get(0).get("message").asString()).contains("2999");
 		assertThat(counts()).isEqualTo(before);
 		assertNoStackTrace(output, logged);
 	}
@@ -149,6 +151,10 @@ class HostileInputTests extends IntegrationTest {
 		var counts = new java.util.TreeMap<String, Long>();
 		WRITTEN.forEach(table -> counts.put(table,
 				jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single()));
+		counts.put("audit_event", jdbc.sql("SELECT count(*) FROM audit_event WHERE actor = ?")
+			.param(ADMIN_CLIENT)
+			.query(Long.class)
+			.single());
 		return counts;
 	}
 

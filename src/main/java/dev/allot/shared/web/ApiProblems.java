@@ -69,6 +69,12 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler(MethodArgumentTypeMismatchException.class)
 	ResponseEntity<ProblemDetail> typeMismatch(MethodArgumentTypeMismatchException ex) {
+		for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
+			if (cause instanceof InvalidInputException invalid && !invalid.errors().isEmpty()) {
+				// a converter's own refusal (an instant out of bounds, say) says more than "not valid"
+				return domain(InvalidInputException.of(ex.getName(), invalid.errors().getFirst().message()));
+			}
+		}
 		return domain(InvalidInputException.of(ex.getName(), "is not a valid value: " + ex.getValue()));
 	}
 

@@ -29,10 +29,8 @@ class BoundedInstants implements WebMvcConfigurer {
 				catch (DateTimeParseException ex) {
 					throw new ParseException("not an ISO-8601 instant", 0);
 				}
-				if (!InstantBounds.within(instant)) {
-					throw new IllegalArgumentException(InstantBounds.REFUSAL);
-				}
-				return instant;
+				// named by the parameter in ApiProblems, which finds this cause
+				return InstantBounds.check("instant", instant);
 			}
 
 			@Override
