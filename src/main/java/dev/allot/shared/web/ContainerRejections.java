@@ -9,6 +9,7 @@ import org.apache.catalina.Host;
 import org.apache.catalina.Valve;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
+import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +40,7 @@ class ContainerRejections implements WebServerFactoryCustomizer<ConfigurableTomc
 			}
 			host.getPipeline().addValve(new ProblemReportValve());
 			// the host adds its own valve of this class at start unless one is there
-			if (host instanceof org.apache.catalina.core.StandardHost standard) {
+			if (host instanceof StandardHost standard) {
 				standard.setErrorReportValveClass(ProblemReportValve.class.getName());
 			}
 		});

@@ -1,6 +1,7 @@
 package dev.allot.shared.web;
 
 import java.time.Instant;
+import java.util.function.Consumer;
 
 import dev.allot.shared.InstantBounds;
 
@@ -14,6 +15,7 @@ import tools.jackson.databind.KeyDeserializer;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.cfg.MutableCoercionConfig;
 import tools.jackson.databind.deser.jdk.StringDeserializer;
 import tools.jackson.databind.deser.std.StdScalarDeserializer;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -61,8 +63,7 @@ class StrictJson implements JsonMapperBuilderCustomizer {
 				.addDeserializer(Instant.class, new BoundedInstantsFromJson()));
 	}
 
-	private static java.util.function.Consumer<tools.jackson.databind.cfg.MutableCoercionConfig> refuse(
-			CoercionInputShape... shapes) {
+	private static Consumer<MutableCoercionConfig> refuse(CoercionInputShape... shapes) {
 		return config -> {
 			for (CoercionInputShape shape : shapes) {
 				config.setCoercion(shape, CoercionAction.Fail);
