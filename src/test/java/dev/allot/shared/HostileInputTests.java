@@ -147,6 +147,28 @@ class HostileInputTests extends IntegrationTest {
 		assertNoStackTrace(output, logged);
 	}
 
+	@Test
+	void unusualMethodsAndMediaTypesAreProblems(CapturedOutput output) {
+		String token = adminToken();
+		int logged = output.length();
+		for (String method : new String[] { "TRACE", "PROPFIND", "FOO", "CONNECT" }) {
+			Api.Response response = RawHttp.send(port, method, "/api/v1/tenants", "", "Authorization",
+					"Bearer " + token);
+			// Tomcat answers CONNECT 501 Not Implemented, as HTTP asks of a method a server does not implement
+			assertThat(response.status()).as(method + " " + response).isBetween(400, method.equals("CONNECT") ? 501 : 499);
+			assertThat(response.contentType()).as(method + " " + response).startsWith("application/problem+json");
+			assertThat(response.json().get("title").asString()).isNotBlank();
+		}
+		Api.Response charset = api.post("/api/v1/tenants", token, "{}", "Content-Type",
+				"application/json; charset=x-no-such");
+		assertThat(charset.status()).as(charset.toString()).isBetween(400, 499);
+		assertThat(charset.contentType()).startsWith("application/problem+json");
+		Api.Response html = api.get("/api/v1/tenants/%00", token, "Accept", "text/html");
+		assertThat(html.status()).isEqualTo(400);
+		assertThat(html.contentType()).startsWith("application/problem+json");
+		assertNoStackTrace(output, logged);
+	}
+
 	private Map<String, Long> counts() {
 		var counts = new java.util.TreeMap<String, Long>();
 		WRITTEN.forEach(table -> counts.put(table,

@@ -124,15 +124,7 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 			HttpStatusCode statusCode, WebRequest request) {
 		// Spring's own MVC failures (405, 406, 415, missing parameter or header, 404 route): keep the status,
 		// give them our problem shape.
-		String code = switch (statusCode.value()) {
-			case 404 -> "not_found";
-			case 405 -> "method_not_allowed";
-			case 406 -> "not_acceptable";
-			case 413 -> "payload_too_large";
-			case 415 -> "unsupported_media_type";
-			case 400 -> "invalid_request";
-			default -> "http_" + statusCode.value();
-		};
+		String code = code(statusCode.value());
 		HttpStatus status = HttpStatus.resolve(statusCode.value());
 		String detail = (body instanceof ProblemDetail pd && pd.getDetail() != null) ? pd.getDetail() : ex.getMessage();
 		ProblemDetail problem = problem(statusCode.value(), code, status != null ? status.getReasonPhrase() : "Error",
@@ -141,6 +133,20 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 			.headers(headers)
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
 			.body(problem);
+	}
+
+	/** The problem code of a status that no exception of ours named. */
+	static String code(int status) {
+		return switch (status) {
+			case 404 -> "not_found";
+			case 405 -> "method_not_allowed";
+			case 406 -> "not_acceptable";
+			case 413 -> "payload_too_large";
+			case 415 -> "unsupported_media_type";
+			case 400 -> "invalid_request";
+			case 501 -> "not_implemented";
+			default -> "http_" + status;
+		};
 	}
 
 	static ProblemDetail problem(int status, String code, String title, @Nullable String detail) {

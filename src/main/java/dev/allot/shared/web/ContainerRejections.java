@@ -18,6 +18,7 @@ import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -63,15 +64,15 @@ class ContainerRejections implements WebServerFactoryCustomizer<ConfigurableTomc
 			if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
 				return;
 			}
-			String code = status == 400 ? "invalid_request" : "http_" + status;
-			String detail = status == 400 ? "The request line, path or a header is malformed" : "The request failed";
-			log.warn("Refused by the container: {} {} -> {}", request.getMethod(),
-					request.getRequestURI() == null ? "(unparsable request line)" : StorableInput.printable(request.getRequestURI()),
-					status);
+			String code = ApiProblems.code(status);
+			HttpStatus known = HttpStatus.resolve(status);
+			String title = known == null ? "Error" : known.getReasonPhrase();
+			String detail = status == 400 ? "The request line, path or a header is malformed"
+					: "The request was refused before it reached the API: " + title;
 			StringBuilder body = new StringBuilder("{\"type\":\"").append(AllotException.TYPE_BASE)
 				.append(code)
 				.append("\",\"title\":\"")
-				.append(status == 400 ? "Invalid request" : "Error")
+				.append(title)
 				.append("\",\"status\":")
 				.append(status)
 				.append(",\"detail\":\"")
