@@ -42,7 +42,6 @@ class StrictJson implements JsonMapperBuilderCustomizer {
 			.disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
 			.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
 			.disable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
-			.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
 			.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
 			.withCoercionConfig(LogicalType.Textual, refuse(CoercionInputShape.Integer, CoercionInputShape.Float,
 					CoercionInputShape.Boolean, CoercionInputShape.Array, CoercionInputShape.Object))
