@@ -35,6 +35,10 @@ class HostileInputTests extends IntegrationTest {
 		assertRefused(capacity, "pool");
 		assertRefused(api.get("/api/v1/audit-events?actor=a%00b", adminToken()), "actor");
 		assertRefused(api.get("/api/v1/tenants?page=%00", adminToken()), "page");
+		Map<String, Long> before = counts();
+		assertRefused(api.post("/api/v1/tenants?note=a%00b", adminToken(),
+				Map.of("slug", unique("q"), "displayName", "Q")), "note");
+		assertThat(counts()).isEqualTo(before);
 		assertNoStackTrace(output, logged);
 	}
 
@@ -144,6 +148,15 @@ class HostileInputTests extends IntegrationTest {
 			assertThat(response.contentType()).as(target).startsWith("application/problem+json");
 			assertThat(response.json().get("type").asString()).isEqualTo("https://allot.dev/problems/invalid_request");
 		}
+		Map<String, Long> before = counts();
+		String body = Api.json(Map.of("slug", unique("fw"), "displayName", "F"));
+		for (String target : new String[] { "/api/v1/tenants;x=1", "/api/v1/x/../tenants", "/api/v1/tenants%2F",
+				"/api/v1/tenants%00" }) {
+			Api.Response response = RawHttp.send(port, "POST", target, body, "Authorization", "Bearer " + token);
+			assertThat(response.status()).as(target + " " + response).isEqualTo(400);
+			assertThat(response.contentType()).as(target).startsWith("application/problem+json");
+		}
+		assertThat(counts()).isEqualTo(before);
 		assertNoStackTrace(output, logged);
 	}
 
