@@ -182,6 +182,19 @@ class HostileInputTests extends IntegrationTest {
 		assertNoStackTrace(output, logged);
 	}
 
+	@Test
+	void aNulByteInATokenRequestOrTheLoginFormIsRefusedWithoutA500(CapturedOutput output) {
+		int logged = output.length();
+		Api.Response token = RawHttp.send(port, "POST", "/oauth2/token",
+				"grant_type=client_credentials&client_id=a%00b&client_secret=x", "Content-Type",
+				"application/x-www-form-urlencoded");
+		assertThat(token.status()).as(token.toString()).isBetween(400, 401);
+		Api.Response login = RawHttp.send(port, "POST", "/login", "username=a%00b&password=x", "Content-Type",
+				"application/x-www-form-urlencoded");
+		assertThat(login.status()).as(login.toString()).isLessThan(500);
+		assertNoStackTrace(output, logged);
+	}
+
 	private Map<String, Long> counts() {
 		var counts = new java.util.TreeMap<String, Long>();
 		WRITTEN.forEach(table -> counts.put(table,

@@ -28,7 +28,12 @@ public final class RawHttp {
 		}
 		byte[] content = body.getBytes(StandardCharsets.UTF_8);
 		if (!body.isEmpty()) {
-			request.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
+			boolean typed = false;
+			for (int i = 0; i + 1 < headers.length; i += 2) {
+				typed |= headers[i].equalsIgnoreCase("Content-Type");
+			}
+			request.append(typed ? "" : "Content-Type: application/json\r\n");
+			request.append("Content-Length: ").append(content.length).append("\r\n");
 		}
 		request.append("\r\n");
 		try (Socket socket = new Socket("127.0.0.1", port)) {
