@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * parameters (NUL, {@code ..}, encoded slashes, huge, unicode, lone surrogates), bad query parameters, and JSON
  * bodies derived from the request schema with one field made bad (NUL, wrong type, huge number, far-future
  * instant), a key given twice, or broken JSON; as the platform admin and as a tenant member. None may answer
- * 5xx, every 4xx is a problem, and no row is written. The seed is printed ({@code -Dallot.fuzz.seed} replays a
- * run).
+ * 5xx, every 4xx is a problem, and no row is written. The seed is fixed and printed ({@code -Dallot.fuzz.seed}
+ * runs another).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ContractFuzzTests extends IntegrationTest {
@@ -76,7 +76,8 @@ class ContractFuzzTests extends IntegrationTest {
 	private static final List<String> UNSTORABLE_QUERY_VALUES = List.of("%00", "a%00b", "%ED%A0%80", "%ED%B0%80",
 			"%zz", "%", "%C3");
 
-	private static final Random SEEDS = new Random();
+	/** The same requests every run, so CI is repeatable; {@code -Dallot.fuzz.seed=<n>} explores others. */
+	private static final long DEFAULT_SEED = 20261203L;
 
 	private final Map<String, Object> contract = load();
 
@@ -86,7 +87,7 @@ class ContractFuzzTests extends IntegrationTest {
 
 	@Test
 	void malformedRequestsToEveryOperationAreProblemsAndWriteNothing(CapturedOutput output) {
-		long seed = Long.getLong("allot.fuzz.seed", SEEDS.nextLong());
+		long seed = Long.getLong("allot.fuzz.seed", DEFAULT_SEED);
 		System.out.println("ContractFuzzTests seed: " + seed + " (replay with -Dallot.fuzz.seed=" + seed + ")");
 		Random random = new Random(seed);
 		String tenant = newTenant("fz");
