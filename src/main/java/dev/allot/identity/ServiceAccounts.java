@@ -14,6 +14,7 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.InstantBounds;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
@@ -75,6 +76,9 @@ public class ServiceAccounts {
 	public Created create(Caller caller, String tenant, String name, TenantRole role, @Nullable Instant expiresAt) {
 		tenancy.writable(caller, tenant, TenantRole.TENANT_ADMIN);
 		Instant now = clock.instant();
+		if (expiresAt != null) {
+			InstantBounds.check("expiresAt", expiresAt);
+		}
 		if (expiresAt != null && !expiresAt.isAfter(now)) {
 			throw InvalidInputException.of("expiresAt", "must be in the future");
 		}

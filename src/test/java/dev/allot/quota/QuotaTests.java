@@ -1,5 +1,6 @@
 package dev.allot.quota;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
@@ -68,7 +69,7 @@ class QuotaTests extends FleetTest {
 	void aRateCardPricesEachRateClassFromItsEffectiveDate() {
 		String type = newGpuType();
 		Api.Response put = api.put("/api/v1/rate-cards/" + type, adminToken(), Map.of("effectiveFrom", "2021-03-01",
-				"currency", "EUR", "prices", Map.of("RESERVED", "2.1000", "BORROWED", 1.05, "ON_DEMAND", 3.99)));
+				"currency", "EUR", "prices", Map.of("RESERVED", new BigDecimal("2.1000"), "BORROWED", 1.05, "ON_DEMAND", 3.99)));
 		assertThat(put.status()).isEqualTo(200);
 		api.put("/api/v1/rate-cards/" + type, adminToken(), Map.of("effectiveFrom", "2099-01-01", "currency", "EUR",
 				"prices", Map.of("RESERVED", 9, "BORROWED", 9, "ON_DEMAND", 9)));

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import dev.allot.shared.InstantBounds;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.InvalidInputException.FieldError;
 import org.jspecify.annotations.Nullable;
@@ -40,11 +41,19 @@ public record ReportRange(Instant from, Instant to) {
 			return fallback;
 		}
 		try {
+			Instant instant = null;
 			if (value.matches("^\\d{4}-\\d{2}-\\d{2}$")) {
-				return LocalDate.parse(value).atStartOfDay().toInstant(ZoneOffset.UTC);
+				instant = LocalDate.parse(value).atStartOfDay().toInstant(ZoneOffset.UTC);
 			}
-			if (value.toUpperCase(Locale.ROOT).endsWith("Z")) {
-				return Instant.parse(value);
+			else if (value.toUpperCase(Locale.ROOT).endsWith("Z")) {
+				instant = Instant.parse(value);
+			}
+			if (instant != null && !InstantBounds.within(instant)) {
+				errors.add(new FieldError(field, InstantBounds.REFUSAL));
+				return fallback;
+			}
+			if (instant != null) {
+				return instant;
 			}
 		}
 		catch (DateTimeParseException ex) {

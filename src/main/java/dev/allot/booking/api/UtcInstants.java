@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 
+import dev.allot.shared.InstantBounds;
 import dev.allot.shared.InvalidInputException;
 import org.jspecify.annotations.Nullable;
 
@@ -27,12 +28,14 @@ final class UtcInstants {
 		if (!UTC.matcher(value).matches()) {
 			throw InvalidInputException.of(field, "must be an ISO-8601 instant in UTC, such as 2027-01-05T09:00:00Z");
 		}
+		Instant instant;
 		try {
-			return Instant.parse(value);
+			instant = Instant.parse(value);
 		}
 		catch (DateTimeParseException ex) {
 			throw InvalidInputException.of(field, "is not a valid instant: " + value);
 		}
+		return InstantBounds.check(field, instant);
 	}
 
 	/** An instant on a whole minute: windows have minute precision. */

@@ -1,14 +1,15 @@
 package dev.allot.identity.ui;
 
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.UUID;
 
 import dev.allot.identity.ServiceAccount;
 import dev.allot.identity.ServiceAccounts;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.InstantBounds;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
@@ -138,12 +139,16 @@ class ServiceAccountsPage {
 			return null;
 		}
 		try {
-			return LocalDate.parse(value.strip()).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+			Instant expiry = LocalDate.parse(value.strip()).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+			if (InstantBounds.within(expiry)) {
+				return expiry;
+			}
 		}
-		catch (DateTimeParseException ex) {
-			errors.add("expiresOn", "Enter a date like 2027-01-31");
-			return null;
+		catch (DateTimeException ex) {
+			// a date that does not parse, or one so far ahead that the next day overflows
 		}
+		errors.add("expiresOn", "Enter a date like 2027-01-31, before the year 3000");
+		return null;
 	}
 
 	private String render(Caller caller, Model model, String slug, NewAccountForm form, FormErrors errors) {

@@ -2,7 +2,8 @@ package dev.allot.shared.web;
 
 import java.net.URI;
 import java.util.List;
-
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
@@ -11,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -42,6 +44,9 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ApiProblems.class);
 
+	/** How Jackson's strict duplicate detection names the key given twice. */
+	private static final Pattern DUPLICATE_KEY = Pattern.compile("^Duplicate Object property \"(.*)\"");
+
 	private final MeterRegistry metrics;
 
 	ApiProblems(MeterRegistry metrics) {
@@ -64,6 +69,12 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler(MethodArgumentTypeMismatchException.class)
 	ResponseEntity<ProblemDetail> typeMismatch(MethodArgumentTypeMismatchException ex) {
+		for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
+			if (cause instanceof InvalidInputException invalid && !invalid.errors().isEmpty()) {
+				// a converter's own refusal (an instant out of bounds, say) says more than "not valid"
+				return domain(InvalidInputException.of(ex.getName(), invalid.errors().getFirst().message()));
+			}
+		}
 		return domain(InvalidInputException.of(ex.getName(), "is not a valid value: " + ex.getValue()));
 	}
 
@@ -113,15 +124,7 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 			HttpStatusCode statusCode, WebRequest request) {
 		// Spring's own MVC failures (405, 406, 415, missing parameter or header, 404 route): keep the status,
 		// give them our problem shape.
-		String code = switch (statusCode.value()) {
-			case 404 -> "not_found";
-			case 405 -> "method_not_allowed";
-			case 406 -> "not_acceptable";
-			case 413 -> "payload_too_large";
-			case 415 -> "unsupported_media_type";
-			case 400 -> "invalid_request";
-			default -> "http_" + statusCode.value();
-		};
+		String code = code(statusCode.value());
 		HttpStatus status = HttpStatus.resolve(statusCode.value());
 		String detail = (body instanceof ProblemDetail pd && pd.getDetail() != null) ? pd.getDetail() : ex.getMessage();
 		ProblemDetail problem = problem(statusCode.value(), code, status != null ? status.getReasonPhrase() : "Error",
@@ -130,6 +133,20 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 			.headers(headers)
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
 			.body(problem);
+	}
+
+	/** The problem code of a status that no exception of ours named. */
+	static String code(int status) {
+		return switch (status) {
+			case 404 -> "not_found";
+			case 405 -> "method_not_allowed";
+			case 406 -> "not_acceptable";
+			case 413 -> "payload_too_large";
+			case 415 -> "unsupported_media_type";
+			case 400 -> "invalid_request";
+			case 501 -> "not_implemented";
+			default -> "http_" + status;
+		};
 	}
 
 	static ProblemDetail problem(int status, String code, String title, @Nullable String detail) {
@@ -169,6 +186,9 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 				.map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
 				.reduce((a, b) -> b.startsWith("[") ? a + b : a + "." + b)
 				.orElse("body");
+			if (cause instanceof StrictJson.RefusedValueException refused) {
+				return new FieldError(field, refused.reason());
+			}
 			if (cause instanceof UnrecognizedPropertyException) {
 				return new FieldError(field, "is not a known field");
 			}
@@ -179,6 +199,12 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 				return new FieldError(field, "has the wrong type");
 			}
 			return new FieldError(field, "cannot be read");
+		}
+		if (cause instanceof StreamReadException read && read.getOriginalMessage() != null) {
+			Matcher duplicate = DUPLICATE_KEY.matcher(read.getOriginalMessage());
+			if (duplicate.find()) {
+				return new FieldError(duplicate.group(1), "is given more than once");
+			}
 		}
 		if (cause instanceof java.time.format.DateTimeParseException parse) {
 			return new FieldError("body", "invalid instant: " + parse.getParsedString());

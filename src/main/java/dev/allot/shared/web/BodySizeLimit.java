@@ -20,7 +20,6 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -94,13 +93,9 @@ class BodySizeLimit extends OncePerRequestFilter {
 	}
 
 	private void refuse(HttpServletResponse response) throws IOException {
-		AllotException tooLarge = tooLarge();
-		var problem = ApiProblems.problem(tooLarge.status(), tooLarge.code(), tooLarge.title(), tooLarge.getMessage());
-		response.setStatus(413);
 		// the rest of the body is not read: the client should not reuse this connection
 		response.setHeader("Connection", "close");
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		json.writeValue(response.getOutputStream(), problem);
+		ProblemResponses.write(response, tooLarge(), json);
 	}
 
 	/** Thrown by the read that passes the limit. */
