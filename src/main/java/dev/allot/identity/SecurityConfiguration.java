@@ -151,6 +151,20 @@ class SecurityConfiguration {
 				notSignedIn.onAuthenticationFailure(request, response, failure);
 			}))
 			.oauth2Login(oauth2 -> oauth2.loginPage("/login")
+				// through an external issuer, the sign-in happens there: recorded here when it comes back (with
+				// Allot's own issuer the login form above has recorded it already)
+				.successHandler((request, response, user) -> {
+					if (properties.issuerUri() != null) {
+						signIns.succeeded(SignInChannel.EXTERNAL, user.getName(), request);
+					}
+					signedIn.onAuthenticationSuccess(request, response, user);
+				})
+				.failureHandler((request, response, failure) -> {
+					if (properties.issuerUri() != null) {
+						signIns.failed(SignInChannel.EXTERNAL, null, request, failure);
+					}
+					notSignedIn.onAuthenticationFailure(request, response, failure);
+				})
 				.authorizedClientRepository(TokenlessSessions.authorizedClients())
 				.userInfoEndpoint(userInfo -> userInfo
 					.oidcUserService(TokenlessSessions.oidcUsers(user -> admitExternal(properties, callers, user)))))

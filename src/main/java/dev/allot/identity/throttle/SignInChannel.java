@@ -7,7 +7,10 @@ public enum SignInChannel {
 	USER("user"),
 
 	/** Client authentication at {@code /oauth2/token} (and the other client endpoints): a client by id. */
-	CLIENT("client");
+	CLIENT("client"),
+
+	/** A browser sign-in through an external OIDC issuer: a user by the issuer's subject. */
+	EXTERNAL("external");
 
 	private final String key;
 

@@ -108,7 +108,26 @@ public class SignInThrottle extends OncePerRequestFilter {
 		if (name == null || name.isBlank()) {
 			return null;
 		}
-		return name.length() > MAX_PRINCIPAL ? name.substring(0, MAX_PRINCIPAL) : name;
+		return storable(name.length() > MAX_PRINCIPAL ? name.substring(0, MAX_PRINCIPAL) : name);
+	}
+
+	/**
+	 * The name as PostgreSQL can store it (a bucket key, an audit row): a NUL or a lone surrogate, which no
+	 * account's name holds, becomes U+FFFD, so such an attempt is counted and refused like any wrong name
+	 * instead of failing in the database.
+	 */
+	private static String storable(String name) {
+		StringBuilder text = new StringBuilder(name.length());
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
+				text.append(c).append(name.charAt(++i));
+			}
+			else {
+				text.append(c == 0 || Character.isSurrogate(c) ? '\uFFFD' : c);
+			}
+		}
+		return text.toString();
 	}
 
 	private static boolean presentsSecret(HttpServletRequest request) {
