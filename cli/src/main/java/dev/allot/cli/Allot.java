@@ -28,8 +28,8 @@ public class Allot implements Runnable {
 
 	/** The command line with the exit codes of {@link ExitCodes}; tests run it in-process. */
 	public static CommandLine commandLine() {
-		return new CommandLine(new Allot()).setExecutionExceptionHandler(new Failures())
-			.setExitCodeExceptionMapper((ex) -> ExitCodes.FAILED);
+		// bad options end with picocli's usage exit code, 2, which is ExitCodes.BAD_INPUT
+		return new CommandLine(new Allot()).setExecutionExceptionHandler(new Failures());
 	}
 
 	public static void main(String[] args) {

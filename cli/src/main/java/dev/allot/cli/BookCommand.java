@@ -27,13 +27,15 @@ class BookCommand implements Callable<Integer> {
 	@Mixin
 	BookingOptions booking;
 
-	@Option(names = "--idempotency-key", description = "Retries with the same key return the same reservation.")
+	@Option(names = "--idempotency-key", description = "Retries of the same request with the same key return the same "
+			+ "reservation; a retry must send the same window, so pass --start (the earliest window moves with time).")
 	String idempotencyKey;
 
 	@Option(names = "--wait", paramLabel = "STATE", description = "Wait for the cluster state, e.g. READY.")
 	String waitFor;
 
-	@Option(names = "--wait-timeout", defaultValue = "PT30M", description = "Give up waiting after (default: ${DEFAULT-VALUE}).")
+	@Option(names = "--wait-timeout", defaultValue = "PT30M",
+			description = "Give up waiting after (default: ${DEFAULT-VALUE}).")
 	Duration waitTimeout;
 
 	@Override

@@ -36,6 +36,15 @@ class SshConfigCommand implements Callable<Integer> {
 			throw new CliFailure(ExitCodes.BAD_INPUT, "reservation " + this.id + " has no SSH endpoint (cluster "
 					+ cluster.getOrchestrator() + " " + cluster.getState() + ")");
 		}
+		this.session.out().print(block(this.id, host, this.identityFile, cluster.getEndpoints().getSlurmReservation(),
+				cluster.getEndpoints().getSlurmAccount()));
+		this.session.out().flush();
+		return ExitCodes.OK;
+	}
+
+	/** An ssh_config block for a login host given as host, host:port or user@host[:port]. */
+	static String block(UUID id, String sshHost, String identityFile, String slurmReservation, String slurmAccount) {
+		String host = sshHost;
 		String user = null;
 		String port = null;
 		if (host.contains("@")) {
@@ -46,7 +55,7 @@ class SshConfigCommand implements Callable<Integer> {
 			port = host.substring(host.lastIndexOf(':') + 1);
 			host = host.substring(0, host.lastIndexOf(':'));
 		}
-		StringBuilder block = new StringBuilder("Host allot-").append(this.id.toString(), 0, 8).append('\n');
+		StringBuilder block = new StringBuilder("Host allot-").append(id.toString(), 0, 8).append('\n');
 		block.append("  HostName ").append(host).append('\n');
 		if (port != null) {
 			block.append("  Port ").append(port).append('\n');
@@ -54,19 +63,17 @@ class SshConfigCommand implements Callable<Integer> {
 		if (user != null) {
 			block.append("  User ").append(user).append('\n');
 		}
-		if (this.identityFile != null) {
-			block.append("  IdentityFile ").append(this.identityFile).append('\n');
+		if (identityFile != null) {
+			block.append("  IdentityFile ").append(identityFile).append('\n');
 		}
-		if (cluster.getEndpoints().getSlurmReservation() != null) {
-			block.append("  # sbatch --reservation=").append(cluster.getEndpoints().getSlurmReservation());
-			if (cluster.getEndpoints().getSlurmAccount() != null) {
-				block.append(" --account=").append(cluster.getEndpoints().getSlurmAccount());
+		if (slurmReservation != null) {
+			block.append("  # sbatch --reservation=").append(slurmReservation);
+			if (slurmAccount != null) {
+				block.append(" --account=").append(slurmAccount);
 			}
 			block.append('\n');
 		}
-		this.session.out().print(block);
-		this.session.out().flush();
-		return ExitCodes.OK;
+		return block.toString();
 	}
 
 }

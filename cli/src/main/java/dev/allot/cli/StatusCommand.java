@@ -59,6 +59,9 @@ class StatusCommand implements Callable<Integer> {
 		if (endpoints.getSshHost() != null) {
 			line.append(", ssh ").append(endpoints.getSshHost());
 		}
+		if (endpoints.getOther() != null) {
+			line.append(", ").append(endpoints.getOther());
+		}
 		return line.toString();
 	}
 
