@@ -1,0 +1,115 @@
+package dev.allot.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.allot.client.ApiException;
+import dev.allot.client.model.ClusterBody;
+import dev.allot.client.model.EarliestBody;
+import dev.allot.client.model.FitBody;
+import dev.allot.client.model.QuoteBody;
+import dev.allot.client.model.ReservationRequest;
+import picocli.CommandLine.Option;
+
+/**
+ * What quote and book share: the window and the cluster asked for. Without --start the window is the earliest
+ * one in which the pool fits the GPUs for --duration, so a pipeline needs no calendar arithmetic.
+ */
+class BookingOptions {
+
+	@Option(names = "--project", required = true)
+	String project;
+
+	@Option(names = "--pool", required = true)
+	String pool;
+
+	@Option(names = "--gpus", required = true)
+	int gpus;
+
+	@Option(names = "--start", description = "ISO-8601 instant (default: the earliest window that fits).")
+	Instant start;
+
+	@Option(names = "--end", description = "ISO-8601 instant; or give --duration.")
+	Instant end;
+
+	@Option(names = "--duration", description = "ISO-8601 duration, e.g. PT2H.")
+	Duration duration;
+
+	@Option(names = "--orchestrator", defaultValue = "KUBERNETES", description = "KUBERNETES or SLURM.")
+	ClusterBody.OrchestratorEnum orchestrator;
+
+	@Option(names = "--ssh-key", paramLabel = "KEY|@FILE",
+			description = "An OpenSSH public key, or @file to read one from (repeatable).")
+	List<String> sshKeys = new ArrayList<>();
+
+	@Option(names = "--cuda-driver")
+	String cudaDriver;
+
+	@Option(names = "--preemptible")
+	boolean preemptible;
+
+	ReservationRequest request(Session session) throws ApiException {
+		if ((this.end == null) == (this.duration == null)) {
+			throw new CliFailure(ExitCodes.BAD_INPUT, "give either --end or --duration");
+		}
+		Instant from = this.start;
+		Instant to = this.end;
+		if (from == null) {
+			Duration length = this.duration != null ? this.duration : null;
+			if (length == null) {
+				throw new CliFailure(ExitCodes.BAD_INPUT, "without --start, give --duration");
+			}
+			EarliestBody earliest = EarliestCommand.find(session, this.pool, this.gpus, length, null);
+			if (earliest.getWindows().isEmpty()) {
+				throw new CliFailure(ExitCodes.NO_CAPACITY, "no window in pool " + this.pool + " fits " + this.gpus
+						+ " GPUs for " + length + " within the tenant's booking horizon");
+			}
+			FitBody first = earliest.getWindows().getFirst();
+			from = first.getStartsAt().toInstant();
+			to = first.getEndsAt().toInstant();
+		}
+		else if (to == null) {
+			to = from.plus(this.duration);
+		}
+		ClusterBody cluster = new ClusterBody().orchestrator(this.orchestrator).sshPublicKeys(keys());
+		if (this.cudaDriver != null) {
+			cluster.cudaDriver(this.cudaDriver);
+		}
+		return new ReservationRequest().project(this.project)
+			.pool(this.pool)
+			.gpus(this.gpus)
+			.startsAt(from.toString())
+			.endsAt(to.toString())
+			.cluster(cluster)
+			.preemptible(this.preemptible ? Boolean.TRUE : null);
+	}
+
+	private List<String> keys() {
+		List<String> keys = new ArrayList<>();
+		for (String key : this.sshKeys) {
+			if (key.startsWith("@")) {
+				try {
+					keys.add(Files.readString(Path.of(key.substring(1))).strip());
+				}
+				catch (IOException ex) {
+					throw new CliFailure(ExitCodes.BAD_INPUT, "cannot read the SSH key " + key.substring(1));
+				}
+			}
+			else {
+				keys.add(key);
+			}
+		}
+		return keys;
+	}
+
+	static String price(QuoteBody quote) {
+		return quote == null || quote.getTotal() == null ? "" : quote.getTotal().toPlainString() + " "
+				+ quote.getCurrency();
+	}
+
+}
