@@ -13,6 +13,21 @@ final class ApiOperations {
 	record Named(String operationId, String tag, String summary, String description) {
 	}
 
+	/** A refusal an operation gives for a reason of its own: its status, its stable code, an example detail. */
+	record Refusal(int status, String code, String detail) {
+	}
+
+	/** Each operation's own refusals, beyond those every operation can give (400, 401, 403, 404, 429). */
+	static final Map<String, java.util.List<Refusal>> REFUSALS = new LinkedHashMap<>();
+
+	private static void refuses(String operationId, Refusal... refusals) {
+		REFUSALS.computeIfAbsent(operationId, id -> new java.util.ArrayList<>()).addAll(java.util.List.of(refusals));
+	}
+
+	private static Refusal refusal(int status, String code, String detail) {
+		return new Refusal(status, code, detail);
+	}
+
 	static final Map<String, Named> ALL = new LinkedHashMap<>();
 
 	/** What each tag groups, in the order a reader meets them. */
@@ -192,6 +207,40 @@ final class ApiOperations {
 				"Every change, who made it and when (platform admins and auditors).");
 		op("POST", "/signing-keys/rotate", "rotateSigningKey", "signing-keys", "Rotate the token signing key",
 				"The new key signs; the old one verifies until the longest token lifetime has passed (platform admin).");
+
+		Refusal quota = refusal(422, "quota_exceeded",
+				"maxGpus allows 16 GPUs of H100 at once; this booking would hold 24 (limit, allowed, requested, exceededBy)");
+		Refusal noCapacity = refusal(409, "capacity_not_available",
+				"h100-us has 1 of the 2 nodes needed free for the whole window (earliestStart, alternatives)");
+		Refusal stale = refusal(412, "precondition_failed", "Reservation 5d1c… has changed; its ETag is \"3\"");
+		refuses("createReservation", noCapacity, quota,
+				refusal(422, "rate_card_missing", "No rate card for H100 is in effect at the window's start"));
+		refuses("createQuote", quota, refusal(422, "rate_card_missing", "No rate card for H100 is in effect"));
+		refuses("extendReservation", noCapacity, quota, stale,
+				refusal(428, "precondition_required", "Send the reservation's ETag in If-Match: GET it first"),
+				refusal(409, "reservation_cancelled", "Reservation 5d1c… is CANCELLED and cannot change"));
+		refuses("cancelReservation",
+				refusal(409, "reservation_cancelled", "Reservation 5d1c… is CANCELLED and cannot change"));
+		refuses("findEarliestWindows", refusal(422, "quota_exceeded", "maxWindow allows P7D; the duration is P10D"));
+		refuses("replaceQuota", refusal(412, "precondition_failed", "The quota has changed; its ETag is \"4\""));
+		refuses("updateTenant", refusal(412, "precondition_failed", "Tenant vision-lab has changed; its ETag is \"2\""));
+		refuses("replaceProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
+		refuses("deleteProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
+		refuses("createTenant", refusal(409, "tenant_exists", "Tenant vision-lab already exists"));
+		refuses("createProject", refusal(409, "project_exists", "Project nightly already exists"));
+		refuses("addMember", refusal(409, "member_exists", "alice is already a member"));
+		refuses("createUser", refusal(409, "user_exists", "User alice already exists"));
+		refuses("createGpuType", refusal(409, "gpu_type_exists", "GPU type H100 already exists"));
+		refuses("createPool", refusal(409, "pool_exists", "Pool h100-us already exists"));
+		refuses("addNode", refusal(409, "node_exists", "Node h100-us-001 already exists"));
+		refuses("changeNodeState", refusal(409, "invalid_node_state", "h100-us-001 cannot go from ALLOCATED to REPAIR"));
+		refuses("reverseLedgerTransaction", refusal(409, "already_reversed", "Transaction 81 was reversed already"));
+		refuses("replaceBudget", refusal(422, "webhook_secret_key_missing",
+				"Webhooks need allot.billing.webhook-secret-key to be configured"));
+		refuses("getKubeconfig", refusal(404, "no_kubeconfig", "A Slurm cluster has no kubeconfig"),
+				refusal(409, "cluster_not_ready", "The cluster is CREATING; its kubeconfig comes once it is READY"));
+		refuses("createHealthCheck", refusal(409, "cluster_not_ready", "The cluster is CREATING"),
+				refusal(409, "health_checks_not_supported", "This pool's driver cannot run checks"));
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.allot;
 
 import java.util.List;
 
+import dev.allot.shared.AllotException;
 import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.security.Caller;
 import io.swagger.v3.oas.models.Components;
@@ -92,10 +93,11 @@ class OpenApiConfiguration {
 						.description("rate_limited: as the Retry-After header")));
 			Content problem = new Content().addMediaType("application/problem+json",
 					new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
-			openApi.getPaths().values().forEach(item -> item.readOperations().forEach(operation -> {
+			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
 				operation.getResponses().remove("500");
 				PROBLEMS.forEach((status, description) -> operation.getResponses()
 					.putIfAbsent(status, new ApiResponse().description(description).content(problem)));
+				refusals(method.name() + " " + path, operation);
 			}));
 		};
 	}
@@ -150,6 +152,54 @@ class OpenApiConfiguration {
 				.get("200")
 				.content(new Content().addMediaType("application/yaml", new MediaType().schema(new StringSchema())));
 		};
+	}
+
+	/**
+	 * The refusals an operation gives for reasons of its own ({@link ApiOperations#REFUSALS}), and those that
+	 * follow from its shape (a creating POST's Idempotency-Key, a body's size and type), each under its status
+	 * with its code and an example, so a generated client can tell {@code capacity_not_available} from
+	 * {@code quota_exceeded}.
+	 */
+	private static void refusals(String key, Operation operation) {
+		ApiOperations.Named named = ApiOperations.ALL.get(key);
+		java.util.List<ApiOperations.Refusal> refusals = new java.util.ArrayList<>(
+				named == null ? List.of() : ApiOperations.REFUSALS.getOrDefault(named.operationId(), List.of()));
+		boolean creates = key.startsWith("POST ") && (operation.getResponses().containsKey("201")
+				|| operation.getResponses().containsKey("202"));
+		if (creates) {
+			refusals.add(new ApiOperations.Refusal(409, "idempotency_key_in_use",
+					"A request with this Idempotency-Key is still running: retry in a moment"));
+			refusals.add(new ApiOperations.Refusal(422, "idempotency_key_reused",
+					"This Idempotency-Key was used with another body"));
+		}
+		if (operation.getRequestBody() != null) {
+			refusals.add(new ApiOperations.Refusal(413, "payload_too_large", "The body is larger than 256 KB"));
+			refusals.add(new ApiOperations.Refusal(415, "unsupported_media_type", "Send application/json"));
+		}
+		java.util.Map<Integer, java.util.List<ApiOperations.Refusal>> byStatus = new java.util.TreeMap<>();
+		refusals.forEach(refusal -> byStatus.computeIfAbsent(refusal.status(), s -> new java.util.ArrayList<>())
+			.add(refusal));
+		byStatus.forEach((status, ofStatus) -> {
+			MediaType media = new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"));
+			StringBuilder description = new StringBuilder();
+			for (ApiOperations.Refusal refusal : ofStatus) {
+				description.append(description.isEmpty() ? "" : "; ").append(refusal.code());
+				java.util.Map<String, Object> example = new java.util.LinkedHashMap<>();
+				example.put("type", AllotException.TYPE_BASE + refusal.code());
+				example.put("title", org.springframework.http.HttpStatus.valueOf(status).getReasonPhrase());
+				example.put("status", status);
+				example.put("detail", refusal.detail());
+				example.put("code", refusal.code());
+				media.addExamples(refusal.code(), new io.swagger.v3.oas.models.examples.Example().summary(refusal.code())
+					.value(example));
+			}
+			ApiResponse existing = operation.getResponses().get(String.valueOf(status));
+			String text = (existing != null && existing.getDescription() != null ? existing.getDescription() + "; " : "")
+					+ description;
+			operation.getResponses()
+				.addApiResponse(String.valueOf(status), new ApiResponse().description(text)
+					.content(new Content().addMediaType("application/problem+json", media)));
+		});
 	}
 
 	/** Every POST that creates (answers 201, or 202 for work queued) takes an {@code Idempotency-Key}. */
