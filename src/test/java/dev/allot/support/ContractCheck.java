@@ -8,17 +8,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import com.atlassian.oai.validator.OpenApiInteractionValidator;
 import com.atlassian.oai.validator.model.Request;
 import com.atlassian.oai.validator.model.SimpleResponse;
 import com.atlassian.oai.validator.report.ValidationReport;
+import org.jspecify.annotations.Nullable;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * Checks every answer the integration tests get from {@code /api/**} against the committed {@code openapi.yaml}:
- * a status the operation does not document, a field its schema does not name, a missing required field, a null
+ * a status the operation does not list (its {@code default} does not count), a field its schema does not name, a missing required field, a null
  * where none is allowed, a wrong type or content type. A test whose exchange breaks the contract fails there
  * ({@code -Dallot.contract.check=report} only writes {@code target/contract-violations.txt} instead). Requests
  * are not checked: tests send malformed ones on purpose.
@@ -64,11 +72,15 @@ final class ContractCheck {
 		if (report.getMessages().stream().anyMatch(message -> message.getKey().startsWith("validation.request."))) {
 			return;
 		}
-		if (!report.hasErrors()) {
+		String undocumented = undocumentedStatus(method, URLDecoder.decode(path, StandardCharsets.UTF_8), status);
+		if (!report.hasErrors() && undocumented == null) {
 			return;
 		}
 		VIOLATIONS.incrementAndGet();
 		StringBuilder messages = new StringBuilder();
+		if (undocumented != null) {
+			messages.append("\n  ").append(undocumented);
+		}
 		report.getMessages()
 			.stream()
 			.filter(message -> message.getLevel() == ValidationReport.Level.ERROR)
@@ -86,6 +98,51 @@ final class ContractCheck {
 		}
 		throw new AssertionError("The answer breaks openapi.yaml: " + violation + "\n  body: "
 				+ (body.length() > 2000 ? body.substring(0, 2000) + "…" : body));
+	}
+
+	/**
+	 * A status the operation does not list ({@code default} aside, which only says any other problem may come):
+	 * a client generated from the contract has no type for it.
+	 */
+	private static @Nullable String undocumentedStatus(String method, String path, int status) {
+		for (Operation operation : operations()) {
+			if (operation.method().equals(method) && operation.path().matcher(path).matches()) {
+				return operation.statuses().contains(String.valueOf(status)) ? null
+						: "status " + status + " is not documented for " + method + " " + operation.template();
+			}
+		}
+		return null;
+	}
+
+	private record Operation(String method, String template, Pattern path, Set<String> statuses) {
+	}
+
+	private static volatile @Nullable List<Operation> operations;
+
+	@SuppressWarnings("unchecked")
+	private static List<Operation> operations() {
+		if (operations == null) {
+			try {
+				Map<String, Object> spec = new Yaml().load(Files.readString(Path.of("openapi.yaml")));
+				List<Operation> all = new ArrayList<>();
+				((Map<String, Map<String, Object>>) spec.get("paths")).forEach((template, item) -> item
+					.forEach((method, value) -> {
+						if (value instanceof Map<?, ?> operation && operation.get("responses") instanceof Map<?, ?> responses) {
+							String regex = Pattern.quote(template).replaceAll("\\{[^}]+}", "\\\\E[^/]+\\\\Q");
+							all.add(new Operation(method.toUpperCase(), template, Pattern.compile(regex),
+									(Set<String>) responses.keySet().stream().map(String::valueOf).collect(Collectors.toSet())));
+						}
+					}));
+				// the most specific first: a literal segment wins over a {parameter}
+				all.sort(Comparator.comparing((Operation operation) -> operation.template().chars()
+					.filter(c -> c == '{').count()));
+				operations = all;
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		return operations;
 	}
 
 	private static OpenApiInteractionValidator validator() {
