@@ -13,6 +13,7 @@ import com.github.kagkarlsson.scheduler.testhelper.ManualScheduler;
 import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
 import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
 import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.fake.FakeDriver;
 import dev.allot.provisioning.lifecycle.ClusterStep;
 import dev.allot.provisioning.lifecycle.Provisioning;
@@ -82,6 +83,31 @@ class ClusterFaultTests extends LifecycleTest {
 		assertThat(events.ofType(ClusterReady.class)).filteredOn(e -> e.reservationId().toString().equals(id)).hasSize(1);
 		assertThat(ready.get("timeline").valueStream().map(e -> e.get("detail").asString()))
 			.anyMatch(d -> d.startsWith("Building again"));
+	}
+
+	@Test
+	void nodesFreedByACancellationWaitForTheOldClusterToGoInsteadOfFailingTheNewOne() {
+		Setup s = fleet(1);
+		Instant start = hour(3);
+		Instant due = start.minus(Duration.ofMinutes(15));
+		String first = bookAndAwaitSchedule(s, 8, start, hour(5), "SLURM");
+		runDueAt(due);
+		assertThat(cluster(s, first).get("state").asString()).isEqualTo("READY");
+		// Cancelled: the booking frees the node at once; the old cluster goes by its own teardown step.
+		assertThat(api.post(path(s, first) + "/cancel", s.token(), Map.of()).status()).isEqualTo(200);
+		String second = bookAndAwaitSchedule(s, 8, start, hour(4), "SLURM");
+
+		// The new cluster's step comes before the old one is gone: the node is still held, so it waits.
+		assertThatThrownBy(() -> provisioning.run(new ClusterStep(UUID.fromString(second), "booked"), 1))
+			.isInstanceOf(NodesUnavailableException.class)
+			.satisfies(ex -> assertThat(((NodesUnavailableException) ex).retryable()).isTrue());
+		assertThat(cluster(s, second).get("state").asString()).isNotEqualTo("FAILED");
+		assertThat(reservationStatus(s, second)).isNotEqualTo("FAILED");
+
+		runDueAt(due.plus(Duration.ofHours(1)));
+		assertThat(cluster(s, first).get("state").asString()).isEqualTo("DELETED");
+		assertThat(cluster(s, second).get("state").asString()).isEqualTo("READY");
+		assertThat(fake.clusters()).containsOnlyKeys(UUID.fromString(second));
 	}
 
 	@Test

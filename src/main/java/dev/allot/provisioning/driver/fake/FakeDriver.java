@@ -101,7 +101,7 @@ public final class FakeDriver implements ClusterDriver {
 			synchronized (clusters) {
 				List<String> taken = spec.nodes().stream().filter(node -> heldByOther(spec, node)).toList();
 				if (!taken.isEmpty()) {
-					throw new NodesUnavailableException(taken, "held by another reservation in an overlapping window");
+					throw NodesUnavailableException.heldByAnother(taken, "held by another reservation in an overlapping window");
 				}
 				clusters.compute(spec.reservationId(), (id, existing) -> existing == null
 						? new FakeCluster(spec, spec.nodes()) : new FakeCluster(spec, existing.nodes()));
@@ -151,7 +151,7 @@ public final class FakeDriver implements ClusterDriver {
 			if (add) {
 				List<String> taken = nodes.stream().filter(node -> heldByOther(cluster.spec(), node)).toList();
 				if (!taken.isEmpty()) {
-					throw new NodesUnavailableException(taken, "held by another reservation in an overlapping window");
+					throw NodesUnavailableException.heldByAnother(taken, "held by another reservation in an overlapping window");
 				}
 			}
 			Set<String> now = new LinkedHashSet<>(cluster.nodes());

@@ -47,7 +47,7 @@ final class NodeClaims {
 			throw new NodesUnavailableException(unknown, "no such node in the cluster");
 		}
 		if (!heldByOthers.isEmpty()) {
-			throw new NodesUnavailableException(heldByOthers, "dedicated to another reservation");
+			throw NodesUnavailableException.heldByAnother(heldByOthers, "dedicated to another reservation");
 		}
 	}
 
@@ -56,7 +56,7 @@ final class NodeClaims {
 		for (String name : nodes) {
 			client.nodes().withName(name).edit(node -> {
 				if (heldByOther(node, ref)) {
-					throw new NodesUnavailableException(List.of(name), "dedicated to another reservation");
+					throw NodesUnavailableException.heldByAnother(List.of(name), "dedicated to another reservation");
 				}
 				prepare(node);
 				node.getMetadata().getLabels().put(TENANT, ref.tenant());

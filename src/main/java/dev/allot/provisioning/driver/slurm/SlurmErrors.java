@@ -32,7 +32,9 @@ final class SlurmErrors {
 		String message = result.message();
 		String lower = message.toLowerCase(Locale.ROOT);
 		if (!nodes.isEmpty() && NODES_REFUSED.stream().anyMatch(lower::contains)) {
-			return new NodesUnavailableException(nodes, "Slurm refused: " + message);
+			// busy or overlapping: another reservation's cluster still holds them, on its way out
+			return lower.contains("invalid node name") ? new NodesUnavailableException(nodes, "Slurm refused: " + message)
+					: NodesUnavailableException.heldByAnother(nodes, "Slurm refused: " + message);
 		}
 		boolean retryable = TRANSIENT.stream().anyMatch(lower::contains);
 		return new DriverFailedException(what + " on pool " + pool + " failed (exit " + result.exitCode() + "): "

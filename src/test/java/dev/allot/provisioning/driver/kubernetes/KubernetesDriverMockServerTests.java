@@ -180,7 +180,8 @@ class KubernetesDriverMockServerTests {
 
 		assertThatThrownBy(() -> driver.provision(second)).isInstanceOf(NodesUnavailableException.class)
 			.satisfies(ex -> assertThat(((NodesUnavailableException) ex).nodes()).containsExactly("gpu-002"))
-			.satisfies(ex -> assertThat(((NodesUnavailableException) ex).retryable()).isFalse());
+			.satisfies(ex -> assertThat(((NodesUnavailableException) ex).retryable()).as("held by another: retried")
+				.isTrue());
 
 		assertThat(client.namespaces().withName(second.ref().name()).get()).isNull();
 		assertThat(client.nodes().withName("gpu-001").get().getMetadata().getLabels())

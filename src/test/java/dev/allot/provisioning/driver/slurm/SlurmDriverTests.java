@@ -104,7 +104,8 @@ class SlurmDriverTests {
 
 		assertThatThrownBy(() -> driver.provision(overlapping)).isInstanceOf(NodesUnavailableException.class)
 			.hasMessageContaining("overlaps with another reservation")
-			.satisfies(ex -> assertThat(((NodesUnavailableException) ex).retryable()).isFalse());
+			.satisfies(ex -> assertThat(((NodesUnavailableException) ex).retryable()).as("held by another: retried")
+				.isTrue());
 
 		assertThat(slurm.run("scontrol", "show", "reservation", overlapping.ref().name()).exitCode()).isNotZero();
 		assertThat(slurm.run("scontrol", "show", "partition", overlapping.ref().name()).exitCode()).isNotZero();
