@@ -234,8 +234,11 @@ final class ApiOperations {
 		refuses("createPool", refusal(409, "pool_exists", "Pool h100-us already exists"));
 		refuses("addNode", refusal(409, "node_exists", "Node h100-us-001 already exists"));
 		refuses("changeNodeState", refusal(409, "invalid_node_state", "h100-us-001 cannot go from ALLOCATED to REPAIR"));
+		refuses("quarantineNode", refusal(409, "invalid_node_state", "Node h100-us-001 is QUARANTINED already"));
+		refuses("releaseNode", refusal(409, "invalid_node_state", "Node h100-us-001 is AVAILABLE already"));
 		refuses("reverseLedgerTransaction", refusal(409, "already_reversed", "Transaction 81 was reversed already"));
-		refuses("replaceBudget", refusal(422, "webhook_secret_key_missing",
+		refuses("replaceBudget", refusal(412, "precondition_failed", "The budget of vision-lab has changed"),
+				refusal(422, "webhook_secret_key_missing",
 				"Webhooks need allot.billing.webhook-secret-key to be configured"));
 		refuses("getKubeconfig", refusal(404, "no_kubeconfig", "A Slurm cluster has no kubeconfig"),
 				refusal(409, "cluster_not_ready", "The cluster is CREATING; its kubeconfig comes once it is READY"));
