@@ -28,6 +28,7 @@ final class ApiOperations {
 		TAGS.put("billing", "Monthly statements and the double-entry ledger");
 		TAGS.put("budgets", "Monthly budgets of tenants and projects, with alerts");
 		TAGS.put("notifications", "Notices to a tenant");
+		TAGS.put("webhooks", "Signed lifecycle events of a tenant's reservations and clusters, for CI");
 		TAGS.put("tenants", "Teams sharing the fleet (platform admin)");
 		TAGS.put("projects", "A tenant's projects, which bookings are charged to");
 		TAGS.put("members", "Users of a tenant and their roles");
@@ -183,6 +184,18 @@ final class ApiOperations {
 				"Remove a project's budget", "The project is then bounded by the tenant's budget only.");
 		op("GET", "/tenants/{tenant}/notifications", "listNotifications", "notifications", "List notifications",
 				"Budget alerts, preemptions and other notices for the tenant.");
+		op("GET", "/tenants/{tenant}/webhooks", "listWebhooks", "webhooks", "List lifecycle webhooks",
+				"The tenant's webhooks, the events each is sent and its last delivery; never their secrets.");
+		op("POST", "/tenants/{tenant}/webhooks", "createWebhook", "webhooks", "Register a lifecycle webhook",
+				"A URL sent CONFIRMED, READY, COMPLETED or FAILED (all events unless some are named) for the tenant's "
+						+ "reservations, signed X-Allot-Signature with the secret like budget webhooks (tenant admin).");
+		op("GET", "/tenants/{tenant}/webhooks/{id}", "getWebhook", "webhooks", "Get a lifecycle webhook",
+				"The webhook, its events and its last delivery.");
+		op("DELETE", "/tenants/{tenant}/webhooks/{id}", "deleteWebhook", "webhooks", "Delete a lifecycle webhook",
+				"Nothing more is sent to it, not even retries (tenant admin).");
+		op("GET", "/tenants/{tenant}/webhooks/{id}/deliveries", "listWebhookDeliveries", "webhooks",
+				"List a webhook's deliveries", "Newest first: each delivery's event, status, attempts and the generic "
+						+ "reason its last attempt failed.");
 
 		op("GET", "/reports/platform", "getPlatformReport", "reports", "Read the platform report",
 				"Utilisation and revenue across tenants (platform admins and auditors).");
