@@ -187,8 +187,9 @@ final class ApiOperations {
 		op("GET", "/tenants/{tenant}/webhooks", "listWebhooks", "webhooks", "List lifecycle webhooks",
 				"The tenant's webhooks, the events each is sent and its last delivery; never their secrets.");
 		op("POST", "/tenants/{tenant}/webhooks", "createWebhook", "webhooks", "Register a lifecycle webhook",
-				"A URL sent CONFIRMED, READY, COMPLETED or FAILED (all events unless some are named) for the tenant's "
-						+ "reservations, signed X-Allot-Signature with the secret like budget webhooks (tenant admin).");
+				"A URL sent CONFIRMED, READY, COMPLETED or FAILED (all events unless some are named) for the "
+						+ "tenant's reservations, signed X-Allot-Signature with the secret like budget webhooks "
+						+ "(tenant admin).");
 		op("GET", "/tenants/{tenant}/webhooks/{id}", "getWebhook", "webhooks", "Get a lifecycle webhook",
 				"The webhook, its events and its last delivery.");
 		op("DELETE", "/tenants/{tenant}/webhooks/{id}", "deleteWebhook", "webhooks", "Delete a lifecycle webhook",

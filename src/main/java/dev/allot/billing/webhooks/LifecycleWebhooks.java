@@ -106,8 +106,8 @@ public class LifecycleWebhooks {
 		jdbc.sql("""
 				INSERT INTO tenant_webhook (id, tenant_id, url, secret, events, created_at)
 				VALUES (?, ?, ?, ?, ?::text[], ?)""")
-			.params(id, tenant.id(), url, sealed, "{" + String.join(",", events.stream().map(Enum::name).toList()) + "}",
-					Timestamp.from(clock.instant()))
+			.params(id, tenant.id(), url, sealed, "{" + String.join(",", events.stream().map(Enum::name).toList())
+					+ "}", Timestamp.from(clock.instant()))
 			.update();
 		LifecycleWebhook created = find(tenant, id).orElseThrow();
 		audit.record(AuditRecord.created(tenantSlug, "webhook", id.toString(), redacted(created)));
@@ -154,7 +154,8 @@ public class LifecycleWebhooks {
 			.query(Long.class)
 			.single();
 		List<LifecycleDelivery> items = jdbc.sql("""
-				SELECT * FROM tenant_webhook_delivery WHERE webhook_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?""")
+				SELECT * FROM tenant_webhook_delivery WHERE webhook_id = ?
+				ORDER BY created_at DESC, id LIMIT ? OFFSET ?""")
 			.params(id, page.size(), page.offset())
 			.query((rs, n) -> new LifecycleDelivery(rs.getObject("id", UUID.class),
 					LifecycleEvent.valueOf(rs.getString("event")), rs.getObject("reservation_id", UUID.class),
@@ -192,15 +193,17 @@ public class LifecycleWebhooks {
 			body.put("reservationId", reservationId.toString());
 			body.putAll(details);
 			int inserted = jdbc.sql("""
-					INSERT INTO tenant_webhook_delivery (id, webhook_id, event, reservation_id, body, status, created_at)
+					INSERT INTO tenant_webhook_delivery
+					       (id, webhook_id, event, reservation_id, body, status, created_at)
 					VALUES (?, ?, ?, ?, ?, 'PENDING', ?) ON CONFLICT (webhook_id, event, reservation_id) DO NOTHING""")
 				.params(id, webhook, event.name(), reservationId, json.writeValueAsString(body),
 						Timestamp.from(clock.instant()))
 				.update();
 			if (inserted == 1) {
 				// db-scheduler runs on the system clock, not the application's (which tests move).
-				scheduler().schedule(
-						LifecycleWebhookDelivery.TASK.instance(id.toString()).data(id.toString()).scheduledTo(Instant.now()));
+				scheduler().schedule(LifecycleWebhookDelivery.TASK.instance(id.toString())
+					.data(id.toString())
+					.scheduledTo(Instant.now()));
 			}
 		}
 	}
