@@ -18,6 +18,8 @@ import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
 import com.sun.net.httpserver.HttpServer;
 import dev.allot.billing.budgets.WebhookDelivery;
 import dev.allot.provisioning.LifecycleTest;
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.fake.FakeDriver;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,7 +34,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Lifecycle webhooks for CI: a tenant admin registers one, and the tenant's reservations and clusters send it
- * signed CONFIRMED and READY events, retried under the same delivery id, with a failure visible on the webhook.
+ * signed CONFIRMED, READY, COMPLETED and FAILED events, retried under the same delivery id, with a failure visible
+ * on the webhook.
  * The cluster lifecycle runs on the default (fake) driver, driven by {@link LifecycleTest}; this context's poller
  * is off, so deliveries run through a db-scheduler {@code ManualScheduler} of their own, on the real clock.
  */
@@ -46,6 +49,9 @@ class LifecycleWebhookTests extends LifecycleTest {
 	@Autowired
 	private List<Task<?>> tasks;
 
+	@Autowired
+	private FakeDriver fake;
+
 	private final JsonMapper json = JsonMapper.builder().build();
 
 	private SettableClock deliveryClock;
@@ -56,6 +62,7 @@ class LifecycleWebhookTests extends LifecycleTest {
 
 	@BeforeEach
 	void deliveryScheduler() {
+		fake.reset();
 		deliveryClock = new SettableClock();
 		deliveryClock.set(Instant.now());
 		deliveries = TestHelper
@@ -108,6 +115,10 @@ class LifecycleWebhookTests extends LifecycleTest {
 	/** Runs due deliveries until the receiver has heard {@code count} requests of the event. */
 	private List<Received> awaitReceived(List<Received> received, String event, int count) {
 		await().atMost(Duration.ofSeconds(30)).until(() -> {
+			// deliveries are scheduled on the real clock, now
+			if (deliveryClock.now().isBefore(Instant.now())) {
+				deliveryClock.set(Instant.now());
+			}
 			deliveries.runAnyDueExecutions();
 			return received.stream().filter(r -> event.equals(r.event())).count() >= count;
 		});
@@ -162,7 +173,36 @@ class LifecycleWebhookTests extends LifecycleTest {
 			assertThat(last.get("status").asString()).isEqualTo("DELIVERED");
 			assertThat(last.get("error").isNull()).isTrue();
 		});
-		assertThat(received).hasSize(2);
+
+		runDueAt(hour(4));
+		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DELETED");
+		Received completed = awaitReceived(received, "COMPLETED", 1).getFirst();
+		assertThat(completed.signature()).isEqualTo("sha256=" + WebhookDelivery.sign(SECRET, completed.body()));
+		assertThat(json.readTree(completed.body()).get("cluster").get("state").asString()).isEqualTo("DELETED");
+		assertThat(received).extracting(Received::event).containsExactly("CONFIRMED", "READY", "COMPLETED");
+		assertThat(api.get(location + "/deliveries", s.token()).json().get("items").valueStream()
+			.map(d -> d.get("event").asString() + " " + d.get("status").asString()))
+			.containsExactlyInAnyOrder("CONFIRMED DELIVERED", "READY DELIVERED", "COMPLETED DELIVERED");
+	}
+
+	@Test
+	void aFailedProvisioningIsSentAsFailedWithItsReason() throws IOException {
+		List<Received> received = receiver(0);
+		Setup s = fleet(1);
+		assertThat(register(s, tenantToken(s.tenant(), "TENANT_ADMIN"), hookUrl(), List.of("FAILED", "READY"))
+			.status()).isEqualTo(201);
+		Instant start = hour(3);
+		String id = bookAndAwaitSchedule(s, 8, start, hour(5), "KUBERNETES");
+		fake.failNext(1, () -> new DriverFailedException("no quota for the namespace", false));
+
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+
+		Received failed = awaitReceived(received, "FAILED", 1).getFirst();
+		JsonNode body = json.readTree(failed.body());
+		assertThat(body.get("reservationId").asString()).isEqualTo(id);
+		assertThat(body.get("cluster").get("state").asString()).isEqualTo("FAILED");
+		assertThat(body.get("reason").asString()).isNotBlank();
+		assertThat(received).extracting(Received::event).containsExactly("FAILED");
 	}
 
 	@Test
