@@ -43,6 +43,7 @@ final class ApiOperations {
 		TAGS.put("billing", "Monthly statements and the double-entry ledger");
 		TAGS.put("budgets", "Monthly budgets of tenants and projects, with alerts");
 		TAGS.put("notifications", "Notices to a tenant");
+		TAGS.put("webhooks", "Signed lifecycle events of a tenant's reservations and clusters, for CI");
 		TAGS.put("tenants", "Teams sharing the fleet (platform admin)");
 		TAGS.put("projects", "A tenant's projects, which bookings are charged to");
 		TAGS.put("members", "Users of a tenant and their roles");
@@ -198,6 +199,19 @@ final class ApiOperations {
 				"Remove a project's budget", "The project is then bounded by the tenant's budget only.");
 		op("GET", "/tenants/{tenant}/notifications", "listNotifications", "notifications", "List notifications",
 				"Budget alerts, preemptions and other notices for the tenant.");
+		op("GET", "/tenants/{tenant}/webhooks", "listWebhooks", "webhooks", "List lifecycle webhooks",
+				"The tenant's webhooks, the events each is sent and its last delivery; never their secrets.");
+		op("POST", "/tenants/{tenant}/webhooks", "createWebhook", "webhooks", "Register a lifecycle webhook",
+				"A URL sent CONFIRMED, READY, COMPLETED or FAILED (all events unless some are named) for the "
+						+ "tenant's reservations, signed X-Allot-Signature with the secret like budget webhooks "
+						+ "(tenant admin).");
+		op("GET", "/tenants/{tenant}/webhooks/{id}", "getWebhook", "webhooks", "Get a lifecycle webhook",
+				"The webhook, its events and its last delivery.");
+		op("DELETE", "/tenants/{tenant}/webhooks/{id}", "deleteWebhook", "webhooks", "Delete a lifecycle webhook",
+				"Nothing more is sent to it, not even retries (tenant admin).");
+		op("GET", "/tenants/{tenant}/webhooks/{id}/deliveries", "listWebhookDeliveries", "webhooks",
+				"List a webhook's deliveries", "Newest first: each delivery's event, status, attempts and the generic "
+						+ "reason its last attempt failed.");
 
 		op("GET", "/reports/platform", "getPlatformReport", "reports", "Read the platform report",
 				"Utilisation and revenue across tenants (platform admins and auditors).");
@@ -236,6 +250,8 @@ final class ApiOperations {
 		refuses("changeNodeState", refusal(409, "invalid_node_state", "h100-us-001 cannot go from ALLOCATED to REPAIR"));
 		refuses("quarantineNode", refusal(409, "invalid_node_state", "Node h100-us-001 is QUARANTINED already"));
 		refuses("releaseNode", refusal(409, "invalid_node_state", "Node h100-us-001 is AVAILABLE already"));
+		refuses("createWebhook", refusal(422, "too_many_webhooks", "Tenant vision-lab already has 10 webhooks"),
+				refusal(422, "webhook_secret_key_missing", "Webhooks need allot.billing.webhook-secret-key to be configured"));
 		refuses("reverseLedgerTransaction", refusal(409, "already_reversed", "Transaction 81 was reversed already"));
 		refuses("replaceBudget", refusal(412, "precondition_failed", "The budget of vision-lab has changed"),
 				refusal(422, "webhook_secret_key_missing",

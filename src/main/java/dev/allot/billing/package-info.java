@@ -1,7 +1,8 @@
 /**
  * Metering and the double-entry ledger: usage metered per reservation and hour, exactly once, posted as
  * balanced ledger transactions (PostgreSQL refuses anything else); monthly statements read from the ledger,
- * budgets with alerts and signed webhooks, usage and platform reports, and idle detection from GPU telemetry.
+ * budgets with alerts and signed webhooks, tenants' lifecycle webhooks for CI ({@code webhooks}), usage and
+ * platform reports, and idle detection from GPU telemetry.
  *
  * <p>Billing learns what to bill from events ({@code ReservationConfirmed}, {@code ReservationExtended},
  * {@code ReservationCancelled}, {@code NodeStateChanged}) and from provisioning's lifecycle ({@code ClusterReady},

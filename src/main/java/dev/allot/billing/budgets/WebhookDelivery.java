@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import javax.crypto.Mac;
@@ -39,10 +40,8 @@ public class WebhookDelivery {
 	@Bean
 	OneTimeTask<String> deliverWebhook(Notifications notifications, BillingProperties properties,
 			OutboundHttp outbound) {
-		FailureHandler<String> backoff = new FailureHandler.ExponentialBackoffFailureHandler<>(
-				properties.webhookBackoff(), 2.0);
 		return Tasks.oneTime(TASK)
-			.onFailure(new FailureHandler.MaxRetriesFailureHandler<>(properties.webhookAttempts() - 1, backoff))
+			.onFailure(retries(properties))
 			.execute((instance, context) -> {
 				UUID id = UUID.fromString(instance.getData());
 				notifications.startAttempt(id).ifPresent(delivery -> {
@@ -59,10 +58,31 @@ public class WebhookDelivery {
 
 	private static @Nullable String send(OutboundHttp outbound, BillingProperties properties,
 			Notifications.Delivery delivery, String secret) {
-		return outbound.post(delivery.url(), Map.of("Content-Type", "application/json", "X-Allot-Delivery",
-				delivery.id().toString(), "X-Allot-Signature", "sha256=" + sign(secret, delivery.body())),
-				delivery.body().getBytes(StandardCharsets.UTF_8), properties.webhookTimeout(),
-				"webhook delivery " + delivery.id())
+		return post(outbound, properties, delivery.url(), delivery.id(), secret, delivery.body(), Map.of());
+	}
+
+	/**
+	 * Every webhook's retry policy: exponential backoff from {@code allot.billing.webhook-backoff}, doubling, for
+	 * {@code allot.billing.webhook-attempts} attempts in all.
+	 */
+	public static FailureHandler<String> retries(BillingProperties properties) {
+		FailureHandler<String> backoff = new FailureHandler.ExponentialBackoffFailureHandler<>(
+				properties.webhookBackoff(), 2.0);
+		return new FailureHandler.MaxRetriesFailureHandler<>(properties.webhookAttempts() - 1, backoff);
+	}
+
+	/**
+	 * One signed delivery attempt, as every Allot webhook sends it: the JSON body, {@code X-Allot-Delivery} and
+	 * {@code X-Allot-Signature}, plus {@code headers}. Returns the generic error, or {@code null} when delivered.
+	 */
+	public static @Nullable String post(OutboundHttp outbound, BillingProperties properties, String url,
+			UUID deliveryId, String secret, String body, Map<String, String> headers) {
+		Map<String, String> all = new LinkedHashMap<>(headers);
+		all.put("Content-Type", "application/json");
+		all.put("X-Allot-Delivery", deliveryId.toString());
+		all.put("X-Allot-Signature", "sha256=" + sign(secret, body));
+		return outbound.post(url, all, body.getBytes(StandardCharsets.UTF_8), properties.webhookTimeout(),
+				"webhook delivery " + deliveryId)
 			.error();
 	}
 

@@ -1,0 +1,30 @@
+package dev.allot.billing.webhooks;
+
+/**
+ * What a lifecycle webhook can be told. {@code PROVISIONING}, {@code DEGRADED} and {@code PREEMPTED} can be
+ * subscribed to, but no module publishes an event for them yet, so nothing is sent for them today.
+ */
+public enum LifecycleEvent {
+
+	/** A booking committed: the reservation holds its nodes for the window. */
+	CONFIRMED,
+
+	/** Reserved: the cluster is being built (not published yet). */
+	PROVISIONING,
+
+	/** The cluster passed its checks and was handed over. */
+	READY,
+
+	/** Reserved: the cluster is usable but something is wrong (not published yet). */
+	DEGRADED,
+
+	/** Reserved: the reservation lost its nodes to a higher priority (not published yet). */
+	PREEMPTED,
+
+	/** The cluster was handed over and is now torn down (the window is over, or the reservation was cancelled). */
+	COMPLETED,
+
+	/** Provisioning gave up: the reservation is over and costs nothing. */
+	FAILED
+
+}

@@ -1,0 +1,64 @@
+package dev.allot.billing.webhooks;
+
+import java.time.Clock;
+import java.util.Map;
+
+import dev.allot.booking.ReservationConfirmed;
+import dev.allot.booking.ReservationFailed;
+import dev.allot.provisioning.ClusterReady;
+import dev.allot.provisioning.ClusterTornDown;
+
+import org.springframework.modulith.events.ApplicationModuleListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * What lifecycle webhooks are told, from booking's and provisioning's events (after their commit; redelivered
+ * after a crash, and enqueued at most once per webhook, event and reservation). A torn-down cluster counts as
+ * {@code COMPLETED} only if it had been handed over: one that never was ended as {@code FAILED}, or was cancelled
+ * before it was built.
+ */
+@Component
+class LifecycleEvents {
+
+	private final LifecycleWebhooks webhooks;
+
+	private final Clock clock;
+
+	LifecycleEvents(LifecycleWebhooks webhooks, Clock clock) {
+		this.webhooks = webhooks;
+		this.clock = clock;
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationConfirmed confirmed) {
+		webhooks.enqueue(confirmed.tenant(), LifecycleEvent.CONFIRMED, confirmed.reservationId(),
+				clock.instant(), Map.of("project", confirmed.project(), "pool", confirmed.pool(), "gpus",
+						confirmed.gpus(), "startsAt", confirmed.startsAt().toString(), "endsAt",
+						confirmed.endsAt().toString(), "cluster", Map.of("state", "PENDING")));
+	}
+
+	@ApplicationModuleListener
+	void on(ClusterReady ready) {
+		webhooks.enqueue(ready.tenant(), LifecycleEvent.READY, ready.reservationId(), ready.readyAt(),
+				Map.of("project", ready.project(), "pool", ready.pool(), "endsAt", ready.endsAt().toString(),
+						"cluster", Map.of("state", "READY", "orchestrator", ready.orchestrator().name(), "nodes",
+								ready.nodes())));
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationFailed failed) {
+		webhooks.enqueue(failed.tenant(), LifecycleEvent.FAILED, failed.reservationId(), failed.failedAt(),
+				Map.of("pool", failed.pool(), "reason", failed.reason(), "cluster", Map.of("state", "FAILED")));
+	}
+
+	@ApplicationModuleListener
+	void on(ClusterTornDown tornDown) {
+		if (tornDown.readyAt() == null) {
+			return;
+		}
+		webhooks.enqueue(tornDown.tenant(), LifecycleEvent.COMPLETED, tornDown.reservationId(),
+				tornDown.tornDownAt(), Map.of("pool", tornDown.pool(), "cluster",
+						Map.of("state", tornDown.complete() ? "DELETED" : "FAILED")));
+	}
+
+}
