@@ -41,10 +41,7 @@ public final class Api {
 
 	static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private static final HttpClient HTTP = HttpClient.newBuilder()
-		.connectTimeout(Duration.ofSeconds(5))
-		.followRedirects(HttpClient.Redirect.NEVER)
-		.build();
+	private static final HttpClient HTTP = client().build();
 
 	private final String baseUrl;
 
@@ -62,15 +59,15 @@ public final class Api {
 	public Api(String sourceAddress, int port) {
 		this.baseUrl = "http://127.0.0.1:" + port;
 		try {
-			this.http = HttpClient.newBuilder()
-				.connectTimeout(Duration.ofSeconds(5))
-				.followRedirects(HttpClient.Redirect.NEVER)
-				.localAddress(java.net.InetAddress.getByName(sourceAddress))
-				.build();
+			this.http = client().localAddress(java.net.InetAddress.getByName(sourceAddress)).build();
 		}
 		catch (java.net.UnknownHostException ex) {
 			throw new IllegalArgumentException(ex);
 		}
+	}
+
+	private static HttpClient.Builder client() {
+		return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER);
 	}
 
 	public String baseUrl() {

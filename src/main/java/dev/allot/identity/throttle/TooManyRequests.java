@@ -1,18 +1,15 @@
 package dev.allot.identity.throttle;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.allot.shared.AllotException;
-import dev.allot.shared.web.RequestIds;
+import dev.allot.shared.web.ProblemResponses;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 
 /** The 429 answers: a {@code rate_limited} problem for machines, a short page for people; both say when to retry. */
 final class TooManyRequests {
@@ -25,20 +22,9 @@ final class TooManyRequests {
 	static void problem(JsonMapper json, HttpServletResponse response, Duration wait, String detail)
 			throws IOException {
 		long seconds = RateLimiter.retryAfterSeconds(wait);
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(org.springframework.http.HttpStatus.TOO_MANY_REQUESTS,
-				detail + "; retry in " + seconds + " s");
-		problem.setType(URI.create(AllotException.TYPE_BASE + CODE));
-		problem.setTitle("Too many requests");
-		problem.setProperty("code", CODE);
-		problem.setProperty("retryAfterSeconds", seconds);
-		String requestId = RequestIds.current();
-		if (requestId != null) {
-			problem.setProperty("requestId", requestId);
-		}
-		response.setStatus(429);
 		response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		json.writeValue(response.getOutputStream(), problem);
+		ProblemResponses.write(response, new AllotException(429, CODE, "Too many requests",
+				detail + "; retry in " + seconds + " s").with("retryAfterSeconds", seconds), json);
 	}
 
 	static void page(HttpServletResponse response, Duration wait) throws IOException {

@@ -10,12 +10,13 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 
 /** Writes a problem straight to the response, for refusals made before any controller runs. */
-final class ProblemResponses {
+public final class ProblemResponses {
 
 	private ProblemResponses() {
 	}
 
-	static void write(HttpServletResponse response, AllotException refusal, JsonMapper json) throws IOException {
+	public static void write(HttpServletResponse response, AllotException refusal, JsonMapper json)
+			throws IOException {
 		ProblemDetail problem = ApiProblems.problem(refusal.status(), refusal.code(), refusal.title(),
 				refusal.getMessage());
 		refusal.properties().forEach(problem::setProperty);
