@@ -1,9 +1,5 @@
 package dev.allot.booking;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,12 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import javax.sql.DataSource;
 
-import com.zaxxer.hikari.HikariDataSource;
+import dev.allot.shared.changes.PgListen;
 import org.jspecify.annotations.Nullable;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -45,15 +37,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 class LiveCalendar implements SmartLifecycle {
 
-	private static final Logger log = LoggerFactory.getLogger(LiveCalendar.class);
-
 	private enum Ours {
 		PENDING, NOTIFIED, APPLIED
 	}
 
 	private final JdbcClient jdbc;
 
-	private final DataSource dataSource;
 
 	private final TransactionTemplate snapshotReads;
 
@@ -67,16 +56,30 @@ class LiveCalendar implements SmartLifecycle {
 
 	private volatile boolean listening;
 
-	private volatile boolean running;
-
-	private volatile @Nullable Thread listener;
+	private final PgListen listen;
 
 	/** Counts connection losses, so a load that spans one is thrown away. */
 	private long epoch;
 
 	LiveCalendar(JdbcClient jdbc, DataSource dataSource, TransactionTemplate transactions) {
 		this.jdbc = jdbc;
-		this.dataSource = dataSource;
+		this.listen = new PgListen(dataSource, CalendarDelta.CHANNEL, new PgListen.Handler() {
+
+			@Override
+			public void accept(String payload) {
+				received(CalendarDelta.parse(payload));
+			}
+
+			@Override
+			public void listening() {
+				listening = true;
+			}
+
+			@Override
+			public void lost() {
+				LiveCalendar.this.lost();
+			}
+		});
 		this.snapshotReads = new TransactionTemplate(java.util.Objects.requireNonNull(transactions.getTransactionManager()));
 		this.snapshotReads.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
 		this.snapshotReads.setReadOnly(true);
@@ -241,66 +244,17 @@ class LiveCalendar implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		running = true;
-		listener = Thread.ofPlatform().daemon().name("live-calendar-listen").start(this::listen);
+		listen.start("live-calendar-listen");
 	}
 
 	@Override
 	public void stop() {
-		running = false;
-		Thread thread = listener;
-		if (thread != null) {
-			thread.interrupt();
-		}
-		lost();
+		listen.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return running;
-	}
-
-	private void listen() {
-		long backoff = 250;
-		while (running) {
-			try (Connection connection = open(); Statement statement = connection.createStatement()) {
-				statement.execute("LISTEN " + CalendarDelta.CHANNEL);
-				listening = true;
-				backoff = 250;
-				PGConnection pg = connection.unwrap(PGConnection.class);
-				while (running) {
-					PGNotification[] notifications = pg.getNotifications(1000);
-					if (notifications != null) {
-						for (PGNotification notification : notifications) {
-							received(CalendarDelta.parse(notification.getParameter()));
-						}
-					}
-				}
-			}
-			catch (SQLException | RuntimeException ex) {
-				lost();
-				if (running) {
-					log.warn("Live calendar lost its LISTEN connection; reading the database until it is back in {} ms: {}",
-							backoff, ex.toString());
-					try {
-						Thread.sleep(backoff);
-					}
-					catch (InterruptedException interrupted) {
-						Thread.currentThread().interrupt();
-						return;
-					}
-					backoff = Math.min(backoff * 2, 10_000);
-				}
-			}
-		}
-	}
-
-	/** A connection of its own, not one of the pool's: it is held for as long as the application runs. */
-	private Connection open() throws SQLException {
-		if (dataSource instanceof HikariDataSource hikari && hikari.getJdbcUrl() != null) {
-			return DriverManager.getConnection(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword());
-		}
-		return dataSource.getConnection();
+		return listen.isRunning();
 	}
 
 }

@@ -18,6 +18,8 @@ import dev.allot.shared.InstantBounds;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
+import dev.allot.shared.changes.ReadCache;
+import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
@@ -31,6 +33,7 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.security.oauth2.server.authorization.settings.TokenSettings;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -62,8 +65,13 @@ public class ServiceAccounts {
 
 	private final Clock clock;
 
+	private final TableChanges changes;
+
+	/** The accounts behind the bearer tokens of API calls, read on every call; kept until the table changes. */
+	private final ReadCache<String, ServiceAccount> byClientId;
+
 	ServiceAccounts(JdbcClient jdbc, RegisteredClientRepository clients, PasswordEncoder passwords, Tenancy tenancy,
-			AuditLog audit, SecurityProperties properties, Clock clock) {
+			AuditLog audit, SecurityProperties properties, Clock clock, TableChanges changes) {
 		this.jdbc = jdbc;
 		this.clients = clients;
 		this.passwords = passwords;
@@ -71,6 +79,8 @@ public class ServiceAccounts {
 		this.audit = audit;
 		this.properties = properties;
 		this.clock = clock;
+		this.changes = changes;
+		this.byClientId = changes.cache("service accounts by client id", "service_account");
 	}
 
 	public Created create(Caller caller, String tenant, String name, TenantRole role, @Nullable Instant expiresAt) {
@@ -85,6 +95,7 @@ public class ServiceAccounts {
 		String secret = randomToken(32);
 		var account = new ServiceAccount(UUID.randomUUID(), tenant, name, "sa-" + HexFormat.of().formatHex(randomBytes(8)),
 				role, caller.subject(), now, expiresAt, null);
+		changes.changed("service_account");
 		jdbc.sql("""
 				INSERT INTO service_account (id, tenant_slug, client_id, name, role, created_by, created_at, expires_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)""")
@@ -132,6 +143,7 @@ public class ServiceAccounts {
 			return before;
 		}
 		ServiceAccount after = before.revokedAt(clock.instant());
+		changes.changed("service_account");
 		jdbc.sql("UPDATE service_account SET revoked_at = ? WHERE id = ?")
 			.params(Timestamp.from(after.revokedAt()), id)
 			.update();
@@ -142,12 +154,14 @@ public class ServiceAccounts {
 	}
 
 	/** The account behind a client id, if it may still act. */
-	@Transactional(readOnly = true)
+	@Transactional(propagation = Propagation.SUPPORTS)
 	Optional<ServiceAccount> usable(String clientId) {
-		return jdbc.sql("SELECT * FROM service_account WHERE client_id = ?")
-			.param(clientId)
-			.query(ServiceAccounts::map)
-			.optional()
+		return byClientId
+			.find(clientId,
+					id -> jdbc.sql("SELECT * FROM service_account WHERE client_id = ?")
+						.param(id)
+						.query(ServiceAccounts::map)
+						.optional())
 			.filter(account -> account.isUsableAt(clock.instant()));
 	}
 

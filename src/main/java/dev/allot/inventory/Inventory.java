@@ -12,12 +12,15 @@ import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
+import dev.allot.shared.changes.ReadCache;
+import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /** The fleet's facade: platform admins change it, everyone signed in reads GPU types and pools. */
@@ -52,13 +55,23 @@ public class Inventory {
 
 	private final Clock clock;
 
+	/** Read by every booking and quote; kept until their tables change. */
+	private final ReadCache<String, Pool> pools;
+
+	private final ReadCache<UUID, PoolSize> sizes;
+
+	private final ReadCache<UUID, List<String>> drivers;
+
 	Inventory(InventoryRepository repository, AuditLog audit, ApplicationEventPublisher events,
-			ObjectProvider<NodeCommitments> commitments, Clock clock) {
+			ObjectProvider<NodeCommitments> commitments, Clock clock, TableChanges changes) {
 		this.repository = repository;
 		this.audit = audit;
 		this.events = events;
 		this.commitments = commitments;
 		this.clock = clock;
+		this.pools = changes.cache("pools by name", "pool", "gpu_type");
+		this.sizes = changes.cache("pool sizes", "node");
+		this.drivers = changes.cache("pools' CUDA drivers", "node");
 	}
 
 	// Lookups for other modules
@@ -68,17 +81,21 @@ public class Inventory {
 		return repository.gpuType(code);
 	}
 
-	@Transactional(readOnly = true)
+	@Transactional(propagation = Propagation.SUPPORTS)
 	public Optional<Pool> pool(String name) {
-		return repository.pool(name);
+		return pools.find(name, repository::pool);
 	}
 
-	@Transactional(readOnly = true)
+	@Transactional(propagation = Propagation.SUPPORTS)
 	public PoolSize size(Pool pool) {
+		return sizes.get(pool.id(), this::countNodes);
+	}
+
+	private PoolSize countNodes(UUID poolId) {
 		int all = 0;
 		int unhealthy = 0;
 		int bookable = 0;
-		for (InventoryRepository.StateCount count : repository.nodeCounts(pool.id())) {
+		for (InventoryRepository.StateCount count : repository.nodeCounts(poolId)) {
 			if (count.state() != NodeState.RETIRED) {
 				all += count.nodes();
 			}
@@ -93,9 +110,9 @@ public class Inventory {
 	}
 
 	/** The CUDA driver versions the pool's nodes offer (its catalog), sorted. */
-	@Transactional(readOnly = true)
+	@Transactional(propagation = Propagation.SUPPORTS)
 	public List<String> cudaDrivers(Pool pool) {
-		return repository.cudaDrivers(pool.id());
+		return drivers.get(pool.id(), repository::cudaDrivers);
 	}
 
 	// GPU types

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.allot.shared.PageQuery;
+import dev.allot.shared.changes.TableChanges;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -25,11 +26,15 @@ class InventoryRepository {
 
 	private final JdbcClient jdbc;
 
-	InventoryRepository(JdbcClient jdbc) {
+	private final TableChanges changes;
+
+	InventoryRepository(JdbcClient jdbc, TableChanges changes) {
 		this.jdbc = jdbc;
+		this.changes = changes;
 	}
 
 	boolean insert(GpuType type) {
+		changes.changed("gpu_type");
 		return jdbc.sql("""
 				INSERT INTO gpu_type (id, code, memory_gb, interconnect) VALUES (?, ?, ?, ?)
 				ON CONFLICT (code) DO NOTHING""")
@@ -53,6 +58,7 @@ class InventoryRepository {
 	}
 
 	boolean insert(Pool pool) {
+		changes.changed("pool");
 		return jdbc.sql("""
 				INSERT INTO pool (id, name, gpu_type_id, gpus_per_node, region) VALUES (?, ?, ?, ?, ?)
 				ON CONFLICT (name) DO NOTHING""")
@@ -78,6 +84,7 @@ class InventoryRepository {
 	/** Inserts unless the hostname is taken; answers the new node's id. */
 	Optional<Long> insert(UUID poolId, String hostname, String rack, String ibBlock, List<String> drivers,
 			Timestamp at) {
+		changes.changed("node");
 		return jdbc.sql("""
 				INSERT INTO node (hostname, pool_id, rack, ib_block, cuda_drivers, state, state_changed_at, created_at)
 				VALUES (?, ?, ?, ?, ?, 'AVAILABLE', ?, ?) ON CONFLICT (hostname) DO NOTHING RETURNING id""")
@@ -109,6 +116,7 @@ class InventoryRepository {
 	}
 
 	void updateState(Node node) {
+		changes.changed("node");
 		jdbc.sql("UPDATE node SET state = ?, state_reason = ?, state_changed_at = ? WHERE id = ?")
 			.params(node.state().name(), node.stateReason(), Timestamp.from(node.stateChangedAt()), node.id())
 			.update();

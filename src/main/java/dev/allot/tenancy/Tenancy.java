@@ -11,11 +11,14 @@ import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
+import dev.allot.shared.changes.ReadCache;
+import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -41,22 +44,29 @@ public class Tenancy {
 
 	private final Clock clock;
 
-	Tenancy(TenancyRepository repository, AuditLog audit, Clock clock) {
+	/** Read by every request that names a tenant; kept until the tenant table changes. */
+	private final ReadCache<String, Tenant> tenants;
+
+	private final ReadCache<String, Project> projects;
+
+	Tenancy(TenancyRepository repository, AuditLog audit, Clock clock, TableChanges changes) {
 		this.repository = repository;
 		this.audit = audit;
 		this.clock = clock;
+		this.tenants = changes.cache("tenants by slug", "tenant");
+		this.projects = changes.cache("projects by tenant and slug", "tenant", "project");
 	}
 
 	// Lookups for other modules
 
-	@Transactional(readOnly = true)
+	@Transactional(propagation = Propagation.SUPPORTS)
 	public Optional<Tenant> find(String slug) {
-		return repository.tenant(slug);
+		return tenants.find(slug, repository::tenant);
 	}
 
-	@Transactional(readOnly = true)
+	@Transactional(propagation = Propagation.SUPPORTS)
 	public Optional<Project> project(String tenant, String slug) {
-		return repository.project(tenant, slug);
+		return projects.find(tenant + "/" + slug, key -> repository.project(tenant, slug));
 	}
 
 	@Transactional(readOnly = true)
@@ -65,14 +75,14 @@ public class Tenancy {
 	}
 
 	/** The tenant if the caller may see it; 404 otherwise. */
-	@Transactional(readOnly = true)
+	@Transactional(propagation = Propagation.SUPPORTS)
 	public Tenant readable(Caller caller, String slug) {
 		caller.requireRead(slug);
-		return repository.tenant(slug).orElseThrow(() -> AllotException.notFound("Tenant " + slug));
+		return find(slug).orElseThrow(() -> AllotException.notFound("Tenant " + slug));
 	}
 
 	/** The tenant if the caller holds {@code role} in it and the tenant is not suspended. */
-	@Transactional(readOnly = true)
+	@Transactional(propagation = Propagation.SUPPORTS)
 	public Tenant writable(Caller caller, String slug, TenantRole role) {
 		Tenant tenant = readable(caller, slug);
 		caller.requireRole(slug, role);

@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import dev.allot.shared.PageQuery;
+import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.TenantRole;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -19,8 +20,11 @@ class TenancyRepository {
 
 	private final JdbcClient jdbc;
 
-	TenancyRepository(JdbcClient jdbc) {
+	private final TableChanges changes;
+
+	TenancyRepository(JdbcClient jdbc, TableChanges changes) {
 		this.jdbc = jdbc;
+		this.changes = changes;
 	}
 
 	Optional<Tenant> tenant(String slug) {
@@ -36,6 +40,7 @@ class TenancyRepository {
 
 	/** Inserts unless the slug is taken; answers whether it inserted. */
 	boolean insert(Tenant tenant) {
+		changes.changed("tenant");
 		return jdbc.sql("""
 				INSERT INTO tenant (id, slug, display_name, status, version, created_at)
 				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING""")
@@ -45,6 +50,7 @@ class TenancyRepository {
 	}
 
 	void update(Tenant tenant) {
+		changes.changed("tenant");
 		jdbc.sql("UPDATE tenant SET display_name = ?, status = ?, version = ? WHERE id = ?")
 			.params(tenant.displayName(), tenant.status().name(), tenant.version(), tenant.id())
 			.update();
@@ -70,6 +76,7 @@ class TenancyRepository {
 	}
 
 	boolean insertProject(Project project, UUID tenantId) {
+		changes.changed("project");
 		return jdbc.sql("""
 				INSERT INTO project (id, tenant_id, slug, display_name, created_at) VALUES (?, ?, ?, ?, ?)
 				ON CONFLICT (tenant_id, slug) DO NOTHING""")
