@@ -46,34 +46,26 @@ final class JdbcMirror implements AutoCloseable {
 
 	private static final String WINDOW = "tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')";
 
-	private static final String LOCK_FREE_NODES = """
-			WITH candidates AS (
-			    SELECT n.id AS node_id, n.ib_block, n.rack,
-			           least(coalesce(extract(epoch FROM (CAST(? AS timestamptz) - lower(g.during))), 1e9), 1e9)
-			         + least(coalesce(extract(epoch FROM (upper(g.during) - CAST(? AS timestamptz))), 1e9), 1e9) AS slack
-			    FROM free_gap g JOIN node n ON n.id = g.node_id
-			    WHERE g.pool_id = ? AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
-			      AND n.pool_id = ? AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(?))
-			      AND (CAST(? AS text) IS NULL OR CAST(? AS text) = ANY(n.cuda_drivers))
-			), counted AS (
-			    SELECT c.*, count(*) OVER (PARTITION BY ib_block) AS block_free,
-			           count(*) OVER (PARTITION BY ib_block, rack) AS rack_free
-			    FROM candidates c
-			), ranked AS (
-			    SELECT node_id, row_number() OVER (ORDER BY
-			        block_free >= ? DESC,
-			        CASE WHEN block_free >= ? THEN block_free ELSE -block_free END,
-			        ib_block,
-			        rack_free >= ? DESC,
-			        CASE WHEN rack_free >= ? THEN rack_free ELSE -rack_free END,
-			        rack, slack, node_id) AS preference
-			    FROM counted
-			)
-			SELECT n.id, n.hostname FROM node n JOIN ranked r ON r.node_id = n.id
-			WHERE n.pool_id = ? AND n.state = 'AVAILABLE'
-			ORDER BY r.preference
+	private static final String FREE_IN_BLOCKS = """
+			SELECT n.id, n.hostname, n.ib_block, n.rack,
+			       least(extract(epoch FROM (CAST(? AS timestamptz) - lower(g.during))), 1e9)
+			     + least(extract(epoch FROM (upper(g.during) - CAST(? AS timestamptz))), 1e9) AS slack
+			FROM node n JOIN free_gap g ON g.node_id = n.id AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
+			WHERE n.pool_id = ? AND n.ib_block = ANY(?) AND n.state = 'AVAILABLE'
+			  AND NOT (n.id = ANY(?))
+			  AND (CAST(? AS text) IS NULL OR CAST(? AS text) = ANY(n.cuda_drivers))
+			ORDER BY n.ib_block, n.id""";
+
+	private static final String LOCK_FIRST = """
+			SELECT n.id, n.hostname FROM unnest(CAST(? AS bigint[])) WITH ORDINALITY AS c(id, position)
+			JOIN node n ON n.id = c.id
+			WHERE n.state = 'AVAILABLE'
+			ORDER BY c.position
 			LIMIT ?
 			FOR NO KEY UPDATE OF n SKIP LOCKED""";
+
+	/** Each pool's blocks in search order, as the application holds them (read once). */
+	private final Map<UUID, List<String>> blocks = new java.util.concurrent.ConcurrentHashMap<>();
 
 	private static final String TAKE_FROM_GAPS = """
 			WITH taken AS (
@@ -299,6 +291,44 @@ final class JdbcMirror implements AutoCloseable {
 			)
 			INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, ?, unnest(free) FROM merged""";
 
+	/**
+	 * Bookings.preferredFreeNodes and NodeChoice, without the rack and gap preferences inside a block: the blocks two,
+	 * four, eight... at a time until one holds the booking, else every candidate, freest blocks first.
+	 */
+	private List<Long> preferredFreeNodes(Connection c, UUID poolId, Timestamp start, Timestamp end, int want,
+			List<Long> tried) throws SQLException {
+		List<String> names = blocks.get(poolId);
+		if (names == null) {
+			names = new ArrayList<>();
+			try (PreparedStatement ps = prepare(c, "SELECT DISTINCT ib_block FROM node WHERE pool_id = ? ORDER BY 1",
+					poolId); ResultSet rs = ps.executeQuery()) {
+				while (rs.next()) {
+					names.add(rs.getString(1));
+				}
+			}
+			blocks.put(poolId, names);
+		}
+		Map<String, List<Long>> searched = new java.util.LinkedHashMap<>();
+		for (int from = 0, batch = 2; from < names.size(); from += batch, batch = Math.min(batch * 2, 64)) {
+			Map<String, List<Long>> found = new java.util.LinkedHashMap<>();
+			try (PreparedStatement ps = prepare(c, FREE_IN_BLOCKS, start, end, start, end, poolId,
+					c.createArrayOf("text", names.subList(from, Math.min(from + batch, names.size())).toArray()),
+					c.createArrayOf("bigint", tried.toArray(Long[]::new)), null, null);
+					ResultSet rs = ps.executeQuery()) {
+				while (rs.next()) {
+					found.computeIfAbsent(rs.getString(3), block -> new ArrayList<>()).add(rs.getLong(1));
+				}
+			}
+			for (List<Long> block : found.values()) {
+				if (block.size() >= want) {
+					return block;
+				}
+			}
+			searched.putAll(found);
+		}
+		return searched.values().stream().sorted((x, y) -> y.size() - x.size()).flatMap(List::stream).toList();
+	}
+
 	/** One booking; answers booked, conflict (409) or quota (422), rolling back all but the first. */
 	private String book(Connection c, Requests.Request r) throws SQLException {
 		Fleet.Tenant tenant = fleet.tenants().get(r.tenant());
@@ -308,8 +338,7 @@ final class JdbcMirror implements AutoCloseable {
 		String hash = sha256(r.json());
 		Timestamp start = Timestamp.from(r.start());
 		Timestamp end = Timestamp.from(r.end());
-		// Bookings.book: the replay check, then in the transaction the quota lock and the replay check again
-		query(c, "SELECT * FROM reservation WHERE tenant_id = ? AND idempotency_key = ?", tenant.id(), key);
+		// Bookings.book: in the transaction the quota lock and the replay check
 		query(c, "SELECT version FROM quota WHERE tenant_id = ? FOR UPDATE", tenant.id());
 		query(c, "SELECT * FROM reservation WHERE tenant_id = ? AND idempotency_key = ?", tenant.id(), key);
 		// Quotas.reserve
@@ -407,7 +436,7 @@ final class JdbcMirror implements AutoCloseable {
 				c.createArrayOf("int", classes.get(0).toArray()), c.createArrayOf("int", classes.get(1).toArray()),
 				c.createArrayOf("int", classes.get(2).toArray()),
 				c.createArrayOf("text", amounts.stream().map(BigDecimal::toPlainString).toArray()));
-		// Bookings.lockFreeNodes: up to three rounds of ranking, locking with SKIP LOCKED, re-reading the gaps
+		// Bookings.lockFreeNodes: up to three rounds of searching blocks, locking with SKIP LOCKED, re-reading the gaps
 		List<Long> chosen = new ArrayList<>();
 		List<String> hosts = new ArrayList<>();
 		List<Long> tried = new ArrayList<>();
@@ -415,26 +444,12 @@ final class JdbcMirror implements AutoCloseable {
 			int want = r.nodes() - chosen.size();
 			List<Long> locked = new ArrayList<>();
 			List<String> names = new ArrayList<>();
-			try (PreparedStatement ps = c.prepareStatement(LOCK_FREE_NODES)) {
-				ps.setTimestamp(1, start);
-				ps.setTimestamp(2, end);
-				ps.setObject(3, poolId);
-				ps.setTimestamp(4, start);
-				ps.setTimestamp(5, end);
-				ps.setObject(6, poolId);
-				ps.setArray(7, c.createArrayOf("bigint", tried.toArray(Long[]::new)));
-				ps.setString(8, null);
-				ps.setString(9, null);
-				for (int p = 10; p <= 13; p++) {
-					ps.setInt(p, want);
-				}
-				ps.setObject(14, poolId);
-				ps.setInt(15, want);
-				try (ResultSet rs = ps.executeQuery()) {
-					while (rs.next()) {
-						locked.add(rs.getLong(1));
-						names.add(rs.getString(2));
-					}
+			List<Long> preferred = preferredFreeNodes(c, poolId, start, end, want, tried);
+			try (PreparedStatement ps = prepare(c, LOCK_FIRST, c.createArrayOf("bigint", preferred.toArray(Long[]::new)),
+					want); ResultSet rs = ps.executeQuery()) {
+				while (rs.next()) {
+					locked.add(rs.getLong(1));
+					names.add(rs.getString(2));
 				}
 			}
 			if (locked.isEmpty()) {

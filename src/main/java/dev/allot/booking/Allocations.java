@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.allot.shared.TimeWindow;
+import dev.allot.shared.changes.ReadCache;
+import dev.allot.shared.changes.TableChanges;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -18,7 +20,7 @@ import org.springframework.stereotype.Repository;
 @Repository
 class Allocations {
 
-	/** A node locked for a booking, with the gap that holds the window. */
+	/** A node locked for a booking. */
 	record Locked(long nodeId, String hostname) {
 	}
 
@@ -26,52 +28,61 @@ class Allocations {
 
 	private final JdbcClient jdbc;
 
-	Allocations(JdbcClient jdbc) {
+	private final ReadCache<UUID, List<String>> blocks;
+
+	Allocations(JdbcClient jdbc, TableChanges changes) {
 		this.jdbc = jdbc;
+		this.blocks = changes.cache("pools' InfiniBand blocks", "node");
+	}
+
+	/** The pool's InfiniBand blocks in the order a booking searches them. */
+	List<String> blocks(UUID poolId) {
+		return blocks.get(poolId, pool -> jdbc.sql("SELECT DISTINCT ib_block FROM node WHERE pool_id = ? ORDER BY 1")
+			.param(pool)
+			.query(String.class)
+			.list());
 	}
 
 	/**
-	 * Ranks the pool's available nodes that are free for the whole window (one GiST lookup) by topology, then
-	 * locks the best {@code count} of them, skipping nodes another transaction holds. Preference: all in one
-	 * InfiniBand block (the fullest block that fits, so big blocks stay whole), then one rack, then the tightest
-	 * gap (the least fragmentation left behind).
+	 * The available nodes of some of the pool's blocks that are free for the whole window, in block order: one index
+	 * probe of each node's gaps, so the work grows with the blocks searched, not with the pool's free nodes.
 	 */
-	List<Locked> lockFreeNodes(UUID poolId, TimeWindow window, @Nullable String cudaDriver, int count,
-			List<Long> excluded) {
+	List<NodeChoice.Candidate> freeIn(UUID poolId, List<String> blockNames, TimeWindow window,
+			@Nullable String cudaDriver, List<Long> excluded) {
 		return jdbc.sql("""
-				WITH candidates AS (
-				    SELECT n.id AS node_id, n.ib_block, n.rack,
-				           least(coalesce(extract(epoch FROM (CAST(:start AS timestamptz) - lower(g.during))), 1e9), 1e9)
-				         + least(coalesce(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9), 1e9) AS slack
-				    FROM free_gap g JOIN node n ON n.id = g.node_id
-				    WHERE g.pool_id = :pool AND g.during @> """ + WINDOW + """
-				      AND n.pool_id = :pool AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(:excluded))
-				      AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
-				), counted AS (
-				    SELECT c.*, count(*) OVER (PARTITION BY ib_block) AS block_free,
-				           count(*) OVER (PARTITION BY ib_block, rack) AS rack_free
-				    FROM candidates c
-				), ranked AS (
-				    SELECT node_id, row_number() OVER (ORDER BY
-				        block_free >= :count DESC,
-				        CASE WHEN block_free >= :count THEN block_free ELSE -block_free END,
-				        ib_block,
-				        rack_free >= :count DESC,
-				        CASE WHEN rack_free >= :count THEN rack_free ELSE -rack_free END,
-				        rack, slack, node_id) AS preference
-				    FROM counted
-				)
-				SELECT n.id, n.hostname FROM node n JOIN ranked r ON r.node_id = n.id
-				WHERE n.pool_id = :pool AND n.state = 'AVAILABLE'
-				ORDER BY r.preference
-				LIMIT :count
-				FOR NO KEY UPDATE OF n SKIP LOCKED""")
+				SELECT n.id, n.hostname, n.ib_block, n.rack,
+				       least(extract(epoch FROM (CAST(:start AS timestamptz) - lower(g.during))), 1e9)
+				     + least(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9) AS slack
+				FROM node n JOIN free_gap g ON g.node_id = n.id AND g.during @> """ + WINDOW + """
+				WHERE n.pool_id = :pool AND n.ib_block = ANY(:blocks) AND n.state = 'AVAILABLE'
+				  AND NOT (n.id = ANY(:excluded))
+				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
+				ORDER BY n.ib_block, n.id""")
 			.param("pool", poolId)
+			.param("blocks", blockNames.toArray(String[]::new))
 			.param("start", ts(window.start()))
 			.param("end", ts(window.end()))
 			.param("driver", cudaDriver)
-			.param("count", count)
 			.param("excluded", excluded.toArray(Long[]::new))
+			.query((rs, n) -> new NodeChoice.Candidate(rs.getLong(1), rs.getString(2), rs.getString(3),
+					rs.getString(4), rs.getObject(5) == null ? 1e9 : rs.getDouble(5)))
+			.list();
+	}
+
+	/**
+	 * Locks the first {@code count} of the nodes, in the order given, that no other transaction holds and that are
+	 * still available; never waits.
+	 */
+	List<Locked> lockFirst(List<Long> ordered, int count) {
+		return jdbc.sql("""
+				SELECT n.id, n.hostname FROM unnest(CAST(:nodes AS bigint[])) WITH ORDINALITY AS c(id, position)
+				JOIN node n ON n.id = c.id
+				WHERE n.state = 'AVAILABLE'
+				ORDER BY c.position
+				LIMIT :count
+				FOR NO KEY UPDATE OF n SKIP LOCKED""")
+			.param("nodes", ordered.toArray(Long[]::new))
+			.param("count", count)
 			.query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
 			.list();
 	}
