@@ -11,6 +11,7 @@ import dev.allot.billing.ledger.Charge;
 import dev.allot.billing.ledger.Ledger;
 import dev.allot.billing.ledger.Line;
 import dev.allot.billing.ledger.Posting;
+import dev.allot.billing.webhooks.LifecycleWebhooks;
 import dev.allot.booking.ReservationCancelled;
 import dev.allot.booking.ReservationConfirmed;
 import dev.allot.booking.ReservationExtended;
@@ -45,8 +46,11 @@ class BookingEvents {
 
 	private final BillingProperties properties;
 
+	private final LifecycleWebhooks webhooks;
+
 	BookingEvents(BillableReservations reservations, Tenancy tenancy, Inventory inventory, Quotas quotas,
-			Ledger ledger, BillingProperties properties) {
+			Ledger ledger, BillingProperties properties, LifecycleWebhooks webhooks) {
+		this.webhooks = webhooks;
 		this.reservations = reservations;
 		this.tenancy = tenancy;
 		this.inventory = inventory;
@@ -70,6 +74,8 @@ class BookingEvents {
 				BillableReservation.hourOf(event.startsAt()));
 		reservations.insert(r);
 		reservations.insertSegments(r.reservationId(), segments);
+		// in the same reaction, so a booking costs one publication less (they are the after-commit work per booking)
+		webhooks.confirmed(event);
 	}
 
 	@ApplicationModuleListener

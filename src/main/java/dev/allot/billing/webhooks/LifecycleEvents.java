@@ -3,7 +3,6 @@ package dev.allot.billing.webhooks;
 import java.time.Clock;
 import java.util.Map;
 
-import dev.allot.booking.ReservationConfirmed;
 import dev.allot.booking.ReservationFailed;
 import dev.allot.provisioning.ClusterReady;
 import dev.allot.provisioning.ClusterTornDown;
@@ -12,7 +11,8 @@ import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
 
 /**
- * What lifecycle webhooks are told, from booking's and provisioning's events (after their commit; redelivered
+ * What lifecycle webhooks are told, from booking's and provisioning's events ({@code CONFIRMED} is enqueued by
+ * billing's own reaction to a booking, {@code BookingEvents}) (after their commit; redelivered
  * after a crash, and enqueued at most once per webhook, event and reservation). A torn-down cluster counts as
  * {@code COMPLETED} only if it had been handed over: one that never was ended as {@code FAILED}, or was cancelled
  * before it was built.
@@ -27,14 +27,6 @@ class LifecycleEvents {
 	LifecycleEvents(LifecycleWebhooks webhooks, Clock clock) {
 		this.webhooks = webhooks;
 		this.clock = clock;
-	}
-
-	@ApplicationModuleListener
-	void on(ReservationConfirmed confirmed) {
-		webhooks.enqueue(confirmed.tenant(), LifecycleEvent.CONFIRMED, confirmed.reservationId(),
-				clock.instant(), Map.of("project", confirmed.project(), "pool", confirmed.pool(), "gpus",
-						confirmed.gpus(), "startsAt", confirmed.startsAt().toString(), "endsAt",
-						confirmed.endsAt().toString(), "cluster", Map.of("state", "PENDING")));
 	}
 
 	@ApplicationModuleListener

@@ -19,6 +19,7 @@ import com.github.kagkarlsson.scheduler.task.Task;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.billing.budgets.WebhookSecrets;
+import dev.allot.booking.ReservationConfirmed;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
@@ -164,6 +165,14 @@ public class LifecycleWebhooks {
 					instant(rs.getTimestamp("attempted_at"))))
 			.list();
 		return PageResponse.of(items, page, total);
+	}
+
+	/** Tells the tenant's webhooks of a confirmed booking; the cluster is still to be built. */
+	public void confirmed(ReservationConfirmed confirmed) {
+		enqueue(confirmed.tenant(), LifecycleEvent.CONFIRMED, confirmed.reservationId(), clock.instant(),
+				Map.of("project", confirmed.project(), "pool", confirmed.pool(), "gpus", confirmed.gpus(), "startsAt",
+						confirmed.startsAt().toString(), "endsAt", confirmed.endsAt().toString(), "cluster",
+						Map.of("state", "PENDING")));
 	}
 
 	/**
