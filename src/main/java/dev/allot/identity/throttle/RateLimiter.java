@@ -5,30 +5,42 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.jdbc.PrimaryKeyMapper;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
  * Token buckets kept in PostgreSQL ({@code rate_limit_bucket}): each request locks its bucket's row, so
  * concurrent requests on any replica spend one shared budget and none is counted twice or lost.
+ * <p>
+ * Buckets are written on a few connections of their own with {@code synchronous_commit = off}: every API call spends
+ * from a bucket, and none should wait for a disk flush for it. What a crash of the database may forget is the last
+ * fraction of a second of spending, which lets a few more requests through once; a booking's own commit, made later
+ * on the main pool, still waits for the flush of everything before it.
  */
 @Component
-public class RateLimiter {
+public class RateLimiter implements DisposableBean {
 
 	private final ProxyManager<String> buckets;
 
 	private final JdbcClient jdbc;
 
+	private final @Nullable HikariDataSource own;
+
 	RateLimiter(DataSource dataSource, JdbcClient jdbc) {
 		this.jdbc = jdbc;
-		this.buckets = Bucket4jPostgreSQL.selectForUpdateBasedBuilder(dataSource)
+		this.own = dataSource instanceof HikariDataSource main && main.getJdbcUrl() != null ? bucketPool(main) : null;
+		this.buckets = Bucket4jPostgreSQL.selectForUpdateBasedBuilder(own != null ? own : dataSource)
 			.primaryKeyMapper(PrimaryKeyMapper.STRING)
 			.table("rate_limit_bucket")
 			.idColumn("id")
@@ -36,6 +48,26 @@ public class RateLimiter {
 			.expiresAtColumn("expires_at")
 			.expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ZERO))
 			.build();
+	}
+
+	private static HikariDataSource bucketPool(HikariDataSource main) {
+		HikariConfig config = new HikariConfig();
+		config.setPoolName("rate-limit-buckets");
+		config.setJdbcUrl(main.getJdbcUrl());
+		config.setUsername(main.getUsername());
+		config.setPassword(main.getPassword());
+		config.setDataSourceProperties(main.getDataSourceProperties());
+		config.setMaximumPoolSize(4);
+		config.setMinimumIdle(1);
+		config.setConnectionInitSql("SET synchronous_commit = off");
+		return new HikariDataSource(config);
+	}
+
+	@Override
+	public void destroy() {
+		if (own != null) {
+			own.close();
+		}
 	}
 
 	/**
