@@ -23,8 +23,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -32,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * unpacked into {@code target/keycloak} by the {@code keycloak} Maven profile) as a process on a free loopback
  * port, with the realm of {@code ops/keycloak/allot-realm.json}. One Keycloak serves every test class of a run.
  * <p>
- * Where it is not unpacked (a dev machine without {@code -Pkeycloak}) the tests are skipped; where
+ * Where it is not unpacked (a dev machine without {@code -Pkeycloak}) the tests are skipped, with the reason; where
  * {@code ALLOT_KEYCLOAK=required} (CI) that is a failure instead.
  * <p>
  * Keycloak is built once for production mode ({@code kc.sh build}, about a minute, kept in {@code target/}) and
@@ -79,7 +81,18 @@ final class KeycloakServer {
 	 * For {@code @ExtendWith}: starts Keycloak before the class's application context, or skips the class (fails
 	 * it, in CI) when there is no Keycloak.
 	 */
-	static final class Available implements BeforeAllCallback {
+	static final class Available implements ExecutionCondition, BeforeAllCallback {
+
+		@Override
+		public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+			String why = unavailable();
+			if (why == null) {
+				return ConditionEvaluationResult.enabled("Keycloak is unpacked");
+			}
+			// in CI the class runs, and start() fails it with the reason
+			return required() ? ConditionEvaluationResult.enabled("ALLOT_KEYCLOAK=required")
+					: ConditionEvaluationResult.disabled(why);
+		}
 
 		@Override
 		public void beforeAll(ExtensionContext context) {
@@ -155,24 +168,11 @@ final class KeycloakServer {
 	}
 
 	private static KeycloakServer start() {
-		boolean required = "required".equals(System.getenv("ALLOT_KEYCLOAK"));
-		String property = System.getProperty("allot.keycloak.home");
-		Path home = property == null ? null : Path.of(property);
-		if (home == null || !Files.isExecutable(home.resolve("bin/kc.sh"))) {
-			String why = "Keycloak is not unpacked here (" + home + "): run the tests with -Pkeycloak, which has "
-					+ "Maven fetch org.keycloak:keycloak-quarkus-dist into target/keycloak";
-			if (required) {
-				Assertions.fail(why + " (ALLOT_KEYCLOAK=required)");
-			}
-			Assumptions.abort(why);
+		String why = unavailable();
+		if (why != null) {
+			Assertions.fail(why + (required() ? " (ALLOT_KEYCLOAK=required)" : ""));
 		}
-		if (Runtime.version().feature() < 21) {
-			String why = "Keycloak needs JDK 21 or later; the tests run on " + Runtime.version();
-			if (required) {
-				Assertions.fail(why);
-			}
-			Assumptions.abort(why);
-		}
+		Path home = Path.of(System.getProperty("allot.keycloak.home"));
 		try {
 			return launch(home);
 		}
@@ -183,6 +183,23 @@ final class KeycloakServer {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	private static boolean required() {
+		return "required".equals(System.getenv("ALLOT_KEYCLOAK"));
+	}
+
+	/** Why Keycloak cannot run here, or null. */
+	private static @Nullable String unavailable() {
+		String home = System.getProperty("allot.keycloak.home");
+		if (home == null || !Files.isExecutable(Path.of(home, "bin", "kc.sh"))) {
+			return "Keycloak is not unpacked here (" + home + "): run the tests with -Pkeycloak, which has Maven "
+					+ "fetch org.keycloak:keycloak-quarkus-dist into target/keycloak";
+		}
+		if (Runtime.version().feature() < 21) {
+			return "Keycloak needs JDK 21 or later; the tests run on " + Runtime.version();
+		}
+		return null;
 	}
 
 	private static KeycloakServer launch(Path home) throws IOException, InterruptedException {
