@@ -19,6 +19,10 @@ import java.util.function.IntFunction;
 
 import dev.allot.support.Api;
 
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Clients booking and cancelling overlapping windows of one small pool, each thread through the replica
  * {@code route} names for it at each request (a load balancer), each booking with its own idempotency key. Records
@@ -125,6 +129,26 @@ final class BookingLoad {
 			unexpected.add("thread " + thread + ": " + undocumented.getMessage());
 			outcomes.add(new Outcome(Instant.now(), 500));
 		}
+	}
+
+	/**
+	 * Checks {@code db} holds what the clients were told: every acknowledged booking, every acknowledged cancel,
+	 * and no node-instant held twice.
+	 */
+	void assertStoredIn(JdbcClient db) {
+		assertThat(db.sql("SELECT count(*) FROM reservation WHERE id::text = ANY(?)")
+			.param(booked.keySet().toArray(String[]::new))
+			.query(Integer.class)
+			.single()).as("acknowledged bookings stored").isEqualTo(booked.size());
+		assertThat(db.sql("SELECT count(*) FROM reservation WHERE id::text = ANY(?) AND cancelled_at IS NULL")
+			.param(cancelled.toArray(String[]::new))
+			.query(Integer.class)
+			.single()).as("acknowledged cancellations not stored").isZero();
+		assertThat(db.sql("""
+				SELECT count(*) FROM allocation a JOIN allocation b
+				  ON a.node_id = b.node_id AND a.id < b.id AND a.active AND b.active AND a.during && b.during""")
+			.query(Integer.class)
+			.single()).as("node-instants held twice (double bookings)").isZero();
 	}
 
 	int count(int status) {
