@@ -229,9 +229,9 @@
     var label = Math.round(Math.min(230, Math.max(105, width * 0.15)));
     var axis = 30;
     var top = root.getBoundingClientRect().top + window.scrollY;
-    // Fill the window below the grid's top; rows between 9 and 26 px high.
-    var room = window.innerHeight - top - axis - 6;
-    var rowHeight = Math.max(9, Math.min(26, Math.floor(room / Math.max(1, rowCount))));
+    // Fill the window below the grid's top; rows between 8 and 26 px high.
+    var room = window.innerHeight - top - axis - 4;
+    var rowHeight = Math.max(8, Math.min(26, Math.floor(room / Math.max(1, rowCount))));
     return {
       width: width, label: label, axis: axis, row: rowHeight,
       cell: (width - label) / columnCount, height: axis + rowHeight * rowCount
@@ -270,7 +270,7 @@
     state.layout = L;
     var hourly = data.step === 'hour';
     var parts = [];
-    var fontSize = Math.max(8, Math.min(12, L.row - 2));
+    var fontSize = Math.max(8, Math.min(12, L.row - 1));
     parts.push('<svg xmlns="' + SVG + '" class="hm" id="heatmap-svg" role="application" tabindex="0"'
       + ' aria-describedby="calendar-help"'
       + ' aria-label="' + esc('GPUs free per pool, ' + data.days + (data.days === 1 ? ' day' : ' days') + ' by '
@@ -424,7 +424,7 @@
       return '';
     }
     var daily = data.step === 'day';
-    var when = col.title + (daily ? '' : '') + ' (' + data.zone + ')';
+    var when = col.title + (col.title.slice(-data.zone.length) === data.zone ? '' : ' (' + data.zone + ')');
     var text;
     if (row.pool) {
       var pool = row.pool;

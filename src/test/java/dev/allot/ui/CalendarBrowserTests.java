@@ -124,7 +124,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 
 		// The group's summary row: both pools together.
 		WebElement grid = find("#heatmap-svg");
-		grid.sendKeys(Keys.ARROW_UP);
+		grid.sendKeys(Keys.PAGE_UP);
 		assertThat(find("#cell-info").getText()).contains(team.gpuType() + " in eu-test-1, 2 pools", "24 of 24 GPUs free");
 		grid.sendKeys(Keys.ENTER);
 		assertThat(findAll("g[data-pool]")).as("collapsed").isEmpty();
@@ -188,6 +188,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 	private void waitForHeatmap() {
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-renders]")));
 		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("live-status"), "Live updates: on"));
+		checkAccessibility();
 	}
 
 	private java.util.List<WebElement> cells(String pool) {
