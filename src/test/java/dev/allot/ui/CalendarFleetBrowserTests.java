@@ -15,7 +15,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -149,16 +148,20 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 		}
 	}
 
-	/** The window sized so that the page itself (the viewport, without the browser's own bars) is width x height. */
+	/**
+	 * The page's viewport (without the browser's own bars) exactly width x height, as a laptop's or phone's screen;
+	 * emulated, since a Chromium window is at least 500 px wide.
+	 */
 	private void viewport(int width, int height) {
-		browser.manage().window().setSize(new Dimension(width, height));
-		Map<?, ?> inner = (Map<?, ?>) browser.executeScript(
-				"return { w: window.innerWidth, h: window.innerHeight, ow: window.outerWidth, oh: window.outerHeight }");
-		int extraWidth = ((Number) inner.get("ow")).intValue() - ((Number) inner.get("w")).intValue();
-		int extraHeight = ((Number) inner.get("oh")).intValue() - ((Number) inner.get("h")).intValue();
-		browser.manage().window().setSize(new Dimension(width + extraWidth, height + extraHeight));
+		browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+				Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", width < 600));
 		assertThat(browser.executeScript("return window.innerWidth + 'x' + window.innerHeight"))
 			.isEqualTo(width + "x" + height);
+	}
+
+	@org.junit.jupiter.api.AfterEach
+	void realViewport() {
+		browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
 	}
 
 	private static String loadAverage() {
