@@ -41,23 +41,10 @@
   });
 })();
 
-// Times: the server renders <time data-local> in the zone of the allot_tz cookie (UTC until it is set); this
-// keeps the cookie equal to the browser's zone and renders those times in it, with UTC in the hover text.
+// Times: the server renders <time data-local> in the zone of the allot_tz cookie (zone.js keeps it, from the
+// sign-in page on); this renders those times in the browser's zone, with UTC in the hover text.
 (function () {
   'use strict';
-
-  var zone;
-  try {
-    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch (e) {
-    zone = null;
-  }
-  if (zone) {
-    var cookie = 'allot_tz=' + encodeURIComponent(zone);
-    if (document.cookie.split('; ').indexOf(cookie) < 0) {
-      document.cookie = cookie + '; path=/; max-age=31536000; SameSite=Lax';
-    }
-  }
 
   function pad(n) {
     return (n < 10 ? '0' : '') + n;

@@ -42,6 +42,10 @@ public class Inventory {
 	}
 
 	/** A pool's nodes counted now, for the capacity calendar. */
+	/** Nodes of a pool out of service for a fault (quarantined or in repair) for one reason. */
+	public record OutOfService(String pool, NodeState state, @Nullable String reason, int nodes) {
+	}
+
 	public record PoolSize(int nodes, int unhealthyNodes, int bookableNodes) {
 	}
 
@@ -107,6 +111,12 @@ public class Inventory {
 			}
 		}
 		return new PoolSize(all, unhealthy, bookable);
+	}
+
+	/** Every pool's nodes out of service for a fault, with the reasons given: for the capacity calendar. */
+	@Transactional(readOnly = true)
+	public List<OutOfService> outOfService() {
+		return repository.outOfService();
 	}
 
 	/** The CUDA driver versions the pool's nodes offer (its catalog), sorted. */

@@ -133,6 +133,16 @@ class InventoryRepository {
 	record StateCount(NodeState state, int nodes) {
 	}
 
+	/** Nodes out of service for a fault, counted by pool, state and reason (one read for the whole calendar). */
+	List<Inventory.OutOfService> outOfService() {
+		return jdbc.sql("""
+				SELECT p.name, n.state, n.state_reason, count(*) FROM node n JOIN pool p ON p.id = n.pool_id
+				WHERE n.state IN ('QUARANTINED', 'IN_REPAIR') GROUP BY 1, 2, 3 ORDER BY 1, 2, 3""")
+			.query((rs, n) -> new Inventory.OutOfService(rs.getString(1), NodeState.valueOf(rs.getString(2)),
+					rs.getString(3), rs.getInt(4)))
+			.list();
+	}
+
 	private static GpuType gpuType(ResultSet rs, int row) throws SQLException {
 		return new GpuType(rs.getObject("id", UUID.class), rs.getString("code"), rs.getInt("memory_gb"),
 				rs.getString("interconnect"));

@@ -29,6 +29,9 @@ public abstract class BrowserTest extends IntegrationTest {
 
 	protected static ChromeDriver browser;
 
+	/** Pages already checked by axe-core in this class (a page is checked once, the first time it is shown). */
+	private static final java.util.Set<String> CHECKED = new java.util.HashSet<>();
+
 	@BeforeAll
 	static void startBrowser() throws Exception {
 		Path home = Files.createDirectories(Path.of("target", "browser").toAbsolutePath());
@@ -48,8 +51,16 @@ public abstract class BrowserTest extends IntegrationTest {
 		browser = new ChromeDriver(service, options);
 	}
 
+	/** The page a test ends on is checked too (one reached by clicking rather than by {@link #open}). */
+	@org.junit.jupiter.api.AfterEach
+	void lastPageIsAccessible() {
+		accessible();
+	}
+
 	@AfterAll
 	static void stopBrowser() {
+		System.out.println("axe-core checked " + CHECKED.size() + " pages: no serious or critical violations");
+		CHECKED.clear();
 		if (browser != null) {
 			browser.quit();
 			browser = null;
@@ -71,6 +82,7 @@ public abstract class BrowserTest extends IntegrationTest {
 		browser.manage().deleteAllCookies();
 		browser.get(url("/calendar"));
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("username")));
+		accessible();
 		browser.findElement(By.id("username")).sendKeys(username);
 		browser.findElement(By.id("password")).sendKeys("password-" + username);
 		browser.findElement(By.id("sign-in")).click();
@@ -79,6 +91,24 @@ public abstract class BrowserTest extends IntegrationTest {
 
 	protected void open(String path) {
 		browser.get(url(path));
+		accessible();
+	}
+
+	/** axe-core finds no serious or critical WCAG A/AA violation on the page shown, unless it checked it before. */
+	protected void accessible() {
+		String page = browser.getCurrentUrl();
+		if (page == null || !page.startsWith("http") || !CHECKED.add(page)) {
+			return;
+		}
+		checkAccessibility();
+	}
+
+	/** axe-core finds no serious or critical WCAG A/AA violation on the page as it is now. */
+	protected void checkAccessibility() {
+		java.util.List<String> violations = Axe.seriousViolations(browser);
+		if (!violations.isEmpty()) {
+			throw new AssertionError("axe-core on " + browser.getCurrentUrl() + ":\n" + String.join("\n", violations));
+		}
 	}
 
 	protected WebElement find(String css) {
@@ -102,6 +132,7 @@ public abstract class BrowserTest extends IntegrationTest {
 		WebElement html = find("html");
 		find(buttonCss).click();
 		waitFor(driver -> isGone(html));
+		accessible();
 	}
 
 	/**

@@ -2,45 +2,51 @@ package dev.allot.ui;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/** The capacity calendar: an SVG heatmap drawn from one read of /calendar/data, live, zoomable, by keyboard. */
 class CalendarBrowserTests extends ConsoleBrowserTest {
 
 	@Test
-	void eachCellShowsTheFreeGpusAndMarksOnlyTheTeamsOwnReservations() {
+	void ownReservationsAreMarkedAndEachCellTellsItsFreeGpusOnHoverAndFocus() {
 		Team team = team(4, 32, 32, false);
 		Team other = teamOn(team.gpuType(), team.pool(), 32, 32, false);
 		bookByApi(team, 16, day(2).plus(Duration.ofHours(10)), day(2).plus(Duration.ofHours(14)));
 		bookByApi(other, 8, day(3).plus(Duration.ofHours(10)), day(3).plus(Duration.ofHours(14)));
 		signIn(team.member());
-		open("/calendar?type=" + team.gpuType());
-		calendarCaughtUp();
+		openCalendar("days=14&step=day&q=" + team.pool());
 
 		assertThat(h1()).isEqualTo("Capacity calendar");
-		WebElement mine = cell(team.pool(), day(2));
-		assertThat(free(mine)).isEqualTo("16");
-		assertThat(mine.getAttribute("class")).contains("m", "l2");
-		assertThat(described(mine)).contains("at least 16 of 32 GPUs available all day, 16 allocated, 0 unhealthy",
+		assertThat(findAll("g[data-pool='" + team.pool() + "'] rect.mine")).as("one own reservation, marked once")
+			.hasSize(1);
+		assertThat(find("g[data-pool='" + team.pool() + "'] rect.mine").getAttribute("x"))
+			.isEqualTo(cells(team.pool()).get(2).getAttribute("x"));
+		assertThat(cells(team.pool()).get(2).getAttribute("class")).isEqualTo("c l4");
+		assertThat(cells(team.pool()).get(4).getAttribute("class")).as("all free: the darkest step").isEqualTo("c l8");
+		assertThat(cells(team.pool()).get(3).getAttribute("class")).as("24 of 32 free").isEqualTo("c l6");
+		assertThat(focused(team.pool(), day(2))).contains("at least 16 of 32 GPUs free all day, 16 allocated",
 				"your reservations hold 16");
-		WebElement theirs = cell(team.pool(), day(3));
-		assertThat(free(theirs)).isEqualTo("24");
-		assertThat(theirs.getAttribute("class")).isEqualTo("cell l3");
-		assertThat(described(theirs)).doesNotContain("your").doesNotContain(other.tenant());
-		assertThat(free(cell(team.pool(), day(4)))).isEqualTo("32");
-		assertThat(cell(team.pool(), day(4)).getAttribute("class")).isEqualTo("cell l4");
+		assertThat(focused(team.pool(), day(3))).contains("at least 24 of 32 GPUs free all day")
+			.doesNotContain("your")
+			.doesNotContain(other.tenant());
+		assertThat(hover(team.pool(), day(2))).contains(team.pool(), "16 of 32 GPUs free", "UTC");
+		screenshot("laptop-calendar_own");
 
-		theirs.click();
+		hover(team.pool(), day(3));
+		new Actions(browser).click().perform();
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("booking-form")));
 		assertThat(find("#pool").getAttribute("value")).isEqualTo(team.pool());
 		assertThat(find("#start").getAttribute("value")).isEqualTo(day(3).toString().substring(0, 16));
@@ -48,149 +54,185 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 	}
 
 	@Test
-	void anOpenCalendarUpdatesWithoutReloadWhenSomeoneBooksCancelsOrANodeIsQuarantined() {
+	void anOpenCalendarUpdatesWithoutReloadAndShowsNodesOutOfServiceWithTheirReason() {
 		Team team = team(4, 32, 32, false);
 		Team colleague = teamOn(team.gpuType(), team.pool(), 32, 32, false);
 		signIn(team.member());
-		open("/calendar?days=14&step=hour&type=" + team.gpuType());
-		calendarCaughtUp();
-		Instant hour = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS).plus(Duration.ofHours(5));
-		WebElement before = cell(team.pool(), hour);
-		assertThat(free(before)).isEqualTo("32");
+		openCalendar("days=7&step=hour&q=" + team.pool());
+		Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(5));
+		assertThat(free(team.pool(), hour)).isEqualTo(32);
 		browser.executeScript("document.body.dataset.marker = 'not reloaded'");
 
-		// The page notes when the row changes, to measure the delay from the booking's commit to the screen.
-		browser.executeScript("""
-				var table = document.getElementById('calendar'), pool = arguments[0], start = arguments[1];
-				var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
-				var index = Array.prototype.findIndex.call(heads, function (h) { return h.dataset.start === start; });
-				new MutationObserver(function () {
-				  var row = document.getElementById('row-' + pool);
-				  var cell = row && row.cells[index] && row.cells[index].querySelector('.cell');
-				  if (cell && cell.textContent === '16' && !window.changedAt) { window.changedAt = Date.now(); }
-				}).observe(table, { childList: true, subtree: true });""", team.pool(), hour.toString());
 		String id = bookByApi(colleague, 16, hour, hour.plus(Duration.ofHours(2)));
 		long committed = System.currentTimeMillis();
-		waitUntilFree(team.pool(), hour, "16");
-		long delay = ((Number) browser.executeScript("return window.changedAt")).longValue() - committed;
-		System.out.println("Live calendar: the open page showed the booking " + delay + " ms after the API answered");
-		assertThat(free(cell(team.pool(), hour.plus(Duration.ofHours(1))))).isEqualTo("16");
-		assertThat(free(cell(team.pool(), hour.plus(Duration.ofHours(2))))).isEqualTo("32");
+		waitUntilFree(team.pool(), hour, 16);
+		System.out.println("Live calendar: the open page showed the booking " + (System.currentTimeMillis() - committed)
+				+ " ms after the API answered (polled every 100 ms)");
+		assertThat(free(team.pool(), hour.plus(Duration.ofHours(1)))).isEqualTo(16);
+		assertThat(free(team.pool(), hour.plus(Duration.ofHours(2)))).isEqualTo(32);
 		assertThat(browser.executeScript("return document.body.dataset.marker")).isEqualTo("not reloaded");
+		assertThat(find("#heatmap").getAttribute("data-reads")).as("all rows read once; then only the changed pool")
+			.isEqualTo("1");
 
 		cancelByApi(colleague, id);
-		waitUntilFree(team.pool(), hour, "32");
+		waitUntilFree(team.pool(), hour, 32);
 
-		String node = team.pool() + "-n0";
-		api.post("/api/v1/nodes/" + node + "/quarantine", adminToken(), Map.of("reason", "ECC errors"));
-		waitUntilFree(team.pool(), hour, "24");
-		assertThat(described(cell(team.pool(), hour))).contains("24 of 32 GPUs available, 0 allocated, 8 unhealthy");
-		fullScreenshot("laptop-calendar_hourly");
+		api.post("/api/v1/nodes/" + team.pool() + "-n0/quarantine", adminToken(), Map.of("reason", "ECC errors"));
+		waitUntilFree(team.pool(), hour, 24);
+		assertThat(focused(team.pool(), hour)).contains("24 of 32 GPUs free",
+				"8 GPUs out of service: 1 node in quarantine (ECC errors)");
+		assertThat(exists("g[data-pool='" + team.pool() + "'] rect.out")).as("hatched as unavailable").isTrue();
+		assertThat(find("g[data-pool='" + team.pool() + "'] .warn title").getAttribute("textContent"))
+			.contains("1 node in quarantine (ECC errors)");
+		assertThat(exists("#now-line")).isTrue();
+		screenshot("laptop-calendar_hourly");
 	}
 
 	@Test
-	void aReconnectingCalendarCatchesUpWithWhatItMissed() {
+	void arrowKeysMoveInTheGridAndShiftEnterBooksARange() {
 		Team team = team(2, 16, 16, false);
 		signIn(team.member());
-		open("/calendar?type=" + team.gpuType());
-		calendarCaughtUp();
-		// Drop the page's event stream as a network failure would, and book while it is down.
-		browser.executeScript("window.droppedSource = document.getElementById('calendar-live')"
-				+ "['htmx-internal-data'].sseEventSource; window.droppedSource.close();");
-		bookByApi(team, 8, day(2).plus(Duration.ofHours(1)), day(2).plus(Duration.ofHours(3)));
-		assertThat(browser.executeScript("return window.droppedSource.readyState")).as("closed: no event can arrive")
-			.isEqualTo(2L);
-		assertThat(free(cell(team.pool(), day(2)))).isEqualTo("16");
+		openCalendar("days=14&step=day&q=" + team.pool());
+		focused(team.pool(), day(0));
+		WebElement grid = find("#heatmap-svg");
+		grid.sendKeys(Keys.ARROW_RIGHT);
+		assertThat(browser.switchTo().activeElement()).isEqualTo(grid);
+		assertThat(find("#cell-info").getText()).contains(team.pool(), "at least 16 of 16 GPUs free all day");
+		assertThat(find("#cell-info").getText()).contains(LocalDate.ofInstant(day(1), ZoneId.of("UTC"))
+			.format(java.time.format.DateTimeFormatter.ofPattern("EEE d MMM yyyy", java.util.Locale.ENGLISH)));
 
-		// The failure is noticed; the page reconnects by itself and catches up.
-		browser.executeScript("window.droppedSource.onerror(new Event('error'));");
-		waitUntilFree(team.pool(), day(2), "8");
-	}
-
-	@Test
-	void arrowKeysMoveBetweenCellsAndTheGridIsOneTabStop() {
-		Team team = team(2, 16, 16, false);
-		signIn(team.member());
-		open("/calendar?type=" + team.gpuType());
-		calendarCaughtUp();
-		WebElement first = cell(team.pool(), day(0));
-		first.sendKeys(Keys.ARROW_RIGHT);
-		WebElement focused = browser.switchTo().activeElement();
-		assertThat(focused).isEqualTo(cell(team.pool(), day(1)));
-		assertThat(focused.getAttribute("tabindex")).isEqualTo("0");
-		assertThat(findAll("#calendar .cell[tabindex='0']")).hasSize(1);
-		assertThat(find("#cell-info").getText()).contains(team.pool(), "at least 16 of 16 GPUs available all day");
-
-		focused.sendKeys(Keys.SHIFT, Keys.ENTER);
-		WebElement later = browser.switchTo().activeElement();
-		later.sendKeys(Keys.ARROW_RIGHT);
-		later = browser.switchTo().activeElement();
-		later.sendKeys(Keys.ARROW_RIGHT);
-		later = browser.switchTo().activeElement();
+		grid.sendKeys(Keys.SHIFT, Keys.ENTER);
+		grid.sendKeys(Keys.ARROW_RIGHT);
+		grid.sendKeys(Keys.ARROW_RIGHT);
 		WebElement html = find("html");
-		later.sendKeys(Keys.SHIFT, Keys.ENTER);
+		grid.sendKeys(Keys.SHIFT, Keys.ENTER);
 		waitFor(ExpectedConditions.stalenessOf(html));
 		assertThat(find("#start").getAttribute("value")).isEqualTo(day(1).toString().substring(0, 16));
 		assertThat(find("#end").getAttribute("value")).isEqualTo(day(4).toString().substring(0, 16));
 	}
 
 	@Test
-	void aViewerSeesTheCalendarButNoBookingActions() {
+	void groupsCollapseAndZoomingByButtonOrDragKeepsTheViewInTheUrl() {
 		Team team = team(2, 16, 16, false);
-		String viewer = newUser();
-		addMember(team.tenant(), viewer, "VIEWER");
-		String id = bookByApi(team, 8, day(2), day(2).plus(Duration.ofHours(2)));
-		signIn(viewer);
-		open("/calendar?type=" + team.gpuType());
-		calendarCaughtUp();
-		WebElement cell = cell(team.pool(), day(2));
-		assertThat(cell.getAttribute("href")).isNull();
-		assertThat(free(cell)).isEqualTo("8");
-		assertThat(cell.getAttribute("class")).isEqualTo("cell l2 m");
-		assertThat(cell.getTagName()).isEqualTo("span");
-		assertThat(find(".calendar-help").getText()).contains("does not book");
+		String second = newPool(team.gpuType(), 8);
+		addNodes(second, 1);
+		signIn(team.member());
+		openCalendar("days=30&q=" + team.gpuType().toLowerCase());
+		assertThat(findAll("g[data-group]")).hasSize(1);
+		assertThat(findAll("g[data-pool]")).hasSize(2);
+		assertThat(focused(team.pool(), day(1))).contains("16 of 16");
 
-		open("/book?pool=" + team.pool());
-		assertThat(find("#cannot-book").getText()).contains("not book");
-		assertThat(exists("#booking-form")).isFalse();
-		open("/tenants/" + team.tenant() + "/reservations/" + id);
-		assertThat(find("#status").getText()).isEqualTo("Confirmed");
-		assertThat(exists("#extend")).isFalse();
-		assertThat(exists("#cancel")).isFalse();
+		// The group's summary row: both pools together.
+		WebElement grid = find("#heatmap-svg");
+		grid.sendKeys(Keys.PAGE_UP);
+		assertThat(find("#cell-info").getText()).contains(team.gpuType() + " in eu-test-1, 2 pools", "24 of 24 GPUs free");
+		grid.sendKeys(Keys.ENTER);
+		assertThat(findAll("g[data-pool]")).as("collapsed").isEmpty();
+		assertThat(browser.getCurrentUrl()).contains("collapsed=");
+		browser.navigate().refresh();
+		waitForHeatmap();
+		assertThat(findAll("g[data-pool]")).as("still collapsed after a reload").isEmpty();
+		find("#expand-all").click();
+		assertThat(findAll("g[data-pool]")).hasSize(2);
+
+		WebElement html = find("html");
+		find("#zoom-in").click();
+		waitFor(ExpectedConditions.stalenessOf(html));
+		waitForHeatmap();
+		assertThat(browser.getCurrentUrl()).contains("days=14");
+
+		// Dragging across three days zooms to them, by hour.
+		Map<String, Long> a = centre(team.pool(), day(2));
+		Map<String, Long> b = centre(team.pool(), day(4));
+		html = find("html");
+		new Actions(browser).moveToLocation(a.get("x").intValue(), a.get("y").intValue())
+			.clickAndHold()
+			.moveToLocation(b.get("x").intValue() - 3, b.get("y").intValue())
+			.moveToLocation(b.get("x").intValue(), b.get("y").intValue())
+			.release()
+			.perform();
+		waitFor(ExpectedConditions.stalenessOf(html));
+		waitForHeatmap();
+		assertThat(browser.getCurrentUrl()).contains("from=" + day(2).toString().substring(0, 10), "days=3",
+				"step=hour");
+		assertThat(findAll("g[data-pool='" + team.pool() + "'] rect.c")).hasSize(72);
 	}
 
-	/** Connected, and the rows reloaded once to catch up with changes made while the page was on its way. */
-	private void calendarCaughtUp() {
-		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("live-status"), "last change"));
+	@Test
+	void theFirstCalendarAfterSignInIsInTheBrowsersZoneWithUtcOnHover() {
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "America/Los_Angeles"));
+		Team team = team(2, 16, 16, false);
+		signIn(team.member());
+		assertThat(browser.getCurrentUrl()).endsWith("/calendar");
+		assertThat(browser.manage().getCookieNamed("allot_tz").getValue()).isEqualTo("America%2FLos_Angeles");
+		browser.get(url("/calendar?q=" + team.pool()));
+		waitForHeatmap();
+		assertThat(find("#calendar-zone").getText()).matches("America/Los_Angeles \\(P[SD]T\\)");
+		ZoneId la = ZoneId.of("America/Los_Angeles");
+		Instant midnight = LocalDate.now(la).atStartOfDay(la).toInstant();
+		assertThat(browser.executeScript("return window.allotHeatmap.state.data.columns[0].start"))
+			.isEqualTo(midnight.toString());
+		assertThat(focused(team.pool(), midnight)).contains("(America/Los_Angeles)",
+				"Starts " + midnight.toString().substring(0, 10) + " 0");
+		assertThat(hover(team.pool(), midnight)).contains("UTC");
 	}
 
-	/**
-	 * Waits for a cell to show a count; rows are swapped meanwhile, so a found cell may go stale. The bound is
-	 * generous: when the event stream drops (seen on a loaded 2-core machine) the page catches up only after
-	 * htmx reconnects and resyncs, which is what this then checks.
-	 */
-	private void waitUntilFree(String pool, Instant start, String value) {
-		new WebDriverWait(browser, Duration.ofSeconds(60)).ignoring(StaleElementReferenceException.class)
-			.until(driver -> free(cell(pool, start)).equals(value));
+	// ---- helpers ---------------------------------------------------------------------------------------------------
+
+	private void openCalendar(String query) {
+		open("/calendar?" + query);
+		waitForHeatmap();
 	}
 
-	private static String free(WebElement cell) {
-		return cell.getText();
+	/** Drawn, and connected: the first data arrives on the event stream's "resync". */
+	private void waitForHeatmap() {
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-renders]")));
+		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("live-status"), "Live updates: on"));
+		checkAccessibility();
 	}
 
-	/** What the page says about a cell when it has the focus (its accessible name, also shown above the grid). */
-	private String described(WebElement cell) {
-		browser.executeScript("arguments[0].focus()", cell);
-		assertThat(find("#cell-info").getText()).isEqualTo(cell.getAttribute("aria-label"));
-		return cell.getAttribute("aria-label");
+	private java.util.List<WebElement> cells(String pool) {
+		return findAll("g[data-pool='" + pool + "'] rect.c");
 	}
 
-	/** The cell of the pool's row under the column that starts at the instant. */
-	private WebElement cell(String pool, Instant start) {
-		List<WebElement> columns = findAll("#calendar thead tr:last-child th");
-		int index = columns.stream().map(c -> c.getAttribute("data-start")).toList().indexOf(start.toString());
-		assertThat(index).as("a column starts at " + start).isPositive();
-		return find("tr[data-pool='" + pool + "'] > :nth-child(" + (index + 1) + ") .cell");
+	private long free(String pool, Instant start) {
+		return ((Number) browser.executeScript("""
+				var h = window.allotHeatmap, c = h.column(arguments[1]), name = arguments[0];
+				var p = h.state.data.pools.find(function (p) { return p.name === name; });
+				return c < 0 || !p ? -1 : p.free[c];""", pool, start.toString())).longValue();
+	}
+
+	private void waitUntilFree(String pool, Instant start, long value) {
+		new WebDriverWait(browser, Duration.ofSeconds(60)).pollingEvery(Duration.ofMillis(100))
+			.until(driver -> free(pool, start) == value);
+	}
+
+	/** What the page says about a cell when the grid has the focus on it (shown above the grid, announced). */
+	private String focused(String pool, Instant start) {
+		String text = (String) browser.executeScript("return window.allotHeatmap.focusCell(arguments[0], arguments[1])",
+				pool, start.toString());
+		assertThat(text).as("a cell of " + pool + " at " + start).isNotNull();
+		assertThat(find("#cell-info").getText()).isEqualTo(text);
+		return text;
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Long> centre(String pool, Instant start) {
+		return (Map<String, Long>) browser.executeScript("""
+				var c = window.allotHeatmap.cellCentre(arguments[0], arguments[1]);
+				var svg = document.getElementById('heatmap-svg');
+				svg.scrollIntoView({ block: 'nearest' });
+				var box = svg.getBoundingClientRect();
+				return { x: Math.round(box.left + c.x), y: Math.round(box.top + c.y) };""", pool, start.toString());
+	}
+
+	/** Points at the cell with the mouse; answers the hover text. */
+	private String hover(String pool, Instant start) {
+		Map<String, Long> at = centre(pool, start);
+		new Actions(browser).moveToLocation(at.get("x").intValue(), at.get("y").intValue()).perform();
+		WebElement tip = find("#heatmap-tip");
+		waitFor(ExpectedConditions.visibilityOf(tip));
+		return tip.getText();
 	}
 
 }

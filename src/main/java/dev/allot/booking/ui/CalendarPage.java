@@ -1,5 +1,8 @@
 package dev.allot.booking.ui;
 
+import java.time.LocalDate;
+import java.time.ZoneId;
+
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
@@ -14,57 +17,70 @@ import org.springframework.http.MediaType;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The capacity calendar, for everyone signed in. The page, one pool's row and all rows are the same templates;
- * {@code /calendar/events} tells open pages which rows to fetch again.
+ * The capacity calendar, for everyone signed in: a page that draws a heatmap from one read of
+ * {@code /calendar/data}, and {@code /calendar/events}, which tells open pages which pools to read again. The
+ * data is in the zone the browser names ({@code tz}), so the calendar is in the viewer's zone from the first page.
  */
 @UiController
 class CalendarPage {
 
-	private final CalendarGrid grid;
+	static final int MAX_FILTER = 50;
+
+	private final Heatmap heatmap;
 
 	private final CapacityFeed feed;
 
 	private final BookingAccess access;
 
-	CalendarPage(CalendarGrid grid, CapacityFeed feed, BookingAccess access) {
-		this.grid = grid;
+	CalendarPage(Heatmap heatmap, CapacityFeed feed, BookingAccess access) {
+		this.heatmap = heatmap;
 		this.feed = feed;
 		this.access = access;
 	}
 
 	@GetMapping("/calendar")
 	String calendar(Caller caller, Model model, HttpServletRequest request, HttpSession session,
-			@RequestParam(required = false) @Nullable Integer days, @RequestParam(required = false) @Nullable String step,
-			@RequestParam(required = false) @Nullable String type, @RequestParam(defaultValue = "0") int page) {
+			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable Integer days,
+			@RequestParam(required = false) @Nullable String step, @RequestParam(required = false) @Nullable String q) {
+		Tenant tenant = access.current(caller, session).orElse(null);
+		ZoneId zone = ViewerTimes.of(request).zone();
 		model.addAttribute("section", "calendar");
+		model.addAttribute("tenant", tenant);
+		model.addAttribute("canBook", tenant != null && BookingAccess.canBook(caller, tenant));
+		model.addAttribute("view", CalendarView.of(from, days, step, LocalDate.now(zone)));
+		model.addAttribute("fromAsked", from != null && !from.isBlank());
 		model.addAttribute("cut", CalendarView.cut(days, step));
-		grid(caller, model, request, session, days, step, type, page);
+		model.addAttribute("q", filter(q));
 		return "booking/calendar";
 	}
 
-	@GetMapping("/calendar/rows")
-	String rows(Caller caller, Model model, HttpServletRequest request, HttpSession session,
-			@RequestParam(required = false) @Nullable Integer days, @RequestParam(required = false) @Nullable String step,
-			@RequestParam(required = false) @Nullable String type, @RequestParam(defaultValue = "0") int page) {
-		grid(caller, model, request, session, days, step, type, page);
-		return "booking/calendar-rows :: rows";
+	@GetMapping(path = "/calendar/data", produces = MediaType.APPLICATION_JSON_VALUE)
+	@ResponseBody
+	Heatmap.Data data(Caller caller, HttpServletRequest request, HttpSession session,
+			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable Integer days,
+			@RequestParam(required = false) @Nullable String step, @RequestParam(required = false) @Nullable String tz,
+			@RequestParam(required = false) @Nullable String q, @RequestParam(required = false) @Nullable String pool) {
+		Tenant tenant = access.current(caller, session).orElse(null);
+		// The browser's zone as it names it; the cookie's (or UTC) when it names none or one unknown here.
+		ZoneId zone = tz != null && !tz.isBlank() ? ViewerTimes.zone(tz) : ViewerTimes.of(request).zone();
+		CalendarView view = CalendarView.of(from, days, step, LocalDate.now(zone));
+		Heatmap.Data data = heatmap.data(caller, tenant == null ? null : tenant.slug(),
+				tenant == null ? null : tenant.displayName(), tenant != null && BookingAccess.canBook(caller, tenant),
+				view, zone, filter(q), pool);
+		if (pool != null && data.pools().isEmpty()) {
+			throw AllotException.notFound("Pool " + pool);
+		}
+		return data;
 	}
 
-	@GetMapping("/calendar/row")
-	String row(Caller caller, Model model, HttpServletRequest request, HttpSession session, @RequestParam String pool,
-			@RequestParam(required = false) @Nullable Integer days, @RequestParam(required = false) @Nullable String step) {
-		Tenant tenant = access.current(caller, session).orElse(null);
-		CalendarView view = CalendarView.of(days, step);
-		CalendarGrid.Row row = grid
-			.row(caller, tenant == null ? null : tenant.slug(), pool, view, ViewerTimes.of(request), request.getContextPath())
-			.orElseThrow(() -> AllotException.notFound("Pool " + pool));
-		model.addAttribute("canBook", tenant != null && BookingAccess.canBook(caller, tenant));
-		model.addAttribute("view", view);
-		model.addAttribute("row", row);
-		return "booking/calendar-rows :: row";
+	/** What to look for in pools' names, GPU types and regions: at most {@value #MAX_FILTER} characters. */
+	private static String filter(@Nullable String q) {
+		String value = q == null ? "" : q.strip();
+		return value.length() > MAX_FILTER ? value.substring(0, MAX_FILTER) : value;
 	}
 
 	@GetMapping(path = "/calendar/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -73,15 +89,6 @@ class CalendarPage {
 		response.setHeader("X-Accel-Buffering", "no");
 		response.setHeader("Cache-Control", "no-cache");
 		return feed.subscribe();
-	}
-
-	private void grid(Caller caller, Model model, HttpServletRequest request, HttpSession session,
-			@Nullable Integer days, @Nullable String step, @Nullable String type, int page) {
-		Tenant tenant = access.current(caller, session).orElse(null);
-		model.addAttribute("tenant", tenant);
-		model.addAttribute("canBook", tenant != null && BookingAccess.canBook(caller, tenant));
-		model.addAttribute("grid", grid.grid(caller, tenant == null ? null : tenant.slug(), CalendarView.of(days, step),
-				new CalendarGrid.Pools(type, page), ViewerTimes.of(request), request.getContextPath()));
 	}
 
 }

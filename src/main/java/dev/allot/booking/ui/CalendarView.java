@@ -1,28 +1,59 @@
 package dev.allot.booking.ui;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 
-import dev.allot.shared.web.ViewerTimes;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Which stretch of time the calendar shows: the next 14, 30 or 90 days, by day (from the start of the viewer's
- * day) or by hour (from this hour; at most 14 days, 336 columns).
+ * Which stretch of time the calendar shows: {@code days} days (1 to 90) from the start of the viewer's day
+ * {@code from}, by day or by hour. Hours are shown for at most {@value #MAX_HOURLY_DAYS} days (336 columns), and
+ * by default for {@value #AUTO_HOURLY_DAYS} days or fewer. The URL carries all three, so a zoomed view can be
+ * shared and reloaded; whatever a URL asks is cut to what can be shown.
  */
-record CalendarView(int days, boolean hourly) {
+record CalendarView(LocalDate from, int days, boolean hourly) {
+
+	static final int DEFAULT_DAYS = 30;
+
+	static final int MAX_DAYS = 90;
 
 	static final int MAX_HOURLY_DAYS = 14;
 
-	static CalendarView of(@Nullable Integer days, @Nullable String step) {
-		int chosen = days != null && (days == 30 || days == 90) ? days : 14;
-		boolean hourly = "hour".equals(step);
-		return new CalendarView(hourly ? Math.min(chosen, MAX_HOURLY_DAYS) : chosen, hourly);
+	static final int AUTO_HOURLY_DAYS = 7;
+
+	/** How far back and ahead the calendar may be moved, from today. */
+	static final int MAX_DAYS_BACK = 31;
+
+	static final int MAX_DAYS_AHEAD = 366;
+
+	static CalendarView of(@Nullable String from, @Nullable Integer days, @Nullable String step, LocalDate today) {
+		int chosen = days == null ? DEFAULT_DAYS : Math.clamp(days, 1, MAX_DAYS);
+		boolean hourly = "hour".equals(step) ? chosen <= MAX_HOURLY_DAYS
+				: !"day".equals(step) && chosen <= AUTO_HOURLY_DAYS;
+		return new CalendarView(start(from, today), chosen, hourly);
 	}
 
-	/** Whether an hourly view of more days was asked for and cut to 14. */
+	private static LocalDate start(@Nullable String from, LocalDate today) {
+		if (from == null || from.isBlank() || from.length() > 10) {
+			return today;
+		}
+		try {
+			LocalDate asked = LocalDate.parse(from.strip());
+			LocalDate first = today.minusDays(MAX_DAYS_BACK);
+			LocalDate last = today.plusDays(MAX_DAYS_AHEAD);
+			return asked.isBefore(first) ? first : asked.isAfter(last) ? last : asked;
+		}
+		catch (DateTimeParseException ex) {
+			return today;
+		}
+	}
+
+	/** Whether hours were asked for a stretch too long to show by hour (it is then shown by day). */
 	static boolean cut(@Nullable Integer days, @Nullable String step) {
 		return "hour".equals(step) && days != null && days > MAX_HOURLY_DAYS;
 	}
@@ -31,20 +62,34 @@ record CalendarView(int days, boolean hourly) {
 		return hourly ? "hour" : "day";
 	}
 
-	Duration stepDuration() {
-		return hourly ? Duration.ofHours(1) : Duration.ofDays(1);
+	Instant start(ZoneId zone) {
+		return dayStart(from, zone);
 	}
 
-	Instant from(Instant now, ViewerTimes times) {
+	Instant end(ZoneId zone) {
+		return dayStart(from.plusDays(days), zone);
+	}
+
+	/** The columns' starts and, last, the end of the view: local days (23 or 25 hours at a DST change) or hours. */
+	List<Instant> bounds(ZoneId zone) {
+		List<Instant> bounds = new ArrayList<>();
 		if (hourly) {
-			return now.truncatedTo(ChronoUnit.HOURS);
+			Instant end = end(zone);
+			for (Instant at = start(zone); !at.isAfter(end); at = at.plus(1, ChronoUnit.HOURS)) {
+				bounds.add(at);
+			}
 		}
-		LocalDate today = LocalDate.ofInstant(now, times.zone());
-		return today.atStartOfDay(times.zone()).toInstant().truncatedTo(ChronoUnit.HOURS);
+		else {
+			for (int day = 0; day <= days; day++) {
+				bounds.add(dayStart(from.plusDays(day), zone));
+			}
+		}
+		return bounds;
 	}
 
-	Instant to(Instant now, ViewerTimes times) {
-		return from(now, times).plus(Duration.ofDays(days));
+	/** Midnight in the zone, on the hour (capacity is counted by the hour in UTC; zones such as +05:30 round). */
+	private static Instant dayStart(LocalDate day, ZoneId zone) {
+		return day.atStartOfDay(zone).toInstant().truncatedTo(ChronoUnit.HOURS);
 	}
 
 }

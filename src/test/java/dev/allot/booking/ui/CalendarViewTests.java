@@ -1,45 +1,48 @@
 package dev.allot.booking.ui;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneId;
 
-import dev.allot.shared.web.ViewerTimes;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class CalendarViewTests {
 
-	private static final Instant NOW = Instant.parse("2027-01-05T13:47:12Z");
+	private static final LocalDate TODAY = LocalDate.parse("2027-01-05");
 
 	@Test
-	void daysStartAtTheViewersMidnightAndHoursAtThisHour() {
-		ViewerTimes berlin = new ViewerTimes(ZoneId.of("Europe/Berlin"));
-		CalendarView days = CalendarView.of(30, "day");
-		assertThat(days.from(NOW, berlin)).isEqualTo(Instant.parse("2027-01-04T23:00:00Z"));
-		assertThat(days.to(NOW, berlin)).isEqualTo(Instant.parse("2027-02-03T23:00:00Z"));
-		assertThat(CalendarView.of(14, "hour").from(NOW, berlin)).isEqualTo(Instant.parse("2027-01-05T13:00:00Z"));
+	void daysStartAtTheViewersMidnight() {
+		ZoneId berlin = ZoneId.of("Europe/Berlin");
+		CalendarView days = CalendarView.of(null, 30, "day", TODAY);
+		assertThat(days.start(berlin)).isEqualTo(Instant.parse("2027-01-04T23:00:00Z"));
+		assertThat(days.end(berlin)).isEqualTo(Instant.parse("2027-02-03T23:00:00Z"));
+		assertThat(days.bounds(berlin)).hasSize(31);
+		assertThat(CalendarView.of(null, 1, "hour", TODAY).bounds(berlin)).hasSize(25);
 	}
 
 	@Test
-	void onlyTheOfferedRangesAreShownAndHoursAtMostFourteenDays() {
-		assertThat(CalendarView.of(null, null)).isEqualTo(new CalendarView(14, false));
-		assertThat(CalendarView.of(7, "day")).isEqualTo(new CalendarView(14, false));
-		assertThat(CalendarView.of(90, "hour")).isEqualTo(new CalendarView(14, true));
+	void aDayWhenTheClocksGoBackHasTwentyFiveHours() {
+		ZoneId losAngeles = ZoneId.of("America/Los_Angeles");
+		CalendarView view = CalendarView.of("2026-11-01", 1, "hour", LocalDate.parse("2026-10-30"));
+		assertThat(view.bounds(losAngeles)).hasSize(26).first().isEqualTo(Instant.parse("2026-11-01T07:00:00Z"));
+		assertThat(CalendarView.of("2026-10-31", 2, "day", LocalDate.parse("2026-10-30")).bounds(losAngeles))
+			.containsExactly(Instant.parse("2026-10-31T07:00:00Z"), Instant.parse("2026-11-01T07:00:00Z"),
+					Instant.parse("2026-11-02T08:00:00Z"));
+	}
+
+	@Test
+	void whatAUrlAsksIsCutToWhatCanBeShown() {
+		assertThat(CalendarView.of(null, null, null, TODAY)).isEqualTo(new CalendarView(TODAY, 30, false));
+		assertThat(CalendarView.of(null, 7, null, TODAY)).isEqualTo(new CalendarView(TODAY, 7, true));
+		assertThat(CalendarView.of(null, 7, "day", TODAY)).isEqualTo(new CalendarView(TODAY, 7, false));
+		assertThat(CalendarView.of(null, 500, "hour", TODAY)).isEqualTo(new CalendarView(TODAY, 90, false));
 		assertThat(CalendarView.cut(90, "hour")).isTrue();
-		assertThat(CalendarView.of(90, "week")).isEqualTo(new CalendarView(90, false));
-	}
-
-	@Test
-	void theColourLevelFollowsTheShareFreeAndNoneFreeIsItsOwnLevel() {
-		assertThat(CalendarGrid.level(0, 64)).isZero();
-		assertThat(CalendarGrid.level(8, 64)).isEqualTo(1);
-		assertThat(CalendarGrid.level(16, 64)).isEqualTo(1);
-		assertThat(CalendarGrid.level(24, 64)).isEqualTo(2);
-		assertThat(CalendarGrid.level(48, 64)).isEqualTo(3);
-		assertThat(CalendarGrid.level(56, 64)).isEqualTo(4);
-		assertThat(CalendarGrid.level(64, 64)).isEqualTo(4);
-		assertThat(CalendarGrid.level(0, 0)).isZero();
+		assertThat(CalendarView.of(null, -3, "week", TODAY)).isEqualTo(new CalendarView(TODAY, 1, true));
+		assertThat(CalendarView.of("not a date", 14, "hour", TODAY).from()).isEqualTo(TODAY);
+		assertThat(CalendarView.of("1999-01-01", 14, null, TODAY).from()).isEqualTo(TODAY.minusDays(31));
+		assertThat(CalendarView.of("2999-01-01", 14, null, TODAY).from()).isEqualTo(TODAY.plusDays(366));
 	}
 
 }

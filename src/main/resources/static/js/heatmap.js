@@ -1,0 +1,833 @@
+// The capacity calendar as a heatmap: one read of /calendar/data (in the browser's time zone) drawn as SVG that
+// fits the window; pools grouped by GPU type and region with a summary row per group; the exact numbers on hover
+// and focus; drag or buttons to zoom (the URL keeps the view). The server's event stream names the pools that
+// changed, and only those are read again. No library: the page stays light and works offline.
+(function () {
+  'use strict';
+
+  var SVG = 'http://www.w3.org/2000/svg';
+  var ZOOMS = [1, 3, 7, 14, 30, 90];
+  var root = document.getElementById('heatmap');
+  if (!root) {
+    return;
+  }
+  var zone = browserZone();
+  var state = {
+    data: null,         // the last answer of /calendar/data
+    rows: [],           // what is drawn, top to bottom: { group } or { pool }
+    collapsed: collapsedFromUrl(),
+    focus: { row: 0, col: 0 },
+    anchor: null,       // { pool, col } of a range's first cell
+    layout: null,
+    renders: 0
+  };
+
+  function browserZone() {
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+    } catch (e) {
+      return '';
+    }
+  }
+
+  function collapsedFromUrl() {
+    var value = new URLSearchParams(window.location.search).get('collapsed');
+    var set = {};
+    (value ? value.split(',') : []).forEach(function (key) { set[key] = true; });
+    return set;
+  }
+
+  // ---- reading -------------------------------------------------------------------------------------------------
+
+  function query(pool) {
+    var params = new URLSearchParams();
+    if (root.dataset.from) {
+      params.set('from', root.dataset.from);
+    }
+    params.set('days', root.dataset.days);
+    params.set('step', root.dataset.step);
+    if (zone) {
+      params.set('tz', zone);
+    }
+    if (root.dataset.q) {
+      params.set('q', root.dataset.q);
+    }
+    if (pool) {
+      params.set('pool', pool);
+    }
+    return root.dataset.url + '?' + params.toString();
+  }
+
+  function read(url) {
+    return fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' }).then(function (response) {
+      if (response.redirected || !response.ok || (response.headers.get('Content-Type') || '').indexOf('json') < 0) {
+        throw new Error(response.status === 200 ? 'signed out' : 'status ' + response.status);
+      }
+      return response.json();
+    });
+  }
+
+  var loadedAt = 0;
+
+  function loadAll() {
+    var started = performance.now();
+    return read(query(null)).then(function (data) {
+      var fetched = performance.now();
+      state.data = data;
+      listen(data.pools);
+      render();
+      loadedAt = Date.now();
+      root.dataset.fetchMs = Math.round(fetched - started);
+      root.dataset.reads = String(Number(root.dataset.reads || 0) + 1);
+    }, failed);
+  }
+
+  function loadPool(name) {
+    return read(query(name)).then(function (data) {
+      if (!state.data || !data.pools.length) {
+        return;
+      }
+      var pools = state.data.pools;
+      for (var i = 0; i < pools.length; i++) {
+        if (pools[i].name === name) {
+          pools[i] = data.pools[0];
+        }
+      }
+      state.data.now = data.now;
+      render();
+      live('Live updates: on, last change ' + clock());
+    }, failed);
+  }
+
+  function failed(error) {
+    var message = String(error && error.message) === 'signed out'
+      ? 'Your session has ended: reload the page to sign in again.'
+      : 'The calendar could not be read (' + (error && error.message) + '). It is tried again on the next update.';
+    info(message);
+    live('Live updates: paused');
+  }
+
+  // ---- live updates --------------------------------------------------------------------------------------------
+
+  var source = null;
+  var listening = {};
+
+  function live(text) {
+    var status = document.getElementById('live-status');
+    if (status) {
+      status.textContent = text;
+    }
+  }
+
+  function clock() {
+    var now = new Date();
+    var pad = function (n) { return (n < 10 ? '0' : '') + n; };
+    return pad(now.getHours()) + ':' + pad(now.getMinutes()) + ':' + pad(now.getSeconds());
+  }
+
+  function listen(pools) {
+    if (!source) {
+      return;
+    }
+    pools.forEach(function (pool) {
+      if (!listening[pool.name]) {
+        listening[pool.name] = true;
+        source.addEventListener('capacity-' + pool.name, function () { loadPool(pool.name); });
+      }
+    });
+  }
+
+  // The stream answers "resync" as soon as it is open (and again after it lost its database connection): that is
+  // when the page reads all its data, so changes made while the page was on its way are not missed, and the page
+  // reads its data once. Without a stream within 3 s the page reads anyway.
+  function connect() {
+    if (!window.EventSource) {
+      loadAll();
+      return;
+    }
+    source = new EventSource(root.dataset.events);
+    source.addEventListener('open', function () { live('Live updates: on'); });
+    source.addEventListener('error', function () { live('Live updates: reconnecting…'); });
+    source.addEventListener('resync', function () {
+      loadAll().then(function () { live('Live updates: on, last change ' + clock()); });
+    });
+    window.setTimeout(function () {
+      if (!state.data) {
+        loadAll();
+      }
+    }, 3000);
+  }
+
+  // ---- model ---------------------------------------------------------------------------------------------------
+
+  // 0: none free; 1-7: some free, in sevenths of the pool; 8: all free. 56 of 64 free is 7, 64 of 64 is 8.
+  function level(free, total) {
+    if (total <= 0) {
+      return 'x';
+    }
+    if (free <= 0) {
+      return 0;
+    }
+    if (free >= total) {
+      return 8;
+    }
+    return 1 + Math.min(6, Math.floor(7 * free / total));
+  }
+
+  function groupKey(pool) {
+    return pool.gpuType + ' ' + pool.region;
+  }
+
+  function groups(pools) {
+    var list = [];
+    var byKey = {};
+    pools.forEach(function (pool) {
+      var key = groupKey(pool);
+      if (!byKey[key]) {
+        byKey[key] = { key: key, gpuType: pool.gpuType, region: pool.region, pools: [] };
+        list.push(byKey[key]);
+      }
+      byKey[key].pools.push(pool);
+    });
+    list.forEach(function (group) {
+      var n = state.data.columns.length;
+      group.total = 0;
+      group.free = new Array(n).fill(0);
+      group.mine = new Array(n).fill(0);
+      group.unhealthy = 0;
+      group.pools.forEach(function (pool) {
+        group.total += pool.total;
+        group.unhealthy += pool.unhealthy;
+        for (var i = 0; i < n; i++) {
+          group.free[i] += pool.free[i];
+          group.mine[i] += pool.mine[i];
+        }
+      });
+    });
+    return list;
+  }
+
+  function visibleRows() {
+    var rows = [];
+    groups(state.data.pools).forEach(function (group) {
+      rows.push({ group: group });
+      if (!state.collapsed[group.key]) {
+        group.pools.forEach(function (pool) { rows.push({ pool: pool, group: group }); });
+      }
+    });
+    return rows;
+  }
+
+  // ---- drawing -------------------------------------------------------------------------------------------------
+
+  function esc(text) {
+    return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  }
+
+  function layout(rowCount, columnCount) {
+    var width = Math.max(300, root.clientWidth);
+    var label = Math.round(Math.min(230, Math.max(105, width * 0.15)));
+    var axis = 30;
+    var top = root.getBoundingClientRect().top + window.scrollY;
+    // Fill the window below the grid's top; rows between 8 and 26 px high.
+    var room = window.innerHeight - top - axis - 4;
+    var rowHeight = Math.max(8, Math.min(26, Math.floor(room / Math.max(1, rowCount))));
+    return {
+      width: width, label: label, axis: axis, row: rowHeight,
+      cell: (width - label) / columnCount, height: axis + rowHeight * rowCount
+    };
+  }
+
+  function labelEvery(cell, hourly) {
+    var steps = hourly ? [1, 2, 3, 6, 12, 24] : [1, 2, 7, 14];
+    for (var i = 0; i < steps.length; i++) {
+      if (steps[i] * cell >= 20) {
+        return steps[i];
+      }
+    }
+    return steps[steps.length - 1];
+  }
+
+  function nowX(data, L) {
+    var now = Date.parse(data.now);
+    var cols = data.columns;
+    for (var i = 0; i < cols.length; i++) {
+      var s = Date.parse(cols[i].start);
+      var e = Date.parse(cols[i].end);
+      if (now >= s && now < e) {
+        return L.label + L.cell * (i + (now - s) / (e - s));
+      }
+    }
+    return now >= Date.parse(data.end) ? L.width : null;
+  }
+
+  function render() {
+    var started = performance.now();
+    var data = state.data;
+    var cols = data.columns;
+    state.rows = visibleRows();
+    var L = layout(state.rows.length, cols.length);
+    state.layout = L;
+    var hourly = data.step === 'hour';
+    var parts = [];
+    var fontSize = Math.max(8, Math.min(12, L.row - 1));
+    parts.push('<svg xmlns="' + SVG + '" class="hm" id="heatmap-svg" role="application" tabindex="0"'
+      + ' aria-describedby="calendar-help"'
+      + ' aria-label="' + esc('GPUs free per pool, ' + data.days + (data.days === 1 ? ' day' : ' days') + ' by '
+        + data.step + ', times in ' + data.zone) + '"'
+      + ' width="' + L.width + '" height="' + L.height + '" viewBox="0 0 ' + L.width + ' ' + L.height + '">');
+    parts.push('<defs><pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+      + '<rect width="2" height="4" fill="#525252"/></pattern></defs>');
+
+    // The time axis: months (by day) or days (by hour) above, days or hours below.
+    var every = labelEvery(L.cell, hourly);
+    var lastGroup = null;
+    for (var c = 0; c < cols.length; c++) {
+      var x = L.label + c * L.cell;
+      if (cols[c].group !== lastGroup) {
+        lastGroup = cols[c].group;
+        parts.push('<text class="axis group" x="' + (x + 2).toFixed(1) + '" y="11">' + esc(cols[c].group) + '</text>');
+        if (c > 0) {
+          parts.push('<line class="sep" x1="' + x.toFixed(1) + '" x2="' + x.toFixed(1) + '" y1="' + L.axis
+            + '" y2="' + L.height + '"/>');
+        }
+      }
+      if (c % every === 0) {
+        parts.push('<text class="axis" x="' + (x + 1).toFixed(1) + '" y="26">' + esc(cols[c].label) + '</text>');
+      }
+    }
+
+    var cellW = Math.max(0.5, L.cell - (L.cell > 4 ? 1 : 0));
+    var cellH = L.row - 1;
+    var markH = Math.max(2, Math.round(L.row * 0.3));
+    state.rows.forEach(function (row, r) {
+      var y = L.axis + r * L.row;
+      var mid = (y + L.row / 2 + fontSize / 2.8).toFixed(1);
+      if (row.pool) {
+        var pool = row.pool;
+        parts.push('<g data-pool="' + esc(pool.name) + '">');
+        parts.push('<text class="name" x="14" y="' + mid + '" font-size="' + fontSize + '">' + esc(pool.name)
+          + '<title>' + esc(pool.name + ': ' + pool.gpuType + ', ' + pool.region + ', ' + pool.total + ' GPUs, '
+            + pool.gpusPerNode + ' per node') + '</title></text>');
+        if (pool.unhealthy > 0) {
+          parts.push('<text class="warn" x="' + (L.label - 14) + '" y="' + mid + '" font-size="' + fontSize + '">⚠<title>'
+            + esc(outages(pool)) + '</title></text>');
+        }
+        for (var i = 0; i < cols.length; i++) {
+          parts.push('<rect class="c l' + level(pool.free[i], pool.total) + '" x="' + (L.label + i * L.cell).toFixed(2)
+            + '" y="' + y + '" width="' + cellW.toFixed(2) + '" height="' + cellH + '"/>');
+        }
+        for (var j = 0; j < cols.length; j++) {
+          if (pool.mine[j] > 0) {
+            parts.push('<rect class="mine" x="' + (L.label + j * L.cell).toFixed(2) + '" y="' + (y + cellH - markH)
+              + '" width="' + cellW.toFixed(2) + '" height="' + markH + '"/>');
+          }
+        }
+        if (pool.unhealthy > 0 && pool.total > 0) {
+          // Out of service now and until someone returns the nodes: hatched from now on, as a share of the row.
+          var from = nowX(data, L);
+          from = from === null ? L.label : Math.max(L.label, from);
+          var h = Math.max(2, Math.round(cellH * pool.unhealthy / pool.total));
+          parts.push('<rect class="out" fill="url(#hatch)" x="' + from.toFixed(1) + '" y="' + y + '" width="'
+            + Math.max(0, L.width - from).toFixed(1) + '" height="' + h + '"/>');
+        }
+        parts.push('</g>');
+      } else {
+        var group = row.group;
+        var open = !state.collapsed[group.key];
+        parts.push('<g data-group="' + esc(group.key) + '" class="group-row">');
+        parts.push('<rect class="group-band" x="0" y="' + y + '" width="' + L.label + '" height="' + cellH + '"/>');
+        parts.push('<text class="group-name" x="2" y="' + mid + '" font-size="' + fontSize + '">' + (open ? '▾ ' : '▸ ')
+          + esc(group.gpuType + ' · ' + group.region + ' (' + group.pools.length + ')') + '</text>');
+        for (var k = 0; k < cols.length; k++) {
+          parts.push('<rect class="c l' + level(group.free[k], group.total) + '" x="' + (L.label + k * L.cell).toFixed(2)
+            + '" y="' + y + '" width="' + cellW.toFixed(2) + '" height="' + cellH + '"/>');
+          if (group.mine[k] > 0 && !open) {
+            parts.push('<rect class="mine" x="' + (L.label + k * L.cell).toFixed(2) + '" y="' + (y + cellH - markH)
+              + '" width="' + cellW.toFixed(2) + '" height="' + markH + '"/>');
+          }
+        }
+        parts.push('</g>');
+      }
+    });
+
+    // The past is paled; a line marks now.
+    var nx = nowX(data, L);
+    if (nx !== null) {
+      parts.push('<rect class="past" x="' + L.label + '" y="' + L.axis + '" width="' + Math.max(0, nx - L.label).toFixed(1)
+        + '" height="' + (L.height - L.axis) + '"/>');
+      if (nx < L.width) {
+        parts.push('<line class="now" id="now-line" x1="' + nx.toFixed(1) + '" x2="' + nx.toFixed(1) + '" y1="14" y2="'
+          + L.height + '"/>');
+        parts.push('<text class="now-label" x="' + Math.min(L.width - 24, nx + 3).toFixed(1) + '" y="20">now</text>');
+      }
+    }
+    parts.push('<rect class="hm-anchor" id="hm-anchor" width="0" height="0"/>');
+    parts.push('<rect class="hm-focus" id="hm-focus" width="0" height="0"/>');
+    parts.push('<rect class="hm-drag" id="hm-drag" width="0" height="0"/>');
+    parts.push('</svg>');
+
+    var hadFocus = document.activeElement && document.activeElement.id === 'heatmap-svg';
+    root.innerHTML = parts.join('');
+    state.focus.row = Math.min(state.focus.row, state.rows.length - 1);
+    state.focus.col = Math.min(state.focus.col, cols.length - 1);
+    placeFocus(false);
+    placeAnchor();
+    var zoneLabel = document.getElementById('calendar-zone');
+    if (zoneLabel) {
+      zoneLabel.textContent = data.zone + (data.zoneAbbreviation && data.zoneAbbreviation !== data.zone
+        ? ' (' + data.zoneAbbreviation + ')' : '');
+    }
+    var from = document.getElementById('view-from');
+    if (from && !from.value) {
+      from.placeholder = data.from;
+    }
+    if (hadFocus) {
+      svg().focus();
+      describeFocus();
+    }
+    state.renders++;
+    root.dataset.renderMs = Math.round(performance.now() - started);
+    root.dataset.renders = String(state.renders);
+    root.dataset.zone = data.zone;
+  }
+
+  function svg() {
+    return document.getElementById('heatmap-svg');
+  }
+
+  function outages(pool) {
+    var words = { QUARANTINED: 'in quarantine', IN_REPAIR: 'in repair' };
+    return pool.unhealthy + ' GPUs out of service: ' + pool.outOfService.map(function (o) {
+      return o.nodes + (o.nodes === 1 ? ' node ' : ' nodes ') + (words[o.state] || o.state.toLowerCase())
+        + (o.reason ? ' (' + o.reason + ')' : '');
+    }).join(', ');
+  }
+
+  // ---- describing a cell ---------------------------------------------------------------------------------------
+
+  function pad(n) {
+    return (n < 10 ? '0' : '') + n;
+  }
+
+  function utc(iso) {
+    var d = new Date(iso);
+    return d.getUTCFullYear() + '-' + pad(d.getUTCMonth() + 1) + '-' + pad(d.getUTCDate()) + ' '
+      + pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + ' UTC';
+  }
+
+  function describe(r, c) {
+    var row = state.rows[r];
+    var data = state.data;
+    var col = data.columns[c];
+    if (!row || !col) {
+      return '';
+    }
+    var daily = data.step === 'day';
+    var when = col.title + (col.title.slice(-data.zone.length) === data.zone ? '' : ' (' + data.zone + ')');
+    var text;
+    if (row.pool) {
+      var pool = row.pool;
+      text = pool.name + ', ' + when + ': ' + (daily ? 'at least ' : '') + pool.free[c] + ' of ' + pool.total
+        + ' GPUs free' + (daily ? ' all day' : '') + ', ' + pool.allocated[c] + ' allocated';
+      text += pool.unhealthy > 0 ? '; ' + outages(pool) : ', 0 out of service';
+      if (pool.mine[c] > 0) {
+        text += '; your reservations hold ' + pool.mine[c];
+      }
+    } else {
+      var group = row.group;
+      text = group.gpuType + ' in ' + group.region + ', ' + group.pools.length + (group.pools.length === 1 ? ' pool' : ' pools')
+        + ', ' + when + ': ' + (daily ? 'at least ' : '') + group.free[c] + ' of ' + group.total + ' GPUs free'
+        + (group.mine[c] > 0 ? '; your reservations hold ' + group.mine[c] : '')
+        + (state.collapsed[group.key] ? ' (closed: Enter opens)' : ' (Enter closes)');
+    }
+    return text + '. Starts ' + utc(col.start) + '.';
+  }
+
+  function info(text) {
+    var line = document.getElementById('cell-info');
+    if (line) {
+      line.textContent = text;
+    }
+  }
+
+  function tip(r, c, show) {
+    var box = document.getElementById('heatmap-tip');
+    if (!box) {
+      return;
+    }
+    if (!show) {
+      box.hidden = true;
+      return;
+    }
+    var L = state.layout;
+    box.textContent = describe(r, c);
+    box.hidden = false;
+    var x = L.label + (c + 1) * L.cell + 8;
+    var y = root.offsetTop + L.axis + (r + 1) * L.row + 4;
+    if (x + box.offsetWidth > root.clientWidth) {
+      x = Math.max(0, L.label + c * L.cell - box.offsetWidth - 8);
+    }
+    box.style.left = (root.offsetLeft + x) + 'px';
+    box.style.top = y + 'px';
+  }
+
+  function box(id, r, c) {
+    var rect = document.getElementById(id);
+    var L = state.layout;
+    if (!rect || !L) {
+      return;
+    }
+    rect.setAttribute('x', (L.label + c * L.cell - 1).toFixed(1));
+    rect.setAttribute('y', String(L.axis + r * L.row - 1));
+    rect.setAttribute('width', (L.cell + 1).toFixed(1));
+    rect.setAttribute('height', String(L.row + 1));
+  }
+
+  function placeFocus(announce) {
+    box('hm-focus', state.focus.row, state.focus.col);
+    if (announce) {
+      describeFocus();
+    }
+  }
+
+  function describeFocus() {
+    var text = describe(state.focus.row, state.focus.col);
+    info(text);
+    tip(state.focus.row, state.focus.col, true);
+  }
+
+  function placeAnchor() {
+    var rect = document.getElementById('hm-anchor');
+    if (!rect) {
+      return;
+    }
+    var r = state.anchor ? rowOf(state.anchor.pool) : -1;
+    if (r < 0) {
+      rect.setAttribute('width', '0');
+      return;
+    }
+    box('hm-anchor', r, state.anchor.col);
+  }
+
+  function rowOf(poolName) {
+    for (var i = 0; i < state.rows.length; i++) {
+      if (state.rows[i].pool && state.rows[i].pool.name === poolName) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  // ---- acting --------------------------------------------------------------------------------------------------
+
+  function bookUrl(pool, first, last) {
+    var cols = state.data.columns;
+    var params = new URLSearchParams({ pool: pool, start: cols[Math.min(first, last)].start, end: cols[Math.max(first, last)].end });
+    return root.dataset.book + '?' + params.toString();
+  }
+
+  function activate(r, c, shift) {
+    var row = state.rows[r];
+    if (!row) {
+      return;
+    }
+    if (row.group && !row.pool) {
+      toggle(row.group.key);
+      return;
+    }
+    if (!state.data.canBook) {
+      info('Your role does not book. ' + describe(r, c));
+      return;
+    }
+    if (shift) {
+      if (state.anchor && state.anchor.pool === row.pool.name) {
+        var url = bookUrl(row.pool.name, state.anchor.col, c);
+        state.anchor = null;
+        window.location.href = url;
+        return;
+      }
+      state.anchor = { pool: row.pool.name, col: c };
+      placeAnchor();
+      info('Start chosen. Hold Shift and choose the last cell of the range in the same row.');
+      return;
+    }
+    window.location.href = bookUrl(row.pool.name, c, c);
+  }
+
+  function toggle(key) {
+    if (state.collapsed[key]) {
+      delete state.collapsed[key];
+    } else {
+      state.collapsed[key] = true;
+    }
+    keepCollapsedInUrl();
+    render();
+  }
+
+  function keepCollapsedInUrl() {
+    var url = new URL(window.location.href);
+    var keys = Object.keys(state.collapsed);
+    if (keys.length) {
+      url.searchParams.set('collapsed', keys.join(','));
+    } else {
+      url.searchParams.delete('collapsed');
+    }
+    window.history.replaceState(null, '', url.toString());
+  }
+
+  // Another view: a new page (server-driven, and the URL keeps it).
+  function go(from, days, step) {
+    var url = new URL(root.dataset.page, window.location.href);
+    if (from) {
+      url.searchParams.set('from', from);
+    }
+    url.searchParams.set('days', String(days));
+    if (step) {
+      url.searchParams.set('step', step);
+    }
+    if (root.dataset.q) {
+      url.searchParams.set('q', root.dataset.q);
+    }
+    var keys = Object.keys(state.collapsed);
+    if (keys.length) {
+      url.searchParams.set('collapsed', keys.join(','));
+    }
+    window.location.href = url.toString();
+  }
+
+  function localDate(iso) {
+    // en-CA formats as yyyy-mm-dd.
+    return new Intl.DateTimeFormat('en-CA', { timeZone: state.data.zone, year: 'numeric', month: '2-digit', day: '2-digit' })
+      .format(new Date(iso));
+  }
+
+  function addDays(date, days) {
+    var d = new Date(date + 'T00:00:00Z');
+    d.setUTCDate(d.getUTCDate() + days);
+    return d.toISOString().substring(0, 10);
+  }
+
+  function daysBetween(a, b) {
+    return Math.round((Date.parse(b + 'T00:00:00Z') - Date.parse(a + 'T00:00:00Z')) / 86400000);
+  }
+
+  function zoom(direction) {
+    var days = state.data.days;
+    var next;
+    if (direction < 0) {
+      next = ZOOMS.filter(function (z) { return z < days; }).pop();
+    } else {
+      next = ZOOMS.filter(function (z) { return z > days; })[0];
+    }
+    if (next === undefined) {
+      return;
+    }
+    go(root.dataset.from || null, next, null);
+  }
+
+  function move(direction) {
+    if (direction === 0) {
+      go(null, state.data.days, state.data.step);
+      return;
+    }
+    go(addDays(state.data.from, direction * state.data.days), state.data.days, state.data.step);
+  }
+
+  function zoomTo(first, last) {
+    var cols = state.data.columns;
+    var a = Math.min(first, last);
+    var b = Math.max(first, last);
+    var from = localDate(cols[a].start);
+    var to = localDate(new Date(Date.parse(cols[b].end) - 1).toISOString());
+    var days = Math.max(1, Math.min(90, daysBetween(from, to) + 1));
+    go(from, days, days <= 14 ? 'hour' : 'day');
+  }
+
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest && event.target.closest('.zoom button');
+    if (!button || !state.data) {
+      return;
+    }
+    if (button.dataset.zoom) {
+      zoom(Number(button.dataset.zoom));
+    } else if (button.dataset.move) {
+      move(Number(button.dataset.move));
+    } else if (button.dataset.collapse) {
+      state.collapsed = {};
+      if (button.dataset.collapse === 'all') {
+        groups(state.data.pools).forEach(function (g) { state.collapsed[g.key] = true; });
+      }
+      keepCollapsedInUrl();
+      render();
+    }
+  });
+
+  // ---- pointer -------------------------------------------------------------------------------------------------
+
+  function hit(event) {
+    var L = state.layout;
+    var element = svg();
+    if (!L || !element) {
+      return null;
+    }
+    var bounds = element.getBoundingClientRect();
+    var x = event.clientX - bounds.left;
+    var y = event.clientY - bounds.top;
+    var r = Math.floor((y - L.axis) / L.row);
+    var c = Math.floor((x - L.label) / L.cell);
+    var onLabel = x < L.label;
+    if (r < 0 || r >= state.rows.length) {
+      return null;
+    }
+    return { row: r, col: Math.max(0, Math.min(state.data.columns.length - 1, c)), onLabel: onLabel, x: x };
+  }
+
+  var drag = null;
+
+  root.addEventListener('mousedown', function (event) {
+    var at = hit(event);
+    if (!at || event.button !== 0) {
+      return;
+    }
+    drag = { start: at, x: at.x, moved: false };
+    event.preventDefault();
+  });
+
+  root.addEventListener('mousemove', function (event) {
+    var at = hit(event);
+    if (drag) {
+      var col = at ? at.col : drag.start.col;
+      if (at && Math.abs(at.x - drag.x) > 5) {
+        drag.moved = true;
+      }
+      if (drag.moved) {
+        var L = state.layout;
+        var rect = document.getElementById('hm-drag');
+        var a = Math.min(col, drag.start.col);
+        var b = Math.max(col, drag.start.col);
+        rect.setAttribute('x', (L.label + a * L.cell).toFixed(1));
+        rect.setAttribute('y', String(L.axis));
+        rect.setAttribute('width', ((b - a + 1) * L.cell).toFixed(1));
+        rect.setAttribute('height', String(L.height - L.axis));
+        drag.col = col;
+      }
+    }
+    if (!at || at.onLabel) {
+      tip(0, 0, false);
+      return;
+    }
+    info(describe(at.row, at.col));
+    tip(at.row, at.col, true);
+  });
+
+  root.addEventListener('mouseleave', function () { tip(0, 0, false); });
+
+  document.addEventListener('mouseup', function (event) {
+    if (!drag) {
+      return;
+    }
+    var started = drag;
+    drag = null;
+    if (started.moved) {
+      zoomTo(started.start.col, started.col === undefined ? started.start.col : started.col);
+      return;
+    }
+    var at = hit(event);
+    if (at && at.row === started.start.row) {
+      state.focus = { row: at.row, col: at.col };
+      placeFocus(false);
+      if (at.onLabel && state.rows[at.row].pool) {
+        return;
+      }
+      activate(at.row, at.col, event.shiftKey);
+    }
+  });
+
+  // ---- keyboard ------------------------------------------------------------------------------------------------
+
+  root.addEventListener('keydown', function (event) {
+    if (!state.data || event.target.id !== 'heatmap-svg') {
+      return;
+    }
+    var f = state.focus;
+    var last = state.data.columns.length - 1;
+    var moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    if (moves[event.key]) {
+      f.row = Math.max(0, Math.min(state.rows.length - 1, f.row + moves[event.key][0]));
+      f.col = Math.max(0, Math.min(last, f.col + moves[event.key][1]));
+    } else if (event.key === 'Home' || event.key === 'End') {
+      f.col = event.key === 'Home' ? 0 : last;
+    } else if (event.key === 'PageUp' || event.key === 'PageDown') {
+      f.row = Math.max(0, Math.min(state.rows.length - 1, f.row + (event.key === 'PageUp' ? -10 : 10)));
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      activate(f.row, f.col, event.shiftKey);
+      return;
+    } else if (event.key === '+' || event.key === '=') {
+      zoom(-1);
+    } else if (event.key === '-') {
+      zoom(1);
+    } else if (event.key === 'Escape') {
+      state.anchor = null;
+      placeAnchor();
+      info('Range cleared.');
+      tip(0, 0, false);
+      return;
+    } else {
+      return;
+    }
+    event.preventDefault();
+    placeFocus(true);
+  });
+
+  root.addEventListener('focusin', function (event) {
+    if (event.target.id === 'heatmap-svg' && state.data) {
+      placeFocus(true);
+    }
+  });
+
+  root.addEventListener('focusout', function () { tip(0, 0, false); });
+
+  var resizing = null;
+  window.addEventListener('resize', function () {
+    window.clearTimeout(resizing);
+    resizing = window.setTimeout(function () {
+      if (state.data) {
+        render();
+      }
+    }, 100);
+  });
+
+  // For tests and for people at the console: where a cell is, and what the page says about it.
+  window.allotHeatmap = {
+    state: state,
+    column: function (startIso) {
+      var t = Date.parse(startIso);
+      return state.data.columns.findIndex(function (c) { return Date.parse(c.start) === t; });
+    },
+    focusCell: function (pool, startIso) {
+      var r = rowOf(pool);
+      var c = this.column(startIso);
+      if (r < 0 || c < 0) {
+        return null;
+      }
+      state.focus = { row: r, col: c };
+      svg().focus();
+      placeFocus(true);
+      return describe(r, c);
+    },
+    cellCentre: function (pool, startIso) {
+      var r = rowOf(pool);
+      var c = this.column(startIso);
+      if (r < 0 || c < 0) {
+        return null;
+      }
+      var L = state.layout;
+      return { x: Math.round(L.label + (c + 0.5) * L.cell), y: Math.round(L.axis + (r + 0.5) * L.row) };
+    },
+    loadedAt: function () { return loadedAt; }
+  };
+
+  connect();
+})();

@@ -1,0 +1,56 @@
+package dev.allot.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * axe-core (Deque's accessibility engine, MPL-2.0, shipped in the test resources so that it runs offline) run in
+ * the page the browser shows: its WCAG 2.0/2.1 A and AA rules, and only the serious and critical violations.
+ */
+public final class Axe {
+
+	private static final String SOURCE = load();
+
+	private static final String RUN = """
+			var done = arguments[arguments.length - 1];
+			axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+			  .then(function (result) {
+			    done(result.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })
+			      .map(function (v) {
+			        return v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.slice(0, 3).map(function (n) {
+			          return n.target.join(' ') + ' [' + (n.failureSummary || '').replace(/\\s+/g, ' ') + ']';
+			        }).join('; ');
+			      }));
+			  }, function (error) { done(['axe could not run: ' + error]); });""";
+
+	private Axe() {
+	}
+
+	/** The serious and critical violations on the page shown now, one line each; empty when there are none. */
+	@SuppressWarnings("unchecked")
+	public static List<String> seriousViolations(ChromeDriver browser) {
+		browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+		if (Boolean.FALSE.equals(browser.executeScript("return typeof window.axe === 'object'"))) {
+			browser.executeScript(SOURCE);
+		}
+		return (List<String>) browser.executeAsyncScript(RUN);
+	}
+
+	private static String load() {
+		try (InputStream in = Axe.class.getResourceAsStream("/axe-core/axe.min.js")) {
+			if (in == null) {
+				throw new IllegalStateException("axe-core/axe.min.js is missing from the test resources");
+			}
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

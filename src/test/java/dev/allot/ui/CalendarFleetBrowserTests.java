@@ -1,0 +1,180 @@
+package dev.allot.ui;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.allot.support.Api;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The calendar at fleet scale: 50 pools of 4 GPU types in 2 regions (8 groups) and 2,000 reservations, 90 days
+ * on one 1440x900 screen with no scrolling. The render time is measured and printed, never asserted.
+ */
+class CalendarFleetBrowserTests extends ConsoleBrowserTest {
+
+	private static final int POOLS = 50;
+
+	private static final int RESERVATIONS = 2_000;
+
+	@Test
+	void ninetyDaysOfFiftyPoolsFitOneLaptopScreen() throws Exception {
+		String tag = "f" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);
+		List<String> types = List.of(newGpuType(), newGpuType(), newGpuType(), newGpuType());
+		List<String> pools = new ArrayList<>();
+		long seeding = System.nanoTime();
+		for (int i = 0; i < POOLS; i++) {
+			String pool = tag + "-p" + i;
+			Api.Response created = api.post("/api/v1/pools", adminToken(), Map.of("name", pool, "gpuType",
+					types.get(i % 4), "gpusPerNode", 8, "region", tag + (i % 8 < 4 ? "-eu" : "-us")));
+			assertThat(created.status()).as(created.toString()).isEqualTo(201);
+			addNodes(pool, 2);
+			pools.add(pool);
+		}
+		String tenant = newTenant();
+		newProject(tenant, "training");
+		List<Map<String, Object>> policies = new ArrayList<>();
+		for (String type : types) {
+			setRateCard(type);
+			Map<String, Object> policy = policy(type, 1_000, 1_000, true);
+			policy.put("maxAdvance", "P100D");
+			policies.add(policy);
+		}
+		ok(api.put("/api/v1/tenants/" + tenant + "/quota", adminToken(), Map.of("policies", policies)));
+		String member = newUser();
+		addMember(tenant, member, "MEMBER");
+		String token = tenantToken(tenant, "MEMBER");
+		int booked = seed(tenant, token, pools);
+		System.out.printf("Fleet calendar: seeded %d pools and %d reservations in %.1f s%n", POOLS, booked,
+				(System.nanoTime() - seeding) / 1e9);
+		assertThat(booked).isEqualTo(RESERVATIONS);
+
+		signIn(member);
+		viewport(1440, 900);
+		for (int run = 0; run < 2; run++) {
+			long started = System.nanoTime();
+			open("/calendar?days=90&step=day&q=" + tag);
+			waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-renders]")));
+			long shown = System.nanoTime() - started;
+			Map<?, ?> timing = (Map<?, ?>) browser.executeScript("""
+					var nav = performance.getEntriesByType('navigation')[0], root = document.getElementById('heatmap');
+					return { fetch: Number(root.dataset.fetchMs), draw: Number(root.dataset.renderMs),
+					  sinceNavigation: Math.round(performance.now() - nav.startTime),
+					  cells: document.querySelectorAll('#heatmap-svg rect.c').length };""");
+			System.out.printf("Fleet calendar (%s): 90 days x %d pools shown %d ms after the request (page, event "
+					+ "stream, one JSON read of %s ms, drawing %s ms, %s cells); load average %s%n",
+					run == 0 ? "first" : "again", POOLS, shown / 1_000_000, timing.get("fetch"), timing.get("draw"),
+					timing.get("cells"), loadAverage());
+		}
+
+		assertThat(findAll("g[data-pool]")).hasSize(POOLS);
+		assertThat(findAll("g[data-group]")).hasSize(8);
+		assertThat(findAll("#heatmap-svg g[data-pool] rect.c")).hasSize(POOLS * 90);
+		assertThat(exists("#heatmap-svg rect.mine")).isTrue();
+		Map<?, ?> fits = (Map<?, ?>) browser.executeScript("""
+				var svg = document.getElementById('heatmap-svg').getBoundingClientRect();
+				return { scrollHeight: document.documentElement.scrollHeight, scrollWidth: document.documentElement.scrollWidth,
+				  innerHeight: window.innerHeight, innerWidth: window.innerWidth, svgBottom: Math.ceil(svg.bottom),
+				  svgRight: Math.ceil(svg.right) };""");
+		System.out.println("Fleet calendar at 1440x900: " + fits);
+		assertThat(((Number) fits.get("scrollHeight")).longValue()).as("no vertical scrolling")
+			.isLessThanOrEqualTo(((Number) fits.get("innerHeight")).longValue());
+		assertThat(((Number) fits.get("scrollWidth")).longValue()).as("no horizontal scrolling")
+			.isLessThanOrEqualTo(((Number) fits.get("innerWidth")).longValue());
+		checkAccessibility();
+		screenshot("laptop-calendar_fleet-90-days");
+
+		viewport(390, 844);
+		open("/calendar?days=90&step=day&q=" + tag);
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-renders]")));
+		assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).longValue())
+			.as("no horizontal scrolling on a phone")
+			.isLessThanOrEqualTo(390);
+		checkAccessibility();
+		screenshot("phone-calendar_fleet-90-days");
+	}
+
+	/** 40 one-node reservations per pool over the next 88 days, booked through the API by 4 clients at once. */
+	private int seed(String tenant, String token, List<String> pools) throws Exception {
+		ExecutorService clients = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<Integer>> done = new ArrayList<>();
+			for (int c = 0; c < 4; c++) {
+				int client = c;
+				done.add(clients.submit(() -> {
+					Random random = new Random(client);
+					int count = 0;
+					for (int i = client; i < RESERVATIONS; i += 4) {
+						String pool = pools.get(i % pools.size());
+						for (int attempt = 0; attempt < 20; attempt++) {
+							Instant start = day(1 + random.nextInt(88)).plus(Duration.ofHours(random.nextInt(24)));
+							Map<String, Object> body = new HashMap<>(Map.of("project", "training", "pool", pool, "gpus",
+									8, "startsAt", start.toString(), "endsAt",
+									start.plus(Duration.ofHours(2 + random.nextInt(30))).toString()));
+							body.put("cluster", Map.of("orchestrator", "KUBERNETES"));
+							Api.Response response = api.post("/api/v1/tenants/" + tenant + "/reservations", token, body);
+							if (response.status() == 201) {
+								count++;
+								break;
+							}
+							if (response.status() != 409) {
+								throw new AssertionError("Not booked: " + response);
+							}
+						}
+					}
+					return count;
+				}));
+			}
+			int total = 0;
+			for (Future<Integer> future : done) {
+				total += future.get();
+			}
+			return total;
+		}
+		finally {
+			clients.shutdownNow();
+		}
+	}
+
+	/**
+	 * The page's viewport (without the browser's own bars) exactly width x height, as a laptop's or phone's screen;
+	 * emulated, since a Chromium window is at least 500 px wide.
+	 */
+	private void viewport(int width, int height) {
+		browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+				Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", width < 600));
+		assertThat(browser.executeScript("return window.innerWidth + 'x' + window.innerHeight"))
+			.isEqualTo(width + "x" + height);
+	}
+
+	@org.junit.jupiter.api.AfterEach
+	void realViewport() {
+		browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+	}
+
+	private static String loadAverage() {
+		try {
+			return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
+		}
+		catch (java.io.IOException ex) {
+			return "unknown";
+		}
+	}
+
+	private static void ok(Api.Response response) {
+		assertThat(response.status()).as(response.toString()).isEqualTo(200);
+	}
+
+}
