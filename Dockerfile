@@ -29,7 +29,8 @@ RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends postgre
  && pg_ctlcluster "$(ls /etc/postgresql)" main start \
  && su postgres -c "psql -qc \"CREATE DATABASE allot_training\"" \
  && su postgres -c "psql -qc \"ALTER USER postgres PASSWORD 'training'\"" \
- && java -XX:AOTCacheOutput=app.aot -Dspring.context.exit=onRefresh -jar /app/allot.jar \
+ && java -XX:AOTCacheOutput=app.aot -XX:+UseG1GC -XX:MaxRAMPercentage=75 -Dspring.context.exit=onRefresh \
+      -jar /app/allot.jar \
       --spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/allot_training \
       --spring.datasource.username=postgres --spring.datasource.password=training \
       --allot.security.sealing-key="$(head -c 32 /dev/urandom | base64)" --db-scheduler.enabled=false \
@@ -41,4 +42,5 @@ USER allot
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=40s \
   CMD wget -qO- http://127.0.0.1:8080/actuator/health/readiness || exit 1
-ENTRYPOINT ["java", "-XX:AOTCache=app.aot", "-XX:MaxRAMPercentage=75", "-jar", "/app/allot.jar"]
+# the same collector as in training (the JVM would pick Serial on a small container, and the cache then refuses)
+ENTRYPOINT ["java", "-XX:AOTCache=/app/app.aot", "-XX:+UseG1GC", "-XX:MaxRAMPercentage=75", "-jar", "/app/allot.jar"]
