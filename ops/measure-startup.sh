@@ -7,8 +7,8 @@
 #   AOT=no ops/measure-startup.sh                       # skip the runs with a JDK AOT cache
 #
 # embedded: the quick start (no datasource), on a fresh data folder, then again on that folder (a restart).
-# external: the database in $DB_URL (default jdbc:postgresql://127.0.0.1:5432/allot_startup, created with psql
-#           when missing), user $DB_USER (postgres) / $DB_PASSWORD. Migrations are applied before measuring.
+# external: the database in $DB_URL (default jdbc:postgresql://127.0.0.1:5432/allot_startup, dropped and created
+#           anew with psql), user $DB_USER (postgres) / $DB_PASSWORD. Migrations are applied before measuring.
 # With AOT (the default) each mode is measured twice: plain, and with the JDK AOT cache (-XX:AOTCache, JDK 25)
 # from a training run of the same jar, as the Dockerfile does. Needs java 25, curl; psql for the external mode.
 set -euo pipefail
@@ -83,8 +83,9 @@ for mode in $MODES; do
   else
     external_env
     db=${DB_URL##*/}; db=${db%%\?*}
-    if command -v psql >/dev/null && ! psql -h 127.0.0.1 -U "$DB_USER" -lqt | cut -d'|' -f1 | grep -qw "$db"; then
-      psql -h 127.0.0.1 -U "$DB_USER" -qc "CREATE DATABASE $db"
+    # a fresh database each run: its signing keys are sealed with this run's random ALLOT_SEALING_KEY
+    if command -v psql >/dev/null; then
+      psql -h 127.0.0.1 -U "$DB_USER" -d postgres -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
     fi
     measure "external, first start (migrates)" "$WORK/unused"
     measure "external" "$WORK/unused"
