@@ -15,6 +15,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.flyway.autoconfigure.FlywayDataSource;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -23,9 +24,11 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * With no datasource configured, Allot runs on an embedded PostgreSQL (real binaries) whose data
- * folder survives restarts, so that {@code ./mvnw spring-boot:run} works on a machine with only a JDK.
+ * folder survives restarts, so that {@code ./mvnw spring-boot:run} works on a machine with only a JDK. The
+ * production jar ({@code -Pproduction}) has no embedded PostgreSQL and needs {@code spring.datasource.url}.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres")
 @ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty()")
 class EmbeddedPostgresConfiguration {
 
