@@ -137,6 +137,38 @@ class HealthCheckApiTests extends LifecycleTest {
 	}
 
 	@Test
+	void twoNodesFailingAtOnceCompeteForOneFreeNodeOneGetsItTheOtherClusterStaysDegradedSayingWhy() {
+		Setup s = fleet(3);
+		Instant start = hour(3);
+		String first = bookAndAwaitSchedule(s, 8, start, hour(4), "KUBERNETES");
+		String second = bookAndAwaitSchedule(s, 8, start, hour(4), "KUBERNETES");
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		String a = api.get(path(s, first), s.token()).json().get("nodes").get(0).asString();
+		String b = api.get(path(s, second), s.token()).json().get("nodes").get(0).asString();
+		String free = s.nodes().stream().filter(n -> !n.equals(a) && !n.equals(b)).findFirst().orElseThrow();
+
+		java.util.concurrent.CompletableFuture<Api.Response> one = java.util.concurrent.CompletableFuture.supplyAsync(
+				() -> api.post("/api/v1/nodes/" + a + "/events", adminToken(), Map.of("type", "ECC", "uncorrectedErrors", 3)));
+		java.util.concurrent.CompletableFuture<Api.Response> two = java.util.concurrent.CompletableFuture.supplyAsync(
+				() -> api.post("/api/v1/nodes/" + b + "/events", adminToken(), Map.of("type", "ECC", "uncorrectedErrors", 3)));
+		assertThat(one.join().status()).as(one.join().body()).isEqualTo(202);
+		assertThat(two.join().status()).as(two.join().body()).isEqualTo(202);
+
+		JsonNode x = cluster(s, first);
+		JsonNode y = cluster(s, second);
+		java.util.List<JsonNode> clusters = java.util.List.of(x, y);
+		assertThat(clusters.stream().filter(c -> c.get("state").asString().equals("READY"))).hasSize(1);
+		JsonNode degraded = clusters.stream().filter(c -> c.get("state").asString().equals("DEGRADED")).findFirst()
+			.orElseThrow();
+		assertThat(degraded.get("stateReason").asString()).endsWith("no free node can replace it");
+		// the free node went to exactly one cluster
+		assertThat(clusters.stream().flatMap(c -> c.get("nodes").valueStream()).map(n -> n.get("hostname").asString())
+			.filter(free::equals)).hasSize(1);
+		assertThat(jdbc.sql("SELECT count(*) FROM allocation a JOIN node n ON n.id = a.node_id WHERE n.hostname = ? AND a.active")
+			.param(free).query(Long.class).single()).isEqualTo(1);
+	}
+
+	@Test
 	void aClusterThatIsNotReadyCannotBeCheckedAndAnotherTenantsCheckIsNotFound() {
 		Setup s = fleet(1);
 		Instant start = hour(3);

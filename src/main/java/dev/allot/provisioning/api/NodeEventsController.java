@@ -31,7 +31,7 @@ class NodeEventsController {
 	/** Classifies the event and remediates (202): the answer says the fault class and what was done. */
 	@ResponseStatus(HttpStatus.ACCEPTED)
 	@PostMapping("/api/v1/nodes/{hostname}/events")
-	NodeEvents.Handled report(Caller caller, @PathVariable String hostname, @Valid @RequestBody NodeEventBody body) {
+	NodeEvents.NodeEventOutcome report(Caller caller, @PathVariable String hostname, @Valid @RequestBody NodeEventBody body) {
 		return events.report(caller, hostname, new NodeEvents.Event(body.type(), body.xid(), body.uncorrectedErrors(),
 				body.errorCategory(), body.message()));
 	}

@@ -38,7 +38,7 @@ public class NodeEvents {
 	}
 
 	/** What the event caused: its class of fault, the remediation, and the cluster it concerned. */
-	public record Handled(String hostname, Verdict.Fault fault, Remediation.Action action, @Nullable UUID reservationId) {
+	public record NodeEventOutcome(String hostname, Verdict.Fault fault, Remediation.Action action, @Nullable UUID reservationId) {
 	}
 
 	private final Clusters clusters;
@@ -50,23 +50,23 @@ public class NodeEvents {
 		this.remediation = remediation;
 	}
 
-	public Handled report(Caller caller, String hostname, Event event) {
+	public NodeEventOutcome report(Caller caller, String hostname, Event event) {
 		caller.requirePlatformAdmin();
 		Verdict.Fault fault = classify(event);
 		String why = describe(event);
 		Cluster cluster = clusters.servingOn(hostname).orElse(null);
 		if (fault == Verdict.Fault.NONE) {
-			return new Handled(hostname, fault, Remediation.Action.NONE, cluster == null ? null : cluster.reservationId());
+			return new NodeEventOutcome(hostname, fault, Remediation.Action.NONE, cluster == null ? null : cluster.reservationId());
 		}
 		if (cluster != null) {
-			return new Handled(hostname, fault, remediation.remediate(cluster, hostname, fault, why),
+			return new NodeEventOutcome(hostname, fault, remediation.remediate(cluster, hostname, fault, why),
 					cluster.reservationId());
 		}
 		if (fault == Verdict.Fault.HARDWARE) {
 			remediation.quarantineAndReplace(null, hostname, fault, "hardware fault: " + why);
-			return new Handled(hostname, fault, Remediation.Action.QUARANTINE, null);
+			return new NodeEventOutcome(hostname, fault, Remediation.Action.QUARANTINE, null);
 		}
-		return new Handled(hostname, fault, Remediation.Action.NONE, null);
+		return new NodeEventOutcome(hostname, fault, Remediation.Action.NONE, null);
 	}
 
 	static Verdict.Fault classify(Event event) {
