@@ -21,7 +21,9 @@ stop() { # pid file, name
 	rm -f "$1"
 }
 
-stop "$B/slurm/run/slurmd-vm.pid" slurmd
+for pidfile in "$B"/slurm/run/slurmd-*.pid; do
+	[[ -e "$pidfile" ]] && stop "$pidfile" "slurmd $(basename "$pidfile" .pid | cut -d- -f2-)"
+done
 stop "$B/slurm/run/slurmctld.pid" slurmctld
 stop "$B/slurm/run/slurmdbd.pid" slurmdbd
 stop "$B/munge/run/munged.pid" munged

@@ -5,8 +5,9 @@
 #   .ci/slurm-up.sh [base-folder]        (default /tmp/allot-slurm)
 #
 # Prints `export SLURM_CONF=...` (and the folder) on stdout; everything else goes to stderr.
-# Nodes: vm (the real slurmd), gpu-[001-008] (answer through the local slurmd, turn IDLE),
-# gpu-[009-016] (point at a closed port, stay DOWN). Accounting lives in MariaDB/MySQL
+# Nodes: vm and gpu-[001-008], each with its own real slurmd on its own port (turn IDLE and run jobs, e.g.
+# the health checks' stand-in executables; the GPUs are only counted, through gres.conf), and gpu-[009-016]
+# (point at a closed port, stay DOWN). Accounting lives in MariaDB/MySQL
 # (SLURM_DB_HOST, SLURM_DB_PORT, SLURM_DB_USER, SLURM_DB_PASS; default root@127.0.0.1:3306, no password),
 # in a database named after the base folder so that several clusters can share one server.
 set -euo pipefail
@@ -66,7 +67,7 @@ if command -v mysql >/dev/null && ! mysql -h "$DB_HOST" -P "$DB_PORT" -u "$DB_US
 fi
 
 # Stop leftovers of an earlier, half-started run under this folder before rewriting its configuration.
-for pidfile in "$B/slurm/run/slurmd-vm.pid" "$B/slurm/run/slurmctld.pid" "$B/slurm/run/slurmdbd.pid"; do
+for pidfile in "$B"/slurm/run/slurmd-*.pid "$B/slurm/run/slurmctld.pid" "$B/slurm/run/slurmdbd.pid"; do
 	if alive "$pidfile"; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
 done
 
@@ -88,6 +89,9 @@ CTLD_PORT=$(free_port)
 SLURMD_PORT=$(free_port)
 DBD_PORT=$(free_port)
 CLOSED_PORT=$(free_port)
+GPU_NODES=(gpu-001 gpu-002 gpu-003 gpu-004 gpu-005 gpu-006 gpu-007 gpu-008)
+declare -A GPU_PORT=()
+for node in "${GPU_NODES[@]}"; do GPU_PORT[$node]=$(free_port); done
 DB_NAME="allot_slurm_$(echo -n "$B" | md5sum | cut -c1-10)"
 
 cat >"$CONF" <<EOF
@@ -125,10 +129,24 @@ AccountingStorageEnforce=associations
 AccountingStorageTRES=gres/gpu
 JobAcctGatherType=jobacct_gather/none
 MailProg=/bin/true
+# The slurmd of a fake GPU node reports the configured CPUs, memory and GPUs instead of this host's.
+SlurmdParameters=config_overrides
+RebootProgram=/bin/true
 NodeName=vm NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN
-NodeName=gpu-[001-008] NodeAddr=127.0.0.1 CPUs=64 RealMemory=512000 Gres=gpu:8 State=UNKNOWN
+$(for node in "${GPU_NODES[@]}"; do
+	echo "NodeName=$node NodeAddr=127.0.0.1 Port=${GPU_PORT[$node]} CPUs=64 RealMemory=512000 Gres=gpu:8 State=UNKNOWN"
+done)
 NodeName=gpu-[009-016] NodeAddr=127.0.0.1 Port=$CLOSED_PORT CPUs=64 RealMemory=512000 Gres=gpu:8 State=UNKNOWN
 PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+
+# Stand-in device files (Slurm drops a GPU without one): the GPUs are only counted, so that jobs can ask for
+# --gres=gpu:N and see CUDA_VISIBLE_DEVICES.
+mkdir -p "$B/dev"
+for i in 0 1 2 3 4 5 6 7; do touch "$B/dev/nvidia$i"; done
+cat >"$B/etc/gres.conf" <<EOF
+AutoDetect=off
+NodeName=gpu-[001-016] Name=gpu File=$B/dev/nvidia[0-7]
 EOF
 
 cat >"$B/etc/slurmdbd.conf" <<EOF
@@ -169,6 +187,10 @@ log "starting slurmctld on port $CTLD_PORT"
 slurmctld -f "$CONF" -R >&2
 log "starting slurmd (vm) on port $SLURMD_PORT"
 slurmd -f "$CONF" -N vm >&2
+for node in "${GPU_NODES[@]}"; do
+	log "starting slurmd ($node) on port ${GPU_PORT[$node]}"
+	slurmd -f "$CONF" -N "$node" >&2
+done
 wait_for 30 "scontrol ping" bash -c "scontrol ping | grep -q UP"
 # The cluster registers itself in slurmdbd on its first start; accounts need it.
 wait_for 30 "cluster registration" bash -c "sacctmgr -n -P show cluster format=cluster | grep -qx allot"

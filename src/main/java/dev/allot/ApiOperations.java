@@ -144,6 +144,9 @@ final class ApiOperations {
 				"Takes it out of service with a reason (platform admin).");
 		op("POST", "/nodes/{hostname}/release", "releaseNode", "nodes", "Release a node",
 				"Returns a quarantined node to service (platform admin).");
+		op("POST", "/nodes/{hostname}/events", "reportNodeEvent", "nodes", "Report a node health event",
+				"An Xid, ECC errors or a DCGM health event from an exporter; it feeds tiered remediation (reboot, or "
+						+ "quarantine and replacement) and answers the fault class and what was done.");
 		op("POST", "/nodes/{hostname}/state", "changeNodeState", "nodes", "Change a node's state",
 				"Moves a node between its states, audited (platform admin).");
 

@@ -44,7 +44,7 @@ class ContractFuzzTests extends IntegrationTest {
 	/** Tables only requests write to, counted whole. */
 	private static final List<String> TABLES = List.of("tenant", "project", "member", "reservation", "quota",
 			"quota_policy", "tenant_budget", "project_budget", "service_account", "app_user", "pool", "node", "gpu_type",
-			"rate_card", "tenant_webhook");
+			"rate_card", "tenant_webhook", "node_remediation");
 
 	/**
 	 * Tables scheduled jobs write to as well (metering, retention, key rotation), counted for this test's callers,

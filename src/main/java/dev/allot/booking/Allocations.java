@@ -243,6 +243,30 @@ class Allocations {
 		return timestamp == null ? null : timestamp.toInstant();
 	}
 
+	/** The ids of the pool's nodes with these hostnames. */
+	List<Long> nodeIds(UUID poolId, List<String> hostnames) {
+		return jdbc.sql("SELECT id FROM node WHERE pool_id = ? AND hostname = ANY(?) ORDER BY id")
+			.params(poolId, hostnames.toArray(String[]::new))
+			.query(Long.class)
+			.list();
+	}
+
+	/**
+	 * Ends one node's live allocation of the reservation at {@code until}, or retires it when nothing of it is
+	 * kept ({@code until} at or before its start).
+	 */
+	void release(UUID reservationId, long nodeId, java.time.Instant until) {
+		jdbc.sql("""
+				UPDATE allocation SET active = lower(during) < CAST(:until AS timestamptz),
+				    during = CASE WHEN lower(during) < CAST(:until AS timestamptz)
+				                  THEN tstzrange(lower(during), CAST(:until AS timestamptz), '[)') ELSE during END
+				WHERE reservation_id = :reservation AND node_id = :node AND active""")
+			.param("reservation", reservationId)
+			.param("node", nodeId)
+			.param("until", ts(until))
+			.update();
+	}
+
 	List<Long> nodesOf(UUID reservationId) {
 		return jdbc.sql("SELECT node_id FROM allocation WHERE reservation_id = ? AND active ORDER BY node_id")
 

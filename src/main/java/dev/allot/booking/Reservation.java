@@ -22,6 +22,16 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		Instant startsAt, Instant endsAt, @Nullable Instant cancelledAt, boolean preemptible, ClusterSpec cluster,
 		QuotaDecision quote, List<String> nodes, long version, Instant createdAt, @Nullable Progress progress) {
 
+	/** The same reservation on another node instead of {@code failed} (a node replaced after failing its checks). */
+	Reservation replacingNode(String failed, String replacement) {
+		if (!nodes.contains(failed) || nodes.contains(replacement)) {
+			throw new IllegalArgumentException(failed + " cannot be replaced by " + replacement + " in " + nodes);
+		}
+		List<String> replaced = nodes.stream().map(node -> node.equals(failed) ? replacement : node).toList();
+		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
+				cluster, quote, replaced, version + 1, createdAt, progress);
+	}
+
 	/** A cancellation, and from when the nodes are free again ({@code null}: nothing left to free). */
 	public record Cancellation(Reservation cancelled, @Nullable Instant freedFrom) {
 	}

@@ -126,6 +126,49 @@ public class ReservationLifecycle {
 		});
 	}
 
+	/**
+	 * Replaces a node of the reservation that failed its checks by a free, available node of the same pool (with
+	 * the booking's CUDA driver and the same topology preference as a booking) for the rest of the window: from
+	 * its start when it has not begun, else from the next whole minute. The failed node keeps what it already
+	 * served and gets the rest back in its gaps (taking it out of service is the inventory's). One transaction,
+	 * under the reservation's and both nodes' locks; audited. Empty, and nothing changed, when no node is free or
+	 * the failed node is not the reservation's.
+	 *
+	 * @param avoid hostnames not to use (nodes that already failed for this reservation)
+	 */
+	public Optional<String> replaceNode(UUID id, String failed, List<String> avoid) {
+		return transactions.execute(status -> {
+			Reservations.Stored stored = reservations.findForUpdate(id).orElseThrow(() -> notFound(id));
+			Reservation before = stored.reservation();
+			Instant from = later(nextMinute(clock.instant()), before.startsAt());
+			if (!before.nodes().contains(failed) || !from.isBefore(before.endsAt())) {
+				return Optional.<String>empty();
+			}
+			TimeWindow rest = new TimeWindow(from, before.endsAt());
+			List<String> excludedNames = new java.util.ArrayList<>(before.nodes());
+			excludedNames.addAll(avoid);
+			List<Long> excluded = allocations.nodeIds(stored.poolId(), excludedNames);
+			List<Allocations.Locked> found = allocations.lockFreeNodes(stored.poolId(), rest,
+					before.cluster().cudaDriver(), 1, excluded);
+			if (found.isEmpty() || allocations.freeFor(List.of(found.getFirst().nodeId()), rest).isEmpty()) {
+				return Optional.<String>empty();
+			}
+			Allocations.Locked replacement = found.getFirst();
+			long failedId = allocations.nodeIds(stored.poolId(), List.of(failed)).getFirst();
+			allocations.lockNodes(List.of(failedId));
+			allocations.release(id, failedId, from);
+			calendar.returned(stored.poolId(), allocations.returnToGaps(List.of(failedId), stored.poolId(), rest), rest);
+			List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(List.of(replacement.nodeId()), rest);
+			allocations.allocate(id, stored.poolId(), List.of(replacement.nodeId()), rest);
+			calendar.taken(stored.poolId(), gaps, rest);
+			Reservation after = before.replacingNode(failed, replacement.hostname());
+			reservations.updateNodes(after);
+			audit.record(new AuditRecord(before.tenant(), "reservation.node-replaced", "reservation", id.toString(),
+					before, after));
+			return Optional.of(replacement.hostname());
+		});
+	}
+
 	private Reservation move(UUID id, BiFunction<Reservation, Instant, Reservation> transition) {
 		return transactions.execute(status -> {
 			Reservation before = reservations.findForUpdate(id).orElseThrow(() -> notFound(id)).reservation();

@@ -63,6 +63,13 @@ class Reservations {
 			.update();
 	}
 
+	/** Stores a node replacement (see {@link ReservationLifecycle#replaceNode}). */
+	void updateNodes(Reservation r) {
+		jdbc.sql("UPDATE reservation SET nodes = ?, version = ? WHERE id = ?")
+			.params(r.nodes().toArray(String[]::new), r.version(), r.id())
+			.update();
+	}
+
 	/** Stores a lifecycle transition (see {@link ReservationLifecycle}); nothing else of the row changes. */
 	void updateProgress(Reservation r) {
 		Reservation.Progress progress = r.progress();

@@ -17,7 +17,7 @@
  * </ul>
  * {@code api} and {@code ui} are its web adapters.
  */
-@ApplicationModule(displayName = "Provisioning", allowedDependencies = { "shared", "audit", "tenancy", "booking" })
+@ApplicationModule(displayName = "Provisioning", allowedDependencies = { "shared", "audit", "tenancy", "booking", "inventory" })
 @NullMarked
 package dev.allot.provisioning;
 

@@ -247,7 +247,7 @@ class ClusterLifecycleTests extends LifecycleTest {
 	}
 
 	@Test
-	void aNodeFailingItsAcceptanceTestFailsTheReservationNamingTheNode() {
+	void aNodeFailingItsAcceptanceTestWithNoReplacementHandsTheClusterOverDegradedNamingTheNodeAndWhy() {
 		Setup s = fleet(2);
 		Instant start = hour(3);
 		String id = bookAndAwaitSchedule(s, 16, start, hour(4), "KUBERNETES");
@@ -256,16 +256,43 @@ class ClusterLifecycleTests extends LifecycleTest {
 
 		runDueAt(start.minus(Duration.ofMinutes(15)));
 
-		JsonNode failed = cluster(s, id);
-		assertThat(failed.get("state").asString()).isEqualTo("FAILED");
-		assertThat(failed.get("failureReason").asString()).isEqualTo("The acceptance test NVIDIA_SMI failed on " + bad);
-		assertThat(failed.get("nodes").valueStream().filter(n -> n.get("hostname").asString().equals(bad))
-			.map(n -> n.get("health").asString())).containsExactly("FAILED");
-		assertThat(reservationStatus(s, id)).isEqualTo("FAILED");
-		assertThat(activeAllocations(id)).isZero();
+		JsonNode degraded = cluster(s, id);
+		assertThat(degraded.get("state").asString()).isEqualTo("DEGRADED");
+		assertThat(degraded.get("stateReason").asString()).isEqualTo("A health check failed on " + bad + " before handover");
+		assertThat(degraded.get("nodes").valueStream().filter(n -> n.get("hostname").asString().equals(bad))
+			.map(n -> n.get("health").asString() + " " + n.get("detail").asString()))
+			.containsExactly("FAILED NVIDIA_SMI: nvidia-smi failed: GPU 0: 2 uncorrected ECC errors");
+		assertThat(degraded.get("nodes").valueStream().filter(n -> !n.get("hostname").asString().equals(bad))
+			.map(n -> n.get("health").asString())).containsExactly("PASSED");
+		assertThat(reservationStatus(s, id)).isEqualTo("ACTIVE");
+		assertThat(timeline(degraded)).last().isEqualTo("provision SUCCEEDED DEGRADED");
+	}
 
-		runDueAt(start.minus(Duration.ofMinutes(14)));
-		assertThat(fake.clusters()).doesNotContainKey(UUID.fromString(id));
+	@Test
+	void aNodeFailingItsAcceptanceTestIsReplacedByAFreeNodeBeforeHandover() {
+		Setup s = fleet(3);
+		Instant start = hour(3);
+		String id = bookAndAwaitSchedule(s, 16, start, hour(4), "KUBERNETES");
+		List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
+			.map(JsonNode::asString).toList();
+		String bad = booked.get(1);
+		String spare = s.nodes().stream().filter(n -> !booked.contains(n)).findFirst().orElseThrow();
+		fake.failHealthChecksOn(bad);
+
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+
+		JsonNode ready = cluster(s, id);
+		assertThat(ready.get("state").asString()).as(ready.toString()).isEqualTo("READY");
+		assertThat(ready.get("nodes").valueStream().map(n -> n.get("hostname").asString() + " " + n.get("health").asString()))
+			.containsExactlyInAnyOrder(booked.get(0) + " PASSED", spare + " PASSED");
+		assertThat(ready.get("timeline").valueStream().map(e -> e.get("detail").asString()))
+			.contains(bad + " failed acceptance (NVIDIA_SMI: nvidia-smi failed: GPU 0: 2 uncorrected ECC errors): "
+					+ "replaced by " + spare + " before handover.");
+		assertThat(api.get(path(s, id), s.token()).json().get("nodes").valueStream().map(JsonNode::asString))
+			.containsExactlyInAnyOrder(booked.get(0), spare);
+		assertThat(fake.clusters().get(UUID.fromString(id)).nodes()).containsExactlyInAnyOrder(booked.get(0), spare);
+		assertThat(activeAllocations(id)).isEqualTo(2);
+		assertThat(reservationStatus(s, id)).isEqualTo("ACTIVE");
 	}
 
 	@Test

@@ -54,14 +54,118 @@ class HealthCheckApiTests extends LifecycleTest {
 			.map(r -> r.get("node").asString())).containsExactly(bad);
 		JsonNode degraded = cluster(s, id);
 		assertThat(degraded.get("state").asString()).isEqualTo("DEGRADED");
-		assertThat(degraded.get("stateReason").asString()).isEqualTo("A health check failed on " + bad);
+		// a hardware fault: quarantined at once, and with no free node in the pool the cluster stays DEGRADED
+		assertThat(degraded.get("stateReason").asString()).isEqualTo("A health check failed on " + bad
+				+ ": quarantined (hardware fault: NVIDIA_SMI: nvidia-smi failed: GPU 0: 2 uncorrected ECC errors); "
+				+ "no free node can replace it");
 		assertThat(degraded.get("reservationStatus").asString()).isEqualTo("ACTIVE");
+		assertThat(api.get("/api/v1/nodes/" + bad, adminToken()).json().get("state").asString()).isEqualTo("QUARANTINED");
+		assertThat(degraded.get("timeline").valueStream().map(e -> e.get("step").asString() + " " + e.get("detail").asString()))
+			.anyMatch(d -> d.startsWith("remediation Quarantined " + bad + " (hardware fault: NVIDIA_SMI"));
 
 		fake.reset(); // the node is healthy again
 		Api.Response recheck = api.post(path(s, id) + "/health-checks", s.token(), Map.of());
 		runDueAt(ready.plusSeconds(120));
 		assertThat(api.get(recheck.header("Location"), s.token()).json().get("status").asString()).isEqualTo("PASSED");
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");
+	}
+
+	@Test
+	void aSoftwareFaultRebootsTheNodeAndASecondFailureWithinTheCooldownQuarantinesAndReplacesIt() {
+		Setup s = fleet(3);
+		Instant start = hour(3);
+		String id = bookAndAwaitSchedule(s, 16, start, hour(4), "KUBERNETES");
+		Instant ready = start.minus(Duration.ofMinutes(15));
+		runDueAt(ready);
+		java.util.List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
+			.map(JsonNode::asString).toList();
+		String flaky = booked.get(0);
+		String free = s.nodes().stream().filter(n -> !booked.contains(n)).findFirst().orElseThrow();
+
+		fake.failHealthChecksUntilRebootOn(flaky);
+		api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "DCGM_DIAG", "level", 2));
+		runDueAt(ready.plusSeconds(60));
+		assertThat(fake.rebooted()).containsExactly(flaky);
+		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DEGRADED");
+		Api.Response recheck = api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "DCGM_DIAG"));
+		runDueAt(ready.plusSeconds(120));
+		assertThat(api.get(recheck.header("Location"), s.token()).json().get("status").asString()).isEqualTo("PASSED");
+		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");
+
+		fake.failHealthChecksUntilRebootOn(flaky); // fails again within the cooldown: quarantined, replaced
+		api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "NVIDIA_SMI"));
+		runDueAt(ready.plusSeconds(180));
+
+		JsonNode replaced = cluster(s, id);
+		assertThat(replaced.get("state").asString()).as(replaced.toString()).isEqualTo("READY");
+		assertThat(replaced.get("nodes").valueStream().map(n -> n.get("hostname").asString()))
+			.containsExactlyInAnyOrder(booked.get(1), free);
+		assertThat(api.get("/api/v1/nodes/" + flaky, adminToken()).json().get("state").asString()).isEqualTo("QUARANTINED");
+		assertThat(replaced.get("timeline").valueStream().map(e -> e.get("detail").asString()))
+			.anyMatch(d -> d.startsWith(flaky + " was taken out of service (failed again within PT24H of a remediation")
+					&& d.contains("replaced by " + free + " in the running cluster"));
+		assertThat(fake.clusters().get(java.util.UUID.fromString(id)).nodes()).containsExactlyInAnyOrder(booked.get(1), free);
+	}
+
+	@Test
+	void anExporterReportsAHardwareXidAndTheNodeIsQuarantinedAndReplaced() {
+		Setup s = fleet(3);
+		Instant start = hour(3);
+		String id = bookAndAwaitSchedule(s, 16, start, hour(4), "KUBERNETES");
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		java.util.List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
+			.map(JsonNode::asString).toList();
+		String bad = booked.get(1);
+
+		assertThat(api.post("/api/v1/nodes/" + bad + "/events", s.token(), Map.of("type", "XID", "xid", 79)).status())
+			.isEqualTo(403);
+		assertThat(api.post("/api/v1/nodes/" + bad + "/events", adminToken(), Map.of("type", "XID")).status())
+			.isEqualTo(400);
+		Api.Response reported = api.post("/api/v1/nodes/" + bad + "/events", adminToken(),
+				Map.of("type", "XID", "xid", 79, "message", "GPU has fallen off the bus"));
+
+		assertThat(reported.status()).as(reported.body()).isEqualTo(202);
+		assertThat(reported.json().get("fault").asString()).isEqualTo("HARDWARE");
+		assertThat(reported.json().get("action").asString()).isEqualTo("QUARANTINE");
+		JsonNode cluster = cluster(s, id);
+		assertThat(cluster.get("state").asString()).isEqualTo("READY");
+		assertThat(cluster.get("nodes").valueStream().map(n -> n.get("hostname").asString())).doesNotContain(bad)
+			.hasSize(2);
+		Api.Response corrected = api.post("/api/v1/nodes/" + booked.get(0) + "/events", adminToken(),
+				Map.of("type", "ECC", "uncorrectedErrors", 0));
+		assertThat(corrected.json().get("action").asString()).isEqualTo("NONE");
+	}
+
+	@Test
+	void twoNodesFailingAtOnceCompeteForOneFreeNodeOneGetsItTheOtherClusterStaysDegradedSayingWhy() {
+		Setup s = fleet(3);
+		Instant start = hour(3);
+		String first = bookAndAwaitSchedule(s, 8, start, hour(4), "KUBERNETES");
+		String second = bookAndAwaitSchedule(s, 8, start, hour(4), "KUBERNETES");
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		String a = api.get(path(s, first), s.token()).json().get("nodes").get(0).asString();
+		String b = api.get(path(s, second), s.token()).json().get("nodes").get(0).asString();
+		String free = s.nodes().stream().filter(n -> !n.equals(a) && !n.equals(b)).findFirst().orElseThrow();
+
+		java.util.concurrent.CompletableFuture<Api.Response> one = java.util.concurrent.CompletableFuture.supplyAsync(
+				() -> api.post("/api/v1/nodes/" + a + "/events", adminToken(), Map.of("type", "ECC", "uncorrectedErrors", 3)));
+		java.util.concurrent.CompletableFuture<Api.Response> two = java.util.concurrent.CompletableFuture.supplyAsync(
+				() -> api.post("/api/v1/nodes/" + b + "/events", adminToken(), Map.of("type", "ECC", "uncorrectedErrors", 3)));
+		assertThat(one.join().status()).as(one.join().body()).isEqualTo(202);
+		assertThat(two.join().status()).as(two.join().body()).isEqualTo(202);
+
+		JsonNode x = cluster(s, first);
+		JsonNode y = cluster(s, second);
+		java.util.List<JsonNode> clusters = java.util.List.of(x, y);
+		assertThat(clusters.stream().filter(c -> c.get("state").asString().equals("READY"))).hasSize(1);
+		JsonNode degraded = clusters.stream().filter(c -> c.get("state").asString().equals("DEGRADED")).findFirst()
+			.orElseThrow();
+		assertThat(degraded.get("stateReason").asString()).endsWith("no free node can replace it");
+		// the free node went to exactly one cluster
+		assertThat(clusters.stream().flatMap(c -> c.get("nodes").valueStream()).map(n -> n.get("hostname").asString())
+			.filter(free::equals)).hasSize(1);
+		assertThat(jdbc.sql("SELECT count(*) FROM allocation a JOIN node n ON n.id = a.node_id WHERE n.hostname = ? AND a.active")
+			.param(free).query(Long.class).single()).isEqualTo(1);
 	}
 
 	@Test

@@ -30,8 +30,11 @@ class HealthChecksController {
 		this.checks = checks;
 	}
 
-	/** @param kind which check ({@code NVIDIA_SMI} when absent) */
-	record HealthCheckRequest(@Nullable HealthCheckKind kind) {
+	/**
+	 * @param kind which check ({@code NVIDIA_SMI} when absent)
+	 * @param level the DCGM diagnostic level of a {@code DCGM_DIAG}, 1 to 3 (1 when absent)
+	 */
+	record HealthCheckRequest(@Nullable HealthCheckKind kind, @Nullable Integer level) {
 	}
 
 	/** Queues a check of the cluster's nodes and answers at once (202); read it back until it has finished. */
@@ -40,7 +43,8 @@ class HealthChecksController {
 	ResponseEntity<HealthCheck> request(Caller caller, @PathVariable String tenant, @PathVariable UUID id,
 			@Nullable IdempotencyKey idempotencyKey, @RequestBody(required = false) @Nullable HealthCheckRequest body) {
 		HealthCheckKind kind = body == null || body.kind() == null ? HealthCheckKind.NVIDIA_SMI : body.kind();
-		HealthChecks.Requested requested = checks.request(caller, tenant, id, kind, idempotencyKey);
+		Integer level = body == null ? null : body.level();
+		HealthChecks.Requested requested = checks.request(caller, tenant, id, kind, level, idempotencyKey);
 		ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.ACCEPTED)
 			.location(URI.create("/api/v1/tenants/" + tenant + "/reservations/" + id + "/health-checks/"
 					+ requested.check().id()));

@@ -2,7 +2,6 @@ package dev.allot.provisioning.driver;
 
 import java.util.List;
 
-import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Failures;
 
@@ -34,8 +33,20 @@ public interface ClusterDriver {
 	/** Whether {@link #runHealthCheck} works with this adapter. */
 	boolean supportsHealthChecks();
 
-	/** Runs a check on one node; {@link UnsupportedDriverOperationException} when the adapter cannot. */
-	HealthCheckResult runHealthCheck(String node, HealthCheckKind kind);
+	/**
+	 * Runs a check as a job pinned to one node of the cluster and returns what it printed (judging it is the
+	 * health module's); a job past its timeout is cancelled and reported {@code timedOut}. Throws
+	 * {@link UnsupportedDriverOperationException} when the adapter cannot.
+	 */
+	HealthCheckResult runHealthCheck(HealthCheckJob job);
+
+	/**
+	 * Restarts a node that a software-class fault left unhealthy (Slurm {@code scontrol reboot}; Kubernetes:
+	 * cordon, drain and the provider's reboot annotation). Returns a description of what was done.
+	 */
+	default String reboot(ClusterRef ref, String node) {
+		throw new UnsupportedDriverOperationException(getClass().getSimpleName(), "reboot");
+	}
 
 	/** Removes everything the cluster consists of and restores its nodes; a missing cluster is not an error. */
 	void teardown(ClusterRef ref);

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
-import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Cluster;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -78,8 +77,15 @@ public final class TimeBoundedDriver implements ClusterDriver {
 	}
 
 	@Override
-	public HealthCheckResult runHealthCheck(String node, HealthCheckKind kind) {
-		return bounded("healthCheck", kind + " on " + node, () -> delegate.runHealthCheck(node, kind));
+	public HealthCheckResult runHealthCheck(HealthCheckJob job) {
+		// the job's own timeout bounds the check; the driver's covers submitting it and cancelling it
+		return bounded("healthCheck", job.kind() + " on " + job.node(), job.timeout().plus(timeout),
+				() -> delegate.runHealthCheck(job));
+	}
+
+	@Override
+	public String reboot(ClusterRef ref, String node) {
+		return bounded("reboot", node, timeout, () -> delegate.reboot(ref, node));
 	}
 
 	@Override
@@ -91,6 +97,10 @@ public final class TimeBoundedDriver implements ClusterDriver {
 	}
 
 	private <T> T bounded(String name, String subject, Supplier<T> call) {
+		return bounded(name, subject, timeout, call);
+	}
+
+	private <T> T bounded(String name, String subject, Duration timeout, Supplier<T> call) {
 		String operation = name + " " + subject;
 		long started = System.nanoTime();
 		String outcome = "error";

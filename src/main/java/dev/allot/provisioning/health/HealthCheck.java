@@ -10,14 +10,24 @@ import org.jspecify.annotations.Nullable;
 /**
  * An on-demand check of a ready cluster's nodes, asked for by its tenant and run by the driver.
  *
+ * @param level the DCGM diagnostic level (1 to 3) of a {@code DCGM_DIAG}
  * @param detail a summary, or why the check could not run
  * @param results one per node, once the check has run
  */
-public record HealthCheck(UUID id, UUID reservationId, HealthCheckKind kind, Status status, String requestedBy,
-		Instant requestedAt, @Nullable Instant finishedAt, @Nullable String detail, List<NodeResult> results) {
+public record HealthCheck(UUID id, UUID reservationId, HealthCheckKind kind, @Nullable Integer level, Status status,
+		String requestedBy, Instant requestedAt, @Nullable Instant finishedAt, @Nullable String detail,
+		List<NodeResult> results) {
 
 	public HealthCheck {
 		results = List.copyOf(results);
+		if (level != null && (kind != HealthCheckKind.DCGM_DIAG || level < 1 || level > 3)) {
+			throw new IllegalArgumentException("level is the DCGM diagnostic level: 1, 2 or 3, for DCGM_DIAG only");
+		}
+	}
+
+	/** The DCGM level asked for; 1 when none was. */
+	int levelOrDefault() {
+		return level == null ? 1 : level;
 	}
 
 	public enum Status {
@@ -26,8 +36,12 @@ public record HealthCheck(UUID id, UUID reservationId, HealthCheckKind kind, Sta
 
 	}
 
-	/** The check on one node: whether it passed, and the tool's own output. */
-	public record NodeResult(String node, boolean passed, String output, Duration took) {
+	/**
+	 * The check on one node: whether it passed, what the tool's output says, the class of fault found
+	 * ({@code NONE}, {@code SOFTWARE}, {@code HARDWARE}), and the tool's own output.
+	 */
+	public record NodeResult(String node, boolean passed, @Nullable String summary, @Nullable String fault,
+			String output, Duration took) {
 	}
 
 }

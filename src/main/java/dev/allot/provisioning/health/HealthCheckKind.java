@@ -1,8 +1,12 @@
 package dev.allot.provisioning.health;
 
-/** Checks a driver may run on a node before handover or on demand. */
+/**
+ * Checks a driver may run on a node before handover or on demand: {@code nvidia-smi} (GPU count, ECC, Xid),
+ * {@code dcgmi diag} (levels 1 to 3), gpu-burn (stress), nccl-tests' {@code all_reduce_perf} (bus bandwidth) and
+ * nvbandwidth (copy bandwidth). Their outputs are judged in {@code health.checks}.
+ */
 public enum HealthCheckKind {
 
-	NVIDIA_SMI, DCGM_DIAG, NCCL_ALL_REDUCE
+	NVIDIA_SMI, DCGM_DIAG, NCCL_ALL_REDUCE, GPU_BURN, NVBANDWIDTH
 
 }

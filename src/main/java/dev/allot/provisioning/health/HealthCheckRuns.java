@@ -9,9 +9,12 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationLifecycle;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
@@ -42,8 +45,18 @@ public class HealthCheckRuns {
 
 	private final Clock clock;
 
+	private final ReservationLifecycle reservations;
+
+	private final NodeChecks nodeChecks;
+
+	private final Remediation remediation;
+
 	HealthCheckRuns(HealthCheckStore store, Clusters clusters, ClusterDrivers drivers, Timeline timeline,
-			TransactionTemplate transactions, Clock clock) {
+			TransactionTemplate transactions, Clock clock, ReservationLifecycle reservations, NodeChecks nodeChecks,
+			Remediation remediation) {
+		this.remediation = remediation;
+		this.reservations = reservations;
+		this.nodeChecks = nodeChecks;
 		this.store = store;
 		this.clusters = clusters;
 		this.drivers = drivers;
@@ -62,14 +75,22 @@ public class HealthCheckRuns {
 			giveUp(checkId, reservationId, "The cluster is " + cluster.state() + ": there is nothing to check");
 			return;
 		}
+		Reservation reservation = reservations.find(reservationId).orElse(null);
+		if (reservation == null) {
+			giveUp(checkId, reservationId, "The reservation is gone");
+			return;
+		}
 		store.running(checkId);
 		ClusterDriver driver = drivers.forPool(cluster.pool());
+		NodeChecks.Target target = new NodeChecks.Target(cluster.ref(), reservation.gpuType(),
+				reservation.gpus() / Math.max(reservation.nodes().size(), 1), cluster.nodes().size());
 		List<HealthCheck.NodeResult> results = new ArrayList<>();
 		try {
 			for (NodeHealth node : cluster.nodes()) {
-				HealthCheckResult result = driver.runHealthCheck(node.hostname(), check.kind());
-				results.add(new HealthCheck.NodeResult(node.hostname(), result.passed(), result.output(),
-						result.took()));
+				NodeChecks.Outcome outcome = nodeChecks.run(driver, target, node.hostname(), check.kind(),
+						check.levelOrDefault());
+				results.add(new HealthCheck.NodeResult(node.hostname(), outcome.passed(), outcome.verdict().summary(),
+						outcome.verdict().fault().name(), outcome.output(), outcome.took()));
 			}
 		}
 		catch (ClusterDriverException ex) {
@@ -79,26 +100,41 @@ public class HealthCheckRuns {
 			giveUp(checkId, reservationId, ex.getMessage());
 			return;
 		}
-		record(check, results, attempt);
+		if (!record(check, results, attempt)) {
+			return; // a twin run recorded it, and remediated
+		}
+		Cluster checked = clusters.find(reservationId).orElseThrow();
+		for (HealthCheck.NodeResult result : results) {
+			if (!result.passed() && result.fault() != null) {
+				try {
+					remediation.remediate(checked, result.node(), Verdict.Fault.valueOf(result.fault()),
+							check.kind() + ": " + result.summary());
+				}
+				catch (RuntimeException ex) {
+					timeline.record(reservationId, Timeline.REMEDIATION, "FAILED", checked.state(), attempt,
+							Remediation.shorten("Remediating " + result.node() + " failed: " + ex.getMessage(), 4000));
+				}
+			}
+		}
 	}
 
-	private void record(HealthCheck check, List<HealthCheck.NodeResult> results, int attempt) {
+	private boolean record(HealthCheck check, List<HealthCheck.NodeResult> results, int attempt) {
 		List<String> failed = results.stream().filter(r -> !r.passed()).map(HealthCheck.NodeResult::node).toList();
 		String detail = failed.isEmpty() ? check.kind() + " passed on every node"
 				: check.kind() + " failed on " + String.join(", ", failed);
-		transactions.executeWithoutResult(status -> {
+		return Boolean.TRUE.equals(transactions.execute(status -> {
 			Instant now = clock.instant();
 			Cluster cluster = clusters.findForUpdate(check.reservationId()).orElseThrow();
 			if (!store.finish(check.id(), failed.isEmpty() ? HealthCheck.Status.PASSED : HealthCheck.Status.FAILED,
 					detail, results, now)) {
-				return;
+				return false;
 			}
 			Map<String, HealthCheck.NodeResult> byNode = results.stream()
 				.collect(Collectors.toMap(HealthCheck.NodeResult::node, Function.identity()));
 			List<NodeHealth> nodes = cluster.nodes().stream().map(node -> {
 				HealthCheck.NodeResult result = byNode.get(node.hostname());
 				return result == null ? node : new NodeHealth(node.hostname(), node.state(),
-						result.passed() ? "PASSED" : "FAILED", check.kind() + ": " + result.output());
+						result.passed() ? "PASSED" : "FAILED", check.kind() + ": " + result.summary());
 			}).toList();
 			clusters.built(check.reservationId(), cluster.endpoints(), nodes);
 			ClusterState state = cluster.state();
@@ -113,7 +149,8 @@ public class HealthCheckRuns {
 			}
 			timeline.record(check.reservationId(), Timeline.HEALTH_CHECK, failed.isEmpty() ? "SUCCEEDED" : "FAILED",
 					state, attempt, detail + " (check " + check.id() + ").");
-		});
+			return true;
+		}));
 	}
 
 	/** The check could not run: it ends {@code ERROR} with the reason; the cluster is left as it is. */

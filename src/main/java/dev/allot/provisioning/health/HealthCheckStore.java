@@ -37,10 +37,11 @@ class HealthCheckStore {
 
 	void insert(HealthCheck check, @Nullable IdempotencyKey idempotencyKey) {
 		jdbc.sql("""
-				INSERT INTO cluster_health_check (id, reservation_id, kind, status, requested_by, requested_at,
+				INSERT INTO cluster_health_check (id, reservation_id, kind, level, status, requested_by, requested_at,
 				    idempotency_key, request_hash)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)""")
-			.params(check.id(), check.reservationId(), check.kind().name(), check.status().name(), check.requestedBy(),
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+			.params(check.id(), check.reservationId(), check.kind().name(), check.level(), check.status().name(),
+					check.requestedBy(),
 					Timestamp.from(check.requestedAt()), idempotencyKey == null ? null : idempotencyKey.key(),
 					idempotencyKey == null ? null : idempotencyKey.requestHash())
 			.update();
@@ -79,7 +80,8 @@ class HealthCheckStore {
 	private HealthCheck check(ResultSet rs, int row) throws SQLException {
 		Timestamp finished = rs.getTimestamp("finished_at");
 		return new HealthCheck(rs.getObject("id", UUID.class), rs.getObject("reservation_id", UUID.class),
-				HealthCheckKind.valueOf(rs.getString("kind")), HealthCheck.Status.valueOf(rs.getString("status")),
+				HealthCheckKind.valueOf(rs.getString("kind")), rs.getObject("level", Integer.class),
+				HealthCheck.Status.valueOf(rs.getString("status")),
 				rs.getString("requested_by"), rs.getTimestamp("requested_at").toInstant(),
 				finished == null ? null : finished.toInstant(), rs.getString("detail"),
 				json.readValue(rs.getString("results"), RESULTS));

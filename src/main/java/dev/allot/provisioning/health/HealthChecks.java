@@ -73,7 +73,11 @@ public class HealthChecks {
 	}
 
 	public Requested request(Caller caller, String tenant, UUID reservationId, HealthCheckKind kind,
-			@Nullable IdempotencyKey idempotencyKey) {
+			@Nullable Integer level, @Nullable IdempotencyKey idempotencyKey) {
+		if (level != null && (kind != HealthCheckKind.DCGM_DIAG || level < 1 || level > 3)) {
+			throw new AllotException(400, "invalid_request", "Invalid request",
+					"level is the DCGM diagnostic level, 1 to 3, and only for DCGM_DIAG");
+		}
 		bookings.get(caller, tenant, reservationId);
 		tenancy.writable(caller, tenant, TenantRole.MEMBER);
 		Optional<Requested> asked = replay(reservationId, idempotencyKey);
@@ -92,14 +96,14 @@ public class HealthChecks {
 			throw AllotException.conflict("health_checks_not_supported", "The driver of pool " + cluster.pool()
 					+ " runs no health checks on demand");
 		}
-		HealthCheck check = new HealthCheck(UUID.randomUUID(), reservationId, kind, HealthCheck.Status.QUEUED,
+		HealthCheck check = new HealthCheck(UUID.randomUUID(), reservationId, kind, level, HealthCheck.Status.QUEUED,
 				caller.subject(), clock.instant(), null, null, List.of());
 		try {
 			transactions.executeWithoutResult(status -> {
 				store.insert(check, idempotencyKey);
 				schedule.healthCheck(check.id(), reservationId, check.requestedAt());
 				timeline.record(reservationId, Timeline.HEALTH_CHECK, "SCHEDULED", cluster.state(), null,
-						kind + " asked for by " + caller.subject() + " (check " + check.id() + ").");
+						kind + (level == null ? "" : " level " + level) + " asked for by " + caller.subject() + " (check " + check.id() + ").");
 				audit.record(AuditRecord.created(tenant, "health-check", check.id().toString(), check));
 			});
 		}

@@ -29,7 +29,7 @@ public record Cluster(UUID reservationId, String tenant, String pool, Orchestrat
 		nodes = List.copyOf(nodes);
 	}
 
-	ClusterRef ref() {
+	public ClusterRef ref() {
 		return new ClusterRef(reservationId, tenant);
 	}
 

@@ -57,6 +57,17 @@ public class Clusters {
 			.optional();
 	}
 
+	/** The open, serving cluster running on this node now, if any. */
+	public Optional<Cluster> servingOn(String hostname) {
+		return jdbc.sql("""
+				SELECT * FROM cluster WHERE open AND state IN ('READY', 'DEGRADED')
+				  AND nodes @> jsonb_build_array(jsonb_build_object('hostname', CAST(? AS text)))
+				ORDER BY state_changed_at DESC LIMIT 1""")
+			.param(hostname)
+			.query(this::cluster)
+			.optional();
+	}
+
 	/** Locks the cluster for a decision; steps hold it only for that, never during a driver call. */
 	public Optional<Cluster> findForUpdate(UUID reservationId) {
 		return jdbc.sql("SELECT * FROM cluster WHERE reservation_id = ? FOR UPDATE")

@@ -4,8 +4,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
@@ -20,9 +22,9 @@ import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.driver.ProvisionedCluster;
-import dev.allot.provisioning.health.HealthCheckKind;
-import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.health.HealthCheckRuns;
+import dev.allot.provisioning.health.HealthProperties;
+import dev.allot.provisioning.health.NodeChecks;
 import dev.allot.provisioning.health.NodeHealth;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -77,9 +79,16 @@ public class Provisioning {
 
 	private final Clock clock;
 
+	private final NodeChecks nodeChecks;
+
+	private final HealthProperties health;
+
 	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
-			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
+			HealthProperties health) {
+		this.nodeChecks = nodeChecks;
+		this.health = health;
 		this.clusters = clusters;
 		this.reservations = reservations;
 		this.drivers = drivers;
@@ -195,39 +204,88 @@ public class Provisioning {
 						+ "booking), " + spec.sharedMemoryGi() + " GiB of /dev/shm; every part of the cluster exists.",
 				endpoints, nodes);
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
-			List<NodeHealth> checked = acceptance(driver, nodes);
-			List<String> failed = checked.stream()
-				.filter(n -> n.health().equals("FAILED"))
-				.map(NodeHealth::hostname)
-				.toList();
-			if (!failed.isEmpty()) {
-				transactions.executeWithoutResult(s -> clusters.built(id, endpoints, checked));
-				failures.giveUpBuilding(id, "The acceptance test " + HealthCheckKind.NVIDIA_SMI + " failed on "
-						+ String.join(", ", failed), attempt, Timeline.PROVISION);
-				return;
+			List<NodeChecks.Outcome> outcomes = acceptance(driver, reservation, spec, nodes);
+			List<NodeHealth> checked = new ArrayList<>();
+			List<NodeChecks.Outcome> failed = new ArrayList<>();
+			for (NodeHealth node : nodes) {
+				NodeChecks.Outcome outcome = outcomes.stream().filter(o -> o.node().equals(node.hostname())).findFirst()
+					.orElse(null);
+				if (outcome == null) {
+					checked.add(new NodeHealth(node.hostname(), node.state(), "NOT_CHECKED",
+							"This pool's driver runs no acceptance test before handover"));
+					continue;
+				}
+				if (!outcome.passed()) {
+					outcome = replace(driver, reservation, spec, outcome, attempt);
+				}
+				checked.add(new NodeHealth(outcome.node(), outcome.node().equals(node.hostname()) ? node.state() : null,
+						outcome.passed() ? "PASSED" : "FAILED", outcome.detail()));
+				if (!outcome.passed()) {
+					failed.add(outcome);
+				}
 			}
 			Overtaken handedOver = handOver(reservation, spec, endpoints, checked, driver.supportsHealthChecks(),
-					attempt);
+					failed, attempt);
 			unlessOvertaken(handedOver, spec.ref(), reservation.pool(), attempt, () -> {
 			});
 		});
 	}
 
-	/** Runs the driver's acceptance test on every node, when the driver has one. */
-	private static List<NodeHealth> acceptance(ClusterDriver driver, List<NodeHealth> nodes) {
+	/**
+	 * A node failed acceptance: booking swaps it for a free node of the pool (for the rest of the window), the
+	 * driver moves the cluster onto that node, and the node is checked in turn. Up to
+	 * {@link #REPLACEMENTS_PER_NODE} nodes are tried; the last outcome is returned (failed when none could be had).
+	 */
+	private NodeChecks.Outcome replace(ClusterDriver driver, Reservation reservation, ClusterBlueprint spec,
+			NodeChecks.Outcome failure, int attempt) {
+		List<String> avoid = new ArrayList<>();
+		NodeChecks.Outcome current = failure;
+		for (int i = 0; i < REPLACEMENTS_PER_NODE && !current.passed(); i++) {
+			avoid.add(current.node());
+			String bad = current.node();
+			String why = current.detail();
+			Optional<String> replacement = reservations.replaceNode(reservation.id(), bad, avoid);
+			if (replacement.isEmpty()) {
+				record(reservation.id(), attempt, bad + " failed acceptance (" + why
+						+ "); no healthy free node can replace it.");
+				return current;
+			}
+			String node = replacement.get();
+			driver.addNodes(spec.ref(), List.of(node));
+			driver.removeNodes(spec.ref(), List.of(bad));
+			record(reservation.id(), attempt, bad + " failed acceptance (" + why + "): replaced by " + node
+					+ " before handover.");
+			current = nodeChecks.accept(driver, targetOf(reservation, spec, spec.nodes().size()), node);
+		}
+		return current;
+	}
+
+	private static final int REPLACEMENTS_PER_NODE = 2;
+
+	private void record(UUID id, int attempt, String detail) {
+		transactions.executeWithoutResult(status -> {
+			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
+			timeline.record(id, Timeline.PROVISION, "PROGRESSED", cluster.state(), attempt, detail);
+		});
+	}
+
+	private static NodeChecks.Target targetOf(Reservation reservation, ClusterBlueprint spec, int nodes) {
+		return new NodeChecks.Target(spec.ref(), reservation.gpuType(),
+				reservation.gpus() / Math.max(reservation.nodes().size(), 1), nodes);
+	}
+
+	/** Runs the acceptance checks on every node, when the driver runs checks. */
+	private List<NodeChecks.Outcome> acceptance(ClusterDriver driver, Reservation reservation, ClusterBlueprint spec,
+			List<NodeHealth> nodes) {
 		if (!driver.supportsHealthChecks()) {
-			return nodes.stream()
-				.map(n -> new NodeHealth(n.hostname(), n.state(), "NOT_CHECKED",
-						"This pool's driver runs no acceptance test before handover"))
-				.toList();
+			return List.of();
 		}
-		List<NodeHealth> checked = new ArrayList<>();
+		NodeChecks.Target target = targetOf(reservation, spec, nodes.size());
+		List<NodeChecks.Outcome> outcomes = new ArrayList<>();
 		for (NodeHealth node : nodes) {
-			HealthCheckResult result = driver.runHealthCheck(node.hostname(), HealthCheckKind.NVIDIA_SMI);
-			checked.add(new NodeHealth(node.hostname(), node.state(), result.passed() ? "PASSED" : "FAILED",
-					HealthCheckKind.NVIDIA_SMI + ": " + result.output()));
+			outcomes.add(nodeChecks.accept(driver, target, node.hostname()));
 		}
-		return checked;
+		return outcomes;
 	}
 
 	/** What happened to the cluster while this step talked to the driver. */
@@ -282,7 +340,7 @@ public class Provisioning {
 	 * False when the reservation was cancelled or the cluster torn down meanwhile.
 	 */
 	private Overtaken handOver(Reservation booked, ClusterBlueprint spec, Endpoints endpoints, List<NodeHealth> nodes,
-			boolean checked, int attempt) {
+			boolean checked, List<NodeChecks.Outcome> failed, int attempt) {
 		UUID id = booked.id();
 		return transactions.execute(status -> {
 			Instant now = clock.instant();
@@ -297,14 +355,25 @@ public class Provisioning {
 				return Overtaken.BY_TEARDOWN;
 			}
 			reservations.markActive(id);
-			clusters.moved(cluster, cluster.handOver(now));
+			Cluster ready = cluster.handOver(now);
+			clusters.moved(cluster, ready);
 			clusters.ready(id, now);
 			clusters.built(id, endpoints, nodes);
-			timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.READY, attempt,
-					(checked ? "Every node passed " + HealthCheckKind.NVIDIA_SMI + ". " : "No acceptance test on this pool. ")
-							+ "Ready: handed over to the tenant.");
+			if (failed.isEmpty()) {
+				timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.READY, attempt,
+						(checked ? "Every node passed " + acceptanceKinds() + ". " : "No acceptance test on this pool. ")
+								+ "Ready: handed over to the tenant.");
+			}
+			else {
+				String why = failed.stream().map(o -> o.node() + " (" + o.detail() + ")").collect(Collectors.joining("; "));
+				clusters.moved(ready, ready.degrade(HealthCheckRuns.DEGRADED_BY_CHECK
+						+ failed.stream().map(NodeChecks.Outcome::node).collect(Collectors.joining(", "))
+						+ " before handover", now));
+				timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.DEGRADED, attempt,
+						"Acceptance failed on " + why + " and no healthy node could replace it: handed over DEGRADED.");
+			}
 			events.publishEvent(new ClusterReady(id, reservation.tenant(), reservation.project(), reservation.pool(),
-					cluster.orchestrator(), spec.nodes(), reservation.gpus(), now, reservation.endsAt()));
+					cluster.orchestrator(), reservation.nodes(), reservation.gpus(), now, reservation.endsAt()));
 			if (!reservation.endsAt().equals(spec.endsAt())) {
 				schedule.provision(id, now, "the window was extended while the cluster was built");
 			}
@@ -348,6 +417,10 @@ public class Provisioning {
 					"The reservation was cancelled or its cluster torn down while this step built it: "
 							+ "removed what the step had built.");
 		});
+	}
+
+	private String acceptanceKinds() {
+		return health.acceptance().stream().map(Enum::name).collect(Collectors.joining(", "));
 	}
 
 	static String describe(Endpoints endpoints) {

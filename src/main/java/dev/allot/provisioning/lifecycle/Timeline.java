@@ -21,6 +21,8 @@ public class Timeline {
 
 	public static final String HEALTH_CHECK = "health-check";
 
+	public static final String REMEDIATION = "remediation";
+
 	private final Clusters clusters;
 
 	private final Clock clock;

@@ -20,7 +20,7 @@ import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
-import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Cluster;
 
@@ -37,7 +37,9 @@ public final class FakeDriver implements ClusterDriver {
 
 	private final List<String> calls = new CopyOnWriteArrayList<>();
 
-	private final Set<String> unhealthyNodes = ConcurrentHashMap.newKeySet();
+	private final Map<String, FakeCheckOutputs.Health> unhealthyNodes = new ConcurrentHashMap<>();
+
+	private final Set<String> rebooted = ConcurrentHashMap.newKeySet();
 
 	private final Faults faults = new Faults();
 
@@ -70,10 +72,21 @@ public final class FakeDriver implements ClusterDriver {
 		return this;
 	}
 
-	/** Health checks on this node fail from now on. */
+	/** Health checks on this node find a hardware fault (an uncorrected ECC error, a faulty GPU) from now on. */
 	public FakeDriver failHealthChecksOn(String node) {
-		unhealthyNodes.add(node);
+		unhealthyNodes.put(node, FakeCheckOutputs.Health.HARDWARE_FAULT);
 		return this;
+	}
+
+	/** Health checks on this node find a software fault (an application Xid) until it is rebooted. */
+	public FakeDriver failHealthChecksUntilRebootOn(String node) {
+		unhealthyNodes.put(node, FakeCheckOutputs.Health.SOFTWARE_FAULT);
+		return this;
+	}
+
+	/** Nodes rebooted through {@link #reboot}. */
+	public Set<String> rebooted() {
+		return Set.copyOf(rebooted);
 	}
 
 	/** Forgets faults, delay, clusters and calls. */
@@ -83,6 +96,7 @@ public final class FakeDriver implements ClusterDriver {
 		clusters.clear();
 		calls.clear();
 		unhealthyNodes.clear();
+		rebooted.clear();
 	}
 
 	/** Operations received, e.g. {@code provision allot-<id>}, including failed ones. */
@@ -172,10 +186,21 @@ public final class FakeDriver implements ClusterDriver {
 	}
 
 	@Override
-	public HealthCheckResult runHealthCheck(String node, HealthCheckKind kind) {
-		return call("health " + kind + " " + node, () -> {
-			boolean passed = !unhealthyNodes.contains(node);
-			return new HealthCheckResult(node, kind, passed, passed ? "PASS" : "FAIL (injected)", Duration.ZERO);
+	public HealthCheckResult runHealthCheck(HealthCheckJob job) {
+		return call("health " + job.kind() + " " + job.node(), () -> {
+			FakeCheckOutputs.Health health = unhealthyNodes.getOrDefault(job.node(), FakeCheckOutputs.Health.HEALTHY);
+			return HealthCheckResult.finished(job.node(), job.kind(), 0,
+					FakeCheckOutputs.of(job.kind(), job.gpus(), health), Duration.ZERO);
+		});
+	}
+
+	/** A reboot cures a software fault. */
+	@Override
+	public String reboot(ClusterRef ref, String node) {
+		return call("reboot " + node, () -> {
+			rebooted.add(node);
+			unhealthyNodes.remove(node, FakeCheckOutputs.Health.SOFTWARE_FAULT);
+			return "rebooted " + node + " (fake)";
 		});
 	}
 

@@ -18,7 +18,7 @@ import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.driver.UnsupportedDriverOperationException;
-import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Provisioning;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -205,7 +205,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 
 	/** Not offered: GPU checks on Kubernetes run as pods of the health module, not through the driver. */
 	@Override
-	public HealthCheckResult runHealthCheck(String node, HealthCheckKind kind) {
+	public HealthCheckResult runHealthCheck(HealthCheckJob job) {
 		throw new UnsupportedDriverOperationException("kubernetes", "health checks");
 	}
 

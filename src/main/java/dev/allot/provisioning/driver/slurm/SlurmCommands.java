@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -51,6 +52,11 @@ final class SlurmCommands {
 	}
 
 	Result run(String... command) {
+		return run(timeout, command).orElseThrow(() -> new DriverTimeoutException(String.join(" ", command), timeout));
+	}
+
+	/** Runs a command bounded by its own timeout; empty when it ran past it (it was killed). */
+	Optional<Result> run(Duration timeout, String... command) {
 		List<String> line = new ArrayList<>(prefix);
 		line.add("env");
 		// Times as epoch seconds: reading them back does not depend on the controller's time zone.
@@ -73,12 +79,12 @@ final class SlurmCommands {
 		try {
 			if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 				process.destroyForcibly();
-				throw new DriverTimeoutException(String.join(" ", command), timeout);
+				return Optional.empty();
 			}
 			Result result = new Result(process.exitValue(), out.get(), err.get(),
 					Duration.ofNanos(System.nanoTime() - started));
 			log.debug("{} -> {} in {} ms", command, result.exitCode(), result.took().toMillis());
-			return result;
+			return Optional.of(result);
 		}
 		catch (InterruptedException ex) {
 			process.destroyForcibly();

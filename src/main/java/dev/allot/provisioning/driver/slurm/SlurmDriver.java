@@ -22,8 +22,7 @@ import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
-import dev.allot.provisioning.driver.UnsupportedDriverOperationException;
-import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.health.HealthCheckResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -288,13 +287,103 @@ public final class SlurmDriver implements ClusterDriver {
 
 	@Override
 	public boolean supportsHealthChecks() {
-		return false;
+		return true;
 	}
 
-	/** Not offered: checks need jobs on the nodes, which the health module submits as the tenant would. */
+	/**
+	 * Runs the check with {@code srun}, pinned to the node ({@code --nodelist}) in the cluster's partition under the
+	 * tenant's account, inside the cluster's Slurm reservation once its window has begun (before handover the
+	 * window lies ahead, and a job whose time limit ends before it may use the nodes). Allot's Slurm user is added
+	 * to the tenant's account for that. The job's output comes back through srun; a job past its timeout is
+	 * cancelled by name. A node that Slurm reports down, or that fails under the job, is {@code unreachable}.
+	 */
 	@Override
-	public HealthCheckResult runHealthCheck(String node, HealthCheckKind kind) {
-		throw new UnsupportedDriverOperationException("slurm", "health checks");
+	public HealthCheckResult runHealthCheck(HealthCheckJob job) {
+		ClusterRef ref = job.ref();
+		SlurmReservation reservation = reservation(ref)
+			.orElseThrow(() -> new DriverFailedException("Slurm reservation " + ref.name() + " does not exist", false));
+		if (!reservation.nodes().contains(job.node())) {
+			throw new DriverFailedException(job.node() + " is not in Slurm reservation " + ref.name(), false);
+		}
+		String state = new SlurmNodes(slurm, errors).states().getOrDefault(job.node(), "UNKNOWN");
+		if (unreachable(state)) {
+			return new HealthCheckResult(job.node(), job.kind(), -1, "Slurm reports " + job.node() + " " + state,
+					Duration.ZERO, false, true);
+		}
+		ensureCheckUser(ref.tenant());
+		List<String> srun = new ArrayList<>(List.of("srun", "--job-name=" + job.jobName(), "--account=" + ref.tenant(),
+				"--partition=" + ref.name(), "--nodelist=" + job.node(), "--nodes=1", "--ntasks=1",
+				"--time=" + Math.max(1, (job.timeout().toSeconds() + 59) / 60), "--kill-on-bad-exit=1"));
+		if (!reservation.startsAt().isAfter(Instant.now())) {
+			srun.add("--reservation=" + ref.name());
+		}
+		if (job.gpus() > 0) {
+			srun.add("--gres=gpu:" + job.gpus());
+		}
+		srun.addAll(job.command());
+		long started = System.nanoTime();
+		Optional<SlurmCommands.Result> ran = slurm.run(job.timeout(), srun.toArray(String[]::new));
+		Duration took = Duration.ofNanos(System.nanoTime() - started);
+		if (ran.isEmpty()) {
+			slurm.run("scancel", "--name=" + job.jobName(), "--account=" + ref.tenant());
+			log.warn("Health check {} on {} ran past {}: cancelled", job.kind(), job.node(), job.timeout());
+			return new HealthCheckResult(job.node(), job.kind(), -1, "", took, true, false);
+		}
+		SlurmCommands.Result result = ran.get();
+		String lower = result.stderr().toLowerCase(java.util.Locale.ROOT);
+		boolean nodeFailed = result.exitCode() != 0 && NODE_FAILED.stream().anyMatch(lower::contains);
+		String output = result.stdout().isBlank() ? result.stderr() : result.stdout();
+		return new HealthCheckResult(job.node(), job.kind(), result.exitCode(), output, took, false, nodeFailed);
+	}
+
+	/** What srun says when the node fails under the job (rather than the check failing on it). */
+	private static final List<String> NODE_FAILED = List.of("node failure", "node_fail", "task launch for",
+			"communication connection failure", "invalid node name");
+
+	static boolean unreachable(String state) {
+		return state.startsWith("DOWN") || state.contains("NOT_RESPONDING") || state.startsWith("FAIL")
+				|| state.contains("+FAIL") || state.startsWith("UNKNOWN");
+	}
+
+	/** Allot's Slurm user joins the tenant's account, so that its check jobs may run in the tenant's partition. */
+	private void ensureCheckUser(String account) {
+		String user = checkUser();
+		SlurmCommands.Result shown = slurm.run("sacctmgr", "-n", "-P", "show", "association", "account=" + account,
+				"user=" + user, "format=user");
+		if (shown.ok() && shown.stdout().lines().map(String::strip).anyMatch(user::equals)) {
+			return;
+		}
+		SlurmCommands.Result added = slurm.run("sacctmgr", "-i", "add", "user", user, "account=" + account);
+		if (!added.ok()) {
+			throw errors.failed("sacctmgr add user " + user + " account=" + account, added, List.of());
+		}
+	}
+
+	private volatile String checkUser;
+
+	private String checkUser() {
+		if (checkUser == null) {
+			SlurmCommands.Result id = slurm.run("id", "-un");
+			if (!id.ok() || id.stdout().isBlank()) {
+				throw errors.failed("id -un", id, List.of());
+			}
+			checkUser = id.stdout().strip();
+		}
+		return checkUser;
+	}
+
+	/**
+	 * {@code scontrol reboot ASAP nextstate=RESUME}: Slurm drains the node (no new job starts), reboots it with
+	 * its {@code RebootProgram} and returns it to service when its slurmd registers again.
+	 */
+	@Override
+	public String reboot(ClusterRef ref, String node) {
+		SlurmCommands.Result rebooted = slurm.run("scontrol", "reboot", "ASAP", "nextstate=RESUME",
+				"reason=allot-remediation-" + ref.name(), node);
+		if (!rebooted.ok()) {
+			throw errors.failed("scontrol reboot " + node, rebooted, List.of(node));
+		}
+		return "scontrol reboot ASAP nextstate=RESUME " + node;
 	}
 
 	/** Cancels the tenant's jobs in the partition, then deletes the reservation and the partition. */

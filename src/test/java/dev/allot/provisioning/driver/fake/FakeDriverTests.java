@@ -10,7 +10,10 @@ import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.NodesUnavailableException;
+import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.checks.DcgmDiagOutput;
+import dev.allot.provisioning.health.checks.Verdict;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,11 +81,23 @@ class FakeDriverTests {
 	}
 
 	@Test
-	void healthChecksPassUnlessANodeIsMarkedUnhealthy() {
+	void healthChecksPrintWhatTheRealToolsPrintHealthyUnlessANodeIsMarkedUnhealthy() {
 		driver.failHealthChecksOn("gpu-002");
+		driver.failHealthChecksUntilRebootOn("gpu-003");
 
-		assertThat(driver.runHealthCheck("gpu-001", HealthCheckKind.DCGM_DIAG).passed()).isTrue();
-		assertThat(driver.runHealthCheck("gpu-002", HealthCheckKind.DCGM_DIAG).passed()).isFalse();
+		assertThat(DcgmDiagOutput.judge(check("gpu-001", HealthCheckKind.DCGM_DIAG), 1).passed()).isTrue();
+		assertThat(DcgmDiagOutput.judge(check("gpu-002", HealthCheckKind.DCGM_DIAG), 1).fault())
+			.isEqualTo(Verdict.Fault.HARDWARE);
+		assertThat(DcgmDiagOutput.judge(check("gpu-003", HealthCheckKind.DCGM_DIAG), 1).fault())
+			.isEqualTo(Verdict.Fault.SOFTWARE);
+		driver.reboot(spec.ref(), "gpu-003");
+		assertThat(DcgmDiagOutput.judge(check("gpu-003", HealthCheckKind.DCGM_DIAG), 1).passed()).isTrue();
+		assertThat(driver.rebooted()).containsExactly("gpu-003");
+	}
+
+	private String check(String node, HealthCheckKind kind) {
+		return driver.runHealthCheck(new HealthCheckJob(spec.ref(), node, kind, List.of("fake"), 8,
+				java.time.Duration.ofMinutes(1))).output();
 	}
 
 	@Test

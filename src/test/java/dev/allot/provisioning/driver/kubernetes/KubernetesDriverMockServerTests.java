@@ -216,7 +216,10 @@ class KubernetesDriverMockServerTests {
 	@Test
 	void healthChecksAreNotOfferedByTheKubernetesDriver() {
 		assertThat(driver.supportsHealthChecks()).isFalse();
-		assertThatThrownBy(() -> driver.runHealthCheck("gpu-001", dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI))
+		ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-001"));
+		assertThatThrownBy(() -> driver.runHealthCheck(new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(),
+				"gpu-001", dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8,
+				java.time.Duration.ofMinutes(1))))
 			.isInstanceOf(dev.allot.provisioning.driver.UnsupportedDriverOperationException.class);
 	}
 

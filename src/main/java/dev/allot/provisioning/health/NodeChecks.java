@@ -1,0 +1,84 @@
+package dev.allot.provisioning.health;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterRef;
+import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.health.checks.CheckOutputs;
+import dev.allot.provisioning.health.checks.Expectation;
+import dev.allot.provisioning.health.checks.Verdict;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs one check on one node through the pool's driver (a job pinned to the node) and judges what it printed
+ * with the kind's parser and the GPU type's thresholds. Used before handover (acceptance) and on demand.
+ */
+@Component
+public class NodeChecks {
+
+	private final HealthProperties properties;
+
+	NodeChecks(HealthProperties properties) {
+		this.properties = properties;
+	}
+
+	/** The nodes of a cluster and what they must show. */
+	public record Target(ClusterRef ref, String gpuType, int gpusPerNode, int nodes) {
+	}
+
+	/** A node's outcome: the verdict, and the tool's output as it came back. */
+	public record Outcome(String node, HealthCheckKind kind, Verdict verdict, String output, Duration took) {
+
+		public boolean passed() {
+			return verdict.passed();
+		}
+
+		/** {@code KIND: summary}, for the node's health detail and the timeline. */
+		public String detail() {
+			return kind + ": " + verdict.summary();
+		}
+
+	}
+
+	public Outcome run(ClusterDriver driver, Target target, String node, HealthCheckKind kind, int level) {
+		HealthCheckJob job = new HealthCheckJob(target.ref(), node, kind,
+				properties.command(kind, level, target.gpusPerNode()), target.gpusPerNode(), properties.checkTimeout());
+		HealthCheckResult result = driver.runHealthCheck(job);
+		return new Outcome(node, kind, judge(target, result, level), result.output(), result.took());
+	}
+
+	/** The acceptance checks, in order, stopping at a node's first failure. */
+	public Outcome accept(ClusterDriver driver, Target target, String node) {
+		Outcome last = null;
+		for (HealthCheckKind kind : properties.acceptance()) {
+			last = run(driver, target, node, kind, properties.acceptanceDcgmLevel());
+			if (!last.passed()) {
+				return last;
+			}
+		}
+		return last == null ? new Outcome(node, HealthCheckKind.NVIDIA_SMI, Verdict.pass("no acceptance check configured"),
+				"", Duration.ZERO) : last;
+	}
+
+	Verdict judge(Target target, HealthCheckResult result, int level) {
+		if (result.timedOut()) {
+			return new Verdict(Verdict.Fault.SOFTWARE, result.kind() + " did not finish within "
+					+ properties.checkTimeout() + ": cancelled (a hang)", List.of("timed out"));
+		}
+		if (result.unreachable()) {
+			return new Verdict(Verdict.Fault.HARDWARE, "the node could not run the check: " + firstLine(result.output()),
+					List.of("unreachable"));
+		}
+		Expectation expected = new Expectation(target.gpuType(), Math.max(target.gpusPerNode(), 1), 1,
+				properties.gpuTypes().of(target.gpuType()));
+		return CheckOutputs.judge(result.kind(), level, result.exitCode(), result.output(), expected);
+	}
+
+	private static String firstLine(String output) {
+		return output.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("(no output)");
+	}
+
+}

@@ -1,0 +1,100 @@
+package dev.allot.provisioning.health;
+
+import java.util.Locale;
+import java.util.UUID;
+
+import dev.allot.provisioning.health.checks.DcgmDiagOutput;
+import dev.allot.provisioning.health.checks.NvidiaSmiOutput;
+import dev.allot.provisioning.health.checks.Verdict;
+import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.security.Caller;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.stereotype.Service;
+
+/**
+ * Passive health signals from an exporter or a webhook (an Xid, ECC errors, a DCGM health event), fed into the
+ * same remediation as a failed check: on a node under a serving cluster through that cluster, on an idle node a
+ * hardware fault quarantines it (and moves the reservations that hold it later).
+ */
+@Service
+public class NodeEvents {
+
+	public enum Type {
+
+		XID, ECC, DCGM
+
+	}
+
+	/**
+	 * @param xid the Xid number of an {@code XID} event
+	 * @param uncorrectedErrors uncorrected ECC errors of an {@code ECC} event (corrected ones alone ask for nothing)
+	 * @param errorCategory the {@code dcgm_errors.h} category of a {@code DCGM} event
+	 */
+	public record Event(Type type, @Nullable Integer xid, @Nullable Integer uncorrectedErrors,
+			@Nullable Integer errorCategory, @Nullable String message) {
+	}
+
+	/** What the event caused: its class of fault, the remediation, and the cluster it concerned. */
+	public record NodeEventOutcome(String hostname, Verdict.Fault fault, Remediation.Action action, @Nullable UUID reservationId) {
+	}
+
+	private final Clusters clusters;
+
+	private final Remediation remediation;
+
+	NodeEvents(Clusters clusters, Remediation remediation) {
+		this.clusters = clusters;
+		this.remediation = remediation;
+	}
+
+	public NodeEventOutcome report(Caller caller, String hostname, Event event) {
+		caller.requirePlatformAdmin();
+		Verdict.Fault fault = classify(event);
+		String why = describe(event);
+		Cluster cluster = clusters.servingOn(hostname).orElse(null);
+		if (fault == Verdict.Fault.NONE) {
+			return new NodeEventOutcome(hostname, fault, Remediation.Action.NONE, cluster == null ? null : cluster.reservationId());
+		}
+		if (cluster != null) {
+			return new NodeEventOutcome(hostname, fault, remediation.remediate(cluster, hostname, fault, why),
+					cluster.reservationId());
+		}
+		if (fault == Verdict.Fault.HARDWARE) {
+			remediation.quarantineAndReplace(null, hostname, fault, "hardware fault: " + why);
+			return new NodeEventOutcome(hostname, fault, Remediation.Action.QUARANTINE, null);
+		}
+		return new NodeEventOutcome(hostname, fault, Remediation.Action.NONE, null);
+	}
+
+	static Verdict.Fault classify(Event event) {
+		return switch (event.type()) {
+			case XID -> NvidiaSmiOutput.faultOfXid(require(event.xid(), "xid", 1, 1000));
+			case ECC -> require(event.uncorrectedErrors(), "uncorrectedErrors", 0, 1_000_000) > 0 ? Verdict.Fault.HARDWARE
+					: Verdict.Fault.NONE;
+			case DCGM -> DcgmDiagOutput.isHardware(require(event.errorCategory(), "errorCategory", 0, 16))
+					? Verdict.Fault.HARDWARE : Verdict.Fault.SOFTWARE;
+		};
+	}
+
+	private static String describe(Event event) {
+		String what = switch (event.type()) {
+			case XID -> "Xid " + event.xid();
+			case ECC -> event.uncorrectedErrors() + " uncorrected ECC errors";
+			case DCGM -> "DCGM health event, error category " + event.errorCategory();
+		};
+		return what + (event.message() == null || event.message().isBlank() ? "" : " (" + event.message().strip() + ")")
+				+ " reported by an exporter";
+	}
+
+	private static int require(@Nullable Integer value, String field, int min, int max) {
+		if (value == null || value < min || value > max) {
+			throw new AllotException(400, "invalid_request", "Invalid request", "A " + field
+					.toUpperCase(Locale.ROOT) + " event needs " + field + " between " + min + " and " + max);
+		}
+		return value;
+	}
+
+}

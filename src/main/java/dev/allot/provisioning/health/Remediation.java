@@ -1,0 +1,235 @@
+package dev.allot.provisioning.health;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.inventory.Inventory;
+import dev.allot.inventory.NodeCommitments;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDriverException;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.health.checks.Verdict;
+import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterState;
+import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.Timeline;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.PlatformRole;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Tiered remediation of a node that failed a check or reported a fault, each step on the cluster's timeline and
+ * in the audit trail:
+ * <ol>
+ * <li>a software-class fault, the node's first within the cooldown, reboots it through the driver;</li>
+ * <li>a hardware-class fault, or a second failure within the cooldown, quarantines it (inventory);</li>
+ * <li>every reservation holding the quarantined node from now on gets another free node in its place, one
+ * transaction per reservation (booking); a live cluster is moved onto it through the driver, and the new node
+ * is checked. A reservation for which no node is free keeps the node, and its tenant reads why on the
+ * cluster's timeline; a live cluster stays {@code DEGRADED} with that reason.</li>
+ * </ol>
+ */
+@Component
+public class Remediation {
+
+	private static final Logger log = LoggerFactory.getLogger(Remediation.class);
+
+	/** Remediation acts for no user: as Allot itself, audited as such. */
+	static final Caller ALLOT = new Caller("allot-remediation", "Allot remediation", Caller.Kind.SERVICE_ACCOUNT,
+			EnumSet.of(PlatformRole.PLATFORM_ADMIN), Map.of());
+
+	/** What was done about one node. */
+	public enum Action {
+
+		REBOOT, QUARANTINE, NONE
+
+	}
+
+	private final ClusterDrivers drivers;
+
+	private final Clusters clusters;
+
+	private final ReservationLifecycle reservations;
+
+	private final Inventory inventory;
+
+	private final NodeChecks nodeChecks;
+
+	private final Timeline timeline;
+
+	private final AuditLog audit;
+
+	private final HealthProperties properties;
+
+	private final JdbcClient jdbc;
+
+	private final TransactionTemplate transactions;
+
+	private final Clock clock;
+
+	Remediation(ClusterDrivers drivers, Clusters clusters, ReservationLifecycle reservations, Inventory inventory,
+			NodeChecks nodeChecks, Timeline timeline, AuditLog audit, HealthProperties properties, JdbcClient jdbc,
+			TransactionTemplate transactions, Clock clock) {
+		this.drivers = drivers;
+		this.clusters = clusters;
+		this.reservations = reservations;
+		this.inventory = inventory;
+		this.nodeChecks = nodeChecks;
+		this.timeline = timeline;
+		this.audit = audit;
+		this.properties = properties;
+		this.jdbc = jdbc;
+		this.transactions = transactions;
+		this.clock = clock;
+	}
+
+	/**
+	 * Remediates a node of a serving cluster that failed.
+	 *
+	 * @param why what failed, for the timeline and the node's state reason
+	 */
+	public Action remediate(Cluster cluster, String node, Verdict.Fault fault, String why) {
+		if (fault == Verdict.Fault.NONE) {
+			return Action.NONE;
+		}
+		Instant now = clock.instant();
+		boolean repeated = remediatedSince(node, now.minus(properties.cooldown()));
+		ClusterDriver driver = drivers.forPool(cluster.pool());
+		if (fault == Verdict.Fault.SOFTWARE && !repeated) {
+			try {
+				String done = driver.reboot(cluster.ref(), node);
+				note(cluster.reservationId(), node, Action.REBOOT, fault,
+						"Rebooting " + node + " for a software fault (" + why + "): " + done + ".");
+				return Action.REBOOT;
+			}
+			catch (ClusterDriverException | UnsupportedOperationException ex) {
+				log.warn("Cannot reboot {}: {}", node, ex.getMessage());
+				// a node that cannot be rebooted is taken out of service instead
+			}
+		}
+		String reason = (repeated ? "failed again within " + properties.cooldown() + " of a remediation"
+				: fault == Verdict.Fault.HARDWARE ? "hardware fault" : "software fault, reboot impossible") + ": " + why;
+		quarantineAndReplace(cluster.reservationId(), node, fault, reason);
+		return Action.QUARANTINE;
+	}
+
+	/**
+	 * Takes the node out of service and gives every reservation holding it from now on another node, each in its
+	 * own transaction; returns the reservations that could not get one.
+	 */
+	public List<UUID> quarantineAndReplace(@Nullable UUID reservationId, String node, Verdict.Fault fault, String reason) {
+		Inventory.StateChange change = inventory.quarantine(ALLOT, node, shorten("Allot health: " + reason, 400));
+		note(reservationId, node, Action.QUARANTINE, fault, "Quarantined " + node + " (" + reason + ").");
+		List<UUID> stranded = new ArrayList<>();
+		for (NodeCommitments.Commitment held : change.affected()) {
+			if (!replaceIn(held.reservationId(), node, reason)) {
+				stranded.add(held.reservationId());
+			}
+		}
+		return stranded;
+	}
+
+	/** One reservation holding a quarantined node: another node in its place (and in its live cluster), or why not. */
+	private boolean replaceIn(UUID reservationId, String node, String reason) {
+		Optional<String> replacement = reservations.replaceNode(reservationId, node, List.of(node));
+		Cluster cluster = clusters.find(reservationId).orElse(null);
+		if (cluster == null) {
+			return replacement.isPresent();
+		}
+		if (replacement.isEmpty()) {
+			String why = node + ": quarantined (" + reason + "); no free node can replace it";
+			degrade(cluster, why);
+			return false;
+		}
+		String next = replacement.get();
+		if (!cluster.open() || !cluster.state().isServing()) {
+			// not built yet: it will be built on the new node
+			timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null,
+					node + " was taken out of service (" + reason + "): this reservation moves to " + next + ".");
+			return true;
+		}
+		ClusterDriver driver = drivers.forPool(cluster.pool());
+		driver.addNodes(cluster.ref(), List.of(next));
+		driver.removeNodes(cluster.ref(), List.of(node));
+		Reservation reservation = reservations.find(reservationId).orElseThrow();
+		NodeChecks.Outcome checked = nodeChecks.accept(driver, new NodeChecks.Target(cluster.ref(), reservation.gpuType(),
+				reservation.gpus() / Math.max(reservation.nodes().size(), 1), reservation.nodes().size()), next);
+		transactions.executeWithoutResult(status -> {
+			Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
+			List<NodeHealth> nodes = new ArrayList<>(current.nodes().stream()
+				.filter(n -> !n.hostname().equals(node))
+				.toList());
+			nodes.add(new NodeHealth(next, null, checked.passed() ? "PASSED" : "FAILED", checked.detail()));
+			clusters.built(reservationId, current.endpoints(), nodes);
+			ClusterState state = current.state();
+			boolean healthy = nodes.stream().noneMatch(n -> n.health().equals("FAILED"));
+			if (healthy && state == ClusterState.DEGRADED) {
+				clusters.moved(current, current.recover(clock.instant()));
+				state = ClusterState.READY;
+			}
+			timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", state, null, shorten(node
+					+ " was taken out of service (" + reason + "): replaced by " + next + " in the running cluster ("
+					+ checked.detail() + ").", 4000));
+		});
+		return true;
+	}
+
+	private void degrade(Cluster cluster, String why) {
+		transactions.executeWithoutResult(status -> {
+			Cluster current = clusters.findForUpdate(cluster.reservationId()).orElseThrow();
+			ClusterState state = current.state();
+			if (current.open() && state.isServing()) {
+				clusters.moved(current, current.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + shorten(why, 300),
+						clock.instant()));
+				state = ClusterState.DEGRADED;
+			}
+			timeline.record(cluster.reservationId(), Timeline.REMEDIATION, "FAILED", state, null,
+					shorten("A health check failed on " + why + ".", 4000));
+		});
+	}
+
+	private boolean remediatedSince(String node, Instant since) {
+		return jdbc.sql("SELECT count(*) FROM node_remediation WHERE hostname = ? AND at >= ? AND action <> 'NONE'")
+			.params(node, Timestamp.from(since))
+			.query(Long.class)
+			.single() > 0;
+	}
+
+	private void note(@Nullable UUID reservationId, String node, Action action, Verdict.Fault fault, String detail) {
+		transactions.executeWithoutResult(status -> {
+			Instant now = clock.instant();
+			jdbc.sql("INSERT INTO node_remediation (hostname, reservation_id, action, fault, reason, at) VALUES (?, ?, ?, ?, ?, ?)")
+				.params(node, reservationId, action.name(), fault.name(), shorten(detail, 4000), Timestamp.from(now))
+				.update();
+			Cluster cluster = reservationId == null ? null : clusters.find(reservationId).orElse(null);
+			if (cluster != null) {
+				timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null, shorten(detail, 4000));
+			}
+			audit.record(new AuditRecord(cluster == null ? null : cluster.tenant(), "node.remediation." + action.name().toLowerCase(java.util.Locale.ROOT),
+					"node", node, null, Map.of("reservation", String.valueOf(reservationId), "fault", fault.name(),
+							"detail", shorten(detail, 1000))));
+		});
+	}
+
+	static String shorten(String text, int max) {
+		return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+	}
+
+}

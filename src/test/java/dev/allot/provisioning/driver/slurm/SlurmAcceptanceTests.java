@@ -1,0 +1,121 @@
+package dev.allot.provisioning.driver.slurm;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.allot.provisioning.LifecycleTest;
+import dev.allot.support.Api;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Acceptance and on-demand checks through the whole lifecycle on the real slurmctld and the nodes' own slurmds
+ * ({@link SlurmCluster}): each check is an srun job pinned to its node, whose stand-in executable (the nodes have
+ * no GPUs) prints a recorded nvidia-smi output chosen by the node it runs on; Allot parses it and decides.
+ */
+@ExtendWith(SlurmCluster.class)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class SlurmAcceptanceTests extends LifecycleTest {
+
+	private static final String POOL = "slurm-hc-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);
+
+	private static final List<String> NODES = List.of("gpu-001", "gpu-002", "gpu-003");
+
+	private static final Path OUTPUTS = Path.of("src/test/resources/health-outputs").toAbsolutePath();
+
+	private static SlurmCluster slurm;
+
+	private static Path recordings;
+
+	@BeforeAll
+	static void cluster(SlurmCluster cluster) {
+		slurm = cluster;
+	}
+
+	@DynamicPropertySource
+	static void slurmPoolWithStandInChecks(DynamicPropertyRegistry registry) throws IOException {
+		recordings = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "acceptance").toAbsolutePath();
+		String pool = "allot.provisioning.pools." + POOL;
+		registry.add(pool + ".driver", () -> "slurm");
+		registry.add(pool + ".slurm.slurm-conf", () -> slurm.slurmConf());
+		registry.add(pool + ".slurm.login-host", () -> "login.test");
+		List<String> standIn = List.of("bash", OUTPUTS.resolve("stand-in.sh").toString(), recordings.toString(),
+				"NVIDIA_SMI");
+		for (int i = 0; i < standIn.size(); i++) {
+			String arg = standIn.get(i);
+			registry.add("allot.provisioning.health.commands.NVIDIA_SMI[" + i + "]", () -> arg);
+		}
+		registry.add("allot.provisioning.health.check-timeout", () -> "60s");
+	}
+
+	private static void record(String node, String fixture) throws IOException {
+		Files.copy(OUTPUTS.resolve(fixture), recordings.resolve(node + ".NVIDIA_SMI"), StandardCopyOption.REPLACE_EXISTING);
+	}
+
+	@Test
+	void aNodeFailingAcceptanceIsReplacedOnSlurmBeforeHandoverAndAnOnDemandCheckDegradesTheCluster() throws IOException {
+		Setup s = namedPool(POOL, NODES);
+		Instant start = hour(2);
+		String id = bookAndAwaitSchedule(s, 16, start, hour(3), "SLURM");
+		String name = "allot-" + id;
+		List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
+			.map(JsonNode::asString).toList();
+		String bad = booked.get(1);
+		String spare = NODES.stream().filter(n -> !booked.contains(n)).findFirst().orElseThrow();
+		record("default", "nvidia-smi-h100-healthy.txt");
+		record(bad, "nvidia-smi-h100-ecc-xid79.txt");
+
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+
+		JsonNode ready = cluster(s, id);
+		assertThat(ready.get("state").asString()).as(ready.toString()).isEqualTo("READY");
+		assertThat(ready.get("nodes").valueStream().map(n -> n.get("hostname").asString() + " " + n.get("health").asString()))
+			.containsExactlyInAnyOrder(booked.get(0) + " PASSED", spare + " PASSED");
+		assertThat(ready.get("timeline").valueStream().map(e -> e.get("detail").asString()))
+			.anyMatch(d -> d.startsWith(bad + " failed acceptance (NVIDIA_SMI: nvidia-smi failed: GPU 3: 2 uncorrected ECC"))
+			.anyMatch(d -> d.endsWith("replaced by " + spare + " before handover."));
+		SlurmRecord reservation = SlurmRecord.parse(slurm.run("scontrol", "show", "reservation", name, "--oneliner").stdout());
+		assertThat(slurm.driver().hostnames(reservation.get("Nodes"))).containsExactlyInAnyOrder(booked.get(0), spare);
+
+		// on demand: the spare now prints a software fault (an application Xid)
+		record(spare, "nvidia-smi-h100-xid13.txt");
+		Api.Response asked = api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "NVIDIA_SMI"));
+		assertThat(asked.status()).as(asked.body()).isEqualTo(202);
+		runDueAt(start.minus(Duration.ofMinutes(14)));
+		JsonNode check = api.get(asked.header("Location"), s.token()).json();
+		assertThat(check.get("status").asString()).as(check.toString()).isEqualTo("FAILED");
+		JsonNode failed = check.get("results").valueStream().filter(r -> !r.get("passed").asBoolean()).findFirst()
+			.orElseThrow();
+		assertThat(failed.get("node").asString()).isEqualTo(spare);
+		assertThat(failed.get("fault").asString()).isEqualTo("SOFTWARE");
+		assertThat(failed.get("output").asString()).contains("NVRM: Xid (PCI:0000:3a:00): 13");
+		JsonNode degraded = cluster(s, id);
+		assertThat(degraded.get("state").asString()).isEqualTo("DEGRADED");
+		// a software fault, the node's first: rebooted through Slurm, on the timeline
+		assertThat(degraded.get("timeline").valueStream().map(e -> e.get("step").asString() + " " + e.get("detail").asString()))
+			.anyMatch(d -> d.startsWith("remediation Rebooting " + spare + " for a software fault")
+					&& d.endsWith("scontrol reboot ASAP nextstate=RESUME " + spare + "."));
+		SlurmRecord rebooted = SlurmRecord.parse(slurm.run("scontrol", "show", "node", spare, "--oneliner").stdout());
+		assertThat(rebooted.get("State")).contains("REBOOT");
+		slurm.run("scontrol", "update", "NodeName=" + spare, "State=RESUME"); // the test host does not reboot
+
+		runDueAt(hour(3));
+		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DELETED");
+	}
+
+}
