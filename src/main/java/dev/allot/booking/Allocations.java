@@ -1,7 +1,9 @@
 package dev.allot.booking;
 
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import dev.allot.shared.TimeWindow;
@@ -67,6 +69,37 @@ class Allocations {
 			.query((rs, n) -> new NodeChoice.Candidate(rs.getLong(1), rs.getString(2), rs.getString(3),
 					rs.getString(4), rs.getObject(5) == null ? 1e9 : rs.getDouble(5)))
 			.list();
+	}
+
+	/**
+	 * Locks up to {@code count} free nodes in the order of {@link NodeChoice}, searching the pool's blocks a few at a
+	 * time (two, then four, eight...) until one holds them, so only the nodes of the blocks searched are read, not
+	 * every free node of the pool. A node another transaction holds is skipped for the next in that order; never
+	 * waits. The caller re-reads the gaps of what it locked.
+	 */
+	List<Locked> lockFreeNodes(UUID poolId, TimeWindow window, @Nullable String cudaDriver, int count,
+			List<Long> excluded) {
+		return lockFirst(preferredFreeNodes(poolId, window, cudaDriver, count, excluded), count);
+	}
+
+	private List<Long> preferredFreeNodes(UUID poolId, TimeWindow window, @Nullable String driver, int count,
+			List<Long> excluded) {
+		List<String> blocks = blocks(poolId);
+		List<NodeChoice.Candidate> searched = new ArrayList<>();
+		for (int from = 0, batch = 2; from < blocks.size(); from += batch, batch = Math.min(batch * 2, 64)) {
+			List<NodeChoice.Candidate> found = freeIn(poolId,
+					blocks.subList(from, Math.min(from + batch, blocks.size())), window, driver, excluded);
+			Optional<List<NodeChoice.Candidate>> oneBlock = NodeChoice.inOneBlock(found, count);
+			if (oneBlock.isPresent()) {
+				return ids(oneBlock.get());
+			}
+			searched.addAll(found);
+		}
+		return ids(NodeChoice.acrossBlocks(searched, count));
+	}
+
+	private static List<Long> ids(List<NodeChoice.Candidate> candidates) {
+		return candidates.stream().map(NodeChoice.Candidate::nodeId).toList();
 	}
 
 	/**

@@ -179,17 +179,15 @@ public class Bookings {
 	}
 
 	/**
-	 * Locks free nodes in the order of {@link NodeChoice}, searching the pool's blocks a few at a time (two, then
-	 * four, eight...) until one holds the booking, so a booking reads the nodes of the blocks it searched, not every
-	 * free node of the pool. A node another booking holds is skipped for the next in that order, and a few rounds
-	 * pick replacements for nodes found taken after locking.
+	 * Locks free nodes ({@link Allocations#lockFreeNodes}: the nodes of the blocks searched, not every free node of
+	 * the pool); a few rounds pick replacements for nodes found taken after locking.
 	 */
 	private List<Allocations.Locked> lockFreeNodes(Pool pool, TimeWindow window, @Nullable String driver, int count) {
 		List<Allocations.Locked> chosen = new ArrayList<>();
 		List<Long> tried = new ArrayList<>();
 		for (int round = 0; round < 3 && chosen.size() < count; round++) {
-			List<Long> preferred = preferredFreeNodes(pool, window, driver, count - chosen.size(), tried);
-			List<Allocations.Locked> locked = allocations.lockFirst(preferred, count - chosen.size());
+			List<Allocations.Locked> locked = allocations.lockFreeNodes(pool.id(), window, driver,
+					count - chosen.size(), tried);
 			if (locked.isEmpty()) {
 				break;
 			}
@@ -204,26 +202,6 @@ public class Bookings {
 					+ " nodes needed free for the whole window");
 		}
 		return chosen;
-	}
-
-	private List<Long> preferredFreeNodes(Pool pool, TimeWindow window, @Nullable String driver, int count,
-			List<Long> excluded) {
-		List<String> blocks = allocations.blocks(pool.id());
-		List<NodeChoice.Candidate> searched = new ArrayList<>();
-		for (int from = 0, batch = 2; from < blocks.size(); from += batch, batch = Math.min(batch * 2, 64)) {
-			List<NodeChoice.Candidate> found = allocations.freeIn(pool.id(),
-					blocks.subList(from, Math.min(from + batch, blocks.size())), window, driver, excluded);
-			Optional<List<NodeChoice.Candidate>> oneBlock = NodeChoice.inOneBlock(found, count);
-			if (oneBlock.isPresent()) {
-				return ids(oneBlock.get());
-			}
-			searched.addAll(found);
-		}
-		return ids(NodeChoice.acrossBlocks(searched, count));
-	}
-
-	private static List<Long> ids(List<NodeChoice.Candidate> candidates) {
-		return candidates.stream().map(NodeChoice.Candidate::nodeId).toList();
 	}
 
 	public Quote quote(Caller caller, String tenantSlug, BookingRequest request) {
