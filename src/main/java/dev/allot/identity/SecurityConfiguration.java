@@ -135,7 +135,7 @@ class SecurityConfiguration {
 	@Bean
 	@Order(4)
 	SecurityFilterChain uiChain(HttpSecurity http, SecurityProperties properties, Callers callers,
-			SignInAudit signIns) {
+			SignInAudit signIns, Issuer issuer) {
 		var signedIn = new SavedRequestAwareAuthenticationSuccessHandler();
 		var resumeAuthorize = new SavedRequestAwareAuthenticationSuccessHandler();
 		resumeAuthorize.setRequestCache(authorizeRequests());
@@ -175,8 +175,8 @@ class SecurityConfiguration {
 					.oidcUserService(TokenlessSessions.oidcUsers(user -> admitExternal(properties, callers, user)))))
 			.exceptionHandling(exceptions -> exceptions
 				.defaultAuthenticationEntryPointFor(EndedSessions::unauthorized, EndedSessions.SCRIPTED)
-				.defaultAuthenticationEntryPointFor(signIn("/oauth2/authorization/" + UiClientRegistration.ID),
-						AnyRequestMatcher.INSTANCE)
+				.defaultAuthenticationEntryPointFor(LoopbackSignIn.toPublicUrl(issuer,
+						signIn("/oauth2/authorization/" + UiClientRegistration.ID)), AnyRequestMatcher.INSTANCE)
 				.accessDeniedHandler(EndedSessions.deniedHandler()))
 			.requestCache(cache -> cache.requestCache(EndedSessions.pagesOnly()))
 			.logout(logout -> logout.logoutSuccessUrl("/login?logout"));
