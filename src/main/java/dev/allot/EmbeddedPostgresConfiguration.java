@@ -45,10 +45,17 @@ class EmbeddedPostgresConfiguration {
 		}
 	}
 
+	/** Held while this copy runs; a second copy on the same folder stops here (see {@link DataFolderLock}). */
 	@Bean(destroyMethod = "close")
-	EmbeddedPostgres embeddedPostgres(EmbeddedPostgresProperties properties) throws IOException {
+	DataFolderLock dataFolderLock(EmbeddedPostgresProperties properties) throws IOException {
+		return DataFolderLock.acquire(properties.dataDirectory().toAbsolutePath().getParent());
+	}
+
+	@Bean(destroyMethod = "close")
+	EmbeddedPostgres embeddedPostgres(EmbeddedPostgresProperties properties, DataFolderLock lock) throws IOException {
 		Path data = properties.dataDirectory().toAbsolutePath();
 		Files.createDirectories(data.getParent());
+		// the folder's lock is ours: a postmaster still running on it outlived a copy that died
 		stopOrphanedPostmaster(data);
 		var builder = EmbeddedPostgres.builder()
 			.setDataDirectory(data)

@@ -42,7 +42,8 @@
 })();
 
 // Times: the server renders <time data-local> in the zone of the allot_tz cookie (zone.js keeps it, from the
-// sign-in page on); this renders those times in the browser's zone, with UTC in the hover text.
+// sign-in page on); this renders those times in the browser's zone, with the zone named after each and UTC in the
+// hover text.
 (function () {
   'use strict';
 
@@ -60,12 +61,28 @@
       + pad(date.getUTCHours()) + ':' + pad(date.getUTCMinutes()) + ' UTC';
   }
 
+  // The zone's short name at that date ("PST", "UTC", "GMT+5:30"), so that a time is never without its zone.
+  function zoneName(date) {
+    try {
+      var parts = new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' }).formatToParts(date);
+      for (var i = 0; i < parts.length; i++) {
+        if (parts[i].type === 'timeZoneName') {
+          return parts[i].value;
+        }
+      }
+    } catch (e) {
+      // an old browser: the server's rendering stays
+    }
+    return null;
+  }
+
   function renderTimes(root) {
     var times = (root || document).querySelectorAll('time[data-local]');
     for (var i = 0; i < times.length; i++) {
       var date = new Date(times[i].getAttribute('datetime'));
-      if (!isNaN(date.getTime())) {
-        times[i].textContent = local(date);
+      var name = zoneName(date);
+      if (!isNaN(date.getTime()) && name) {
+        times[i].textContent = local(date) + ' ' + name;
         times[i].title = utc(date);
       }
     }

@@ -18,6 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The quick start: with no datasource configured Allot starts its own PostgreSQL, seeds the demo once, and
@@ -59,10 +60,38 @@ class EmbeddedStartTests {
 		}
 	}
 
+	@Test
+	void aSecondCopyOnTheSameFolderSaysSoAndLeavesTheRunningOneAlone() throws Exception {
+		Path data = Path.of("target", "embedded-second", "pgdata");
+		deleteRecursively(data.getParent());
+		try (ConfigurableApplicationContext running = start(data)) {
+			assertThatThrownBy(() -> start(data).close()).hasRootCauseInstanceOf(DataFolderLock.AlreadyRunningException.class)
+				.rootCause()
+				.hasMessageContaining("Allot is already running from " + data.getParent().toAbsolutePath())
+				.hasMessageContaining("(process " + ProcessHandle.current().pid() + ")")
+				.hasMessageContaining("stopped before touching anything");
+			// the running copy's PostgreSQL is untouched and still answers
+			assertThat(running.getBean(JdbcClient.class).sql("SELECT count(*) FROM app_user").query(Long.class).single())
+				.isEqualTo(4);
+			assertThat(get(running, "/actuator/health/readiness")).contains("\"UP\"");
+		}
+		// once it has stopped, the folder is free again
+		try (ConfigurableApplicationContext again = start(data)) {
+			assertThat(get(again, "/actuator/health/readiness")).contains("\"UP\"");
+		}
+	}
+
 	private static ConfigurableApplicationContext start() {
+		return start(DATA);
+	}
+
+	/** With its sealing key beside its data, as the quick start keeps it. */
+
+	private static ConfigurableApplicationContext start(Path data) {
 		return SpringApplication.run(AllotApplication.class, "--spring.datasource.url=", "--server.port=0",
-				"--allot.security.public-url=", "--allot.embedded-postgres.data-directory=" + DATA.toAbsolutePath(),
-				"--allot.security.sealing-key=", "--allot.security.sealing-key-file=" + SEALING_KEY.toAbsolutePath(),
+				"--allot.security.public-url=", "--allot.embedded-postgres.data-directory=" + data.toAbsolutePath(),
+				"--allot.security.sealing-key=",
+				"--allot.security.sealing-key-file=" + data.toAbsolutePath().resolveSibling("sealing-key"),
 				"--db-scheduler.enabled=false", "--server.shutdown=immediate");
 	}
 

@@ -248,7 +248,7 @@ public class Bookings {
 			}
 			TimeWindow extension = new TimeWindow(before.endsAt(), newEnd);
 			if (allocations.freeFor(nodeIds, extension).size() < nodeIds.size()) {
-				throw capacityNotAvailable("Its nodes are not all free until " + newEnd);
+				throw capacityNotAvailable("Its nodes are not all free until " + dev.allot.shared.UtcText.of(newEnd));
 			}
 			Pool pool = inventory.existingPool(before.pool());
 			TimeWindow whole = new TimeWindow(before.startsAt(), newEnd);

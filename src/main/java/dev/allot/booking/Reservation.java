@@ -167,7 +167,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 
 	private void requireLaterEnd(Instant newEnd) {
 		if (!newEnd.isAfter(endsAt)) {
-			throw InvalidInputException.of("endsAt", "must be later than the current endsAt " + endsAt);
+			throw InvalidInputException.of("endsAt", "must be later than the current end, " + dev.allot.shared.UtcText.of(endsAt));
 		}
 	}
 

@@ -40,6 +40,8 @@ import org.springframework.security.web.authentication.LoginUrlAuthenticationEnt
 import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
 import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.security.web.savedrequest.HttpSessionRequestCache;
+import org.springframework.security.web.util.matcher.AnyRequestMatcher;
 import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -76,6 +78,7 @@ class SecurityConfiguration {
 					clientAuthenticationFailed(response, failure);
 				})))
 			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+			.requestCache(cache -> cache.requestCache(authorizeRequests()))
 			.csrf(csrf -> csrf.ignoringRequestMatchers(authorizationServer.getEndpointsMatcher()))
 			.exceptionHandling(exceptions -> exceptions.defaultAuthenticationEntryPointFor(
 					signIn("/login"), new MediaTypeRequestMatcher(MediaType.TEXT_HTML)));
@@ -132,8 +135,10 @@ class SecurityConfiguration {
 	@Bean
 	@Order(4)
 	SecurityFilterChain uiChain(HttpSecurity http, SecurityProperties properties, Callers callers,
-			SignInAudit signIns) {
+			SignInAudit signIns, Issuer issuer) {
 		var signedIn = new SavedRequestAwareAuthenticationSuccessHandler();
+		var resumeAuthorize = new SavedRequestAwareAuthenticationSuccessHandler();
+		resumeAuthorize.setRequestCache(authorizeRequests());
 		var notSignedIn = new SimpleUrlAuthenticationFailureHandler("/login?error");
 		http.authorizeHttpRequests(requests -> requests
 			.requestMatchers("/login", "/webjars/**", "/css/**", "/js/**", "/favicon.ico", "/error",
@@ -144,7 +149,7 @@ class SecurityConfiguration {
 			.authenticated())
 			.formLogin(form -> form.loginPage("/login").permitAll().successHandler((request, response, user) -> {
 				signIns.succeeded(SignInChannel.USER, user.getName(), request);
-				signedIn.onAuthenticationSuccess(request, response, user);
+				resumeAuthorize.onAuthenticationSuccess(request, response, user);
 			}).failureHandler((request, response, failure) -> {
 				signIns.failed(SignInChannel.USER, SignInThrottle.principal(SignInChannel.USER, request), request,
 						failure);
@@ -169,7 +174,11 @@ class SecurityConfiguration {
 				.userInfoEndpoint(userInfo -> userInfo
 					.oidcUserService(TokenlessSessions.oidcUsers(user -> admitExternal(properties, callers, user)))))
 			.exceptionHandling(exceptions -> exceptions
-				.authenticationEntryPoint(signIn("/oauth2/authorization/" + UiClientRegistration.ID)))
+				.defaultAuthenticationEntryPointFor(EndedSessions::unauthorized, EndedSessions.SCRIPTED)
+				.defaultAuthenticationEntryPointFor(LoopbackSignIn.toPublicUrl(issuer,
+						signIn("/oauth2/authorization/" + UiClientRegistration.ID)), AnyRequestMatcher.INSTANCE)
+				.accessDeniedHandler(EndedSessions.deniedHandler()))
+			.requestCache(cache -> cache.requestCache(EndedSessions.pagesOnly()))
 			.logout(logout -> logout.logoutSuccessUrl("/login?logout"));
 		headers(http);
 		return http.build();
@@ -183,6 +192,17 @@ class SecurityConfiguration {
 				resolvers.add(resolver);
 			}
 		};
+	}
+
+	/**
+	 * The authorization request a sign-in interrupted, kept apart from the page the UI was asked for: both live in
+	 * the one session, and sharing the slot made the sign-in forget the page (it landed on the home page instead of
+	 * the form it left).
+	 */
+	private static HttpSessionRequestCache authorizeRequests() {
+		HttpSessionRequestCache cache = new HttpSessionRequestCache();
+		cache.setSessionAttrName("ALLOT_SAVED_AUTHORIZATION_REQUEST");
+		return cache;
 	}
 
 	/**

@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 
+import dev.allot.shared.DurationWords;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
+import dev.allot.shared.UtcText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,7 +46,9 @@ public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boole
 		Instant latestStart = now.plus(maxAdvance);
 		if (window.start().isAfter(latestStart)) {
 			throw (QuotaExceededException) new QuotaExceededException("maxAdvance",
-					"startsAt is more than " + maxAdvance + " ahead, by " + Duration.between(latestStart, window.start()))
+					"The reservation would start " + DurationWords.of(Duration.between(now, window.start()))
+							+ " from now; the quota allows starts at most " + DurationWords.of(maxAdvance) + " ahead ("
+							+ DurationWords.of(Duration.between(latestStart, window.start())) + " too far)")
 				.with("field", "startsAt")
 				.with("allowed", maxAdvance)
 				.with("exceededBy", Duration.between(latestStart, window.start()));
@@ -54,7 +58,9 @@ public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boole
 	void requireLength(TimeWindow window) {
 		if (window.duration().compareTo(maxWindow) > 0) {
 			throw (QuotaExceededException) new QuotaExceededException("maxWindow",
-					"The window is longer than " + maxWindow + ", by " + window.duration().minus(maxWindow))
+					"The reservation would last " + DurationWords.of(window.duration())
+							+ "; the quota allows at most " + DurationWords.of(maxWindow) + " ("
+							+ DurationWords.of(window.duration().minus(maxWindow)) + " too long)")
 				.with("field", "endsAt")
 				.with("allowed", maxWindow)
 				.with("requested", window.duration())
@@ -99,8 +105,9 @@ public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boole
 		}
 		if (worstExcess > 0) {
 			throw (QuotaExceededException) new QuotaExceededException("maxGpus",
-					"The tenant would hold " + (maxGpus + worstExcess) + " " + gpuType + " GPUs at " + worstAt
-							+ ", " + worstExcess + " more than its maxGpus of " + maxGpus + " (burst is off)")
+					"The team would hold " + (maxGpus + worstExcess) + " " + gpuType + " GPUs at once (from "
+							+ UtcText.of(worstAt) + "), " + worstExcess + " more than the " + maxGpus
+							+ " its quota allows, with no bursting beyond it")
 				.with("field", "gpus")
 				.with("gpuType", gpuType)
 				.with("allowed", maxGpus)

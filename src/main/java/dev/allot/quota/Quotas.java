@@ -207,8 +207,8 @@ public class Quotas {
 				if (left.signum() < 0) {
 					throw (QuotaExceededException) new QuotaExceededException("monthlyBudget",
 							"The booking costs " + month.getValue() + " " + card.currency() + " in " + month.getKey()
-									+ ", " + left.negate() + " more than the " + policy.monthlyBudget()
-									+ " budget left after " + spent + " spent")
+									+ ", " + left.negate() + " more than the monthly budget of " + policy.monthlyBudget()
+									+ " " + card.currency() + " leaves after " + spent + " spent")
 						.with("gpuType", type.code())
 						.with("month", month.getKey().toString())
 						.with("allowed", policy.monthlyBudget())

@@ -9,6 +9,7 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.changes.ReadCache;
@@ -49,10 +50,13 @@ public class Tenancy {
 
 	private final ReadCache<String, Project> projects;
 
-	Tenancy(TenancyRepository repository, AuditLog audit, Clock clock, TableChanges changes) {
+	private final KnownUsers users;
+
+	Tenancy(TenancyRepository repository, AuditLog audit, Clock clock, TableChanges changes, KnownUsers users) {
 		this.repository = repository;
 		this.audit = audit;
 		this.clock = clock;
+		this.users = users;
 		this.tenants = changes.cache("tenants by slug", "tenant");
 		this.projects = changes.cache("projects by tenant and slug", "tenant", "project");
 	}
@@ -159,6 +163,10 @@ public class Tenancy {
 
 	public Member addMember(Caller caller, String tenantSlug, String username, TenantRole role) {
 		Tenant tenant = writable(caller, tenantSlug, TenantRole.TENANT_ADMIN);
+		if (!users.exists(username)) {
+			throw InvalidInputException.of("username", "No user is named " + username + ". A person needs an Allot "
+					+ "account (or to have signed in once) before joining a team; check the spelling.");
+		}
 		Member member = new Member(username, role, clock.instant());
 		if (!repository.insertMember(tenant.id(), member)) {
 			throw AllotException.conflict("member_exists", username + " is already a member of " + tenantSlug);

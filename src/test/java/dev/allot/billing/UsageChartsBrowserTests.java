@@ -116,6 +116,21 @@ class UsageChartsBrowserTests extends ConsoleBrowserTest {
 		waitFor(ExpectedConditions.stalenessOf(charts));
 		assertThat(find("#chart-through-error").getText()).contains("on or after the first day");
 		assertThat(exists("#gpu-hours-chart")).isFalse();
+
+		// in Los Angeles (UTC-8) the training hours fell on the evening before the month's first UTC day: the
+		// charts' days are the viewer's
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "America/Los_Angeles"));
+		try {
+			open("/usage");
+			String eve = LocalDate.ofInstant(t0, ZoneOffset.UTC).minusDays(1).toString();
+			open("/tenants/" + team.tenant() + "/usage?from=" + eve + "&through=" + day2 + "&unit=day&by=project");
+			assertThat(find("label[for='chart-from']").getText()).contains("America/Los_Angeles");
+			assertThat(bars("#gpu-hours-chart")).containsExactlyInAnyOrder(eve + " training 16.0000",
+					day1 + " inference 32.0000");
+		}
+		finally {
+			browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "UTC"));
+		}
 	}
 
 	private List<String> legend(String chart) {

@@ -38,7 +38,7 @@ class AccessMatrixTests extends IntegrationTest {
 	private List<Endpoint> writes() {
 		String t = "/api/v1/tenants/" + tenant;
 		return List.of(new Endpoint("POST", t + "/projects", Map.of("slug", unique("p"), "displayName", "P")),
-				new Endpoint("POST", t + "/members", Map.of("username", unique("someone"), "role", "VIEWER")),
+				new Endpoint("POST", t + "/members", Map.of("username", newUser(), "role", "VIEWER")),
 				new Endpoint("PUT", t + "/members/nobody", Map.of("role", "VIEWER")),
 				new Endpoint("DELETE", t + "/members/nobody", null),
 				new Endpoint("POST", t + "/service-accounts", Map.of("name", "ci")),

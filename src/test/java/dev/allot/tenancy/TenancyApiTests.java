@@ -79,6 +79,22 @@ class TenancyApiTests extends IntegrationTest {
 	}
 
 	@Test
+	void addingAMemberWhoIsNotAUserIsBadInputAndWritesNothing() {
+		String tenant = newTenant();
+		String token = tenantToken(tenant, "TENANT_ADMIN");
+		long before = jdbc.sql("SELECT count(*) FROM member").query(Long.class).single();
+		Api.Response refused = api.post("/api/v1/tenants/" + tenant + "/members", token,
+				Map.of("username", "nosuchuser", "role", "MEMBER"));
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.header("content-type")).startsWith("application/problem+json");
+		assertThat(refused.json().get("type").asString()).isEqualTo("https://allot.dev/problems/invalid_request");
+		assertThat(refused.json().get("errors").get(0).get("field").asString()).isEqualTo("username");
+		assertThat(refused.json().get("errors").get(0).get("message").asString()).contains("No user is named nosuchuser");
+		assertThat(jdbc.sql("SELECT count(*) FROM member").query(Long.class).single()).isEqualTo(before);
+		assertThat(api.get("/api/v1/tenants/" + tenant + "/members/nosuchuser", token).status()).isEqualTo(404);
+	}
+
+	@Test
 	void aTenantAdminManagesProjectsAndMembers() {
 		String tenant = newTenant();
 		String token = tenantToken(tenant, "TENANT_ADMIN");

@@ -165,9 +165,9 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		open("/book?pool=" + team.pool() + "&gpus=8&start=" + day(2).plus(Duration.ofHours(1)) + "&end="
 				+ day(2).plus(Duration.ofHours(2)));
 		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("verdict"), "It does not fit"));
-		assertThat(find("#reasons").getText()).contains("Your quota refuses it (maxGpus)", "maxGpus of 16");
+		assertThat(find("#reasons").getText()).contains("Your quota refuses it:", "more than the 16 its quota allows").doesNotContain("maxGpus");
 		submit("#book-submit");
-		assertThat(find("#gpus-error").getText()).contains("(maxGpus)", "32", "16");
+		assertThat(find("#gpus-error").getText()).contains("would hold 32", "16 more than the 16 its quota allows").doesNotContain("maxGpus");
 		assertThat(count("SELECT count(*) FROM reservation WHERE tenant_slug = ?", team.tenant())).isEqualTo(1);
 	}
 

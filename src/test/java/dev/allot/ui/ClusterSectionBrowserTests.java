@@ -72,7 +72,7 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		assertThat(find("#cluster-reservation-status").getText()).isEqualTo("ACTIVE");
 		assertThat(find("#cluster-nodes tr[data-node='" + pool + "-n0']").getText()).contains("PASSED");
 		assertThat(findAll("#cluster-timeline li")).hasSize(5);
-		assertThat(find("#cluster-timeline li:last-child").getText()).contains("provision succeeded", "handed over");
+		assertThat(find("#cluster-timeline li:last-child").getText()).contains("Provisioning done", "handed over");
 		assertThat(find("#cluster-connect").getText()).contains("fake://allot-" + id, "Grafana");
 		screenshot("cluster-section-ready");
 

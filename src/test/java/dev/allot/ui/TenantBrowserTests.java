@@ -38,17 +38,17 @@ class TenantBrowserTests extends BrowserTest {
 
 	@Test
 	void aBadUsernameIsShownNextToTheFieldAndAddsNobody() {
-		String tenant = newTenant();
-		String admin = newUser();
-		addMember(tenant, admin, "TENANT_ADMIN");
-		signIn(admin);
-		open("/tenants/" + tenant + "/members");
-		find("#username").sendKeys("no spaces allowed");
-		submit("#add-member-submit");
-
+		String tenant = addAsTenantAdmin("no spaces allowed");
 		assertThat(find("#username-error").getText()).startsWith("Use letters");
-		assertThat(jdbc.sql("SELECT count(*) FROM member m JOIN tenant t ON t.id = m.tenant_id WHERE t.slug = ?")
-			.param(tenant).query(Long.class).single()).isEqualTo(1);
+		assertThat(memberCount(tenant)).isEqualTo(1);
+	}
+
+	@Test
+	void addingSomeoneWhoIsNotAUserIsRefusedNextToTheField() {
+		String tenant = addAsTenantAdmin("nosuchuser");
+		assertThat(find("#username-error").getText()).startsWith("No user is named nosuchuser.");
+		assertThat(find("#username").getDomProperty("value")).isEqualTo("nosuchuser");
+		assertThat(memberCount(tenant)).isEqualTo(1);
 	}
 
 	@Test
@@ -128,6 +128,23 @@ class TenantBrowserTests extends BrowserTest {
 	private String role(String tenant, String username) {
 		return jdbc.sql("SELECT m.role FROM member m JOIN tenant t ON t.id = m.tenant_id WHERE t.slug = ? AND m.subject = ?")
 			.params(tenant, username).query(String.class).single();
+	}
+
+	/** A tenant admin of a new tenant types {@code username} into the Add member form and submits it. */
+	private String addAsTenantAdmin(String username) {
+		String tenant = newTenant();
+		String admin = newUser();
+		addMember(tenant, admin, "TENANT_ADMIN");
+		signIn(admin);
+		open("/tenants/" + tenant + "/members");
+		find("#username").sendKeys(username);
+		submit("#add-member-submit");
+		return tenant;
+	}
+
+	private long memberCount(String tenant) {
+		return jdbc.sql("SELECT count(*) FROM member m JOIN tenant t ON t.id = m.tenant_id WHERE t.slug = ?")
+			.param(tenant).query(Long.class).single();
 	}
 
 }

@@ -1,9 +1,6 @@
 package dev.allot.audit.ui;
 
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditQuery;
@@ -13,6 +10,7 @@ import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
 import dev.allot.shared.web.UiController;
+import dev.allot.shared.web.ViewerTimes;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ui.Model;
@@ -29,7 +27,7 @@ class AuditLogPage {
 
 	private static final int PAGE_SIZE = 25;
 
-	/** The filters as typed: times are UTC, as {@code datetime-local} inputs send them. */
+	/** The filters as typed: times in the viewer's zone, as {@code datetime-local} inputs send them. */
 	record Filters(@Nullable String tenant, @Nullable String actor, @Nullable String from, @Nullable String to,
 			@Nullable Integer page) {
 
@@ -62,13 +60,14 @@ class AuditLogPage {
 	}
 
 	@GetMapping("/admin/audit")
-	String audit(Caller caller, Model model, @ModelAttribute Filters filters,
+	String audit(Caller caller, Model model, jakarta.servlet.http.HttpServletRequest request, @ModelAttribute Filters filters,
 			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx,
 			@RequestHeader(name = "HX-Boosted", required = false) @Nullable String boosted) {
 		caller.requireReadsEverything();
 		FormErrors errors = new FormErrors();
-		Instant from = instant(filters.fromValue(), "from", errors);
-		Instant to = instant(filters.toValue(), "to", errors);
+		ViewerTimes times = ViewerTimes.of(request);
+		Instant from = instant(times, filters.fromValue(), "from", errors);
+		Instant to = instant(times, filters.toValue(), "to", errors);
 		PageResponse<dev.allot.audit.AuditEvent> events = null;
 		if (errors.isEmpty()) {
 			try {
@@ -88,17 +87,15 @@ class AuditLogPage {
 		return fragment ? "admin/audit :: results" : "admin/audit";
 	}
 
-	private static @Nullable Instant instant(String value, String field, FormErrors errors) {
+	private static @Nullable Instant instant(ViewerTimes times, String value, String field, FormErrors errors) {
 		if (value.isEmpty()) {
 			return null;
 		}
-		try {
-			return LocalDateTime.parse(value).toInstant(ZoneOffset.UTC);
-		}
-		catch (DateTimeParseException ex) {
+		Instant instant = times.parse(value);
+		if (instant == null) {
 			errors.add(field, "Enter a date and time like 2027-01-31T09:00");
-			return null;
 		}
+		return instant;
 	}
 
 	private static @Nullable String blankToNull(String value) {

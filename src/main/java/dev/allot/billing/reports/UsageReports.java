@@ -48,6 +48,12 @@ public class UsageReports {
 
 	public UsageReport usage(Caller caller, String tenantSlug, @Nullable String from, @Nullable String to,
 			@Nullable String groupBy) {
+		return usage(caller, tenantSlug, from, to, groupBy, ZoneOffset.UTC);
+	}
+
+	/** The same, with days, weeks and months as they fall in {@code zone} (the API's are UTC; pages use the viewer's). */
+	public UsageReport usage(Caller caller, String tenantSlug, @Nullable String from, @Nullable String to,
+			@Nullable String groupBy, java.time.ZoneId zone) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		YearMonth month = YearMonth.from(clock.instant().atOffset(ZoneOffset.UTC));
 		ReportRange range = ReportRange.parse(from, to, month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC),
@@ -55,7 +61,7 @@ public class UsageReports {
 		List<String> groups = groups(groupBy);
 		String unit = groups.stream().filter(TIME_UNITS::contains).findFirst().orElse(null);
 		List<String> columns = new ArrayList<>();
-		columns.add(unit == null ? "NULL::timestamptz" : "date_trunc('" + unit + "', e.period_start, 'UTC')");
+		columns.add(unit == null ? "NULL::timestamptz" : "date_trunc('" + unit + "', e.period_start, ?)");
 		for (String dimension : List.of("project", "gpuType", "rateClass")) {
 			columns.add(groups.contains(dimension) ? DIMENSIONS.get(dimension) : "NULL");
 		}
@@ -72,7 +78,8 @@ public class UsageReports {
 				WHERE t.tenant_id = ? AND a.kind = 'RECEIVABLE' AND e.line IN ('USAGE', 'CREDIT')
 				  AND e.period_start >= ? AND e.period_start < ?
 				GROUP BY 1, 2, 3, 4, e.currency ORDER BY 1, 2, 3, 4, e.currency""")
-			.params(tenant.id(), Timestamp.from(range.from()), Timestamp.from(range.to()))
+			.params(unit == null ? List.of(tenant.id(), Timestamp.from(range.from()), Timestamp.from(range.to()))
+					: List.of(zone.getId(), tenant.id(), Timestamp.from(range.from()), Timestamp.from(range.to())))
 			.query((rs, n) -> {
 				Timestamp start = rs.getTimestamp(1);
 				String rateClass = rs.getString(4);

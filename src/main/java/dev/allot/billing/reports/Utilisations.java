@@ -31,6 +31,11 @@ public class Utilisations {
 	}
 
 	public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit) {
+		return of(caller, tenantSlug, range, unit, java.time.ZoneOffset.UTC);
+	}
+
+	/** The same, with buckets as days, weeks and months fall in {@code zone}. */
+	public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit, java.time.ZoneId zone) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		if (!UNITS.contains(unit)) {
 			throw InvalidInputException.of("unit", "must be one of day, week, month");
@@ -52,7 +57,7 @@ public class Utilisations {
 				              AND s.at <@ coalesce(m.billed, tstzrange(b.hour, b.hour + interval '1 hour'))) AS utilisation
 				    FROM billed b JOIN billable_reservation r ON r.reservation_id = b.reservation_id
 				    LEFT JOIN metered_period m ON m.reservation_id = b.reservation_id AND m.hour = b.hour)
-				SELECT date_trunc(:unit, hour, 'UTC') AS bucket, sum(seconds) AS reserved,
+				SELECT date_trunc(:unit, hour, :zone) AS bucket, sum(seconds) AS reserved,
 				       coalesce(sum(seconds) FILTER (WHERE utilisation IS NOT NULL), 0) AS observed,
 				       coalesce(sum(seconds * utilisation / 100) FILTER (WHERE utilisation IS NOT NULL), 0) AS used
 				FROM observed GROUP BY 1 HAVING sum(seconds) <> 0 ORDER BY 1""")
@@ -60,6 +65,7 @@ public class Utilisations {
 			.param("from", Timestamp.from(range.from()))
 			.param("to", Timestamp.from(range.to()))
 			.param("unit", unit)
+			.param("zone", zone.getId())
 			.query((rs, n) -> new Utilisation.UtilisationBucket(rs.getTimestamp("bucket").toInstant(), hours(rs.getBigDecimal("reserved")),
 					hours(rs.getBigDecimal("observed")), hours(rs.getBigDecimal("used"))))
 			.list();

@@ -5,7 +5,7 @@ import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ class UsageCharts {
 				blank(by) ? "project" : by);
 	}
 
-	View view(Caller caller, String tenant, Form form) {
+	View view(Caller caller, String tenant, Form form, ZoneId zone) {
 		FormErrors errors = new FormErrors();
 		LocalDate from = date(form.from(), "from", errors);
 		LocalDate through = date(form.through(), "through", errors);
@@ -88,7 +88,9 @@ class UsageCharts {
 		}
 		ReportRange range;
 		try {
-			range = ReportRange.parse(from.toString(), through.plusDays(1).toString(), Instant.EPOCH, Instant.EPOCH);
+			// the viewer's days: from the first day's midnight to the midnight after the last, in their zone
+			range = ReportRange.parse(from.atStartOfDay(zone).toInstant().toString(),
+					through.plusDays(1).atStartOfDay(zone).toInstant().toString(), Instant.EPOCH, Instant.EPOCH);
 		}
 		catch (InvalidInputException invalid) {
 			invalid.errors().forEach(e -> errors.add(e.field().equals("to") ? "through" : e.field(),
@@ -97,19 +99,19 @@ class UsageCharts {
 		}
 		List<LocalDate> buckets = buckets(from, through, form.unit());
 		UsageReport report = usage.usage(caller, tenant, range.from().toString(), range.to().toString(),
-				form.unit() + "," + form.by());
+				form.unit() + "," + form.by(), zone);
 		List<BarChart> charts = new ArrayList<>();
 		String grouping = form.by().equals("project") ? "project" : "rate class";
 		charts.add(stacked("gpu-hours-chart", "GPU-hours by " + grouping + " per " + form.unit(), "GPU-hours",
-				report.items(), form, buckets, row -> row.gpuHours().subtract(row.creditedGpuHours())));
+				report.items(), form, buckets, zone, row -> row.gpuHours().subtract(row.creditedGpuHours())));
 		for (String currency : new TreeSet<>(report.items().stream().map(UsageReport.Row::currency).toList())) {
 			List<UsageReport.Row> rows = report.items().stream().filter(r -> r.currency().equals(currency)).toList();
 			charts.add(stacked("cost-chart-" + currency.toLowerCase(), "Net cost in " + currency + " by " + grouping
-					+ " per " + form.unit(), currency, rows, form, buckets, UsageReport.Row::net));
+					+ " per " + form.unit(), currency, rows, form, buckets, zone, UsageReport.Row::net));
 		}
-		Utilisation used = utilisations.of(caller, tenant, range, form.unit());
+		Utilisation used = utilisations.of(caller, tenant, range, form.unit(), zone);
 		Map<LocalDate, Utilisation.UtilisationBucket> byStart = new HashMap<>();
-		used.buckets().forEach(b -> byStart.put(day(b.start()), b));
+		used.buckets().forEach(b -> byStart.put(day(b.start(), zone), b));
 		List<String> labels = labels(buckets, form.unit(), false);
 		BigDecimal[][] values = new BigDecimal[buckets.size()][];
 		List<UtilisationRow> rows = new ArrayList<>();
@@ -127,7 +129,7 @@ class UsageCharts {
 	}
 
 	private static BarChart stacked(String id, String title, String unit, List<UsageReport.Row> rows, Form form,
-			List<LocalDate> buckets, Function<UsageReport.Row, BigDecimal> value) {
+			List<LocalDate> buckets, ZoneId zone, Function<UsageReport.Row, BigDecimal> value) {
 		Function<UsageReport.Row, String> seriesOf = form.by().equals("project") ? UsageReport.Row::project
 				: row -> label(row.rateClass());
 		Map<String, BigDecimal> totals = new LinkedHashMap<>();
@@ -158,7 +160,7 @@ class UsageCharts {
 			java.util.Arrays.fill(row, BigDecimal.ZERO);
 		}
 		for (UsageReport.Row row : rows) {
-			Integer c = row.start() == null ? null : column.get(day(row.start()));
+			Integer c = row.start() == null ? null : column.get(day(row.start(), zone));
 			int s = series.indexOf(String.valueOf(seriesOf.apply(row)));
 			if (c != null) {
 				int at = s >= 0 ? s : series.size() - 1;
@@ -203,8 +205,8 @@ class UsageCharts {
 		};
 	}
 
-	private static LocalDate day(Instant instant) {
-		return LocalDate.ofInstant(instant, ZoneOffset.UTC);
+	private static LocalDate day(Instant instant, ZoneId zone) {
+		return LocalDate.ofInstant(instant, zone);
 	}
 
 	private static @Nullable LocalDate date(String value, String field, FormErrors errors) {

@@ -75,7 +75,8 @@ class UsagePage {
 			@RequestParam(required = false) @Nullable String month, @RequestParam(required = false) @Nullable String from,
 			@RequestParam(required = false) @Nullable String through,
 			@RequestParam(required = false) @Nullable String unit, @RequestParam(required = false) @Nullable String by,
-			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx) {
+			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx,
+			jakarta.servlet.http.HttpServletRequest request) {
 		model.addAttribute("tenant", tenancy.readable(caller, tenant));
 		CurrentTenant.choose(caller, session, tenant);
 		YearMonth current = YearMonth.from(clock.instant().atOffset(ZoneOffset.UTC));
@@ -86,7 +87,8 @@ class UsagePage {
 		}
 		model.addAttribute("section", "usage");
 		model.addAttribute("month", shown);
-		model.addAttribute("charts", charts.view(caller, tenant, UsageCharts.form(from, through, unit, by, shown)));
+		model.addAttribute("charts", charts.view(caller, tenant, UsageCharts.form(from, through, unit, by, shown),
+				dev.allot.shared.web.ViewerTimes.of(request).zone()));
 		if (htmx != null) {
 			return "billing/usage :: charts";
 		}

@@ -37,6 +37,18 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 			"cudaDriver", "cluster.sharedMemoryGi", "sharedMemoryGi", "cluster.volumes", "volumes",
 			"cluster.sshPublicKeys", "sshPublicKeys");
 
+	private static final Map<String, String> LABELS = Map.ofEntries(Map.entry("project", "Project"),
+			Map.entry("pool", "Pool"), Map.entry("gpus", "GPUs"), Map.entry("start", "Start"), Map.entry("end", "End"),
+			Map.entry("orchestrator", "Orchestrator"), Map.entry("cudaDriver", "CUDA driver"),
+			Map.entry("sharedMemoryGi", "Shared memory"), Map.entry("volumes", "Volumes"),
+			Map.entry("sshPublicKeys", "SSH public keys"), Map.entry("preemptible", "Preemptible"));
+
+	/** A refusal of one field as the form words it: the field's label, never the API's name for it. */
+	static String labelled(String apiField, String message) {
+		String label = LABELS.get(FIELDS.getOrDefault(apiField, apiField));
+		return label == null ? capitalised(message) : label + ": " + message;
+	}
+
 	static BookingForm prefill(ViewerTimes times, @Nullable String project, @Nullable String pool,
 			@Nullable String gpus, @Nullable Instant start, @Nullable Instant end) {
 		return new BookingForm(UUID.randomUUID().toString(), times.zoneName(), project, pool, gpus,

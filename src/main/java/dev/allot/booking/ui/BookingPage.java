@@ -161,8 +161,8 @@ class BookingPage {
 				response.setStatus(400);
 			}
 			catch (QuotaExceededException refused) {
-				errors.add(field(refused.properties().get("field")), "Your quota refuses this booking (" + refused.limit()
-						+ "): " + refused.getMessage() + ".");
+				errors.add(field(refused.properties().get("field")), "Your quota refuses this booking: "
+						+ refused.getMessage() + ".");
 				response.setStatus(422);
 			}
 			catch (AllotException refused) {
@@ -211,7 +211,7 @@ class BookingPage {
 		}
 		catch (InvalidInputException invalid) {
 			List<String> problems = new ArrayList<>();
-			invalid.errors().forEach(e -> problems.add(BookingForm.capitalised(e.message()) + " (" + e.field() + ")"));
+			invalid.errors().forEach(e -> problems.add(BookingForm.labelled(e.field(), e.message())));
 			return QuoteView.incomplete(problems);
 		}
 		catch (AllotException refused) {

@@ -9,18 +9,7 @@ final class Durations {
 	}
 
 	static String text(Duration duration) {
-		long minutes = duration.toMinutes();
-		if (minutes % (24 * 60) == 0) {
-			return plural(minutes / (24 * 60), "day");
-		}
-		if (minutes % 60 == 0) {
-			return plural(minutes / 60, "hour");
-		}
-		return plural(minutes, "minute");
-	}
-
-	private static String plural(long n, String unit) {
-		return n + " " + unit + (n == 1 ? "" : "s");
+		return dev.allot.shared.DurationWords.of(duration);
 	}
 
 }

@@ -28,7 +28,7 @@ record QuoteView(boolean fits, @Nullable QuotaDecision decision, List<String> re
 		String limit = null;
 		if (quote.refusal() != null) {
 			limit = quote.refusal().limit();
-			reasons.add("Your quota refuses it (" + limit + "): " + quote.refusal().getMessage() + ".");
+			reasons.add("Your quota refuses it: " + quote.refusal().getMessage() + ".");
 		}
 		return new QuoteView(quote.fits(), quote.decision(), List.copyOf(reasons), limit,
 				quote.fits() ? List.of() : List.copyOf(suggestions), List.of());

@@ -25,8 +25,57 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional(readOnly = true)
 class ReservationReads {
 
-	record Filter(@Nullable ReservationStatus status, @Nullable String project, @Nullable Instant from,
-			@Nullable Instant to, Instant now) {
+	record Filter(@Nullable ReservationStatus status, @Nullable String project, @Nullable String pool,
+			@Nullable Instant from, @Nullable Instant to, Instant now) {
+	}
+
+	/**
+	 * The columns the list sorts on, each with its SQL (never taken from the request). {@code UPCOMING}, the
+	 * default, puts what has not ended yet first, the soonest start first, then the rest, the latest start first.
+	 */
+	enum Sort {
+
+		UPCOMING(null), RESERVATION("id"), STATUS("""
+				CASE WHEN cancelled_at IS NOT NULL THEN 4 WHEN starts_at > :now THEN 1 WHEN ends_at > :now THEN 0
+				ELSE 3 END"""), PROJECT("project_slug"), POOL("pool_name"), GPUS("gpus"), STARTS("starts_at"),
+		ENDS("ends_at"), PRICE("(quote ->> 'total')::numeric");
+
+		private final @Nullable String column;
+
+		Sort(@Nullable String column) {
+			this.column = column;
+		}
+
+		/** The sort a URL names ({@code starts}, {@code price}...), or the default. */
+		static Sort named(@Nullable String name) {
+			for (Sort sort : values()) {
+				if (sort.name().equalsIgnoreCase(name == null ? "" : name.strip())) {
+					return sort;
+				}
+			}
+			return UPCOMING;
+		}
+
+		public String param() {
+			return name().toLowerCase(java.util.Locale.ROOT);
+		}
+
+		String orderBy(boolean descending, Timestamp now, List<Object> params) {
+			if (column == null) {
+				params.add(now);
+				params.add(now);
+				return " ORDER BY (ends_at <= ? OR cancelled_at IS NOT NULL), CASE WHEN ends_at > ? AND cancelled_at IS NULL"
+						+ " THEN starts_at END, starts_at DESC, id";
+			}
+			String expression = column;
+			while (expression.contains(":now")) {
+				expression = expression.replaceFirst(":now", "?");
+				params.add(now);
+			}
+			String direction = descending ? " DESC NULLS LAST" : " ASC NULLS LAST";
+			return " ORDER BY " + expression + direction + ", starts_at" + (descending ? " DESC" : "") + ", id";
+		}
+
 	}
 
 	record Row(UUID id, String project, String pool, String gpuType, int gpus, Instant startsAt, Instant endsAt,
@@ -40,12 +89,16 @@ class ReservationReads {
 		this.jdbc = jdbc;
 	}
 
-	PageResponse<Row> list(UUID tenantId, Filter filter, PageQuery page) {
+	PageResponse<Row> list(UUID tenantId, Filter filter, Sort sort, boolean descending, PageQuery page) {
 		StringBuilder where = new StringBuilder(" WHERE tenant_id = ?");
 		List<Object> params = new ArrayList<>(List.of(tenantId));
 		if (filter.project() != null) {
 			where.append(" AND project_slug = ?");
 			params.add(filter.project());
+		}
+		if (filter.pool() != null) {
+			where.append(" AND pool_name = ?");
+			params.add(filter.pool());
 		}
 		if (filter.from() != null) {
 			where.append(" AND ends_at > ?");
@@ -76,12 +129,13 @@ class ReservationReads {
 		}
 		long total = jdbc.sql("SELECT count(*) FROM reservation" + where).params(params).query(Long.class).single();
 		List<Object> paged = new ArrayList<>(params);
+		String orderBy = sort.orderBy(descending, Timestamp.from(filter.now()), paged);
 		paged.add(page.size());
 		paged.add(page.offset());
 		List<Row> rows = jdbc.sql("""
 				SELECT id, project_slug, pool_name, gpu_type, gpus, starts_at, ends_at, cancelled_at,
 				       cardinality(nodes) AS node_count, (quote ->> 'total')::numeric AS total, quote ->> 'currency' AS currency
-				FROM reservation""" + where + " ORDER BY starts_at DESC, id LIMIT ? OFFSET ?")
+				FROM reservation""" + where + orderBy + " LIMIT ? OFFSET ?")
 			.params(paged)
 			.query((rs, n) -> {
 				Instant start = rs.getTimestamp("starts_at").toInstant();
@@ -95,6 +149,14 @@ class ReservationReads {
 			})
 			.list();
 		return PageResponse.of(rows, page, total);
+	}
+
+	/** The pools the tenant has ever booked, for the list's filter. */
+	List<String> pools(UUID tenantId) {
+		return jdbc.sql("SELECT DISTINCT pool_name FROM reservation WHERE tenant_id = ? ORDER BY pool_name")
+			.param(tenantId)
+			.query(String.class)
+			.list();
 	}
 
 	private static ReservationStatus status(boolean cancelled, Instant start, Instant end, Instant now) {

@@ -39,8 +39,63 @@ class ReservationsPage {
 	private static final int PAGE_SIZE = 25;
 
 	/** The list's filters as typed; days are the viewer's, {@code to} included. */
-	record Filters(@Nullable String status, @Nullable String project, @Nullable String from, @Nullable String to,
-			@Nullable Integer page) {
+	record Filters(@Nullable String status, @Nullable String project, @Nullable String pool, @Nullable String from,
+			@Nullable String to, @Nullable String sort, @Nullable String dir, @Nullable Integer page) {
+
+		public String poolValue() {
+			return pool == null ? "" : pool.strip();
+		}
+
+		public ReservationReads.Sort sorting() {
+			return ReservationReads.Sort.named(sort);
+		}
+
+		public boolean descending() {
+			return "desc".equalsIgnoreCase(dir == null ? "" : dir.strip());
+		}
+
+		/** The sort a column's header link asks for: that column ascending, or descending when it is sorted so. */
+		public String dirFor(String column) {
+			return sorting().param().equals(column) && !descending() ? "desc" : "asc";
+		}
+
+		/** The list's address with these filters, the sort given and a page: what the URL keeps. */
+		public String query(String sortBy, String direction, int pageNumber) {
+			StringBuilder query = new StringBuilder();
+			append(query, "status", statusValue());
+			append(query, "project", projectValue());
+			append(query, "pool", poolValue());
+			append(query, "from", fromValue());
+			append(query, "to", toValue());
+			if (!ReservationReads.Sort.UPCOMING.param().equals(sortBy)) {
+				append(query, "sort", sortBy);
+				append(query, "dir", direction);
+			}
+			if (pageNumber > 0) {
+				append(query, "page", String.valueOf(pageNumber));
+			}
+			return query.toString();
+		}
+
+		/** The address of another page of the list as it is sorted now. */
+		public String pageQuery(int pageNumber) {
+			return query(sorting().param(), descending() ? "desc" : "asc", pageNumber);
+		}
+
+		private static void append(StringBuilder query, String name, String value) {
+			if (!value.isEmpty()) {
+				query.append(query.isEmpty() ? "" : "&").append(name).append('=')
+					.append(java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8));
+			}
+		}
+
+		/** {@code aria-sort} of a column's header. */
+		public String ariaSort(String column) {
+			if (!sorting().param().equals(column)) {
+				return "none";
+			}
+			return descending() ? "descending" : "ascending";
+		}
 
 		public String statusValue() {
 			return status == null ? "" : status.strip();
@@ -63,6 +118,15 @@ class ReservationsPage {
 		}
 
 	}
+
+	/** A column of the list: its sort's name in the URL, its heading, whether it holds numbers. */
+	record Column(String key, String label, boolean numeric) {
+	}
+
+	private static final java.util.List<Column> COLUMNS = java.util.List.of(new Column("reservation", "Reservation", false),
+			new Column("status", "Status", false), new Column("project", "Project", false),
+			new Column("pool", "Pool", false), new Column("gpus", "GPUs", true), new Column("starts", "Starts", false),
+			new Column("ends", "Ends", false), new Column("price", "Price", true));
 
 	record ExtendForm(@Nullable String end, @Nullable String tz, @Nullable String version) {
 	}
@@ -123,9 +187,12 @@ class ReservationsPage {
 		model.addAttribute("statuses", ReservationStatus.values());
 		model.addAttribute("projects", tenancy.projects(caller, tenant, new PageQuery(0, PageQuery.MAX_SIZE)).items());
 		model.addAttribute("canBook", BookingAccess.canBook(caller, t));
+		model.addAttribute("pools", reads.pools(t.id()));
+		model.addAttribute("columns", COLUMNS);
 		var page = errors.isEmpty() ? reads.list(t.id(), new ReservationReads.Filter(status,
-				filters.projectValue().isEmpty() ? null : filters.projectValue(), from, to, clock.instant()),
-				new PageQuery(filters.pageNumber(), PAGE_SIZE)) : null;
+				filters.projectValue().isEmpty() ? null : filters.projectValue(),
+				filters.poolValue().isEmpty() ? null : filters.poolValue(), from, to, clock.instant()),
+				filters.sorting(), filters.descending(), new PageQuery(filters.pageNumber(), PAGE_SIZE)) : null;
 		model.addAttribute("reservations", page);
 		model.addAttribute("lastPage", page == null ? 0 : Math.max(0, (page.totalItems() - 1) / PAGE_SIZE));
 		return htmx != null && boosted == null ? "booking/reservations :: results" : "booking/reservations";
@@ -175,7 +242,7 @@ class ReservationsPage {
 				invalid.errors().forEach(e -> errors.add("end", BookingForm.capitalised(e.message())));
 			}
 			catch (QuotaExceededException refused) {
-				errors.add("end", "Your quota refuses it (" + refused.limit() + "): " + refused.getMessage() + ".");
+				errors.add("end", "Your quota refuses it: " + refused.getMessage() + ".");
 			}
 			catch (AllotException refused) {
 				if (refused.status() == 412) {
@@ -183,7 +250,8 @@ class ReservationsPage {
 							+ "try again.");
 				}
 				else if ("capacity_not_available".equals(refused.code())) {
-					errors.add("end", "Its nodes are not all free until then: " + refused.getMessage() + ".");
+					errors.add("end", "Its nodes are not all free until " + times.local(end) + " " + times.zoneName()
+							+ "; choose an earlier end, or book more time separately.");
 				}
 				else {
 					errors.add(refused, "end");

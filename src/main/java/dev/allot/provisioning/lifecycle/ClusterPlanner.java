@@ -9,6 +9,7 @@ import dev.allot.booking.ReservationConfirmed;
 import dev.allot.booking.ReservationExtended;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
+import dev.allot.shared.UtcText;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
@@ -69,7 +70,8 @@ class ClusterPlanner {
 				+ properties.leadTime().toMinutes() + " minutes before the window");
 		schedule.teardown(reservation.id(), reservation.endsAt(), "the window ends");
 		timeline.record(reservation.id(), Timeline.SCHEDULE, "SCHEDULED", ClusterState.PENDING, null,
-				"Provisioning scheduled for " + provisionAt + ", teardown for " + reservation.endsAt() + ".");
+				"Provisioning scheduled for " + UtcText.of(provisionAt) + ", teardown for "
+						+ UtcText.of(reservation.endsAt()) + ".");
 	}
 
 	@ApplicationModuleListener
@@ -90,7 +92,7 @@ class ClusterPlanner {
 			}
 			clusters.reschedule(cluster.reservationId(), extended.endsAt());
 			schedule.teardown(cluster.reservationId(), extended.endsAt(), "the window ends");
-			String detail = "Extended: teardown moved to " + extended.endsAt() + ".";
+			String detail = "Extended: teardown moved to " + UtcText.of(extended.endsAt()) + ".";
 			if (cluster.state().isServing()) {
 				schedule.provision(cluster.reservationId(), clock.instant(), "the window was extended");
 				detail += " The cluster is updated to the new window now.";

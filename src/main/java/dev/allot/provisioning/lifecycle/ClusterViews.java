@@ -76,14 +76,20 @@ public class ClusterViews {
 					cluster.orchestrator(), cluster.pool(), cluster.state(), cluster.stateReason(),
 					cluster.failureReason() != null ? cluster.failureReason() : reservation.failureReason(),
 					cluster.provisionAt(), cluster.readyAt(), cluster.endsAt(), cluster.tornDownAt(),
-					cluster.endpoints(), cluster.nodes(), clusters.timeline(reservationId)))
+					cluster.endpoints(),
+					// before provisioning the cluster knows no nodes yet: show the ones the reservation holds
+					cluster.nodes().isEmpty() ? notChecked(reservation) : cluster.nodes(),
+					clusters.timeline(reservationId)))
 			// Booked a moment ago: the lifecycle has not picked the reservation up yet.
 			.orElseGet(() -> new ClusterView(reservationId, reservation.tenant(), reservation.status(now),
 					reservation.cluster().orchestrator(), reservation.pool(), ClusterState.PENDING, null,
 					reservation.failureReason(), reservation.startsAt().minus(properties.leadTime()), null,
 					reservation.endsAt(), null, Endpoints.NONE,
-					reservation.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList(),
-					List.of()));
+					notChecked(reservation), List.of()));
+	}
+
+	private static List<NodeHealth> notChecked(Reservation reservation) {
+		return reservation.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
 	}
 
 	/**

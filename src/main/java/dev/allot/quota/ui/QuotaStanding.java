@@ -96,13 +96,13 @@ record QuotaStanding(int gpusNow, int peakGpus, @Nullable Instant peakAt, BigDec
 			.toList();
 		if (!longer.isEmpty()) {
 			findings.add(new Finding("maxWindow", "Longer than the longest reservation allowed, "
-					+ DurationText.format(policy.maxWindow()), longer));
+					+ dev.allot.shared.DurationWords.of(policy.maxWindow()), longer));
 		}
 		Instant latestStart = now.plus(policy.maxAdvance());
 		List<QuotaUsageReads.Booked> farAhead = booked.stream().filter(b -> b.startsAt().isAfter(latestStart)).toList();
 		if (!farAhead.isEmpty()) {
-			findings.add(new Finding("maxAdvance", "Starts more than " + DurationText.format(policy.maxAdvance())
-					+ " ahead", farAhead));
+			findings.add(new Finding("maxAdvance", "Starts more than "
+					+ dev.allot.shared.DurationWords.of(policy.maxAdvance()) + " ahead", farAhead));
 		}
 		if (policy.monthlyBudget() != null) {
 			spend.forEach((month, spent) -> {

@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.ModelAndView;
 
@@ -27,6 +28,15 @@ class UiErrors {
 	@ExceptionHandler(MethodArgumentTypeMismatchException.class)
 	ModelAndView badPath(MethodArgumentTypeMismatchException ex) {
 		return page(404);
+	}
+
+	/**
+	 * The browser went away (a calendar tab closed while its event stream was open): nobody is left to answer, and
+	 * it is not a failure of ours.
+	 */
+	@ExceptionHandler(AsyncRequestNotUsableException.class)
+	void clientGone(AsyncRequestNotUsableException ex) {
+		log.debug("Client gone: {}", ex.getMessage());
 	}
 
 	@ExceptionHandler(Exception.class)

@@ -23,6 +23,8 @@ public record ViewerTimes(ZoneId zone) {
 
 	private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
 
+	private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("zzz", java.util.Locale.ENGLISH);
+
 	private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd");
 
 	private static final DateTimeFormatter INPUT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm");
@@ -60,6 +62,11 @@ public record ViewerTimes(ZoneId zone) {
 	/** {@code 2027-01-05 10:00} in the viewer's zone. */
 	public String local(Instant instant) {
 		return DATE_TIME.format(instant.atZone(zone));
+	}
+
+	/** The zone's short name at that instant, as shown after a time: {@code UTC}, {@code PST}, {@code CET}. */
+	public String abbreviation(Instant instant) {
+		return ZONE.format(instant.atZone(zone));
 	}
 
 	public String localDate(Instant instant) {
