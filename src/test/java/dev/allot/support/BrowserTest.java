@@ -94,10 +94,15 @@ public abstract class BrowserTest extends IntegrationTest {
 		accessible();
 	}
 
-	/** axe-core finds no serious or critical WCAG A/AA violation on the page shown, unless it checked it before. */
+	/**
+	 * axe-core finds no serious or critical WCAG A/AA violation on the page shown, unless it checked it before. Only
+	 * Allot's own HTML pages: not an API answer shown in the browser, nor another site's page (an identity provider's).
+	 */
 	protected void accessible() {
 		String page = browser.getCurrentUrl();
-		if (page == null || !page.startsWith("http") || !CHECKED.add(page)) {
+		if (page == null || !page.startsWith(api.baseUrl()) || !"text/html".equals(
+				((org.openqa.selenium.JavascriptExecutor) browser).executeScript("return document.contentType"))
+				|| !CHECKED.add(page)) {
 			return;
 		}
 		checkAccessibility();
