@@ -160,8 +160,11 @@ public abstract class BrowserTest extends IntegrationTest {
 		}
 	}
 
+	/** Waits up to 20 s; an element swapped out by the page between finding and reading it is looked up again. */
 	protected <T> T waitFor(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
-		return new WebDriverWait(browser, Duration.ofSeconds(20)).until(condition);
+		return new WebDriverWait(browser, Duration.ofSeconds(20))
+			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until(condition);
 	}
 
 	protected void screenshot(String name) {
