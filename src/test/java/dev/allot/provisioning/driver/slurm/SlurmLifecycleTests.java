@@ -39,12 +39,31 @@ class SlurmLifecycleTests extends LifecycleTest {
 		slurm = cluster;
 	}
 
+	/**
+	 * The acceptance check before handover runs as a real srun job on each node; the nodes have no GPUs, so the job
+	 * runs the stand-in executable printing a recorded healthy nvidia-smi output (as in {@link SlurmAcceptanceTests}).
+	 */
 	@DynamicPropertySource
-	static void slurmPool(DynamicPropertyRegistry registry) {
+	static void slurmPool(DynamicPropertyRegistry registry) throws java.io.IOException {
 		String pool = "allot.provisioning.pools." + POOL;
 		registry.add(pool + ".driver", () -> "slurm");
 		registry.add(pool + ".slurm.slurm-conf", () -> slurm.slurmConf());
 		registry.add(pool + ".slurm.login-host", () -> "login.test");
+		java.nio.file.Path outputs = java.nio.file.Path.of("src/test/resources/health-outputs").toAbsolutePath();
+		java.nio.file.Path recordings = java.nio.file.Files
+			.createTempDirectory(java.nio.file.Files.createDirectories(java.nio.file.Path.of("target")), "lifecycle")
+			.toAbsolutePath();
+		for (String node : NODES) {
+			java.nio.file.Files.copy(outputs.resolve("nvidia-smi-h100-healthy.txt"),
+					recordings.resolve(node + ".NVIDIA_SMI"));
+		}
+		List<String> standIn = List.of("bash", outputs.resolve("stand-in.sh").toString(), recordings.toString(),
+				"NVIDIA_SMI");
+		for (int i = 0; i < standIn.size(); i++) {
+			String arg = standIn.get(i);
+			registry.add("allot.provisioning.health.commands.NVIDIA_SMI[" + i + "]", () -> arg);
+		}
+		registry.add("allot.provisioning.health.check-timeout", () -> "60s");
 	}
 
 	@Test
