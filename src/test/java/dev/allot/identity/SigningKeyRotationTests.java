@@ -88,7 +88,7 @@ class SigningKeyRotationTests extends IntegrationTest {
 		String byRecent = sign(recent, admin);
 		String byRetired = sign(retired, admin);
 		// another replica's keys reach this one's cache within a second
-		await().atMost(Duration.ofSeconds(5))
+		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(api.get("/api/v1/me", byRecent).status()).isEqualTo(200));
 		assertThat(api.get("/api/v1/me", byRetired).status()).isEqualTo(401);
 

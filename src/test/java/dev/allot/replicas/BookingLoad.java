@@ -43,10 +43,10 @@ final class BookingLoad {
 	/** Requests that got no HTTP answer, with when they failed. */
 	final ConcurrentLinkedQueue<Instant> unanswered = new ConcurrentLinkedQueue<>();
 
-	/** Every request's outcome: when it ended and its status, -1 for no answer. */
+	/** Every request's outcome: when it was sent, when it ended and its status, -1 for no answer. */
 	final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
 
-	record Outcome(Instant at, int status) {
+	record Outcome(Instant sent, Instant at, int status) {
 
 		/** Served as the API promises: a booking, a cancel, a conflict or a quota refusal. */
 		boolean served() {
@@ -94,6 +94,7 @@ final class BookingLoad {
 			.filter(e -> e.getValue().equals(tenant.slug()) && !cancelled.contains(e.getKey()))
 			.map(Map.Entry::getKey)
 			.toList();
+		Instant sent = Instant.now();
 		try {
 			Api.Response response;
 			if (random.nextInt(10) < 7 || mine.isEmpty()) {
@@ -113,7 +114,7 @@ final class BookingLoad {
 					cancelled.add(id);
 				}
 			}
-			Outcome outcome = new Outcome(Instant.now(), response.status());
+			Outcome outcome = new Outcome(sent, Instant.now(), response.status());
 			outcomes.add(outcome);
 			statuses.computeIfAbsent(response.status(), k -> new AtomicInteger()).incrementAndGet();
 			if (!outcome.served()) {
@@ -122,12 +123,12 @@ final class BookingLoad {
 		}
 		catch (IllegalStateException noAnswer) {
 			unanswered.add(Instant.now());
-			outcomes.add(new Outcome(Instant.now(), -1));
+			outcomes.add(new Outcome(sent, Instant.now(), -1));
 		}
 		catch (AssertionError undocumented) {
 			// an answer openapi.yaml does not list (a 500 while the database is away): a failed request
 			unexpected.add("thread " + thread + ": " + undocumented.getMessage());
-			outcomes.add(new Outcome(Instant.now(), 500));
+			outcomes.add(new Outcome(sent, Instant.now(), 500));
 		}
 	}
 

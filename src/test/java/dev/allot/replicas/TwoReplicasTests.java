@@ -156,7 +156,7 @@ class TwoReplicasTests {
 		// signed in on A; the session (in PostgreSQL) opens B's feed as the same browser would after a failover
 		HttpClient browser = ReplicaFleet.signIn(a.baseUrl(), user[0], user[1]);
 		try (CalendarFeed feed = new CalendarFeed(browser, b.baseUrl())) {
-			assertThat(feed.await("resync", Duration.ofSeconds(10))).as("the feed's first event").isTrue();
+			assertThat(feed.await("resync", Duration.ofSeconds(30))).as("the feed's first event").isTrue();
 			ReplicaFleet.Tenant tenant = racers.getFirst();
 			Instant start = Instant.now().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(30));
 			long booked = System.nanoTime();
@@ -164,7 +164,7 @@ class TwoReplicasTests {
 					ReplicaFleet.booking(contendedPool, 8, start, start.plus(Duration.ofHours(1))));
 			assertThat(response.status()).as(response.toString()).isEqualTo(201);
 			feedBooking = response.json().get("id").asString();
-			assertThat(feed.await("capacity-" + contendedPool, Duration.ofSeconds(10)))
+			assertThat(feed.await("capacity-" + contendedPool, Duration.ofSeconds(30)))
 				.as("the booking on replica A announced on replica B's feed")
 				.isTrue();
 			System.out.printf("Two replicas: a booking on A reached the calendar feed of B in %d ms%n",

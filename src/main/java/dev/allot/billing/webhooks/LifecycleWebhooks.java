@@ -247,7 +247,7 @@ public class LifecycleWebhooks {
 			FROM tenant_webhook w
 			LEFT JOIN LATERAL (SELECT coalesce(d.attempted_at, d.created_at) AS at, d.event, d.status, d.last_error
 			                   FROM tenant_webhook_delivery d WHERE d.webhook_id = w.id
-			                   ORDER BY coalesce(d.attempted_at, d.created_at) DESC, d.id LIMIT 1) last ON true
+			                   ORDER BY d.created_at DESC, d.id LIMIT 1) last ON true
 			""";
 
 	private Optional<LifecycleWebhook> find(Tenant tenant, UUID id) {

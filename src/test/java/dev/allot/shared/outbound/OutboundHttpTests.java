@@ -146,7 +146,7 @@ class OutboundHttpTests {
 	void aReceiverThatNeverAnswersTimesOutWithinTheDeadline() throws Exception {
 		int port = receiver(request -> {
 			try {
-				Thread.sleep(5000);
+				Thread.sleep(20_000);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -157,7 +157,7 @@ class OutboundHttpTests {
 		long start = System.nanoTime();
 		OutboundResponse response = post(client(true), "http://hooks.test:" + port + "/hook", Duration.ofMillis(500));
 
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 		assertThat(response.error()).isEqualTo("timed out");
 	}
 
