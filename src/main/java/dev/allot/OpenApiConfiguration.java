@@ -90,7 +90,7 @@ class OpenApiConfiguration {
 					.addProperty("location", new StringSchema()
 						.description("idempotency_key_in_use: where the first request's answer will be"))
 					.addProperty("retryAfterSeconds", new IntegerSchema()
-						.description("rate_limited: as the Retry-After header")));
+						.description("rate_limited and database_unavailable: as the Retry-After header")));
 			Content problem = new Content().addMediaType("application/problem+json",
 					new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
 			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
@@ -230,6 +230,8 @@ class OpenApiConfiguration {
 		PROBLEMS.put("403", "The caller's role does not allow this, or the tenant is suspended");
 		PROBLEMS.put("404", "No such resource, or one the caller may not see");
 		PROBLEMS.put("429", "Too many calls from this caller: retry after the Retry-After header's seconds");
+		PROBLEMS.put("503", "The database is unreachable for a moment (a failover): retry after the Retry-After "
+				+ "header's seconds, with the same Idempotency-Key for a create");
 		PROBLEMS.put("default", "Any other problem (409 conflict, 412 stale ETag, 413 too large, 422 refused by a rule)");
 	}
 

@@ -118,7 +118,8 @@ final class BookingLoad {
 			outcomes.add(outcome);
 			statuses.computeIfAbsent(response.status(), k -> new AtomicInteger()).incrementAndGet();
 			if (!outcome.served()) {
-				unexpected.add("thread " + thread + ": " + response);
+				unexpected.add("thread " + thread + ": " + response
+						+ (response.status() == 503 && response.header("Retry-After") == null ? " (no Retry-After)" : ""));
 			}
 		}
 		catch (IllegalStateException noAnswer) {

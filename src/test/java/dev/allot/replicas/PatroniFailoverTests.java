@@ -148,6 +148,9 @@ class PatroniFailoverTests {
 		assertThat(failedOutside).as("requests failed outside the failover (killed %s, restored %s)", killed, end)
 			.isEmpty();
 		assertThat(load.booked.size()).as("bookings acknowledged after the failover").isGreaterThan(before);
+		// what failed during it failed as the contract says: 503 database_unavailable with Retry-After, never a 500
+		assertThat(load.outcomes).as("requests answered 500 or undocumented").noneMatch(outcome -> outcome.status() == 500);
+		assertThat(load.unexpected).as("503s without Retry-After").noneMatch(line -> line.contains("no Retry-After"));
 
 		// every acknowledged booking is on the new primary, read there directly, not through the application
 		JdbcClient primaryDb = JdbcClient.create(new DriverManagerDataSource(cluster.jdbcUrl(standby, "allot"), "postgres",

@@ -84,6 +84,14 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 		if (tooLarge.isPresent()) {
 			return domain(BodySizeLimit.tooLarge(tooLarge.get().maxBytes()));
 		}
+		if (DatabaseUnavailable.causedBy(ex)) {
+			DatabaseUnavailable.logged(ex);
+			ResponseEntity<ProblemDetail> unavailable = domain(DatabaseUnavailable.problem());
+			return ResponseEntity.status(unavailable.getStatusCode())
+				.header(HttpHeaders.RETRY_AFTER, Long.toString(DatabaseUnavailable.RETRY_AFTER_SECONDS))
+				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.body(unavailable.getBody());
+		}
 		log.error("Unexpected failure", ex);
 		return respond(problem(500, "internal_error", "Internal error",
 				"Something went wrong on our side; the request id names it in the logs"));

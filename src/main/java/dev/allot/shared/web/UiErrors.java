@@ -45,6 +45,10 @@ class UiErrors {
 			// Spring's own 4xx (missing parameter, method not allowed): let Spring answer them as usual.
 			throw ex;
 		}
+		if (DatabaseUnavailable.causedBy(ex)) {
+			DatabaseUnavailable.logged(ex);
+			return page(503);
+		}
 		log.error("Unexpected failure of a page", ex);
 		return page(500);
 	}
