@@ -1,20 +1,17 @@
 package dev.allot;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Optional;
 
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.flyway.autoconfigure.FlywayDataSource;
@@ -32,8 +29,6 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty()")
 class EmbeddedPostgresConfiguration {
 
-	private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresConfiguration.class);
-
 	static final String APPLICATION_ROLE = "allot_app";
 
 	@ConfigurationProperties("allot.embedded-postgres")
@@ -45,28 +40,14 @@ class EmbeddedPostgresConfiguration {
 		}
 	}
 
-	/** Held while this copy runs; a second copy on the same folder stops here (see {@link DataFolderLock}). */
-	@Bean(destroyMethod = "close")
-	DataFolderLock dataFolderLock(EmbeddedPostgresProperties properties) throws IOException {
-		return DataFolderLock.acquire(properties.dataDirectory().toAbsolutePath().getParent());
-	}
-
-	@Bean(destroyMethod = "close")
-	EmbeddedPostgres embeddedPostgres(EmbeddedPostgresProperties properties, DataFolderLock lock) throws IOException {
-		Path data = properties.dataDirectory().toAbsolutePath();
-		Files.createDirectories(data.getParent());
-		// the folder's lock is ours: a postmaster still running on it outlived a copy that died
-		stopOrphanedPostmaster(data);
-		var builder = EmbeddedPostgres.builder()
-			.setDataDirectory(data)
-			.setCleanDataDirectory(false)
-			.setRegisterShutdownHook(false);
-		if (properties.port() > 0) {
-			builder.setPort(properties.port());
-		}
-		EmbeddedPostgres postgres = builder.start();
-		log.info("Embedded PostgreSQL on port {} with data in {}", postgres.getPort(), data);
-		return postgres;
+	/**
+	 * Started while the context was being built ({@link EmbeddedPostgresStart}); the first use waits for it. The
+	 * start, which also holds the data folder's lock, stops it when the context closes.
+	 */
+	@Bean(destroyMethod = "")
+	EmbeddedPostgres embeddedPostgres(@Qualifier(EmbeddedPostgresStart.BEAN) EmbeddedPostgresStart.Started start)
+			throws IOException {
+		return start.await();
 	}
 
 	/**
@@ -95,26 +76,6 @@ class EmbeddedPostgresConfiguration {
 				Statement statement = connection.createStatement()) {
 			statement.execute("DO $$ BEGIN CREATE ROLE " + APPLICATION_ROLE + " LOGIN; "
 					+ "EXCEPTION WHEN duplicate_object THEN NULL; END $$");
-		}
-	}
-
-	/** After a kill -9 of the JVM the postmaster outlives it and holds the data folder's lock. */
-	private static void stopOrphanedPostmaster(Path data) {
-		Path pidFile = data.resolve("postmaster.pid");
-		if (!Files.exists(pidFile)) {
-			return;
-		}
-		try {
-			long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().trim());
-			Optional<ProcessHandle> process = ProcessHandle.of(pid);
-			if (process.isPresent() && process.get().info().command().orElse("").contains("postgres")) {
-				log.warn("Stopping orphaned embedded PostgreSQL (pid {})", pid);
-				process.get().destroy();
-				process.get().onExit().get();
-			}
-		}
-		catch (Exception ex) {
-			log.warn("Could not inspect {}: {}", pidFile, ex.getMessage());
 		}
 	}
 
