@@ -20,10 +20,11 @@ class KnownUserDirectory implements KnownUsers {
 
 	@Override
 	public boolean exists(String username) {
-		return users.find(username).isPresent() || jdbc.sql("SELECT count(*) FROM external_identity WHERE username = ?")
-			.param(username)
-			.query(Long.class)
-			.single() > 0;
+		return users.find(username).isPresent()
+				|| jdbc.sql("SELECT EXISTS (SELECT 1 FROM external_identity WHERE username = ?)")
+					.param(username)
+					.query(Boolean.class)
+					.single();
 	}
 
 }

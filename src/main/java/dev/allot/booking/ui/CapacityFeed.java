@@ -1,10 +1,6 @@
 package dev.allot.booking.ui;
 
 import java.io.IOException;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,10 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import com.zaxxer.hikari.HikariDataSource;
 import org.jspecify.annotations.Nullable;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
+import dev.allot.shared.changes.PgListen;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +42,7 @@ class CapacityFeed implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(CapacityFeed.class);
 
-	private final DataSource dataSource;
+	private final PgListen listen;
 
 	private final List<SseEmitter> emitters = new CopyOnWriteArrayList<>();
 
@@ -57,12 +51,34 @@ class CapacityFeed implements SmartLifecycle {
 	// made anew at each start: a stopped context (the test framework pauses idle ones) may be started again
 	private volatile @Nullable ScheduledExecutorService timer;
 
-	private volatile boolean running;
-
-	private volatile @Nullable Thread listener;
+	/** Set when the LISTEN connection drops: notifications sent while it was away are gone. */
+	private volatile boolean lostBefore;
 
 	CapacityFeed(DataSource dataSource) {
-		this.dataSource = dataSource;
+		this.listen = new PgListen(dataSource, CapacityNotifier.CHANNEL, new PgListen.Handler() {
+
+			@Override
+			public void accept(String pool) {
+				synchronized (pending) {
+					pending.add(pool);
+				}
+			}
+
+			@Override
+			public void listening() {
+				if (lostBefore) {
+					// every open calendar reloads
+					broadcast("resync", "reconnected");
+					lostBefore = false;
+				}
+			}
+
+			@Override
+			public void lost() {
+				lostBefore = true;
+			}
+
+		});
 	}
 
 	/** Registers a browser; it gets {@code resync} at once, so changes made before it listened are not lost. */
@@ -82,9 +98,8 @@ class CapacityFeed implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		running = true;
-		Thread thread = Thread.ofPlatform().daemon().name("capacity-feed-listen").start(this::listen);
-		listener = thread;
+		lostBefore = false;
+		listen.start("capacity-feed-listen");
 		ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
 			Thread timerThread = new Thread(task, "capacity-feed-timer");
 			timerThread.setDaemon(true);
@@ -99,11 +114,7 @@ class CapacityFeed implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		running = false;
-		Thread thread = listener;
-		if (thread != null) {
-			thread.interrupt();
-		}
+		listen.stop();
 		ScheduledExecutorService timer = this.timer;
 		if (timer != null) {
 			timer.shutdownNow();
@@ -114,49 +125,7 @@ class CapacityFeed implements SmartLifecycle {
 
 	@Override
 	public boolean isRunning() {
-		return running;
-	}
-
-	private void listen() {
-		long backoff = 250;
-		boolean lostBefore = false;
-		while (running) {
-			try (Connection connection = open(); Statement statement = connection.createStatement()) {
-				statement.execute("LISTEN " + CapacityNotifier.CHANNEL);
-				if (lostBefore) {
-					// Notifications sent while we were away are gone: every open calendar reloads.
-					broadcast("resync", "reconnected");
-				}
-				backoff = 250;
-				PGConnection pg = connection.unwrap(PGConnection.class);
-				while (running) {
-					PGNotification[] notifications = pg.getNotifications(1000);
-					if (notifications != null) {
-						synchronized (pending) {
-							for (PGNotification notification : notifications) {
-								pending.add(notification.getParameter());
-							}
-						}
-					}
-				}
-			}
-			catch (SQLException ex) {
-				if (running) {
-					lostBefore = true;
-					log.warn("Capacity feed lost its LISTEN connection; retrying in {} ms: {}", backoff, ex.getMessage());
-					sleep(backoff);
-					backoff = Math.min(backoff * 2, 10_000);
-				}
-			}
-		}
-	}
-
-	/** A connection of its own, not one of the pool's: it is held for as long as the application runs. */
-	private Connection open() throws SQLException {
-		if (dataSource instanceof HikariDataSource hikari && hikari.getJdbcUrl() != null) {
-			return DriverManager.getConnection(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword());
-		}
-		return dataSource.getConnection();
+		return listen.isRunning();
 	}
 
 	private void flush() {
@@ -216,15 +185,6 @@ class CapacityFeed implements SmartLifecycle {
 			catch (RuntimeException alreadyGone) {
 				// the client is gone and the emitter with it: nothing left to complete
 			}
-		}
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 
