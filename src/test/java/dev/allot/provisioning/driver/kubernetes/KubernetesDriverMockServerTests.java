@@ -214,13 +214,20 @@ class KubernetesDriverMockServerTests {
 	}
 
 	@Test
-	void healthChecksAreNotOfferedByTheKubernetesDriver() {
-		assertThat(driver.supportsHealthChecks()).isFalse();
-		ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-001"));
-		assertThatThrownBy(() -> driver.runHealthCheck(new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(),
-				"gpu-001", dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8,
-				java.time.Duration.ofMinutes(1))))
-			.isInstanceOf(dev.allot.provisioning.driver.UnsupportedDriverOperationException.class);
+	void aCheckOnANodeThatIsNotReadyReportsItUnreachableAndCreatesNoJob() {
+		assertThat(driver.supportsHealthChecks()).isTrue();
+		client.nodes().withName("gpu-003").edit(n -> {
+			n.getStatus().getConditions().forEach(c -> c.setStatus("False"));
+			return n;
+		});
+		ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-003"));
+
+		var result = driver.runHealthCheck(new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(), "gpu-003",
+				dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1)));
+
+		assertThat(result.unreachable()).isTrue();
+		assertThat(result.output()).isEqualTo("Kubernetes reports gpu-003 is NotReady");
+		assertThat(client.batch().v1().jobs().inAnyNamespace().list().getItems()).isEmpty();
 	}
 
 	private Quantity gpuQuota(ClusterBlueprint spec) {
