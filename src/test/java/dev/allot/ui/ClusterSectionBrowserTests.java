@@ -53,7 +53,7 @@ class ClusterSectionBrowserTests extends BrowserTest {
 	}
 
 	@Test
-	void aMemberRunsACheckFromTheReservationPageAndSeesItsResultPerNodeAViewerIsToldWhyNot() {
+	void aMemberAndAPlatformAdminRunChecksFromTheReservationPageAndSeeTheResultPerNodeAViewerIsToldWhyNot() {
 		Ready r = readyCluster();
 
 		signIn(r.member());
@@ -64,16 +64,22 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("QUEUED"));
 		assertThat(find("#health-check-status").getText()).contains("NVIDIA_SMI", "Running on every node");
 
-		SettableClock clock = new SettableClock();
-		clock.set(Instant.now().plus(Duration.ofMinutes(1)));
-		TestHelper.createManualScheduler(dataSource,
-				tasks.stream().filter(t -> t.getName().equals("cluster-health-check")).toList())
-			.clock(clock).build().runAnyDueExecutions();
+		runQueuedChecks();
 
 		waitFor(driver -> find("#health-check-status").getText().contains("PASSED"));
 		assertThat(find("#health-check-results tr[data-node='" + r.pool() + "-n0']").getText()).contains("PASSED");
 		checkAccessibility();
 		screenshot("cluster-section-health-check");
+
+		// a platform admin, in no tenant, on this tenant's reservation
+		signIn(newUser(dev.allot.shared.security.PlatformRole.PLATFORM_ADMIN));
+		open("/tenants/" + r.tenant() + "/reservations/" + r.id());
+		waitFor(driver -> exists("#run-check"));
+		new org.openqa.selenium.support.ui.Select(find("#health-check-kind")).selectByValue("GPU_BURN");
+		find("#run-check").click();
+		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("GPU_BURN"));
+		runQueuedChecks();
+		waitFor(driver -> find("#health-check-status").getText().contains("PASSED"));
 
 		String viewer = newUser();
 		addMember(r.tenant(), viewer, "VIEWER");
@@ -125,6 +131,15 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		clock.set(start.minus(Duration.ofMinutes(15)));
 		scheduler.runAnyDueExecutions();
 		return new Ready(tenant, member, pool, id);
+	}
+
+	/** Runs the checks asked for so far, as the application's scheduler would. */
+	private void runQueuedChecks() {
+		SettableClock clock = new SettableClock();
+		clock.set(Instant.now().plus(Duration.ofMinutes(1)));
+		TestHelper.createManualScheduler(dataSource,
+				tasks.stream().filter(t -> t.getName().equals("cluster-health-check")).toList())
+			.clock(clock).build().runAnyDueExecutions();
 	}
 
 	private void admin(String path, Object body, int expected) {

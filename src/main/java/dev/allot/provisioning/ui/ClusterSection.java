@@ -1,5 +1,7 @@
 package dev.allot.provisioning.ui;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 
 import dev.allot.provisioning.health.HealthCheck;
@@ -32,6 +34,17 @@ import org.springframework.web.bind.annotation.ResponseBody;
 @UiController
 class ClusterSection {
 
+	/** The check kinds as the form offers them: the kind, and what it tests in words. */
+	private static final Map<HealthCheckKind, String> KINDS = new LinkedHashMap<>();
+
+	static {
+		KINDS.put(HealthCheckKind.NVIDIA_SMI, "nvidia-smi: GPUs present, ECC errors, Xid errors");
+		KINDS.put(HealthCheckKind.DCGM_DIAG, "DCGM diagnostic, level 1");
+		KINDS.put(HealthCheckKind.GPU_BURN, "gpu_burn: a minute of stress");
+		KINDS.put(HealthCheckKind.NCCL_ALL_REDUCE, "NCCL all-reduce bus bandwidth");
+		KINDS.put(HealthCheckKind.NVBANDWIDTH, "nvbandwidth: copy bandwidth");
+	}
+
 	private final ClusterViews clusters;
 
 	private final HealthChecks checks;
@@ -47,7 +60,7 @@ class ClusterSection {
 		model.addAttribute("cluster", clusters.view(caller, tenant, id));
 		model.addAttribute("tenantSlug", tenant);
 		model.addAttribute("section", "reservations");
-		model.addAttribute("kinds", HealthCheckKind.values());
+		model.addAttribute("kinds", KINDS);
 		return htmx != null ? "provisioning/cluster :: section" : "provisioning/cluster";
 	}
 
