@@ -28,6 +28,8 @@ final class Kubelet implements AutoCloseable {
 
 	private static final String HANG = "hang";
 
+	private static final String FAIL_POD = "fail-pod:";
+
 	private final KubernetesMockServer server;
 
 	private final KubernetesClient client;
@@ -61,6 +63,11 @@ final class Kubelet implements AutoCloseable {
 		outputs.put(node, HANG);
 	}
 
+	/** The check's pod on this node fails with this reason of the pod's status (NodeLost, OutOfnvidia.com/gpu). */
+	void failPod(String node, String reason) {
+		outputs.put(node, FAIL_POD + reason);
+	}
+
 	private void loop() {
 		while (running) {
 			try {
@@ -83,6 +90,15 @@ final class Kubelet implements AutoCloseable {
 		String namespace = job.getMetadata().getNamespace();
 		String node = job.getSpec().getTemplate().getSpec().getNodeName();
 		String fixture = outputs.getOrDefault(node, outputs.getOrDefault("default", "nvidia-smi-h100-healthy.txt"));
+		if (fixture.startsWith(FAIL_POD)) {
+			client.pods().inNamespace(job.getMetadata().getNamespace()).resource(new PodBuilder().withNewMetadata()
+				.withName(job.getMetadata().getName() + "-" + pods.incrementAndGet())
+				.addToLabels("job-name", job.getMetadata().getName()).endMetadata()
+				.withSpec(job.getSpec().getTemplate().getSpec())
+				.withNewStatus().withPhase("Failed").withReason(fixture.substring(FAIL_POD.length())).endStatus()
+				.build()).create();
+			return;
+		}
 		String pod = job.getMetadata().getName() + "-" + pods.incrementAndGet(); // unique, as the Job controller names them
 		boolean hangs = HANG.equals(fixture);
 		String recorded = hangs ? "" : read(fixture);
