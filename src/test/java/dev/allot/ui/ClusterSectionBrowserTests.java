@@ -32,11 +32,77 @@ class ClusterSectionBrowserTests extends BrowserTest {
 
 	@Test
 	void aMemberSeesTheReadyClusterItsNodesAndTheTimeline() {
+		Ready r = readyCluster();
+
+		signIn(r.member());
+		open("/tenants/" + r.tenant() + "/reservations/" + r.id() + "/cluster");
+
+		assertThat(find("#cluster-state").getText()).isEqualTo("READY");
+		assertThat(find("#cluster-reservation-status").getText()).isEqualTo("ACTIVE");
+		assertThat(find("#cluster-nodes tr[data-node='" + r.pool() + "-n0']").getText()).contains("PASSED");
+		assertThat(findAll("#cluster-timeline li")).hasSize(5);
+		assertThat(find("#cluster-timeline li:last-child").getText()).contains("Provisioning done", "handed over");
+		assertThat(find("#cluster-connect").getText()).contains("fake://allot-" + r.id(), "Grafana");
+		screenshot("cluster-section-ready");
+
+		String stranger = newUser();
+		addMember(newTenant(), stranger, "MEMBER");
+		signIn(stranger);
+		open("/tenants/" + r.tenant() + "/reservations/" + r.id() + "/cluster");
+		assertThat(exists("#cluster")).isFalse();
+	}
+
+	@Test
+	void aMemberAndAPlatformAdminRunChecksFromTheReservationPageAndSeeTheResultPerNodeAViewerIsToldWhyNot() {
+		Ready r = readyCluster();
+
+		signIn(r.member());
+		open("/tenants/" + r.tenant() + "/reservations/" + r.id());
+		waitFor(driver -> exists("#run-check"));
+		new org.openqa.selenium.support.ui.Select(find("#health-check-kind")).selectByValue("NVIDIA_SMI");
+		find("#run-check").click();
+		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("QUEUED"));
+		assertThat(find("#health-check-status").getText()).contains("NVIDIA_SMI", "Running on every node");
+
+		runQueuedChecks();
+
+		waitFor(driver -> find("#health-check-status").getText().contains("PASSED"));
+		assertThat(find("#health-check-results tr[data-node='" + r.pool() + "-n0']").getText()).contains("PASSED");
+		checkAccessibility();
+		screenshot("cluster-section-health-check");
+
+		// a platform admin, in no tenant, on this tenant's reservation
+		signIn(newUser(dev.allot.shared.security.PlatformRole.PLATFORM_ADMIN));
+		open("/tenants/" + r.tenant() + "/reservations/" + r.id());
+		waitFor(driver -> exists("#run-check"));
+		new org.openqa.selenium.support.ui.Select(find("#health-check-kind")).selectByValue("GPU_BURN");
+		find("#run-check").click();
+		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("GPU_BURN"));
+		runQueuedChecks();
+		waitFor(driver -> find("#health-check-status").getText().contains("PASSED"));
+
+		String viewer = newUser();
+		addMember(r.tenant(), viewer, "VIEWER");
+		signIn(viewer);
+		open("/tenants/" + r.tenant() + "/reservations/" + r.id());
+		waitFor(driver -> exists("#run-check"));
+		find("#run-check").click();
+		waitFor(driver -> exists("#health-check-refusal"));
+		assertThat(find("#health-check-refusal").getText()).startsWith("The check cannot run: ");
+		System.out.println("Refusal shown to a viewer: " + find("#health-check-refusal").getText());
+		checkAccessibility();
+	}
+
+	/** A member's fake-driver cluster, READY, on the one node {@code <pool>-n0} of a new pool. */
+	private record Ready(String tenant, String member, String pool, String id) {
+	}
+
+	private Ready readyCluster() {
 		String tenant = newTenant();
-		newProject(tenant, "training");
 		String member = newUser();
 		addMember(tenant, member, "MEMBER");
 		String pool = unique("p");
+		newProject(tenant, "training");
 		String type = "T" + Long.toString(System.nanoTime(), 36).toUpperCase();
 		admin("/api/v1/gpu-types", Map.of("code", type, "memoryGb", 80), 201);
 		api.put("/api/v1/rate-cards/" + type, adminToken(), Map.of("effectiveFrom", "2020-01-01", "currency", "USD",
@@ -64,23 +130,16 @@ class ClusterSectionBrowserTests extends BrowserTest {
 				tasks.stream().filter(t -> t.getName().equals("cluster-provision")).toList()).clock(clock).build();
 		clock.set(start.minus(Duration.ofMinutes(15)));
 		scheduler.runAnyDueExecutions();
+		return new Ready(tenant, member, pool, id);
+	}
 
-		signIn(member);
-		open("/tenants/" + tenant + "/reservations/" + id + "/cluster");
-
-		assertThat(find("#cluster-state").getText()).isEqualTo("READY");
-		assertThat(find("#cluster-reservation-status").getText()).isEqualTo("ACTIVE");
-		assertThat(find("#cluster-nodes tr[data-node='" + pool + "-n0']").getText()).contains("PASSED");
-		assertThat(findAll("#cluster-timeline li")).hasSize(5);
-		assertThat(find("#cluster-timeline li:last-child").getText()).contains("Provisioning done", "handed over");
-		assertThat(find("#cluster-connect").getText()).contains("fake://allot-" + id, "Grafana");
-		screenshot("cluster-section-ready");
-
-		String stranger = newUser();
-		addMember(newTenant(), stranger, "MEMBER");
-		signIn(stranger);
-		open("/tenants/" + tenant + "/reservations/" + id + "/cluster");
-		assertThat(exists("#cluster")).isFalse();
+	/** Runs the checks asked for so far, as the application's scheduler would. */
+	private void runQueuedChecks() {
+		SettableClock clock = new SettableClock();
+		clock.set(Instant.now().plus(Duration.ofMinutes(1)));
+		TestHelper.createManualScheduler(dataSource,
+				tasks.stream().filter(t -> t.getName().equals("cluster-health-check")).toList())
+			.clock(clock).build().runAnyDueExecutions();
 	}
 
 	private void admin(String path, Object body, int expected) {

@@ -4,13 +4,16 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.shared.Slugs;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 
 /**
  * {@code allot.provisioning}: which driver serves each pool, and how to reach its infrastructure.
@@ -77,12 +80,44 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 	 * another name than Allot does
 	 * @param storageClass for tenants' volumes; none: the cluster's default
 	 * @param tokenWait how long to wait for Kubernetes to issue the tenant's service account token
+	 * @param checkImage the container image a health check's Job runs, for kinds not in {@code checkImages}
+	 * @param checkImages per check kind the image holding its tool ({@code dcgmi}, {@code gpu_burn},
+	 * {@code all_reduce_perf}, {@code nvbandwidth}); the command comes from {@code allot.provisioning.health.commands}
+	 * @param maintenanceNamespace where checks run before the reservation's window starts (acceptance)
 	 */
 	public record KubernetesPool(@Nullable Path kubeconfig, @Nullable String context, @Nullable URI tenantApiServer,
-			@Nullable String storageClass, Duration tokenWait) {
+			@Nullable String storageClass, Duration tokenWait, String checkImage,
+			Map<HealthCheckKind, String> checkImages, String maintenanceNamespace) {
 
+		static final String DEFAULT_CHECK_IMAGE = "nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04";
+
+		static final Map<HealthCheckKind, String> DEFAULT_CHECK_IMAGES = Map.of(HealthCheckKind.DCGM_DIAG,
+				"nvcr.io/nvidia/cloud-native/dcgm:4.2.3-1-ubuntu22.04");
+
+		@ConstructorBinding
 		public KubernetesPool {
 			tokenWait = positive(tokenWait == null ? Duration.ofSeconds(30) : tokenWait, "kubernetes.token-wait");
+			checkImage = checkImage == null || checkImage.isBlank() ? DEFAULT_CHECK_IMAGE : checkImage;
+			Map<HealthCheckKind, String> images = new EnumMap<>(HealthCheckKind.class);
+			images.putAll(DEFAULT_CHECK_IMAGES);
+			if (checkImages != null) {
+				images.putAll(checkImages);
+			}
+			checkImages = Map.copyOf(images);
+			maintenanceNamespace = maintenanceNamespace == null ? "allot-maintenance" : maintenanceNamespace;
+			if (!maintenanceNamespace.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+				throw new IllegalArgumentException("kubernetes.maintenance-namespace must be a DNS label");
+			}
+		}
+
+		public KubernetesPool(@Nullable Path kubeconfig, @Nullable String context, @Nullable URI tenantApiServer,
+				@Nullable String storageClass, Duration tokenWait) {
+			this(kubeconfig, context, tenantApiServer, storageClass, tokenWait, null, null, null);
+		}
+
+		/** The image a check of this kind runs in. */
+		public String checkImage(HealthCheckKind kind) {
+			return checkImages.getOrDefault(kind, checkImage);
 		}
 
 	}

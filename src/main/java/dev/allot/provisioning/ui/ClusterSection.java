@@ -1,8 +1,14 @@
 package dev.allot.provisioning.ui;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.provisioning.health.HealthCheck;
+import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.health.HealthChecks;
 import dev.allot.provisioning.lifecycle.ClusterViews;
+import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +20,9 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
 
 /**
@@ -26,10 +34,24 @@ import org.springframework.web.bind.annotation.ResponseBody;
 @UiController
 class ClusterSection {
 
+	/** The check kinds as the form offers them: the kind, and what it tests in words. */
+	private static final Map<HealthCheckKind, String> KINDS = new LinkedHashMap<>();
+
+	static {
+		KINDS.put(HealthCheckKind.NVIDIA_SMI, "nvidia-smi: GPUs present, ECC errors, Xid errors");
+		KINDS.put(HealthCheckKind.DCGM_DIAG, "DCGM diagnostic, level 1");
+		KINDS.put(HealthCheckKind.GPU_BURN, "gpu_burn: a minute of stress");
+		KINDS.put(HealthCheckKind.NCCL_ALL_REDUCE, "NCCL all-reduce bus bandwidth");
+		KINDS.put(HealthCheckKind.NVBANDWIDTH, "nvbandwidth: copy bandwidth");
+	}
+
 	private final ClusterViews clusters;
 
-	ClusterSection(ClusterViews clusters) {
+	private final HealthChecks checks;
+
+	ClusterSection(ClusterViews clusters, HealthChecks checks) {
 		this.clusters = clusters;
+		this.checks = checks;
 	}
 
 	@GetMapping("/tenants/{tenant}/reservations/{id}/cluster")
@@ -38,7 +60,44 @@ class ClusterSection {
 		model.addAttribute("cluster", clusters.view(caller, tenant, id));
 		model.addAttribute("tenantSlug", tenant);
 		model.addAttribute("section", "reservations");
+		model.addAttribute("kinds", KINDS);
 		return htmx != null ? "provisioning/cluster :: section" : "provisioning/cluster";
+	}
+
+	/**
+	 * The "Run check" button: the same request as {@code POST /api/v1/tenants/{t}/reservations/{id}/health-checks},
+	 * so the same rules decide (a member on the tenant's own reservation, an admin on any). A refusal is shown where
+	 * the result would be.
+	 */
+	@PostMapping("/tenants/{tenant}/reservations/{id}/cluster/health-checks")
+	String runCheck(Caller caller, Model model, @PathVariable String tenant, @PathVariable UUID id,
+			@RequestParam HealthCheckKind kind,
+			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx) {
+		try {
+			HealthCheck check = checks.request(caller, tenant, id, kind, null, null).check();
+			if (htmx == null) {
+				return "redirect:/tenants/" + tenant + "/reservations/" + id + "/cluster/health-checks/" + check.id();
+			}
+			model.addAttribute("check", check);
+		}
+		catch (AllotException ex) {
+			model.addAttribute("refusal", ex.getMessage());
+		}
+		model.addAttribute("tenantSlug", tenant);
+		model.addAttribute("reservationId", id);
+		model.addAttribute("section", "reservations");
+		return htmx != null ? "provisioning/health-check :: result" : "provisioning/health-check";
+	}
+
+	/** A check's progress and, once finished, its result per node; polled by the page while it runs. */
+	@GetMapping("/tenants/{tenant}/reservations/{id}/cluster/health-checks/{check}")
+	String check(Caller caller, Model model, @PathVariable String tenant, @PathVariable UUID id,
+			@PathVariable UUID check, @RequestHeader(name = "HX-Request", required = false) @Nullable String htmx) {
+		model.addAttribute("check", checks.get(caller, tenant, id, check));
+		model.addAttribute("tenantSlug", tenant);
+		model.addAttribute("reservationId", id);
+		model.addAttribute("section", "reservations");
+		return htmx != null ? "provisioning/health-check :: result" : "provisioning/health-check";
 	}
 
 	/** The kubeconfig for a signed-in browser (the API's endpoint takes bearer tokens). */

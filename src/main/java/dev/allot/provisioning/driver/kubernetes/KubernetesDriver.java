@@ -17,7 +17,6 @@ import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
 import dev.allot.provisioning.driver.ProvisionedCluster;
-import dev.allot.provisioning.driver.UnsupportedDriverOperationException;
 import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Provisioning;
@@ -54,6 +53,10 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 
 	private final TenantKubeconfigs kubeconfigs;
 
+	private final CheckJobs checks;
+
+	private final NodeReboots reboots;
+
 	public KubernetesDriver(String pool, KubernetesClient client, KubernetesPool config) {
 		this.pool = pool;
 		this.client = client;
@@ -62,6 +65,8 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 		String server = config.tenantApiServer() != null ? config.tenantApiServer().toString()
 				: client.getConfiguration().getMasterUrl();
 		this.kubeconfigs = new TenantKubeconfigs(client, server, config.tokenWait());
+		this.checks = new CheckJobs(client, config);
+		this.reboots = new NodeReboots(client);
 	}
 
 	/** A client from the pool's kubeconfig file, or the in-cluster / {@code ~/.kube/config} default. */
@@ -200,13 +205,19 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 
 	@Override
 	public boolean supportsHealthChecks() {
-		return false;
+		return true;
 	}
 
-	/** Not offered: GPU checks on Kubernetes run as pods of the health module, not through the driver. */
+	/** A Job pinned to the node ({@link CheckJobs}); what its pod printed comes back unjudged. */
 	@Override
 	public HealthCheckResult runHealthCheck(HealthCheckJob job) {
-		throw new UnsupportedDriverOperationException("kubernetes", "health checks");
+		return translated("healthCheck", () -> checks.run(job));
+	}
+
+	/** Cordon, drain and the provider's reboot annotation ({@link NodeReboots}). */
+	@Override
+	public String reboot(ClusterRef ref, String node) {
+		return translated("reboot", () -> reboots.reboot(ref.name(), node));
 	}
 
 	@Override

@@ -214,13 +214,46 @@ class KubernetesDriverMockServerTests {
 	}
 
 	@Test
-	void healthChecksAreNotOfferedByTheKubernetesDriver() {
-		assertThat(driver.supportsHealthChecks()).isFalse();
-		ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-001"));
-		assertThatThrownBy(() -> driver.runHealthCheck(new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(),
-				"gpu-001", dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8,
-				java.time.Duration.ofMinutes(1))))
-			.isInstanceOf(dev.allot.provisioning.driver.UnsupportedDriverOperationException.class);
+	void aCheckOnANodeThatIsNotReadyReportsItUnreachableAndCreatesNoJob() {
+		assertThat(driver.supportsHealthChecks()).isTrue();
+		client.nodes().withName("gpu-003").edit(n -> {
+			n.getStatus().getConditions().forEach(c -> c.setStatus("False"));
+			return n;
+		});
+		ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-003"));
+
+		var result = driver.runHealthCheck(check(spec, "gpu-003"));
+
+		assertThat(result.unreachable()).isTrue();
+		assertThat(result.output()).isEqualTo("Kubernetes reports gpu-003 is NotReady");
+		assertThat(client.batch().v1().jobs().inAnyNamespace().list().getItems()).isEmpty();
+	}
+
+	@Test
+	void aCheckPodLostWithItsNodeIsUnreachableAndOneRefusedForBusyGpusIsAnErrorNotAFaultOfTheNode()
+			throws InterruptedException {
+		ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-001", "gpu-002"));
+		try (Kubelet kubelet = new Kubelet(server, client)) {
+			kubelet.failPod("gpu-001", "NodeLost");
+			kubelet.failPod("gpu-002", "OutOfnvidia.com/gpu");
+
+			var lost = driver.runHealthCheck(check(spec, "gpu-001"));
+			assertThat(lost.unreachable()).isTrue();
+			assertThat(lost.output()).startsWith("the check's pod failed with NodeLost");
+
+			assertThatThrownBy(() -> driver.runHealthCheck(check(spec, "gpu-002")))
+				.isInstanceOf(dev.allot.provisioning.driver.DriverFailedException.class)
+				.hasMessageContaining("OutOfnvidia.com/gpu")
+				.hasMessageContaining("its GPUs are in use");
+			assertThat(kubelet.jobs).extracting(job -> job.getSpec().getTemplate().getSpec().getNodeName())
+				.containsExactly("gpu-001", "gpu-002");
+		}
+		assertThat(client.batch().v1().jobs().inAnyNamespace().list().getItems()).isEmpty();
+	}
+
+	private static dev.allot.provisioning.driver.HealthCheckJob check(ClusterBlueprint spec, String node) {
+		return new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(), node,
+				dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1));
 	}
 
 	private Quantity gpuQuota(ClusterBlueprint spec) {

@@ -1,27 +1,14 @@
 package dev.allot.provisioning.driver.kubernetes;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.allot.provisioning.LifecycleTest;
 import dev.allot.support.Api;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -35,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The whole lifecycle against fabric8's Kubernetes mock API server in CRUD mode: a pool configured with the
  * Kubernetes driver (through a kubeconfig file, as in production), a booking on two of its nodes, the namespace
- * and the claimed nodes while the window lasts, the tenant's kubeconfig from the API, and nothing after it.
+ * and the claimed nodes while the window lasts, acceptance checks as Jobs answered by a played kubelet, the tenant's kubeconfig from the API, and nothing after it.
  * Its application context (with the pool configured for it) serves no other class and is closed afterwards.
  */
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
@@ -45,53 +32,19 @@ class KubernetesMockServerLifecycleTests extends LifecycleTest {
 
 	private static final List<String> NODES = List.of(POOL + "-gpu-1", POOL + "-gpu-2");
 
-	private static KubernetesMockServer server;
-
-	private static KubernetesClient client;
-
-	private static TokenController tokens;
+	private static MockKubernetes kubernetes;
 
 	@DynamicPropertySource
 	static void kubernetesPool(DynamicPropertyRegistry registry) throws IOException {
-		start();
-		Path kubeconfig = Files.createTempFile("allot-mock", ".kubeconfig");
-		Files.writeString(kubeconfig, """
-				apiVersion: v1
-				kind: Config
-				clusters: [{name: mock, cluster: {server: "%s"}}]
-				users: [{name: allot, user: {token: "allot-admin-token"}}]
-				contexts: [{name: mock, context: {cluster: mock, user: allot}}]
-				current-context: mock
-				""".formatted(client.getMasterUrl()));
-		String pool = "allot.provisioning.pools." + POOL;
-		registry.add(pool + ".driver", () -> "kubernetes");
-		registry.add(pool + ".kubernetes.kubeconfig", kubeconfig::toString);
-		registry.add(pool + ".kubernetes.token-wait", () -> "10s");
-	}
-
-	private static void start() {
-		if (server != null) {
-			return;
+		if (kubernetes == null) {
+			kubernetes = new MockKubernetes(NODES);
 		}
-		Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-		server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-				new KubernetesMixedDispatcher(responses), false);
-		server.init();
-		client = server.createClient();
-		for (String name : NODES) {
-			client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
-				.addToLabels("kubernetes.io/hostname", name).endMetadata()
-				.withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus()
-				.build()).create();
-		}
-		tokens = new TokenController(client);
+		kubernetes.registerPool(registry, POOL);
 	}
 
 	@AfterAll
 	static void stop() throws InterruptedException {
-		tokens.close();
-		client.close();
-		server.destroy();
+		kubernetes.close();
 	}
 
 	@Test
@@ -107,14 +60,14 @@ class KubernetesMockServerLifecycleTests extends LifecycleTest {
 		JsonNode ready = cluster(s, id);
 		assertThat(ready.get("state").asString()).as(ready.toString()).isEqualTo("READY");
 		assertThat(ready.get("endpoints").get("namespace").asString()).isEqualTo(namespace);
-		assertThat(ready.get("endpoints").get("apiServer").asString()).isEqualTo(client.getMasterUrl().toString());
+		assertThat(ready.get("endpoints").get("apiServer").asString()).isEqualTo(kubernetes.client.getMasterUrl().toString());
 		assertThat(ready.get("nodes").valueStream().map(n -> n.get("state").asString())).containsOnly("Ready");
-		assertThat(client.namespaces().withName(namespace).get().getMetadata().getLabels())
+		assertThat(kubernetes.client.namespaces().withName(namespace).get().getMetadata().getLabels())
 			.containsEntry("allot.dev/tenant", s.tenant());
-		assertThat(client.resourceQuotas().inNamespace(namespace).withName("allot-gpu-quota").get().getSpec().getHard())
+		assertThat(kubernetes.client.resourceQuotas().inNamespace(namespace).withName("allot-gpu-quota").get().getSpec().getHard())
 			.containsEntry("requests.nvidia.com/gpu", new Quantity("16"));
 		for (String node : NODES) {
-			assertThat(client.nodes().withName(node).get().getMetadata().getLabels()).containsEntry("allot.dev/reservation", id);
+			assertThat(kubernetes.client.nodes().withName(node).get().getMetadata().getLabels()).containsEntry("allot.dev/reservation", id);
 		}
 
 		Api.Response kubeconfig = api.get(path(s, id) + "/cluster/kubeconfig", s.token());
@@ -124,9 +77,8 @@ class KubernetesMockServerLifecycleTests extends LifecycleTest {
 		assertThat(kubeconfig.body()).contains("namespace: " + namespace, "token: \"token-of-" + namespace + "\"");
 		assertThat(jdbc.sql("SELECT count(*) FROM cluster WHERE endpoints::text LIKE '%token-of-%'").query(Long.class)
 			.single()).isZero();
-		Api.Response check = api.post(path(s, id) + "/health-checks", s.token(), Map.of());
-		assertThat(check.status()).isEqualTo(409);
-		assertThat(check.json().get("type").asString()).isEqualTo("https://allot.dev/problems/health_checks_not_supported");
+		assertThat(ready.get("nodes").valueStream().map(n -> n.get("health").asString())).containsOnly("PASSED");
+		assertThat(kubernetes.kubelet.jobs).hasSize(NODES.size());
 
 		runDueAt(end);
 
@@ -134,9 +86,9 @@ class KubernetesMockServerLifecycleTests extends LifecycleTest {
 		System.out.printf("Lifecycle on the %s: provision step %d ms, teardown step %d ms%n", "mock Kubernetes API",
 				took(deleted, "provision").toMillis(), took(deleted, "teardown").toMillis());
 		assertThat(deleted.get("state").asString()).as(deleted.toString()).isEqualTo("DELETED");
-		assertThat(client.namespaces().withName(namespace).get()).isNull();
+		assertThat(kubernetes.client.namespaces().withName(namespace).get()).isNull();
 		for (String node : NODES) {
-			assertThat(client.nodes().withName(node).get().getMetadata().getLabels()).doesNotContainKey("allot.dev/reservation");
+			assertThat(kubernetes.client.nodes().withName(node).get().getMetadata().getLabels()).doesNotContainKey("allot.dev/reservation");
 		}
 		assertThat(api.get(path(s, id) + "/cluster/kubeconfig", s.token()).status()).isEqualTo(409);
 	}

@@ -1,0 +1,135 @@
+package dev.allot.provisioning.driver.kubernetes;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+
+/**
+ * Plays the Job controller and the kubelet, which the mock server lacks: for every health-check Job it creates the
+ * Job's pod on the Job's {@code nodeName}, runs the "check" by ending the pod Succeeded or Failed according to the
+ * recorded output chosen for that node (the nodes have no GPUs), and serves that output as the pod's log through an
+ * expectation (the mock server in CRUD mode has no log endpoint). A node given {@link #hang} leaves its pod Running.
+ * Polls rather than watches, like {@link TokenController}.
+ */
+final class Kubelet implements AutoCloseable {
+
+	static final Path OUTPUTS = Path.of("src/test/resources/health-outputs").toAbsolutePath();
+
+	private static final String HANG = "hang";
+
+	private static final String FAIL_POD = "fail-pod:";
+
+	private final KubernetesMockServer server;
+
+	private final KubernetesClient client;
+
+	private final Map<String, String> outputs = new ConcurrentHashMap<>();
+
+	private final Map<String, Boolean> started = new ConcurrentHashMap<>();
+
+	/** Every check Job seen, as created by Allot. */
+	final List<Job> jobs = new CopyOnWriteArrayList<>();
+
+	private final java.util.concurrent.atomic.AtomicInteger pods = new java.util.concurrent.atomic.AtomicInteger();
+
+	private final Thread thread;
+
+	private volatile boolean running = true;
+
+	Kubelet(KubernetesMockServer server, KubernetesClient client) {
+		this.server = server;
+		this.client = client;
+		this.thread = Thread.ofVirtual().name("kubelet").start(this::loop);
+	}
+
+	/** What checks print on a node ({@code default}: any other node), a fixture of {@code health-outputs}. */
+	void record(String node, String fixture) {
+		outputs.put(node, fixture);
+	}
+
+	/** The check's pod on this node starts and never ends. */
+	void hang(String node) {
+		outputs.put(node, HANG);
+	}
+
+	/** The check's pod on this node fails with this reason of the pod's status (NodeLost, OutOfnvidia.com/gpu). */
+	void failPod(String node, String reason) {
+		outputs.put(node, FAIL_POD + reason);
+	}
+
+	private void loop() {
+		while (running) {
+			try {
+				client.batch().v1().jobs().inAnyNamespace().withLabel(CheckJobs.CHECK).list().getItems().stream()
+					.filter(job -> started.putIfAbsent(job.getMetadata().getUid(), true) == null)
+					.forEach(this::run);
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			catch (RuntimeException ex) {
+				System.out.println("kubelet: " + ex);
+			}
+		}
+	}
+
+	private void run(Job job) {
+		jobs.add(job);
+		String namespace = job.getMetadata().getNamespace();
+		String node = job.getSpec().getTemplate().getSpec().getNodeName();
+		String fixture = outputs.getOrDefault(node, outputs.getOrDefault("default", "nvidia-smi-h100-healthy.txt"));
+		if (fixture.startsWith(FAIL_POD)) {
+			client.pods().inNamespace(job.getMetadata().getNamespace()).resource(new PodBuilder().withNewMetadata()
+				.withName(job.getMetadata().getName() + "-" + pods.incrementAndGet())
+				.addToLabels("job-name", job.getMetadata().getName()).endMetadata()
+				.withSpec(job.getSpec().getTemplate().getSpec())
+				.withNewStatus().withPhase("Failed").withReason(fixture.substring(FAIL_POD.length())).endStatus()
+				.build()).create();
+			return;
+		}
+		String pod = job.getMetadata().getName() + "-" + pods.incrementAndGet(); // unique, as the Job controller names them
+		boolean hangs = HANG.equals(fixture);
+		String recorded = hangs ? "" : read(fixture);
+		String output = recorded.lines().filter(line -> !line.startsWith("@@")).map(line -> line + "\n")
+			.collect(java.util.stream.Collectors.joining());
+		server.expect().get().withPath("/api/v1/namespaces/" + namespace + "/pods/" + pod + "/log?pretty=false")
+			.andReturn(200, output).always();
+		int exit = recorded.startsWith("@@ exit ") ? Integer.parseInt(recorded.lines().findFirst().orElseThrow().substring(8).strip()) : 0;
+		PodBuilder built = new PodBuilder().withNewMetadata().withName(pod).withNamespace(namespace)
+			.addToLabels("job-name", job.getMetadata().getName()).endMetadata()
+			.withSpec(job.getSpec().getTemplate().getSpec());
+		Pod created = hangs ? built.withNewStatus().withPhase("Running").endStatus().build()
+				: built.withNewStatus().withPhase(exit == 0 ? "Succeeded" : "Failed").addNewContainerStatus()
+					.withName("check").withNewState().withNewTerminated().withExitCode(exit).endTerminated().endState()
+					.endContainerStatus().endStatus().build();
+		client.pods().inNamespace(namespace).resource(created).create();
+	}
+
+	private static String read(String fixture) {
+		try {
+			return Files.readString(OUTPUTS.resolve(fixture));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		running = false;
+		thread.join();
+	}
+
+}
