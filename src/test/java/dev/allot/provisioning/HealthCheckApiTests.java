@@ -57,7 +57,7 @@ class HealthCheckApiTests extends LifecycleTest {
 		// a hardware fault: quarantined at once, and with no free node in the pool the cluster stays DEGRADED
 		assertThat(degraded.get("stateReason").asString()).isEqualTo("A health check failed on " + bad
 				+ ": quarantined (hardware fault: NVIDIA_SMI: nvidia-smi failed: GPU 0: 2 uncorrected ECC errors); "
-				+ "no free node can replace it");
+				+ "no spare or free node can replace it");
 		assertThat(degraded.get("reservationStatus").asString()).isEqualTo("ACTIVE");
 		assertThat(api.get("/api/v1/nodes/" + bad, adminToken()).json().get("state").asString()).isEqualTo("QUARANTINED");
 		assertThat(degraded.get("timeline").valueStream().map(e -> e.get("step").asString() + " " + e.get("detail").asString()))
@@ -160,7 +160,7 @@ class HealthCheckApiTests extends LifecycleTest {
 		assertThat(clusters.stream().filter(c -> c.get("state").asString().equals("READY"))).hasSize(1);
 		JsonNode degraded = clusters.stream().filter(c -> c.get("state").asString().equals("DEGRADED")).findFirst()
 			.orElseThrow();
-		assertThat(degraded.get("stateReason").asString()).endsWith("no free node can replace it");
+		assertThat(degraded.get("stateReason").asString()).endsWith("no spare or free node can replace it");
 		// the free node went to exactly one cluster
 		assertThat(clusters.stream().flatMap(c -> c.get("nodes").valueStream()).map(n -> n.get("hostname").asString())
 			.filter(free::equals)).hasSize(1);
