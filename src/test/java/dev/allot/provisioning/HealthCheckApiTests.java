@@ -13,6 +13,7 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** On-demand health checks of a ready cluster's nodes, through the fake driver, which runs them. */
 class HealthCheckApiTests extends LifecycleTest {
@@ -68,6 +69,11 @@ class HealthCheckApiTests extends LifecycleTest {
 		runDueAt(ready.plusSeconds(120));
 		assertThat(api.get(recheck.header("Location"), s.token()).json().get("status").asString()).isEqualTo("PASSED");
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");
+		// billing credited the node from the failed check until the passing one (events are delivered after commit)
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(jdbc.sql("""
+				SELECT count(*) FROM node_degraded WHERE reservation_id = ?::uuid AND hostname = ?
+				AND NOT upper_inf(during) AND upper(during) > lower(during)""")
+			.params(id, bad).query(Long.class).single()).isEqualTo(1));
 	}
 
 	@Test

@@ -136,11 +136,12 @@ public class HealthCheckRuns {
 			}
 			Map<String, HealthCheck.NodeResult> byNode = results.stream()
 				.collect(Collectors.toMap(HealthCheck.NodeResult::node, Function.identity()));
-			cluster.nodes().stream()
-				.filter(node -> "FAILED".equals(node.health()) && byNode.containsKey(node.hostname())
-						&& byNode.get(node.hostname()).passed())
-				.forEach(node -> events.publishEvent(new NodeDegradationEnded(check.reservationId(), node.hostname(),
-						now, check.kind() + " passed again")));
+			// a node that passes is healthy again: billing ends its degraded span, if any (also one an exporter's
+			// fault event opened, which left the node's health as it was)
+			results.stream()
+				.filter(HealthCheck.NodeResult::passed)
+				.forEach(result -> events.publishEvent(new NodeDegradationEnded(check.reservationId(), result.node(),
+						now, check.kind() + " passed")));
 			List<NodeHealth> nodes = cluster.nodes().stream().map(node -> {
 				HealthCheck.NodeResult result = byNode.get(node.hostname());
 				return result == null ? node : new NodeHealth(node.hostname(), node.state(),
