@@ -36,7 +36,8 @@ class DegradedNodeHours {
 				SELECT ?, ?, tstzrange(?, NULL, '[)'), ?
 				WHERE NOT EXISTS (SELECT 1 FROM node_degraded WHERE reservation_id = ? AND hostname = ?
 				                  AND during && tstzrange(?, NULL, '[)'))""")
-			.params(event.reservationId(), event.hostname(), Timestamp.from(event.since()), event.reason(),
+			.params(event.reservationId(), event.hostname(), Timestamp.from(event.since()),
+					event.reason().length() > 1000 ? event.reason().substring(0, 1000) : event.reason(),
 					event.reservationId(), event.hostname(), Timestamp.from(event.since()))
 			.update();
 		if (opened > 0) {
