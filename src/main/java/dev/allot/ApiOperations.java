@@ -134,6 +134,10 @@ final class ApiOperations {
 		op("GET", "/pools", "listPools", "pools", "List pools", "Every pool with its GPU type and size.");
 		op("POST", "/pools", "createPool", "pools", "Create a pool", "Platform admin.");
 		op("GET", "/pools/{pool}", "getPool", "pools", "Get a pool", "One pool with its GPU type and size.");
+		op("PATCH", "/pools/{pool}", "changePool", "pools", "Change a pool",
+				"Platform admin: sets spareNodes, the healthy free nodes held out of bookable capacity as hot spares "
+						+ "for replacements (at most the pool's nodes; 422 invalid_spare_nodes otherwise). If-Match "
+						+ "with the pool's ETag guards against a concurrent change (412).");
 
 		op("GET", "/pools/{pool}/nodes", "listNodes", "nodes", "List a pool's nodes",
 				"Nodes with their topology and state.");
@@ -248,8 +252,11 @@ final class ApiOperations {
 		refuses("addMember", refusal(409, "member_exists", "alice is already a member"));
 		refuses("createUser", refusal(409, "user_exists", "User alice already exists"));
 		refuses("createGpuType", refusal(409, "gpu_type_exists", "GPU type H100 already exists"));
-		refuses("createPool", refusal(409, "pool_exists", "Pool h100-us already exists"));
+		refuses("createPool", refusal(409, "pool_exists", "Pool h100-us already exists"),
+				refusal(422, "invalid_spare_nodes", "spareNodes: 2 is not between 0 and the pool's 0 nodes"));
 		refuses("addNode", refusal(409, "node_exists", "Node h100-us-001 already exists"));
+		refuses("changePool", refusal(412, "precondition_failed", "Pool h100-us has changed; its ETag is \"spares-2\""),
+				refusal(422, "invalid_spare_nodes", "spareNodes: 40 is not between 0 and the pool's 32 nodes"));
 		refuses("changeNodeState", refusal(409, "invalid_node_state", "h100-us-001 cannot go from ALLOCATED to REPAIR"));
 		refuses("quarantineNode", refusal(409, "invalid_node_state", "Node h100-us-001 is QUARANTINED already"));
 		refuses("releaseNode", refusal(409, "invalid_node_state", "Node h100-us-001 is AVAILABLE already"));

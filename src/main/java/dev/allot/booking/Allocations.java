@@ -56,7 +56,7 @@ class Allocations {
 				       least(extract(epoch FROM (CAST(:start AS timestamptz) - lower(g.during))), 1e9)
 				     + least(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9) AS slack
 				FROM node n JOIN free_gap g ON g.node_id = n.id AND g.during @> """ + WINDOW + """
-				WHERE n.pool_id = :pool AND n.ib_block = ANY(:blocks) AND n.state = 'AVAILABLE'
+				WHERE n.pool_id = :pool AND n.ib_block = ANY(:blocks) AND n.state = 'AVAILABLE' AND NOT n.spare
 				  AND NOT (n.id = ANY(:excluded))
 				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
 				ORDER BY n.ib_block, n.id""")
@@ -110,7 +110,7 @@ class Allocations {
 		return jdbc.sql("""
 				SELECT n.id, n.hostname FROM unnest(CAST(:nodes AS bigint[])) WITH ORDINALITY AS c(id, position)
 				JOIN node n ON n.id = c.id
-				WHERE n.state = 'AVAILABLE'
+				WHERE n.state = 'AVAILABLE' AND NOT n.spare
 				ORDER BY c.position
 				LIMIT :count
 				FOR NO KEY UPDATE OF n SKIP LOCKED""")
@@ -118,6 +118,32 @@ class Allocations {
 			.param("count", count)
 			.query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
 			.list();
+	}
+
+	/**
+	 * Locks one of the pool's hot spares free for the whole window (with the CUDA driver, not excluded) and takes
+	 * it out of the spares; never waits: a spare another transaction holds is skipped, so two replacements at once
+	 * never get the same one. Empty when none is left.
+	 */
+	Optional<Locked> takeSpare(UUID poolId, TimeWindow window, @Nullable String cudaDriver, List<Long> excluded) {
+		Optional<Locked> spare = jdbc.sql("""
+				SELECT n.id, n.hostname FROM node n
+				WHERE n.pool_id = :pool AND n.spare AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(:excluded))
+				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
+				  AND EXISTS (SELECT 1 FROM free_gap g WHERE g.node_id = n.id AND g.during @> """ + WINDOW + """
+				)
+				ORDER BY n.id DESC
+				LIMIT 1
+				FOR NO KEY UPDATE OF n SKIP LOCKED""")
+			.param("pool", poolId)
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.param("driver", cudaDriver)
+			.param("excluded", excluded.toArray(Long[]::new))
+			.query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
+			.optional();
+		spare.ifPresent(taken -> jdbc.sql("UPDATE node SET spare = false WHERE id = ?").param(taken.nodeId()).update());
+		return spare;
 	}
 
 	/** Locks the given nodes, waiting for other holders, in id order so that two lockers cannot deadlock. */
@@ -216,7 +242,7 @@ class Allocations {
 		return jdbc.sql("""
 				SELECT count(*) FROM free_gap g JOIN node n ON n.id = g.node_id
 				WHERE g.pool_id = :pool AND g.during @> tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)')
-				  AND n.state = 'AVAILABLE'
+				  AND n.state = 'AVAILABLE' AND NOT n.spare
 				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))""")
 			.param("pool", poolId)
 			.param("start", ts(window.start()))
@@ -238,7 +264,7 @@ class Allocations {
 		EarliestFit fit = new EarliestFit(count, duration, limit);
 		fit.holding(after, jdbc.sql("""
 				SELECT lower(g.during), upper(g.during) FROM free_gap g JOIN node n ON n.id = g.node_id
-				WHERE g.pool_id = :pool AND g.during @> CAST(:after AS timestamptz) AND n.state = 'AVAILABLE'""")
+				WHERE g.pool_id = :pool AND g.during @> CAST(:after AS timestamptz) AND n.state = 'AVAILABLE' AND NOT n.spare""")
 			.param("pool", poolId)
 			.param("after", ts(after))
 			.query((rs, n) -> new EarliestFit.Gap(instant(rs.getTimestamp(1)), instant(rs.getTimestamp(2))))
@@ -257,7 +283,7 @@ class Allocations {
 					SELECT lower(g.during), upper(g.during) FROM free_gap g JOIN node n ON n.id = g.node_id
 					WHERE g.pool_id = :pool AND g.during && tstzrange(CAST(:from AS timestamptz), CAST(:to AS timestamptz), '(]')
 					  AND lower(g.during) > CAST(:from AS timestamptz) AND lower(g.during) <= CAST(:to AS timestamptz)
-					  AND n.state = 'AVAILABLE'
+					  AND n.state = 'AVAILABLE' AND NOT n.spare
 					ORDER BY lower(g.during)""")
 				.param("pool", poolId)
 				.param("from", ts(from))

@@ -319,7 +319,7 @@ public class Bookings {
 			throw new InvalidInputException(errors);
 		}
 		Inventory.PoolSize size = inventory.size(pool.get());
-		request.requireFits(pool.get(), size.nodes(), clock.instant());
+		request.requireFits(pool.get(), size.withoutSpares(), clock.instant());
 		return new Target(tenant, project.get(), pool.get(), request.nodes(pool.get()));
 	}
 

@@ -93,7 +93,8 @@ public class Capacity {
 		List<Bucket> result = new ArrayList<>();
 		for (Instant bucket = start; bucket.isBefore(stop); bucket = bucket.plus(step)) {
 			int allocatedGpus = allocated.getOrDefault(bucket, 0) * perNode;
-			int total = size.nodes() * perNode;
+			// hot spares are held out of bookable capacity: the pool is shown without them
+			int total = size.withoutSpares() * perNode;
 			int unhealthy = size.unhealthyNodes() * perNode;
 			result.add(new Bucket(bucket, total, Math.max(0, total - allocatedGpus - unhealthy), allocatedGpus,
 					unhealthy));

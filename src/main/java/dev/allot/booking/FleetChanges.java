@@ -10,7 +10,10 @@ import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** Booking's side of fleet changes: a new node is free forever, and quarantine asks what holds a node. */
+/**
+ * Booking's side of fleet changes: a new node is free forever (and may become a hot spare), and quarantine asks
+ * what holds a node.
+ */
 @Component
 class FleetChanges implements NodeCommitments {
 
@@ -18,9 +21,12 @@ class FleetChanges implements NodeCommitments {
 
 	private final Reservations reservations;
 
-	FleetChanges(JdbcClient jdbc, Reservations reservations) {
+	private final HotSpares spares;
+
+	FleetChanges(JdbcClient jdbc, Reservations reservations, HotSpares spares) {
 		this.jdbc = jdbc;
 		this.reservations = reservations;
+		this.spares = spares;
 	}
 
 	/** Synchronous, in the transaction that adds the node: the node and its free time commit together. */
@@ -29,6 +35,7 @@ class FleetChanges implements NodeCommitments {
 		jdbc.sql("INSERT INTO free_gap (node_id, pool_id, during) VALUES (?, ?, tstzrange(NULL, NULL))")
 			.params(added.nodeId(), added.poolId())
 			.update();
+		spares.replenish(added.poolId());
 	}
 
 	@Override

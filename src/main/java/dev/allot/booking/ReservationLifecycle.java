@@ -48,9 +48,12 @@ public class ReservationLifecycle {
 
 	private final Clock clock;
 
+	private final HotSpares spares;
+
 	ReservationLifecycle(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Quotas quotas,
 			Tenancy tenancy, AuditLog audit, ApplicationEventPublisher events, TransactionTemplate transactions,
-			Clock clock) {
+			Clock clock, HotSpares spares) {
+		this.spares = spares;
 		this.reservations = reservations;
 		this.allocations = allocations;
 		this.calendar = calendar;
@@ -127,8 +130,10 @@ public class ReservationLifecycle {
 	}
 
 	/**
-	 * Replaces a node of the reservation that failed its checks by a free, available node of the same pool (with
-	 * the booking's CUDA driver and the same topology preference as a booking) for the rest of the window: from
+	 * Replaces a node of the reservation that failed its checks by one of the pool's hot spares when one is free
+	 * (taken out of the spares, which are topped up in the same transaction), else by a free, available node of
+	 * the same pool (with the booking's CUDA driver and the same topology preference as a booking) for the rest
+	 * of the window: from
 	 * its start when it has not begun, else from the next whole minute. The failed node keeps what it already
 	 * served and gets the rest back in its gaps (taking it out of service is the inventory's). One transaction,
 	 * under the reservation's and both nodes' locks; audited. Empty, and nothing changed, when no node is free or
@@ -148,9 +153,13 @@ public class ReservationLifecycle {
 			List<String> excludedNames = new java.util.ArrayList<>(before.nodes());
 			excludedNames.addAll(avoid);
 			List<Long> excluded = allocations.nodeIds(stored.poolId(), excludedNames);
-			List<Allocations.Locked> found = allocations.lockFreeNodes(stored.poolId(), rest,
-					before.cluster().cudaDriver(), 1, excluded);
+			Optional<Allocations.Locked> spare = allocations.takeSpare(stored.poolId(), rest,
+					before.cluster().cudaDriver(), excluded);
+			List<Allocations.Locked> found = spare.map(List::of)
+				.orElseGet(() -> allocations.lockFreeNodes(stored.poolId(), rest, before.cluster().cudaDriver(), 1,
+						excluded));
 			if (found.isEmpty() || allocations.freeFor(List.of(found.getFirst().nodeId()), rest).isEmpty()) {
+				status.setRollbackOnly();
 				return Optional.<String>empty();
 			}
 			Allocations.Locked replacement = found.getFirst();
@@ -165,6 +174,9 @@ public class ReservationLifecycle {
 			reservations.updateNodes(after);
 			audit.record(new AuditRecord(before.tenant(), "reservation.node-replaced", "reservation", id.toString(),
 					before, after));
+			if (spare.isPresent()) {
+				spares.tookOne(stored.poolId());
+			}
 			return Optional.of(replacement.hostname());
 		});
 	}

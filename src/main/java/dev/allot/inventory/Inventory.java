@@ -31,7 +31,12 @@ public class Inventory {
 	public record NewGpuType(String code, int memoryGb, @Nullable String interconnect) {
 	}
 
-	public record NewPool(String name, String gpuType, int gpusPerNode, String region) {
+	public record NewPool(String name, String gpuType, int gpusPerNode, String region, int spareNodes) {
+
+		public NewPool(String name, String gpuType, int gpusPerNode, String region) {
+			this(name, gpuType, gpusPerNode, region, 0);
+		}
+
 	}
 
 	public record NewNode(String hostname, String rack, String ibBlock, List<String> cudaDrivers) {
@@ -41,12 +46,21 @@ public class Inventory {
 	public record StateChange(Node node, List<NodeCommitments.Commitment> affected) {
 	}
 
-	/** A pool's nodes counted now, for the capacity calendar. */
 	/** Nodes of a pool out of service for a fault (quarantined or in repair) for one reason. */
 	public record OutOfService(String pool, NodeState state, @Nullable String reason, int nodes) {
 	}
 
-	public record PoolSize(int nodes, int unhealthyNodes, int bookableNodes) {
+	/**
+	 * A pool's nodes counted now, for the capacity calendar: in service or not (retired ones left out), out of
+	 * service for a fault, available, and held as hot spares (available, never booked).
+	 */
+	public record PoolSize(int nodes, int unhealthyNodes, int bookableNodes, int spareNodes) {
+
+		/** The nodes bookings see: every node but the spares. */
+		public int withoutSpares() {
+			return nodes - spareNodes;
+		}
+
 	}
 
 	private final InventoryRepository repository;
@@ -99,6 +113,7 @@ public class Inventory {
 		int all = 0;
 		int unhealthy = 0;
 		int bookable = 0;
+		int spares = 0;
 		for (InventoryRepository.StateCount count : repository.nodeCounts(poolId)) {
 			if (count.state() != NodeState.RETIRED) {
 				all += count.nodes();
@@ -107,10 +122,11 @@ public class Inventory {
 				unhealthy += count.nodes();
 			}
 			if (count.state() == NodeState.AVAILABLE) {
-				bookable += count.nodes();
+				bookable += count.nodes() - count.spares();
+				spares += count.spares();
 			}
 		}
-		return new PoolSize(all, unhealthy, bookable);
+		return new PoolSize(all, unhealthy, bookable, spares);
 	}
 
 	/** Every pool's nodes out of service for a fault, with the reasons given: for the capacity calendar. */
@@ -148,7 +164,10 @@ public class Inventory {
 		caller.requirePlatformAdmin();
 		GpuType type = repository.gpuType(request.gpuType())
 			.orElseThrow(() -> dev.allot.shared.InvalidInputException.of("gpuType", "no such GPU type"));
-		Pool pool = new Pool(UUID.randomUUID(), request.name(), type, request.gpusPerNode(), request.region());
+		if (request.spareNodes() != 0) {
+			throw spareNodesInvalid(request.spareNodes(), 0);
+		}
+		Pool pool = new Pool(UUID.randomUUID(), request.name(), type, request.gpusPerNode(), request.region(), 0);
 		if (!repository.insert(pool)) {
 			throw AllotException.conflict("pool_exists", "A pool " + request.name() + " exists");
 		}
@@ -159,6 +178,40 @@ public class Inventory {
 	@Transactional(readOnly = true)
 	public PageResponse<Pool> pools(PageQuery page) {
 		return PageResponse.of(repository.pools(page), page, repository.countPools());
+	}
+
+	/**
+	 * Sets how many of the pool's nodes are held as hot spares: at most its nodes in service (retired ones left
+	 * out). Audited; booking then picks (or gives back) the spare nodes in this transaction.
+	 *
+	 * @param ifMatch the pool's {@link Pool#etag()} as the caller last read it, or null
+	 */
+	public Pool changeSpareNodes(Caller caller, String name, int spareNodes, @Nullable String ifMatch) {
+		caller.requirePlatformAdmin();
+		Pool before = repository.poolForUpdate(name).orElseThrow(() -> AllotException.notFound("Pool " + name));
+		if (ifMatch != null && !ifMatch.equals(before.etag()) && !ifMatch.equals("*")) {
+			throw AllotException.preconditionFailed("Pool " + name + " has changed; its ETag is " + before.etag());
+		}
+		int nodes = countNodes(before.id()).nodes();
+		if (spareNodes < 0 || spareNodes > nodes) {
+			throw spareNodesInvalid(spareNodes, nodes);
+		}
+		if (spareNodes == before.spareNodes()) {
+			return before;
+		}
+		repository.updateSpareNodes(before.id(), spareNodes);
+		Pool after = new Pool(before.id(), before.name(), before.gpuType(), before.gpusPerNode(), before.region(),
+				spareNodes);
+		audit.record(new AuditRecord(null, "pool.spare-nodes-changed", "pool", name, before, after));
+		events.publishEvent(new PoolSparesChanged(after.id(), after.name(), before.spareNodes(), spareNodes));
+		return after;
+	}
+
+	private static AllotException spareNodesInvalid(int asked, int nodes) {
+		return new AllotException(422, "invalid_spare_nodes", "Invalid spare nodes",
+				"spareNodes: " + asked + " is not between 0 and the pool's " + nodes + " nodes")
+			.with("errors", List.of(new dev.allot.shared.InvalidInputException.FieldError("spareNodes",
+					"must be between 0 and the pool's " + nodes + " nodes")));
 	}
 
 	@Transactional(readOnly = true)
@@ -177,7 +230,7 @@ public class Inventory {
 					Timestamp.from(now))
 			.orElseThrow(() -> AllotException.conflict("node_exists", "A node " + request.hostname() + " exists"));
 		Node node = new Node(id, request.hostname(), pool.name(), request.rack(), request.ibBlock(),
-				request.cudaDrivers(), NodeState.AVAILABLE, null, now, now);
+				request.cudaDrivers(), NodeState.AVAILABLE, null, now, now, false);
 		audit.record(AuditRecord.created(null, "node", node.hostname(), node));
 		events.publishEvent(new NodeAdded(id, node.hostname(), pool.id()));
 		return node;

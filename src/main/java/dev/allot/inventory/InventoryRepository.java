@@ -19,7 +19,7 @@ import org.springframework.stereotype.Repository;
 class InventoryRepository {
 
 	private static final String POOL_SELECT = """
-			SELECT p.id, p.name, p.gpus_per_node, p.region, g.id AS gpu_type_id, g.code, g.memory_gb, g.interconnect
+			SELECT p.id, p.name, p.gpus_per_node, p.region, p.spare_nodes, g.id AS gpu_type_id, g.code, g.memory_gb, g.interconnect
 			FROM pool p JOIN gpu_type g ON g.id = p.gpu_type_id""";
 
 	private static final String NODE_SELECT = "SELECT n.*, p.name AS pool_name FROM node n JOIN pool p ON p.id = n.pool_id";
@@ -64,6 +64,17 @@ class InventoryRepository {
 				ON CONFLICT (name) DO NOTHING""")
 			.params(pool.id(), pool.name(), pool.gpuType().id(), pool.gpusPerNode(), pool.region())
 			.update() == 1;
+	}
+
+	Optional<Pool> poolForUpdate(String name) {
+		return jdbc.sql(POOL_SELECT + " WHERE p.name = ? FOR NO KEY UPDATE OF p").param(name)
+			.query(InventoryRepository::pool)
+			.optional();
+	}
+
+	void updateSpareNodes(UUID poolId, int spareNodes) {
+		changes.changed("pool");
+		jdbc.sql("UPDATE pool SET spare_nodes = ? WHERE id = ?").params(spareNodes, poolId).update();
 	}
 
 	Optional<Pool> pool(String name) {
@@ -117,20 +128,21 @@ class InventoryRepository {
 
 	void updateState(Node node) {
 		changes.changed("node");
-		jdbc.sql("UPDATE node SET state = ?, state_reason = ?, state_changed_at = ? WHERE id = ?")
-			.params(node.state().name(), node.stateReason(), Timestamp.from(node.stateChangedAt()), node.id())
+		jdbc.sql("UPDATE node SET state = ?, state_reason = ?, state_changed_at = ?, spare = spare AND ? = 'AVAILABLE' WHERE id = ?")
+			.params(node.state().name(), node.stateReason(), Timestamp.from(node.stateChangedAt()), node.state().name(),
+					node.id())
 			.update();
 	}
 
 	/** GPUs of a pool's nodes by state, for the capacity calendar. */
 	List<StateCount> nodeCounts(UUID poolId) {
-		return jdbc.sql("SELECT state, count(*) FROM node WHERE pool_id = ? GROUP BY state")
+		return jdbc.sql("SELECT state, count(*), count(*) FILTER (WHERE spare) FROM node WHERE pool_id = ? GROUP BY state")
 			.param(poolId)
-			.query((rs, n) -> new StateCount(NodeState.valueOf(rs.getString(1)), rs.getInt(2)))
+			.query((rs, n) -> new StateCount(NodeState.valueOf(rs.getString(1)), rs.getInt(2), rs.getInt(3)))
 			.list();
 	}
 
-	record StateCount(NodeState state, int nodes) {
+	record StateCount(NodeState state, int nodes, int spares) {
 	}
 
 	/** Nodes out of service for a fault, counted by pool, state and reason (one read for the whole calendar). */
@@ -152,7 +164,7 @@ class InventoryRepository {
 		GpuType type = new GpuType(rs.getObject("gpu_type_id", UUID.class), rs.getString("code"),
 				rs.getInt("memory_gb"), rs.getString("interconnect"));
 		return new Pool(rs.getObject("id", UUID.class), rs.getString("name"), type, rs.getInt("gpus_per_node"),
-				rs.getString("region"));
+				rs.getString("region"), rs.getInt("spare_nodes"));
 	}
 
 	private static Node node(ResultSet rs, int row) throws SQLException {
@@ -160,7 +172,8 @@ class InventoryRepository {
 		return new Node(rs.getLong("id"), rs.getString("hostname"), rs.getString("pool_name"), rs.getString("rack"),
 				rs.getString("ib_block"), Arrays.asList((String[]) drivers.getArray()),
 				NodeState.valueOf(rs.getString("state")), rs.getString("state_reason"),
-				rs.getTimestamp("state_changed_at").toInstant(), rs.getTimestamp("created_at").toInstant());
+				rs.getTimestamp("state_changed_at").toInstant(), rs.getTimestamp("created_at").toInstant(),
+				rs.getBoolean("spare"));
 	}
 
 

@@ -6,9 +6,9 @@ import java.util.List;
 import dev.allot.shared.AllotException;
 import org.jspecify.annotations.Nullable;
 
-/** One machine of a pool, booked whole. */
+/** One machine of a pool, booked whole; {@code spare} while it is one of the pool's hot spares. */
 public record Node(long id, String hostname, String pool, String rack, String ibBlock, List<String> cudaDrivers,
-		NodeState state, @Nullable String stateReason, Instant stateChangedAt, Instant createdAt) {
+		NodeState state, @Nullable String stateReason, Instant stateChangedAt, Instant createdAt, boolean spare) {
 
 	public Node {
 		cudaDrivers = List.copyOf(cudaDrivers);
@@ -21,7 +21,8 @@ public record Node(long id, String hostname, String pool, String rack, String ib
 					"Node " + hostname + " is " + state + " and cannot become " + next)
 				.with("state", state);
 		}
-		return new Node(id, hostname, pool, rack, ibBlock, cudaDrivers, next, reason, at, createdAt);
+		return new Node(id, hostname, pool, rack, ibBlock, cudaDrivers, next, reason, at, createdAt,
+				spare && next == NodeState.AVAILABLE);
 	}
 
 }

@@ -266,6 +266,10 @@ class ClusterLifecycleTests extends LifecycleTest {
 			.map(n -> n.get("health").asString())).containsExactly("PASSED");
 		assertThat(reservationStatus(s, id)).isEqualTo("ACTIVE");
 		assertThat(timeline(degraded)).last().isEqualTo("provision SUCCEEDED DEGRADED");
+		// billing credits the failed node from handover on, until it passes a check or is replaced
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(jdbc.sql(
+				"SELECT count(*) FROM node_degraded WHERE reservation_id = ?::uuid AND hostname = ? AND upper_inf(during)")
+			.params(id, bad).query(Long.class).single()).isEqualTo(1));
 	}
 
 	@Test

@@ -13,6 +13,7 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** On-demand health checks of a ready cluster's nodes, through the fake driver, which runs them. */
 class HealthCheckApiTests extends LifecycleTest {
@@ -57,7 +58,7 @@ class HealthCheckApiTests extends LifecycleTest {
 		// a hardware fault: quarantined at once, and with no free node in the pool the cluster stays DEGRADED
 		assertThat(degraded.get("stateReason").asString()).isEqualTo("A health check failed on " + bad
 				+ ": quarantined (hardware fault: NVIDIA_SMI: nvidia-smi failed: GPU 0: 2 uncorrected ECC errors); "
-				+ "no free node can replace it");
+				+ "no spare or free node can replace it");
 		assertThat(degraded.get("reservationStatus").asString()).isEqualTo("ACTIVE");
 		assertThat(api.get("/api/v1/nodes/" + bad, adminToken()).json().get("state").asString()).isEqualTo("QUARANTINED");
 		assertThat(degraded.get("timeline").valueStream().map(e -> e.get("step").asString() + " " + e.get("detail").asString()))
@@ -68,6 +69,11 @@ class HealthCheckApiTests extends LifecycleTest {
 		runDueAt(ready.plusSeconds(120));
 		assertThat(api.get(recheck.header("Location"), s.token()).json().get("status").asString()).isEqualTo("PASSED");
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");
+		// billing credited the node from the failed check until the passing one (events are delivered after commit)
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(jdbc.sql("""
+				SELECT count(*) FROM node_degraded WHERE reservation_id = ?::uuid AND hostname = ?
+				AND NOT upper_inf(during) AND upper(during) > lower(during)""")
+			.params(id, bad).query(Long.class).single()).isEqualTo(1));
 	}
 
 	@Test
@@ -160,7 +166,7 @@ class HealthCheckApiTests extends LifecycleTest {
 		assertThat(clusters.stream().filter(c -> c.get("state").asString().equals("READY"))).hasSize(1);
 		JsonNode degraded = clusters.stream().filter(c -> c.get("state").asString().equals("DEGRADED")).findFirst()
 			.orElseThrow();
-		assertThat(degraded.get("stateReason").asString()).endsWith("no free node can replace it");
+		assertThat(degraded.get("stateReason").asString()).endsWith("no spare or free node can replace it");
 		// the free node went to exactly one cluster
 		assertThat(clusters.stream().flatMap(c -> c.get("nodes").valueStream()).map(n -> n.get("hostname").asString())
 			.filter(free::equals)).hasSize(1);

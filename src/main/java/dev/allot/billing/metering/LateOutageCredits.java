@@ -73,26 +73,37 @@ public class LateOutageCredits {
 			.list();
 		int corrected = 0;
 		for (UUID id : held) {
-			BillableReservation r = reservations.lock(id).orElseThrow();
-			List<Instant> hours = jdbc.sql("""
-					SELECT hour FROM metered_period WHERE reservation_id = ? AND hour > ? AND billed IS NOT NULL
-					ORDER BY hour""")
-				.params(id, Timestamp.from(since.minus(HOUR)))
-				.query(Timestamp.class)
-				.list()
-				.stream()
-				.map(Timestamp::toInstant)
-				.toList();
-			if (hours.isEmpty() || r.failedAt() != null) {
-				continue;
-			}
-			List<Split> splits = reservations.splits(id);
-			List<Outage> down = outages.of(r.nodes(), hours.getFirst(), hours.getLast().plus(HOUR));
-			List<RateCard> cards = quotas.rateCards(r.gpuType());
-			for (Instant hour : hours) {
-				if (correctHour(r, hour, splits, down, cards)) {
-					corrected++;
-				}
+			corrected += correct(id, since);
+		}
+		return corrected;
+	}
+
+	/** Corrects the reservation's metered hours from {@code since} on; answers how many changed. */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public int correct(UUID id, Instant since) {
+		BillableReservation r = reservations.lock(id).orElse(null);
+		if (r == null) {
+			return 0;
+		}
+		List<Instant> hours = jdbc.sql("""
+				SELECT hour FROM metered_period WHERE reservation_id = ? AND hour > ? AND billed IS NOT NULL
+				ORDER BY hour""")
+			.params(id, Timestamp.from(since.minus(HOUR)))
+			.query(Timestamp.class)
+			.list()
+			.stream()
+			.map(Timestamp::toInstant)
+			.toList();
+		if (hours.isEmpty() || r.failedAt() != null) {
+			return 0;
+		}
+		List<Split> splits = reservations.splits(id);
+		List<Outage> down = outages.of(r, hours.getFirst(), hours.getLast().plus(HOUR));
+		List<RateCard> cards = quotas.rateCards(r.gpuType());
+		int corrected = 0;
+		for (Instant hour : hours) {
+			if (correctHour(r, hour, splits, down, cards)) {
+				corrected++;
 			}
 		}
 		return corrected;

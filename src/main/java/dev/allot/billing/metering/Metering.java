@@ -105,7 +105,7 @@ public class Metering {
 			return 0;
 		}
 		List<Split> splits = reservations.splits(reservationId);
-		List<Outage> down = outages.of(r.nodes(), hours.getFirst(), hours.getLast().plus(Duration.ofHours(1)));
+		List<Outage> down = outages.of(r, hours.getFirst(), hours.getLast().plus(Duration.ofHours(1)));
 		List<RateCard> cards = quotas.rateCards(r.gpuType());
 		int metered = 0;
 		for (Instant hour : hours) {

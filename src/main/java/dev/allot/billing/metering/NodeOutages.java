@@ -1,10 +1,14 @@
 package dev.allot.billing.metering;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 
 import dev.allot.inventory.NodeStateChanged;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -51,18 +55,37 @@ public class NodeOutages {
 		}
 	}
 
+	/**
+	 * What takes GPUs from the reservation in {@code [from, to)}: its nodes' outages and the time nodes sat
+	 * degraded under its cluster ({@link DegradedNodeHours}).
+	 */
+	public List<Outage> of(BillableReservation r, Instant from, Instant to) {
+		List<Outage> down = new java.util.ArrayList<>(of(r.nodes(), from, to));
+		jdbc.sql("""
+				SELECT hostname, lower(during) AS s, upper(during) AS e FROM node_degraded
+				WHERE reservation_id = ? AND during && tstzrange(?, ?, '[)') ORDER BY lower(during)""")
+			.params(r.reservationId(), Timestamp.from(from), Timestamp.from(to))
+			.query((rs, n) -> outage(rs, r.reservationId()))
+			.list()
+			.forEach(down::add);
+		return down;
+	}
+
 	/** Outages of the nodes overlapping {@code [from, to)}. */
 	public List<Outage> of(List<String> hostnames, Instant from, Instant to) {
 		return jdbc.sql("""
 				SELECT hostname, lower(during) AS s, upper(during) AS e FROM node_outage
 				WHERE hostname = ANY (?) AND during && tstzrange(?, ?, '[)') ORDER BY lower(during)""")
 			.params(hostnames.toArray(String[]::new), Timestamp.from(from), Timestamp.from(to))
-			.query((rs, n) -> {
-				Timestamp end = rs.getTimestamp("e");
-				return new Outage(rs.getString("hostname"), rs.getTimestamp("s").toInstant(),
-						end == null ? null : end.toInstant());
-			})
+			.query((rs, n) -> outage(rs, null))
 			.list();
+	}
+
+	private static Outage outage(ResultSet rs, @Nullable UUID reservation)
+			throws SQLException {
+		Timestamp end = rs.getTimestamp("e");
+		return new Outage(rs.getString("hostname"), rs.getTimestamp("s").toInstant(),
+				end == null ? null : end.toInstant(), reservation);
 	}
 
 }

@@ -115,7 +115,7 @@ public final class PeriodCharges {
 		for (Instant to : cuts) {
 			Instant at = from;
 			long nodesOut = outages.stream()
-				.filter(o -> r.nodes().contains(o.hostname()))
+				.filter(o -> o.concerns(r))
 				.filter(o -> !o.from().isAfter(at) && (o.to() == null || o.to().isAfter(at)))
 				.map(Outage::hostname)
 				.distinct()

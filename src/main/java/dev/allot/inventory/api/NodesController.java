@@ -45,10 +45,10 @@ class NodesController {
 	}
 
 	record NodeBody(String hostname, String pool, String rack, String ibBlock, List<String> cudaDrivers,
-			NodeState state, @Nullable String stateReason, Instant stateChangedAt, Instant createdAt) {
+			NodeState state, @Nullable String stateReason, Instant stateChangedAt, Instant createdAt, boolean spare) {
 		static NodeBody of(Node node) {
 			return new NodeBody(node.hostname(), node.pool(), node.rack(), node.ibBlock(), node.cudaDrivers(),
-					node.state(), node.stateReason(), node.stateChangedAt(), node.createdAt());
+					node.state(), node.stateReason(), node.stateChangedAt(), node.createdAt(), node.spare());
 		}
 	}
 

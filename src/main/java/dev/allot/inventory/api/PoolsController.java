@@ -20,9 +20,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
@@ -34,12 +36,17 @@ class PoolsController {
 
 	record CreatePool(@NotNull @Pattern(regexp = Slugs.PATTERN, message = Slugs.MESSAGE) String name,
 			@NotBlank String gpuType, @NotNull @Min(1) @Max(64) Integer gpusPerNode,
-			@NotBlank @Size(max = 50) String region) {
+			@NotBlank @Size(max = 50) String region, @Nullable @Min(0) Integer spareNodes) {
 	}
 
-	record PoolBody(String name, String gpuType, int gpusPerNode, String region) {
+	/** The pool's changeable settings; absent fields are left as they are. */
+	record ChangePool(@Nullable @Min(0) @Max(100_000) Integer spareNodes) {
+	}
+
+	record PoolBody(String name, String gpuType, int gpusPerNode, String region, int spareNodes) {
 		static PoolBody of(Pool pool) {
-			return new PoolBody(pool.name(), pool.gpuType().code(), pool.gpusPerNode(), pool.region());
+			return new PoolBody(pool.name(), pool.gpuType().code(), pool.gpusPerNode(), pool.region(),
+					pool.spareNodes());
 		}
 	}
 
@@ -53,7 +60,8 @@ class PoolsController {
 	@PostMapping
 	ResponseEntity<PoolBody> create(Caller caller, @Valid @RequestBody CreatePool body) {
 		Pool pool = inventory.createPool(caller,
-				new Inventory.NewPool(body.name(), body.gpuType(), body.gpusPerNode(), body.region().strip()));
+				new Inventory.NewPool(body.name(), body.gpuType(), body.gpusPerNode(), body.region().strip(),
+						body.spareNodes() == null ? 0 : body.spareNodes()));
 		return ResponseEntity.created(URI.create("/api/v1/pools/" + pool.name())).body(PoolBody.of(pool));
 	}
 
@@ -64,8 +72,19 @@ class PoolsController {
 	}
 
 	@GetMapping("/{pool}")
-	PoolBody get(Caller caller, @PathVariable String pool) {
-		return PoolBody.of(inventory.existingPool(pool));
+	ResponseEntity<PoolBody> get(Caller caller, @PathVariable String pool) {
+		Pool found = inventory.existingPool(pool);
+		return ResponseEntity.ok().eTag(found.etag()).body(PoolBody.of(found));
+	}
+
+	@PatchMapping("/{pool}")
+	ResponseEntity<PoolBody> change(Caller caller, @PathVariable String pool,
+			@RequestHeader(name = "If-Match", required = false) @Nullable String ifMatch,
+			@Valid @RequestBody ChangePool body) {
+		caller.requirePlatformAdmin();
+		Pool changed = body.spareNodes() == null ? inventory.existingPool(pool)
+				: inventory.changeSpareNodes(caller, pool, body.spareNodes(), ifMatch);
+		return ResponseEntity.ok().eTag(changed.etag()).body(PoolBody.of(changed));
 	}
 
 }

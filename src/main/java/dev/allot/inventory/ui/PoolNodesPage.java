@@ -28,7 +28,8 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
  * Admin → a pool's nodes: add one node or a hostname range (all or none, in one transaction), quarantine and
- * release a node with a reason. Quarantining names the reservations that hold the node from then on.
+ * release a node with a reason, set how many nodes are held as hot spares. Quarantining names the reservations
+ * that hold the node from then on.
  */
 @UiController
 class PoolNodesPage {
@@ -110,6 +111,27 @@ class PoolNodesPage {
 		}
 		response.setStatus(400);
 		return render(caller, model, pool, 0, form, errors);
+	}
+
+	@PostMapping("/admin/pools/{pool}/spares")
+	String changeSpares(Caller caller, Model model, HttpServletResponse response, @PathVariable String pool,
+			@RequestParam(required = false) @Nullable String spareNodes, RedirectAttributes redirect) {
+		caller.requirePlatformAdmin();
+		FormErrors errors = new FormErrors();
+		Integer count = FleetForms.number(spareNodes, "spareNodes", 0, 100_000, errors);
+		if (count != null && errors.isEmpty()) {
+			try {
+				Pool changed = inventory.changeSpareNodes(caller, pool, count, null);
+				redirect.addFlashAttribute("notice", "Pool " + changed.name() + " holds " + changed.spareNodes()
+						+ (changed.spareNodes() == 1 ? " hot spare." : " hot spares."));
+				return "redirect:/admin/pools/" + pool;
+			}
+			catch (AllotException refused) {
+				errors.add(refused, "spareNodes");
+			}
+		}
+		response.setStatus(400);
+		return render(caller, model, pool, 0, FleetForms.NodesForm.empty(), errors);
 	}
 
 	@PostMapping("/admin/nodes/{hostname}/quarantine")

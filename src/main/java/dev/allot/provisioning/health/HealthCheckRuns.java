@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
+import dev.allot.provisioning.NodeDegradationEnded;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
@@ -20,6 +21,7 @@ import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
 import dev.allot.provisioning.lifecycle.Timeline;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -51,9 +53,12 @@ public class HealthCheckRuns {
 
 	private final Remediation remediation;
 
+	private final ApplicationEventPublisher events;
+
 	HealthCheckRuns(HealthCheckStore store, Clusters clusters, ClusterDrivers drivers, Timeline timeline,
 			TransactionTemplate transactions, Clock clock, ReservationLifecycle reservations, NodeChecks nodeChecks,
-			Remediation remediation) {
+			Remediation remediation, ApplicationEventPublisher events) {
+		this.events = events;
 		this.remediation = remediation;
 		this.reservations = reservations;
 		this.nodeChecks = nodeChecks;
@@ -131,6 +136,12 @@ public class HealthCheckRuns {
 			}
 			Map<String, HealthCheck.NodeResult> byNode = results.stream()
 				.collect(Collectors.toMap(HealthCheck.NodeResult::node, Function.identity()));
+			// a node that passes is healthy again: billing ends its degraded span, if any (also one an exporter's
+			// fault event opened, which left the node's health as it was)
+			results.stream()
+				.filter(HealthCheck.NodeResult::passed)
+				.forEach(result -> events.publishEvent(new NodeDegradationEnded(check.reservationId(), result.node(),
+						now, check.kind() + " passed")));
 			List<NodeHealth> nodes = cluster.nodes().stream().map(node -> {
 				HealthCheck.NodeResult result = byNode.get(node.hostname());
 				return result == null ? node : new NodeHealth(node.hostname(), node.state(),

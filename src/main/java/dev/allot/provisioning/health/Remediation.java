@@ -16,6 +16,8 @@ import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.NodeCommitments;
+import dev.allot.provisioning.NodeDegradationEnded;
+import dev.allot.provisioning.NodeDegraded;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
@@ -30,6 +32,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -84,9 +87,12 @@ public class Remediation {
 
 	private final Clock clock;
 
+	private final ApplicationEventPublisher events;
+
 	Remediation(ClusterDrivers drivers, Clusters clusters, ReservationLifecycle reservations, Inventory inventory,
 			NodeChecks nodeChecks, Timeline timeline, AuditLog audit, HealthProperties properties, JdbcClient jdbc,
-			TransactionTemplate transactions, Clock clock) {
+			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+		this.events = events;
 		this.drivers = drivers;
 		this.clusters = clusters;
 		this.reservations = reservations;
@@ -110,6 +116,9 @@ public class Remediation {
 			return Action.NONE;
 		}
 		Instant now = clock.instant();
+		// the tenant is not charged for the node from now until it is replaced or passes again (billing)
+		transactions.executeWithoutResult(status -> events.publishEvent(new NodeDegraded(cluster.reservationId(),
+				cluster.tenant(), node, now, shorten(fault + " fault: " + why, 1000))));
 		boolean repeated = remediatedSince(node, now.minus(properties.cooldown()));
 		ClusterDriver driver = drivers.forPool(cluster.pool());
 		if (fault == Verdict.Fault.SOFTWARE && !repeated) {
@@ -154,7 +163,7 @@ public class Remediation {
 			return replacement.isPresent();
 		}
 		if (replacement.isEmpty()) {
-			String why = node + ": quarantined (" + reason + "); no free node can replace it";
+			String why = node + ": quarantined (" + reason + "); no spare or free node can replace it";
 			degrade(cluster, why);
 			return false;
 		}
@@ -187,6 +196,7 @@ public class Remediation {
 			timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", state, null, shorten(node
 					+ " was taken out of service (" + reason + "): replaced by " + next + " in the running cluster ("
 					+ checked.detail() + ").", 4000));
+			events.publishEvent(new NodeDegradationEnded(reservationId, node, clock.instant(), "replaced by " + next));
 		});
 		return true;
 	}

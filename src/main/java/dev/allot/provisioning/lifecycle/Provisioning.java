@@ -13,6 +13,7 @@ import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.provisioning.ClusterReady;
+import dev.allot.provisioning.NodeDegraded;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
@@ -371,6 +372,9 @@ public class Provisioning {
 						+ " before handover", now));
 				timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.DEGRADED, attempt,
 						"Acceptance failed on " + why + " and no healthy node could replace it: handed over DEGRADED.");
+				// the tenant is not charged for a failed node from handover until it passes or is replaced (billing)
+				failed.forEach(o -> events.publishEvent(new NodeDegraded(id, reservation.tenant(), o.node(), now,
+						"acceptance failed: " + o.detail())));
 			}
 			events.publishEvent(new ClusterReady(id, reservation.tenant(), reservation.project(), reservation.pool(),
 					cluster.orchestrator(), reservation.nodes(), reservation.gpus(), now, reservation.endsAt()));
