@@ -297,6 +297,11 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(fake.clusters().get(UUID.fromString(id)).nodes()).containsExactlyInAnyOrder(booked.get(0), spare);
 		assertThat(activeAllocations(id)).isEqualTo(2);
 		assertThat(reservationStatus(s, id)).isEqualTo("ACTIVE");
+		// the node it left is not handed to the next tenant: uncorrected ECC errors are a hardware fault
+		JsonNode left = api.get("/api/v1/nodes/" + bad, adminToken()).json();
+		assertThat(left.get("state").asString()).as(left.toString()).isEqualTo("QUARANTINED");
+		assertThat(ready.get("timeline").valueStream().map(e -> e.get("detail").asString()))
+			.anyMatch(detail -> detail.startsWith("Quarantined " + bad + " (hardware fault: NVIDIA_SMI"));
 	}
 
 	@Test

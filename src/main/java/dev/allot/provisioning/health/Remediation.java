@@ -119,6 +119,24 @@ public class Remediation {
 		// the tenant is not charged for the node from now until it is replaced or passes again (billing)
 		transactions.executeWithoutResult(status -> events.publishEvent(new NodeDegraded(cluster.reservationId(),
 				cluster.tenant(), node, now, shorten(fault + " fault: " + why, 1000))));
+		return tiers(cluster, node, fault, why);
+	}
+
+	/**
+	 * Remediates a node that failed acceptance and was swapped out of {@code cluster} before handover: the same
+	 * tiers, with nothing to credit (the tenant never had it). A reboot puts it back among the free nodes, where the
+	 * next cluster's acceptance checks it again, and a second failure within the cooldown quarantines it; a
+	 * quarantine also moves the other reservations holding it.
+	 */
+	public Action swappedOut(Cluster cluster, String node, Verdict.Fault fault, String why) {
+		if (fault == Verdict.Fault.NONE) {
+			return Action.NONE;
+		}
+		return tiers(cluster, node, fault, why);
+	}
+
+	private Action tiers(Cluster cluster, String node, Verdict.Fault fault, String why) {
+		Instant now = clock.instant();
 		boolean repeated = remediatedSince(node, now.minus(properties.cooldown()));
 		ClusterDriver driver = drivers.forPool(cluster.pool());
 		if (fault == Verdict.Fault.SOFTWARE && !repeated) {

@@ -26,6 +26,8 @@ import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.health.HealthCheckRuns;
 import dev.allot.provisioning.health.HealthProperties;
 import dev.allot.provisioning.health.NodeChecks;
+import dev.allot.provisioning.health.Remediation;
+import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.health.NodeHealth;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -84,10 +86,13 @@ public class Provisioning {
 
 	private final HealthProperties health;
 
+	private final Remediation remediation;
+
 	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
-			HealthProperties health) {
+			HealthProperties health, Remediation remediation) {
+		this.remediation = remediation;
 		this.nodeChecks = nodeChecks;
 		this.health = health;
 		this.clusters = clusters;
@@ -256,6 +261,10 @@ public class Provisioning {
 			driver.removeNodes(spec.ref(), List.of(bad));
 			record(reservation.id(), attempt, bad + " failed acceptance (" + why + "): replaced by " + node
 					+ " before handover.");
+			// the node left this cluster, not the fleet: it is rebooted or quarantined like any failed node
+			Verdict.Fault fault = current.verdict().fault();
+			clusters.find(reservation.id())
+				.ifPresent(cluster -> remediation.swappedOut(cluster, bad, fault, why));
 			current = nodeChecks.accept(driver, targetOf(reservation, spec, spec.nodes().size()), node);
 		}
 		return current;
