@@ -6,9 +6,12 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +37,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * (re)connects, and every browser after this replica lost its LISTEN connection, gets {@code resync}: it reloads
  * all rows, catching up whatever it may have missed. Each change is announced again {@link #REANNOUNCE} later, for
  * a page that was swapping the row (or all rows) when the first announcement came.
+ * <p>
+ * A page that drew data read in the same request carries this feed's {@link #mark()} from before that read, and
+ * subscribes with it: it then gets only the pools changed since, rather than {@code resync} and a second read of
+ * every row. A mark of another replica, or of before this replica last (re)connected, gets {@code resync}.
  */
 @Component
 class CapacityFeed implements SmartLifecycle {
@@ -46,6 +53,9 @@ class CapacityFeed implements SmartLifecycle {
 
 	static final Duration EMITTER_TIMEOUT = Duration.ofMinutes(30);
 
+	/** More pools changed since a page's mark than this, and the page reads all rows again in one read. */
+	static final int MAX_REPLAYED = 8;
+
 	private static final Logger log = LoggerFactory.getLogger(CapacityFeed.class);
 
 	private final DataSource dataSource;
@@ -53,6 +63,13 @@ class CapacityFeed implements SmartLifecycle {
 	private final List<SseEmitter> emitters = new CopyOnWriteArrayList<>();
 
 	private final Set<String> pending = new LinkedHashSet<>();
+
+	// guarded by pending: the notifications received while listening in this era, and each pool's last one
+	private final Map<String, Long> changedAt = new HashMap<>();
+
+	private long received;
+
+	private @Nullable String era;
 
 	// made anew at each start: a stopped context (the test framework pauses idle ones) may be started again
 	private volatile @Nullable ScheduledExecutorService timer;
@@ -65,15 +82,59 @@ class CapacityFeed implements SmartLifecycle {
 		this.dataSource = dataSource;
 	}
 
-	/** Registers a browser; it gets {@code resync} at once, so changes made before it listened are not lost. */
-	SseEmitter subscribe() {
+	/**
+	 * Registers a browser. It gets {@code resync} at once, so changes made before it listened are not lost; or,
+	 * when it names a {@link #mark()} of this feed, an event for each pool changed since.
+	 */
+	SseEmitter subscribe(@Nullable String since) {
 		SseEmitter emitter = new SseEmitter(EMITTER_TIMEOUT.toMillis());
 		emitter.onCompletion(() -> emitters.remove(emitter));
 		emitter.onTimeout(() -> emitters.remove(emitter));
 		emitter.onError(error -> emitters.remove(emitter));
 		emitters.add(emitter);
-		send(emitter, SseEmitter.event().name("resync").data("connected").reconnectTime(1000));
+		List<String> missed = changedSince(since);
+		if (missed == null || missed.size() > MAX_REPLAYED) {
+			send(emitter, SseEmitter.event().name("resync").data("connected").reconnectTime(1000));
+		}
+		else {
+			send(emitter, SseEmitter.event().comment("caught up").reconnectTime(1000));
+			missed.forEach(pool -> send(emitter, SseEmitter.event().name("capacity-" + pool).data(pool)));
+		}
 		return emitter;
+	}
+
+	/**
+	 * Where this feed is now, for a page to take before it reads the data it draws; null while it is not listening
+	 * (a page subscribing with none gets {@code resync}).
+	 */
+	@Nullable String mark() {
+		synchronized (pending) {
+			return era == null ? null : era + "." + received;
+		}
+	}
+
+	/** The pools changed since the mark, or null when the mark cannot tell (another replica's, or an older era). */
+	private @Nullable List<String> changedSince(@Nullable String mark) {
+		if (mark == null) {
+			return null;
+		}
+		int dot = mark.lastIndexOf('.');
+		synchronized (pending) {
+			if (era == null || dot < 0 || !era.equals(mark.substring(0, dot))) {
+				return null;
+			}
+			long since;
+			try {
+				since = Long.parseLong(mark.substring(dot + 1));
+			}
+			catch (NumberFormatException ex) {
+				return null;
+			}
+			if (since < 0 || since > received) {
+				return null;
+			}
+			return changedAt.entrySet().stream().filter(e -> e.getValue() > since).map(Map.Entry::getKey).toList();
+		}
 	}
 
 	int subscribers() {
@@ -100,6 +161,9 @@ class CapacityFeed implements SmartLifecycle {
 	@Override
 	public void stop() {
 		running = false;
+		synchronized (pending) {
+			era = null;
+		}
 		Thread thread = listener;
 		if (thread != null) {
 			thread.interrupt();
@@ -123,6 +187,11 @@ class CapacityFeed implements SmartLifecycle {
 		while (running) {
 			try (Connection connection = open(); Statement statement = connection.createStatement()) {
 				statement.execute("LISTEN " + CapacityNotifier.CHANNEL);
+				synchronized (pending) {
+					era = UUID.randomUUID().toString();
+					received = 0;
+					changedAt.clear();
+				}
 				if (lostBefore) {
 					// Notifications sent while we were away are gone: every open calendar reloads.
 					broadcast("resync", "reconnected");
@@ -135,12 +204,16 @@ class CapacityFeed implements SmartLifecycle {
 						synchronized (pending) {
 							for (PGNotification notification : notifications) {
 								pending.add(notification.getParameter());
+								changedAt.put(notification.getParameter(), ++received);
 							}
 						}
 					}
 				}
 			}
 			catch (SQLException ex) {
+				synchronized (pending) {
+					era = null;
+				}
 				if (running) {
 					lostBefore = true;
 					log.warn("Capacity feed lost its LISTEN connection; retrying in {} ms: {}", backoff, ex.getMessage());
