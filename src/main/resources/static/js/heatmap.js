@@ -1,7 +1,8 @@
-// The capacity calendar as a heatmap: one read of /calendar/data (in the browser's time zone) drawn as SVG that
-// fits the window; pools grouped by GPU type and region with a summary row per group; the exact numbers on hover
-// and focus; drag or buttons to zoom (the URL keeps the view). The server's event stream names the pools that
-// changed, and only those are read again. No library: the page stays light and works offline.
+// The capacity calendar as a heatmap: the data the page carries (or, when it is in another zone than the
+// browser's, one read of /calendar/data in the browser's zone) drawn as SVG that fits the window; pools grouped by
+// GPU type and region with a summary row per group; the exact numbers on hover and focus; drag or buttons to zoom
+// (the URL keeps the view). The server's event stream names the pools that changed, and only those are read
+// again. No library: the page stays light and works offline.
 (function () {
   'use strict';
 
@@ -72,14 +73,33 @@
   function loadAll() {
     var started = performance.now();
     return read(query(null)).then(function (data) {
-      var fetched = performance.now();
-      state.data = data;
-      listen(data.pools);
-      render();
-      loadedAt = Date.now();
-      root.dataset.fetchMs = Math.round(fetched - started);
-      root.dataset.reads = String(Number(root.dataset.reads || 0) + 1);
+      show(data);
+      root.dataset.fetchMs = Math.round(performance.now() - started);
     }, failed);
+  }
+
+  // All rows, read once: from the page or from /calendar/data.
+  function show(data) {
+    state.data = data;
+    listen(data.pools);
+    render();
+    loadedAt = Date.now();
+    root.dataset.reads = String(Number(root.dataset.reads || 0) + 1);
+  }
+
+  // The data the page carries when it is in the browser's zone (the zone cookie is set before the first page;
+  // a browser that moved zones since reads its own).
+  function carried() {
+    var element = document.getElementById('heatmap-data');
+    if (!element || !element.textContent.trim()) {
+      return null;
+    }
+    try {
+      var data = JSON.parse(element.textContent);
+      return !zone || data.zone === zone ? data : null;
+    } catch (e) {
+      return null;
+    }
   }
 
   function loadPool(name) {
@@ -137,15 +157,27 @@
     });
   }
 
-  // The stream answers "resync" as soon as it is open (and again after it lost its database connection): that is
-  // when the page reads all its data, so changes made while the page was on its way are not missed, and the page
-  // reads its data once. Without a stream within 3 s the page reads anyway.
+  // A page drawn from the data it carries subscribes with the feed's mark from before that read: the stream then
+  // names the pools changed since (each read again alone), or answers "resync" when it cannot tell (another
+  // replica, or a lost database connection). The stream answers "resync" at once to a page without data, and to
+  // every page after it lost its database connection: that is when the page reads all its data, so changes made
+  // while the page was on its way are not missed, and the page reads its data once. Without a stream within 3 s
+  // the page reads anyway.
   function connect() {
+    var data = carried();
     if (!window.EventSource) {
-      loadAll();
+      if (data) {
+        show(data);
+      } else {
+        loadAll();
+      }
       return;
     }
-    source = new EventSource(root.dataset.events);
+    var since = data && root.dataset.since ? '?since=' + encodeURIComponent(root.dataset.since) : '';
+    source = new EventSource(root.dataset.events + since);
+    if (data) {
+      show(data);
+    }
     source.addEventListener('open', function () { live('Live updates: on'); });
     source.addEventListener('error', function () { live('Live updates: reconnecting…'); });
     source.addEventListener('resync', function () {
@@ -388,6 +420,14 @@
     }
     state.renders++;
     root.dataset.renderMs = Math.round(performance.now() - started);
+    if (state.renders === 1) {
+      // When the viewer first sees the heatmap, in ms since the navigation began: drawn, then painted (the
+      // callback after the next frame runs once that frame is on the screen).
+      root.dataset.drawnAt = Math.round(performance.now());
+      window.requestAnimationFrame(function () {
+        window.setTimeout(function () { root.dataset.paintedAt = Math.round(performance.now()); }, 0);
+      });
+    }
     root.dataset.renders = String(state.renders);
     root.dataset.zone = data.zone;
   }

@@ -47,6 +47,10 @@ public class Bookings {
 
 	private static final String CAPACITY_NOT_AVAILABLE = "capacity_not_available";
 
+	/** GPUs a tenant's reservation holds in a pool, and when: what the calendar marks as the viewer's own. */
+	public record Held(String pool, int gpus, Instant startsAt, Instant endsAt) {
+	}
+
 	public record Booked(Reservation reservation, boolean replayed) {
 	}
 
@@ -232,6 +236,12 @@ public class Bookings {
 		Reservations.Filter filter = new Reservations.Filter(status, from, to, clock.instant());
 		return PageResponse.of(reservations.list(tenant.id(), filter, page), page,
 				reservations.count(tenant.id(), filter));
+	}
+
+	/** The tenant's reservations not cancelled in {@code [from, to)}, at most {@code limit}, in start order. */
+	public List<Held> held(Caller caller, String tenantSlug, Instant from, Instant to, int limit) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return reservations.held(tenant.id(), from, to, limit);
 	}
 
 	public Reservation extend(Caller caller, String tenantSlug, UUID id, Instant newEnd, @Nullable String ifMatch) {

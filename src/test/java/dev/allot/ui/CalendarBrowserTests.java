@@ -17,7 +17,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The capacity calendar: an SVG heatmap drawn from one read of /calendar/data, live, zoomable, by keyboard. */
+/** The capacity calendar: an SVG heatmap drawn from one read of its data, live, zoomable, by keyboard. */
 class CalendarBrowserTests extends ConsoleBrowserTest {
 
 	@Test
@@ -184,7 +184,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		waitForHeatmap();
 	}
 
-	/** Drawn, and connected: the first data arrives on the event stream's "resync". */
+	/** Drawn (from the data the page carries), and connected to the event stream. */
 	private void waitForHeatmap() {
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-renders]")));
 		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("live-status"), "Live updates: on"));

@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.MediaType;
 import org.springframework.ui.Model;
@@ -21,9 +22,11 @@ import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The capacity calendar, for everyone signed in: a page that draws a heatmap from one read of
- * {@code /calendar/data}, and {@code /calendar/events}, which tells open pages which pools to read again. The
- * data is in the zone the browser names ({@code tz}), so the calendar is in the viewer's zone from the first page.
+ * The capacity calendar, for everyone signed in: a page that carries its heatmap's data (read once, in the same
+ * request, so the heatmap is drawn without a second round trip), {@code /calendar/data}, which answers the same for
+ * one changed pool or another zone, and {@code /calendar/events}, which tells open pages which pools to read again.
+ * The data is in the zone the browser names ({@code tz}, or the cookie it set before the first page), so the
+ * calendar is in the viewer's zone from the first page.
  */
 @UiController
 class CalendarPage {
@@ -36,10 +39,13 @@ class CalendarPage {
 
 	private final BookingAccess access;
 
-	CalendarPage(Heatmap heatmap, CapacityFeed feed, BookingAccess access) {
+	private final JsonMapper json;
+
+	CalendarPage(Heatmap heatmap, CapacityFeed feed, BookingAccess access, JsonMapper json) {
 		this.heatmap = heatmap;
 		this.feed = feed;
 		this.access = access;
+		this.json = json;
 	}
 
 	@GetMapping("/calendar")
@@ -48,13 +54,22 @@ class CalendarPage {
 			@RequestParam(required = false) @Nullable String step, @RequestParam(required = false) @Nullable String q) {
 		Tenant tenant = access.current(caller, session).orElse(null);
 		ZoneId zone = ViewerTimes.of(request).zone();
+		boolean canBook = tenant != null && BookingAccess.canBook(caller, tenant);
+		CalendarView view = CalendarView.of(from, days, step, LocalDate.now(zone));
+		// Marked before the read: the page's event stream then names every pool changed after it.
+		String since = feed.mark();
+		Heatmap.Data data = heatmap.data(caller, tenant == null ? null : tenant.slug(),
+				tenant == null ? null : tenant.displayName(), canBook, view, zone, filter(q), null);
 		model.addAttribute("section", "calendar");
 		model.addAttribute("tenant", tenant);
-		model.addAttribute("canBook", tenant != null && BookingAccess.canBook(caller, tenant));
-		model.addAttribute("view", CalendarView.of(from, days, step, LocalDate.now(zone)));
+		model.addAttribute("canBook", canBook);
+		model.addAttribute("view", view);
 		model.addAttribute("fromAsked", from != null && !from.isBlank());
 		model.addAttribute("cut", CalendarView.cut(days, step));
 		model.addAttribute("q", filter(q));
+		// In a <script> element: "<" as its JSON escape, so no "</script>" in a pool's name can end it.
+		model.addAttribute("heatmapData", json.writeValueAsString(data).replace("<", "\\u003c"));
+		model.addAttribute("since", since);
 		return "booking/calendar";
 	}
 
@@ -84,11 +99,11 @@ class CalendarPage {
 	}
 
 	@GetMapping(path = "/calendar/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-	SseEmitter events(HttpServletResponse response) {
+	SseEmitter events(HttpServletResponse response, @RequestParam(required = false) @Nullable String since) {
 		// Proxies must pass each event on at once rather than buffer the stream.
 		response.setHeader("X-Accel-Buffering", "no");
 		response.setHeader("Cache-Control", "no-cache");
-		return feed.subscribe();
+		return feed.subscribe(since);
 	}
 
 }

@@ -2,9 +2,12 @@ package dev.allot.booking.ui;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,6 +31,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * (re)connects, and every browser after this replica lost its LISTEN connection, gets {@code resync}: it reloads
  * all rows, catching up whatever it may have missed. Each change is announced again {@link #REANNOUNCE} later, for
  * a page that was swapping the row (or all rows) when the first announcement came.
+ * <p>
+ * A page that drew data read in the same request carries this feed's {@link #mark()} from before that read, and
+ * subscribes with it: it then gets only the pools changed since, rather than {@code resync} and a second read of
+ * every row. A mark of another replica, or of before this replica last (re)connected, gets {@code resync}.
  */
 @Component
 class CapacityFeed implements SmartLifecycle {
@@ -40,6 +47,9 @@ class CapacityFeed implements SmartLifecycle {
 
 	static final Duration EMITTER_TIMEOUT = Duration.ofMinutes(30);
 
+	/** More pools changed since a page's mark than this, and the page reads all rows again in one read. */
+	static final int MAX_REPLAYED = 8;
+
 	private static final Logger log = LoggerFactory.getLogger(CapacityFeed.class);
 
 	private final PgListen listen;
@@ -47,6 +57,13 @@ class CapacityFeed implements SmartLifecycle {
 	private final List<SseEmitter> emitters = new CopyOnWriteArrayList<>();
 
 	private final Set<String> pending = new LinkedHashSet<>();
+
+	// guarded by pending: the notifications received while listening in this era, and each pool's last one
+	private final Map<String, Long> changedAt = new HashMap<>();
+
+	private long received;
+
+	private @Nullable String era;
 
 	// made anew at each start: a stopped context (the test framework pauses idle ones) may be started again
 	private volatile @Nullable ScheduledExecutorService timer;
@@ -61,11 +78,17 @@ class CapacityFeed implements SmartLifecycle {
 			public void accept(String pool) {
 				synchronized (pending) {
 					pending.add(pool);
+					changedAt.put(pool, ++received);
 				}
 			}
 
 			@Override
 			public void listening() {
+				synchronized (pending) {
+					era = UUID.randomUUID().toString();
+					received = 0;
+					changedAt.clear();
+				}
 				if (lostBefore) {
 					// every open calendar reloads
 					broadcast("resync", "reconnected");
@@ -76,20 +99,68 @@ class CapacityFeed implements SmartLifecycle {
 			@Override
 			public void lost() {
 				lostBefore = true;
+				synchronized (pending) {
+					// no mark is handed out while notifications may be missed
+					era = null;
+				}
 			}
 
 		});
 	}
 
-	/** Registers a browser; it gets {@code resync} at once, so changes made before it listened are not lost. */
-	SseEmitter subscribe() {
+	/**
+	 * Registers a browser. It gets {@code resync} at once, so changes made before it listened are not lost; or,
+	 * when it names a {@link #mark()} of this feed, an event for each pool changed since.
+	 */
+	SseEmitter subscribe(@Nullable String since) {
 		SseEmitter emitter = new SseEmitter(EMITTER_TIMEOUT.toMillis());
 		emitter.onCompletion(() -> emitters.remove(emitter));
 		emitter.onTimeout(() -> emitters.remove(emitter));
 		emitter.onError(error -> emitters.remove(emitter));
 		emitters.add(emitter);
-		send(emitter, SseEmitter.event().name("resync").data("connected").reconnectTime(1000));
+		List<String> missed = changedSince(since);
+		if (missed == null || missed.size() > MAX_REPLAYED) {
+			send(emitter, SseEmitter.event().name("resync").data("connected").reconnectTime(1000));
+		}
+		else {
+			send(emitter, SseEmitter.event().comment("caught up").reconnectTime(1000));
+			missed.forEach(pool -> send(emitter, SseEmitter.event().name("capacity-" + pool).data(pool)));
+		}
 		return emitter;
+	}
+
+	/**
+	 * Where this feed is now, for a page to take before it reads the data it draws; null while it is not listening
+	 * (a page subscribing with none gets {@code resync}).
+	 */
+	@Nullable String mark() {
+		synchronized (pending) {
+			return era == null ? null : era + "." + received;
+		}
+	}
+
+	/** The pools changed since the mark, or null when the mark cannot tell (another replica's, or an older era). */
+	private @Nullable List<String> changedSince(@Nullable String mark) {
+		if (mark == null) {
+			return null;
+		}
+		int dot = mark.lastIndexOf('.');
+		synchronized (pending) {
+			if (era == null || dot < 0 || !era.equals(mark.substring(0, dot))) {
+				return null;
+			}
+			long since;
+			try {
+				since = Long.parseLong(mark.substring(dot + 1));
+			}
+			catch (NumberFormatException ex) {
+				return null;
+			}
+			if (since < 0 || since > received) {
+				return null;
+			}
+			return changedAt.entrySet().stream().filter(e -> e.getValue() > since).map(Map.Entry::getKey).toList();
+		}
 	}
 
 	int subscribers() {
