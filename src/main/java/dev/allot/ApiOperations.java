@@ -239,7 +239,9 @@ final class ApiOperations {
 		refuses("cancelReservation",
 				refusal(409, "reservation_cancelled", "Reservation 5d1c… is CANCELLED and cannot change"));
 		refuses("findEarliestWindows", refusal(422, "quota_exceeded", "maxWindow allows P7D; the duration is P10D"));
-		refuses("replaceQuota", refusal(412, "precondition_failed", "The quota has changed; its ETag is \"4\""));
+		refuses("replaceQuota", refusal(412, "precondition_failed", "The quota has changed; its ETag is \"4\""),
+				refusal(422, "guarantees_exceed_capacity", "The guarantees of H100 would add up to 136 GPUs, 8 more "
+						+ "than its healthy capacity of 128 GPUs (capacity, guaranteed, excess)"));
 		refuses("updateTenant", refusal(412, "precondition_failed", "Tenant vision-lab has changed; its ETag is \"2\""));
 		refuses("replaceProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
 		refuses("deleteProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));

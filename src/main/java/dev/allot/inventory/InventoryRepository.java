@@ -133,6 +133,16 @@ class InventoryRepository {
 	record StateCount(NodeState state, int nodes) {
 	}
 
+	/** The GPUs of the type's available nodes, over all its pools. */
+	int healthyGpus(UUID gpuTypeId) {
+		return jdbc.sql("""
+				SELECT coalesce(sum(p.gpus_per_node), 0) FROM node n JOIN pool p ON p.id = n.pool_id
+				WHERE p.gpu_type_id = ? AND n.state = 'AVAILABLE'""")
+			.param(gpuTypeId)
+			.query(Integer.class)
+			.single();
+	}
+
 	/** Nodes out of service for a fault, counted by pool, state and reason (one read for the whole calendar). */
 	List<Inventory.OutOfService> outOfService() {
 		return jdbc.sql("""

@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -97,10 +98,62 @@ public class Quotas {
 			throw AllotException.preconditionFailed("The quota of " + tenantSlug + " has changed; its ETag is "
 					+ before.etag());
 		}
+		requireGuaranteesWithinCapacity(tenant.id(), before.policies(), policies);
 		repository.replacePolicies(tenant.id(), policies, ids, version + 1);
 		TenantQuota after = new TenantQuota(tenantSlug, List.copyOf(policies), version + 1);
 		audit.record(new AuditRecord(tenantSlug, "quota.updated", "quota", tenantSlug, before, after));
 		return after;
+	}
+
+	/**
+	 * Guarantees are capacity: per GPU type, the tenants' guarantees may not add up to more than its healthy
+	 * capacity. Checked for each type whose guarantee grows, under a lock per GPU type (taken in code order, so two
+	 * changes cannot deadlock), so that two concurrent changes cannot both pass. Lowering a guarantee is always
+	 * allowed, even while capacity has dropped below the sum.
+	 */
+	private void requireGuaranteesWithinCapacity(UUID tenantId, List<QuotaPolicy> before, List<QuotaPolicy> after) {
+		Map<String, Integer> old = new HashMap<>();
+		before.forEach(policy -> old.put(policy.gpuType(), policy.guaranteedGpus()));
+		List<QuotaPolicy> growing = after.stream()
+			.filter(policy -> policy.guaranteedGpus() > old.getOrDefault(policy.gpuType(), 0))
+			.sorted(Comparator.comparing(QuotaPolicy::gpuType))
+			.toList();
+		for (QuotaPolicy policy : growing) {
+			GpuType type = gpuType(policy.gpuType());
+			repository.lockGuarantees(type.id());
+			int capacity = inventory.healthyGpus(type);
+			int sum = repository.guaranteedByOthers(tenantId, type.id()) + policy.guaranteedGpus();
+			if (sum > capacity) {
+				throw AllotException
+					.unprocessable("guarantees_exceed_capacity",
+							"The guarantees of " + type.code() + " would add up to " + sum + " GPUs, "
+									+ (sum - capacity) + " more than its healthy capacity of " + capacity + " GPUs")
+					.with("gpuType", type.code())
+					.with("capacity", capacity)
+					.with("guaranteed", sum)
+					.with("excess", sum - capacity);
+			}
+		}
+	}
+
+	/** A GPU type whose tenants are guaranteed more GPUs than it has healthy (after a quarantine, say). */
+	public record Overcommitted(String gpuType, int capacity, int guaranteed) {
+		public int excess() {
+			return guaranteed - capacity;
+		}
+	}
+
+	/** The GPU types whose guarantees add up to more than their healthy capacity now: for the admin console. */
+	@Transactional(readOnly = true)
+	public List<Overcommitted> overcommitted() {
+		List<Overcommitted> found = new ArrayList<>();
+		repository.guaranteesByType().forEach((code, guaranteed) -> {
+			int capacity = inventory.healthyGpus(gpuType(code));
+			if (guaranteed > capacity) {
+				found.add(new Overcommitted(code, capacity, guaranteed));
+			}
+		});
+		return found;
 	}
 
 	// Rate cards
