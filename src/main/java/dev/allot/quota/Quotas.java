@@ -240,6 +240,30 @@ public class Quotas {
 		repository.deleteFrom(reservationId, from);
 	}
 
+	/**
+	 * Gives back a preempted reservation's usage from {@code from} on, inside the preempting booking's transaction.
+	 * It does not take the victim tenant's quota lock: two tenants' guaranteed bookings preempting each other's
+	 * borrowers would then wait on each other. Only usage goes away, so a booking of the victim tenant running at
+	 * the same time counts at worst more than is left, never less.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public void releasePreempted(UUID reservationId, Instant from) {
+		repository.segmentAt(reservationId, from)
+			.ifPresent(stored -> repository.shorten(stored.id(), stored.segment().endingAt(from)));
+		repository.deleteFrom(reservationId, from);
+	}
+
+	/** Each tenant's priority class for the GPU type (TRAINING for a tenant without a policy for it). */
+	@Transactional(propagation = Propagation.SUPPORTS)
+	public Map<UUID, Priority> priorities(java.util.Collection<UUID> tenantIds, GpuType type) {
+		Map<UUID, Priority> priorities = new HashMap<>();
+		for (UUID tenantId : new HashSet<>(tenantIds)) {
+			priorities.put(tenantId, repository.policy(tenantId, type.id()).map(QuotaPolicy::priority)
+				.orElse(Priority.TRAINING));
+		}
+		return priorities;
+	}
+
 	private record Decided(QuotaDecision decision, List<PricedSegment> segments) {
 	}
 
