@@ -122,6 +122,11 @@ final class ApiOperations {
 				"Replaces every policy (platform admin); refused with 422 guarantees_exceed_capacity when the "
 						+ "guarantees of a GPU type would exceed its healthy capacity.");
 
+		op("GET", "/tenants/{tenant}/quota/standing", "getQuotaStanding", "quota", "What is left of a tenant's quota",
+				"Per step of the window (default: the next 7 days by the hour): the guarantee, the GPUs held as "
+						+ "RESERVED, BORROWED and ON_DEMAND, the lendable part held, and what a new booking would get "
+						+ "then; tenant members may read their own.");
+
 		op("GET", "/rate-cards/{gpuType}", "getRateCard", "rate-cards", "Get a GPU type's rates",
 				"Hourly prices per rate class.");
 		op("PUT", "/rate-cards/{gpuType}", "replaceRateCard", "rate-cards", "Set a GPU type's rates",

@@ -73,6 +73,9 @@ class OpenApiConfiguration {
 					.addProperty("requested", new Schema<>().description("quota_exceeded: what was asked for"))
 					.addProperty("exceededBy", new Schema<>().description("quota_exceeded: by how much"))
 					.addProperty("gpuType", new StringSchema().description("quota_exceeded: the GPU type's quota"))
+					.addProperty("reclaimConsidered", new io.swagger.v3.oas.models.media.BooleanSchema()
+						.description("capacity_not_available: whether the booking was within its tenant's guarantee "
+								+ "and so tried to reclaim nodes from other tenants' preemptible reservations"))
 					.addProperty("capacity", new IntegerSchema()
 						.description("guarantees_exceed_capacity: the GPU type's healthy GPUs"))
 					.addProperty("guaranteed", new IntegerSchema()

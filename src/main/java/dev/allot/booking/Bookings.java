@@ -165,10 +165,17 @@ public class Bookings {
 		TimeWindow window = request.window();
 		QuotaDecision decision = quotas.reserve(id, target.tenant().id(), target.project().slug(), pool.gpuType(),
 				window, request.gpus());
-		if (decision.reservedOnly() && !request.preemptible()) {
+		boolean reclaims = decision.reservedOnly() && !request.preemptible();
+		if (reclaims) {
 			reclaim(target, window, request.cluster().cudaDriver());
 		}
-		List<Allocations.Locked> nodes = lockFreeNodes(pool, window, request.cluster().cudaDriver(), target.nodes());
+		List<Allocations.Locked> nodes;
+		try {
+			nodes = lockFreeNodes(pool, window, request.cluster().cudaDriver(), target.nodes());
+		}
+		catch (AllotException refused) {
+			throw refused.with("reclaimConsidered", reclaims);
+		}
 		List<Long> nodeIds = nodes.stream().map(Allocations.Locked::nodeId).toList();
 		Reservation reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
 				pool.gpuType().code(), request.gpus(), window.start(), window.end(), null,
@@ -209,7 +216,8 @@ public class Bookings {
 			.sorted(java.util.Comparator
 				.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
 				.reversed()
-				.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder()))
+				.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
+				.thenComparing(Reservations.Preemptible::id))
 			.toList();
 		Instant now = clock.instant();
 		for (Reservations.Preemptible victim : victims) {
@@ -222,9 +230,17 @@ public class Bookings {
 		}
 	}
 
-	/** Preempts one reservation, unless its notice keeps its nodes past {@code needed}'s start. */
+	/**
+	 * Preempts one reservation, unless its notice keeps its nodes past {@code needed}'s start. Never waits: a victim
+	 * whose row or nodes another transaction holds (its owner changing it, another booking reclaiming it) is passed
+	 * by, so two reclaiming bookings cannot deadlock on each other's victims.
+	 */
 	private boolean preempt(Reservations.Preemptible victim, Pool pool, TimeWindow needed, Instant now) {
-		Reservations.Stored stored = reservations.findForUpdate(victim.tenantId(), victim.id()).orElseThrow();
+		Optional<Reservations.Stored> held = reservations.findForUpdateSkipLocked(victim.tenantId(), victim.id());
+		if (held.isEmpty()) {
+			return false;
+		}
+		Reservations.Stored stored = held.get();
 		Reservation before = stored.reservation();
 		ReservationStatus status = before.status(now);
 		if (!before.preemptible() || !(status == ReservationStatus.CONFIRMED || status == ReservationStatus.PROVISIONING
@@ -241,7 +257,9 @@ public class Bookings {
 				+ " capacity: this reservation was preemptible"
 				+ (before.quote().preemptible() ? " (part of it was borrowed above the guarantee)" : "");
 		List<Long> nodeIds = allocations.nodesOf(before.id());
-		allocations.lockNodes(nodeIds);
+		if (allocations.lockNodesSkipLocked(nodeIds) < nodeIds.size()) {
+			return false;
+		}
 		if (freedFrom.isBefore(before.endsAt())) {
 			allocations.reallocate(before.id(),
 					freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom) : null);

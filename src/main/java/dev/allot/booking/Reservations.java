@@ -99,6 +99,14 @@ class Reservations {
 			.list();
 	}
 
+	/** Locks the reservation unless another transaction holds it (then empty): for reclaiming, which never waits. */
+	Optional<Stored> findForUpdateSkipLocked(UUID tenantId, UUID id) {
+		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND id = ? FOR UPDATE SKIP LOCKED")
+			.params(tenantId, id)
+			.query(this::stored)
+			.optional();
+	}
+
 	/** For the lifecycle, which acts for no caller: by id alone. */
 	Optional<Stored> findForUpdate(UUID id) {
 		return jdbc.sql("SELECT * FROM reservation WHERE id = ? FOR UPDATE").param(id).query(this::stored).optional();

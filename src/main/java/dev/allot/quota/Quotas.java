@@ -2,6 +2,7 @@ package dev.allot.quota;
 
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
@@ -154,6 +155,64 @@ public class Quotas {
 			}
 		});
 		return found;
+	}
+
+	/**
+	 * One step of a tenant's standing on a GPU type: its guarantee and ceiling, the most it holds in the step split
+	 * into tiers, the part of its unused guarantee held back from borrowers ({@code lendableHeld}: 0 until lending
+	 * limits exist, as all of it may be borrowed), and the tier a new booking would get then ({@code NONE}: none).
+	 */
+	public record StandingStep(Instant start, int guaranteedGpus, int maxGpus, int reservedInUse, int borrowedInUse,
+			int onDemandInUse, int lendableHeld, String newBooking) {
+
+		static StandingStep of(@Nullable QuotaPolicy policy, Instant start, int held) {
+			int guaranteed = policy == null ? 0 : policy.guaranteedGpus();
+			int max = policy == null ? 0 : policy.maxGpus();
+			int reserved = Math.min(held, guaranteed);
+			int borrowed = Math.min(Math.max(0, held - guaranteed), Math.max(0, max - guaranteed));
+			RateClass next = policy == null ? null
+					: held < guaranteed ? RateClass.RESERVED
+							: held < max ? RateClass.BORROWED : policy.burst() ? RateClass.ON_DEMAND : null;
+			return new StandingStep(start, guaranteed, max, reserved, borrowed, held - reserved - borrowed, 0,
+					next == null ? "NONE" : next.name());
+		}
+	}
+
+	/** A tenant's standing on a GPU type over a window, step by step. */
+	public record Standing(String tenant, String gpuType, Duration step, List<StandingStep> steps) {
+	}
+
+	/**
+	 * What is left of a tenant's quota over a window (members read their own): per step, read from the maintained
+	 * usage, never the history.
+	 */
+	@Transactional(readOnly = true)
+	public Standing standing(Caller caller, String tenantSlug, String gpuTypeCode, Instant from, Instant to,
+			Duration step) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		GpuType type = inventory.gpuType(gpuTypeCode)
+			.orElseThrow(() -> InvalidInputException.of("gpuType", "no such GPU type"));
+		if (!to.isAfter(from)) {
+			throw InvalidInputException.of("to", "must be after from");
+		}
+		if (step.compareTo(Duration.ofMinutes(1)) < 0) {
+			throw InvalidInputException.of("step", "must be at least PT1M");
+		}
+		if (Duration.between(from, to).dividedBy(step) > 500) {
+			throw InvalidInputException.of("step", "makes more than 500 steps: take a longer step or a shorter window");
+		}
+		QuotaPolicy policy = repository.policy(tenant.id(), type.id()).orElse(null);
+		UsageSteps usage = repository.usage(tenant.id(), type.id(), new TimeWindow(from, to));
+		List<StandingStep> steps = new ArrayList<>();
+		for (Instant start = from; start.isBefore(to); start = start.plus(step)) {
+			Instant end = start.plus(step).isBefore(to) ? start.plus(step) : to;
+			int held = usage.levelAt(start);
+			for (int level : usage.breaks().subMap(start, false, end, false).values()) {
+				held = Math.max(held, level);
+			}
+			steps.add(StandingStep.of(policy, start, held));
+		}
+		return new Standing(tenantSlug, type.code(), step, steps);
 	}
 
 	// Rate cards

@@ -31,6 +31,13 @@ abstract class BookingFixture extends FleetTest {
 		return new Setup(tenant, type, pool, tenantToken(tenant, "MEMBER"), nodes);
 	}
 
+	/** Replaces the tenant's quota on its GPU type with one of this priority class. */
+	void prioritize(Setup s, int guaranteed, int max, String priority) {
+		Map<String, Object> policy = policy(s.gpuType(), guaranteed, max, false);
+		policy.put("priority", priority);
+		setQuota(s.tenant(), policy);
+	}
+
 	static Instant hour(int hoursFromNow) {
 		return Instant.now().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(hoursFromNow));
 	}

@@ -84,7 +84,9 @@ class ReclaimingTests extends BookingFixture {
 		assertThat(onDemand.status()).as(onDemand.toString()).isEqualTo(201);
 		assertThat(onDemand.json().get("preemptible").asBoolean()).isFalse();
 
-		assertThat(book(other, 8, hour(6), hour(7)).status()).isEqualTo(409);
+		Api.Response borrowing = book(other, 8, hour(6), hour(7));
+		assertThat(borrowing.status()).isEqualTo(409);
+		assertThat(borrowing.json().get("reclaimConsidered").asBoolean()).isFalse();
 		assertThat(status(b, held)).isEqualTo("CONFIRMED");
 
 		// A guaranteed booking its owner marks preemptible preempts nothing either.
@@ -94,20 +96,15 @@ class ReclaimingTests extends BookingFixture {
 		assertThat(status(b, held)).isEqualTo("CONFIRMED");
 
 		// All of b's nodes are not enough for 24 GPUs (the on-demand ones are never taken): b keeps its nodes.
-		Api.Response short_ = book(a, 24, hour(6), hour(7));
-		assertThat(short_.status()).as(short_.toString()).isEqualTo(409);
+		Api.Response tooFew = book(a, 24, hour(6), hour(7));
+		assertThat(tooFew.status()).as(tooFew.toString()).isEqualTo(409);
+		assertThat(tooFew.json().get("reclaimConsidered").asBoolean()).isTrue();
 		assertThat(status(b, held)).isEqualTo("CONFIRMED");
 		assertThat(status(burst, id(onDemand))).isEqualTo("CONFIRMED");
 
 		assertThat(book(a, 16, hour(6), hour(7)).status()).isEqualTo(201);
 		assertThat(status(b, held)).isEqualTo("PREEMPTED");
 		assertThat(status(burst, id(onDemand))).isEqualTo("CONFIRMED");
-	}
-
-	private void prioritize(Setup s, int guaranteed, int max, String priority) {
-		Map<String, Object> policy = policy(s.gpuType(), guaranteed, max, false);
-		policy.put("priority", priority);
-		setQuota(s.tenant(), policy);
 	}
 
 	private String status(Setup s, String id) {
