@@ -122,6 +122,11 @@ final class ApiOperations {
 				"Replaces every policy (platform admin); refused with 422 guarantees_exceed_capacity when the "
 						+ "guarantees of a GPU type would exceed its healthy capacity.");
 
+		op("GET", "/tenants/{tenant}/quota/standing", "getQuotaStanding", "quota", "What is left of a tenant's quota",
+				"Per step of the window (default: the next 7 days by the hour): the guarantee, the GPUs held as "
+						+ "RESERVED, BORROWED and ON_DEMAND, the lendable part held, and what a new booking would get "
+						+ "then; tenant members may read their own.");
+
 		op("GET", "/rate-cards/{gpuType}", "getRateCard", "rate-cards", "Get a GPU type's rates",
 				"Hourly prices per rate class.");
 		op("PUT", "/rate-cards/{gpuType}", "replaceRateCard", "rate-cards", "Set a GPU type's rates",
@@ -243,7 +248,9 @@ final class ApiOperations {
 		refuses("cancelReservation",
 				refusal(409, "reservation_cancelled", "Reservation 5d1c… is CANCELLED and cannot change"));
 		refuses("findEarliestWindows", refusal(422, "quota_exceeded", "maxWindow allows P7D; the duration is P10D"));
-		refuses("replaceQuota", refusal(412, "precondition_failed", "The quota has changed; its ETag is \"4\""));
+		refuses("replaceQuota", refusal(412, "precondition_failed", "The quota has changed; its ETag is \"4\""),
+				refusal(422, "guarantees_exceed_capacity", "The guarantees of H100 would add up to 136 GPUs, 8 more "
+						+ "than its healthy capacity of 128 GPUs (capacity, guaranteed, excess)"));
 		refuses("updateTenant", refusal(412, "precondition_failed", "Tenant vision-lab has changed; its ETag is \"2\""));
 		refuses("replaceProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
 		refuses("deleteProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));

@@ -154,6 +154,15 @@ class Allocations {
 			.list();
 	}
 
+	/** Locks those of the nodes no other transaction holds, never waiting; answers how many it locked. */
+	int lockNodesSkipLocked(List<Long> nodeIds) {
+		return jdbc.sql("SELECT id FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED")
+			.param(nodeIds.toArray(Long[]::new))
+			.query(Long.class)
+			.list()
+			.size();
+	}
+
 	/** Which of the nodes have one free gap holding the whole window (read after locking them). */
 	List<Long> freeFor(List<Long> nodeIds, TimeWindow window) {
 		return jdbc.sql("SELECT node_id FROM free_gap WHERE node_id = ANY(:nodes) AND during @> " + WINDOW)

@@ -105,10 +105,32 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 				ReservationStatus.PROVISIONING);
 	}
 
+	/** What a preempted reservation says of its end: when, and why (never naming the other tenant). */
+	public record Preemption(Instant at, String reason) {
+	}
+
+	/** When and why it was preempted, for a {@code PREEMPTED} reservation. */
+	public @Nullable Preemption preemption() {
+		return progress != null && progress.status() == ReservationStatus.PREEMPTED
+				? new Preemption(progress.at(), String.valueOf(progress.reason())) : null;
+	}
+
+	/**
+	 * Reclaimed for a guaranteed booking: only a preemptible reservation that has not ended. Final: the stages its
+	 * cluster's teardown reports later leave it {@code PREEMPTED}.
+	 */
+	Reservation markPreempted(String reason, Instant now) {
+		if (!preemptible) {
+			throw new IllegalStateException("Reservation " + id + " is not preemptible");
+		}
+		return moveTo(ReservationStatus.PREEMPTED, reason, now, ReservationStatus.CONFIRMED,
+				ReservationStatus.PROVISIONING, ReservationStatus.ACTIVE);
+	}
+
 	private Reservation moveTo(ReservationStatus next, @Nullable String reason, Instant now, ReservationStatus from,
 			ReservationStatus... alsoFrom) {
 		ReservationStatus current = stage();
-		if (current == next) {
+		if (current == next || current == ReservationStatus.PREEMPTED) {
 			return this;
 		}
 		Set<ReservationStatus> allowed = EnumSet.of(from, alsoFrom);
@@ -175,7 +197,8 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 	private void requireChangeable(Instant now) {
 		ReservationStatus status = status(now);
 		if (status == ReservationStatus.CANCELLED || status == ReservationStatus.COMPLETED
-				|| status == ReservationStatus.FAILED || status == ReservationStatus.ENDING) {
+				|| status == ReservationStatus.FAILED || status == ReservationStatus.ENDING
+				|| status == ReservationStatus.PREEMPTED) {
 			throw AllotException.conflict("reservation_" + status.name().toLowerCase(),
 					"Reservation " + id + " is " + status + " and cannot change").with("reservationStatus", status);
 		}

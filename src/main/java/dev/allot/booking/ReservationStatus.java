@@ -3,13 +3,13 @@ package dev.allot.booking;
 /**
  * Where a reservation is in its lifecycle (DESIGN.md): {@code CONFIRMED} → {@code PROVISIONING} (a lead time before
  * its start) → {@code ACTIVE} (its cluster is ready) → {@code ENDING} (being torn down) → {@code COMPLETED}; side
- * exits {@code CANCELLED} (by the tenant) and {@code FAILED} (provisioning gave up; its nodes released, nothing
- * charged). Provisioning stores each stage through {@link ReservationLifecycle}; {@code CANCELLED} is stored by
+ * exits {@code CANCELLED} (by the tenant), {@code FAILED} (provisioning gave up; its nodes released, nothing
+ * charged) and {@code PREEMPTED} (a preemptible reservation reclaimed for another tenant's guarantee; final). Provisioning stores each stage through {@link ReservationLifecycle}; {@code CANCELLED} is stored by
  * cancelling; a reservation provisioning never touched is {@code CONFIRMED}, then {@code COMPLETED} once its window
  * has passed.
  */
 public enum ReservationStatus {
 
-	CONFIRMED, PROVISIONING, ACTIVE, ENDING, COMPLETED, CANCELLED, FAILED
+	CONFIRMED, PROVISIONING, ACTIVE, ENDING, COMPLETED, CANCELLED, FAILED, PREEMPTED
 
 }

@@ -80,6 +80,33 @@ class Reservations {
 			.update();
 	}
 
+	/** A live preemptible reservation of another tenant, and what ranks it as a victim. */
+	record Preemptible(UUID id, UUID tenantId, Instant createdAt) {
+	}
+
+	/**
+	 * The live preemptible reservations of the pool overlapping the window, of tenants other than {@code tenantId}
+	 * (one read of the partial index, made only when a guaranteed booking finds too few nodes free).
+	 */
+	List<Preemptible> preemptibleOverlapping(UUID poolId, UUID tenantId, dev.allot.shared.TimeWindow window) {
+		return jdbc.sql("""
+				SELECT id, tenant_id, created_at FROM reservation
+				WHERE pool_id = ? AND preemptible AND cancelled_at IS NULL AND starts_at < ? AND ends_at > ?
+				  AND tenant_id <> ? AND (lifecycle_status IS NULL OR lifecycle_status IN ('PROVISIONING', 'ACTIVE'))""")
+			.params(poolId, ts(window.end()), ts(window.start()), tenantId)
+			.query((rs, n) -> new Preemptible(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
+					rs.getTimestamp(3).toInstant()))
+			.list();
+	}
+
+	/** Locks the reservation unless another transaction holds it (then empty): for reclaiming, which never waits. */
+	Optional<Stored> findForUpdateSkipLocked(UUID tenantId, UUID id) {
+		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND id = ? FOR UPDATE SKIP LOCKED")
+			.params(tenantId, id)
+			.query(this::stored)
+			.optional();
+	}
+
 	/** For the lifecycle, which acts for no caller: by id alone. */
 	Optional<Stored> findForUpdate(UUID id) {
 		return jdbc.sql("SELECT * FROM reservation WHERE id = ? FOR UPDATE").param(id).query(this::stored).optional();
@@ -192,7 +219,7 @@ class Reservations {
 							+ " OR (lifecycle_status IS NULL AND ends_at <= ?))");
 					params.add(now);
 				}
-				case PROVISIONING, ACTIVE, ENDING, FAILED -> {
+				case PROVISIONING, ACTIVE, ENDING, FAILED, PREEMPTED -> {
 					sql.append(" AND cancelled_at IS NULL AND lifecycle_status = ?");
 					params.add(filter.status().name());
 				}

@@ -129,6 +129,16 @@ public class Inventory {
 		return new PoolSize(all, unhealthy, bookable, spares);
 	}
 
+	/**
+	 * The healthy capacity of a GPU type: the GPUs of its available nodes over all its pools, less each pool's hot
+	 * spares (a quarantined, draining, in-repair or retired node counts for nothing). What the tenants' guarantees of
+	 * the type may add up to.
+	 */
+	@Transactional(propagation = Propagation.SUPPORTS)
+	public int healthyGpus(GpuType type) {
+		return repository.healthyGpus(type.id());
+	}
+
 	/** Every pool's nodes out of service for a fault, with the reasons given: for the capacity calendar. */
 	@Transactional(readOnly = true)
 	public List<OutOfService> outOfService() {

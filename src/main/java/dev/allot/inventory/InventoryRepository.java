@@ -145,6 +145,19 @@ class InventoryRepository {
 	record StateCount(NodeState state, int nodes, int spares) {
 	}
 
+	/** The GPUs of the type's available nodes, over all its pools, less each pool's hot spares. */
+	int healthyGpus(UUID gpuTypeId) {
+		return jdbc.sql("""
+				SELECT coalesce(sum(greatest(available - p.spare_nodes, 0) * p.gpus_per_node), 0)
+				FROM pool p
+				JOIN LATERAL (SELECT count(*) AS available FROM node n
+				              WHERE n.pool_id = p.id AND n.state = 'AVAILABLE') a ON true
+				WHERE p.gpu_type_id = ?""")
+			.param(gpuTypeId)
+			.query(Integer.class)
+			.single();
+	}
+
 	/** Nodes out of service for a fault, counted by pool, state and reason (one read for the whole calendar). */
 	List<Inventory.OutOfService> outOfService() {
 		return jdbc.sql("""

@@ -41,6 +41,11 @@ public record QuotaDecision(String gpuType, String currency, BigDecimal total, L
 		return new QuotaDecision(gpuType, card.currency(), total, lines, preemptible, budget);
 	}
 
+	/** All of it within the tenant's guarantee: the only demand that may reclaim capacity from borrowers. */
+	public boolean reservedOnly() {
+		return !lines.isEmpty() && lines.stream().allMatch(line -> line.rateClass() == RateClass.RESERVED);
+	}
+
 	/** This decision followed by an extension's: one quote for the whole reservation. */
 	public QuotaDecision plus(QuotaDecision extension) {
 		List<Line> merged = new ArrayList<>();

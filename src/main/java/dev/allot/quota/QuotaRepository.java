@@ -46,6 +46,33 @@ class QuotaRepository {
 		return lock(tenantId).orElseThrow();
 	}
 
+	/** Serializes the changes of one GPU type's guarantees until the transaction ends. */
+	void lockGuarantees(UUID gpuTypeId) {
+		jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended('quota-guarantees:' || CAST(? AS text), 0))")
+			.param(gpuTypeId)
+			.query()
+			.singleValue();
+	}
+
+	int guaranteedByOthers(UUID tenantId, UUID gpuTypeId) {
+		return jdbc.sql("""
+				SELECT coalesce(sum(guaranteed_gpus), 0) FROM quota_policy WHERE gpu_type_id = ? AND tenant_id <> ?""")
+			.params(gpuTypeId, tenantId)
+			.query(Integer.class)
+			.single();
+	}
+
+	/** Per GPU type code, the sum of the tenants' guarantees (types with some guarantee only). */
+	Map<String, Integer> guaranteesByType() {
+		Map<String, Integer> sums = new java.util.TreeMap<>();
+		jdbc.sql("""
+				SELECT g.code, sum(p.guaranteed_gpus) FROM quota_policy p JOIN gpu_type g ON g.id = p.gpu_type_id
+				GROUP BY g.code HAVING sum(p.guaranteed_gpus) > 0""")
+			.query((rs, n) -> sums.put(rs.getString(1), rs.getInt(2)))
+			.list();
+		return sums;
+	}
+
 	long version(UUID tenantId) {
 		return jdbc.sql("SELECT version FROM quota WHERE tenant_id = ?").param(tenantId).query(Long.class).optional()
 			.orElse(0L);

@@ -2,11 +2,13 @@ package dev.allot.quota;
 
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -97,10 +99,120 @@ public class Quotas {
 			throw AllotException.preconditionFailed("The quota of " + tenantSlug + " has changed; its ETag is "
 					+ before.etag());
 		}
+		requireGuaranteesWithinCapacity(tenant.id(), before.policies(), policies);
 		repository.replacePolicies(tenant.id(), policies, ids, version + 1);
 		TenantQuota after = new TenantQuota(tenantSlug, List.copyOf(policies), version + 1);
 		audit.record(new AuditRecord(tenantSlug, "quota.updated", "quota", tenantSlug, before, after));
 		return after;
+	}
+
+	/**
+	 * Guarantees are capacity: per GPU type, the tenants' guarantees may not add up to more than its healthy
+	 * capacity. Checked for each type whose guarantee grows, under a lock per GPU type (taken in code order, so two
+	 * changes cannot deadlock), so that two concurrent changes cannot both pass. Lowering a guarantee is always
+	 * allowed, even while capacity has dropped below the sum.
+	 */
+	private void requireGuaranteesWithinCapacity(UUID tenantId, List<QuotaPolicy> before, List<QuotaPolicy> after) {
+		Map<String, Integer> old = new HashMap<>();
+		before.forEach(policy -> old.put(policy.gpuType(), policy.guaranteedGpus()));
+		List<QuotaPolicy> growing = after.stream()
+			.filter(policy -> policy.guaranteedGpus() > old.getOrDefault(policy.gpuType(), 0))
+			.sorted(Comparator.comparing(QuotaPolicy::gpuType))
+			.toList();
+		for (QuotaPolicy policy : growing) {
+			GpuType type = gpuType(policy.gpuType());
+			repository.lockGuarantees(type.id());
+			int capacity = inventory.healthyGpus(type);
+			int sum = repository.guaranteedByOthers(tenantId, type.id()) + policy.guaranteedGpus();
+			if (sum > capacity) {
+				throw AllotException
+					.unprocessable("guarantees_exceed_capacity",
+							"The guarantees of " + type.code() + " would add up to " + sum + " GPUs, "
+									+ (sum - capacity) + " more than its healthy capacity of " + capacity + " GPUs")
+					.with("gpuType", type.code())
+					.with("capacity", capacity)
+					.with("guaranteed", sum)
+					.with("excess", sum - capacity);
+			}
+		}
+	}
+
+	/** A GPU type whose tenants are guaranteed more GPUs than it has healthy (after a quarantine, say). */
+	public record Overcommitted(String gpuType, int capacity, int guaranteed) {
+		public int excess() {
+			return guaranteed - capacity;
+		}
+	}
+
+	/** The GPU types whose guarantees add up to more than their healthy capacity now: for the admin console. */
+	@Transactional(readOnly = true)
+	public List<Overcommitted> overcommitted() {
+		List<Overcommitted> found = new ArrayList<>();
+		repository.guaranteesByType().forEach((code, guaranteed) -> {
+			int capacity = inventory.healthyGpus(gpuType(code));
+			if (guaranteed > capacity) {
+				found.add(new Overcommitted(code, capacity, guaranteed));
+			}
+		});
+		return found;
+	}
+
+	/**
+	 * One step of a tenant's standing on a GPU type: its guarantee and ceiling, the most it holds in the step split
+	 * into tiers, the part of its unused guarantee held back from borrowers ({@code lendableHeld}: 0 until lending
+	 * limits exist, as all of it may be borrowed), and the tier a new booking would get then ({@code NONE}: none).
+	 */
+	public record StandingStep(Instant start, int guaranteedGpus, int maxGpus, int reservedInUse, int borrowedInUse,
+			int onDemandInUse, int lendableHeld, String newBooking) {
+
+		static StandingStep of(@Nullable QuotaPolicy policy, Instant start, int held) {
+			int guaranteed = policy == null ? 0 : policy.guaranteedGpus();
+			int max = policy == null ? 0 : policy.maxGpus();
+			int reserved = Math.min(held, guaranteed);
+			int borrowed = Math.min(Math.max(0, held - guaranteed), Math.max(0, max - guaranteed));
+			RateClass next = policy == null ? null
+					: held < guaranteed ? RateClass.RESERVED
+							: held < max ? RateClass.BORROWED : policy.burst() ? RateClass.ON_DEMAND : null;
+			return new StandingStep(start, guaranteed, max, reserved, borrowed, held - reserved - borrowed, 0,
+					next == null ? "NONE" : next.name());
+		}
+	}
+
+	/** A tenant's standing on a GPU type over a window, step by step. */
+	public record Standing(String tenant, String gpuType, Duration step, List<StandingStep> steps) {
+	}
+
+	/**
+	 * What is left of a tenant's quota over a window (members read their own): per step, read from the maintained
+	 * usage, never the history.
+	 */
+	@Transactional(readOnly = true)
+	public Standing standing(Caller caller, String tenantSlug, String gpuTypeCode, Instant from, Instant to,
+			Duration step) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		GpuType type = inventory.gpuType(gpuTypeCode)
+			.orElseThrow(() -> InvalidInputException.of("gpuType", "no such GPU type"));
+		if (!to.isAfter(from)) {
+			throw InvalidInputException.of("to", "must be after from");
+		}
+		if (step.compareTo(Duration.ofMinutes(1)) < 0) {
+			throw InvalidInputException.of("step", "must be at least PT1M");
+		}
+		if (Duration.between(from, to).dividedBy(step) > 500) {
+			throw InvalidInputException.of("step", "makes more than 500 steps: take a longer step or a shorter window");
+		}
+		QuotaPolicy policy = repository.policy(tenant.id(), type.id()).orElse(null);
+		UsageSteps usage = repository.usage(tenant.id(), type.id(), new TimeWindow(from, to));
+		List<StandingStep> steps = new ArrayList<>();
+		for (Instant start = from; start.isBefore(to); start = start.plus(step)) {
+			Instant end = start.plus(step).isBefore(to) ? start.plus(step) : to;
+			int held = usage.levelAt(start);
+			for (int level : usage.breaks().subMap(start, false, end, false).values()) {
+				held = Math.max(held, level);
+			}
+			steps.add(StandingStep.of(policy, start, held));
+		}
+		return new Standing(tenantSlug, type.code(), step, steps);
 	}
 
 	// Rate cards
@@ -185,6 +297,30 @@ public class Quotas {
 		repository.segmentAt(reservationId, from)
 			.ifPresent(stored -> repository.shorten(stored.id(), stored.segment().endingAt(from)));
 		repository.deleteFrom(reservationId, from);
+	}
+
+	/**
+	 * Gives back a preempted reservation's usage from {@code from} on, inside the preempting booking's transaction.
+	 * It does not take the victim tenant's quota lock: two tenants' guaranteed bookings preempting each other's
+	 * borrowers would then wait on each other. Only usage goes away, so a booking of the victim tenant running at
+	 * the same time counts at worst more than is left, never less.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public void releasePreempted(UUID reservationId, Instant from) {
+		repository.segmentAt(reservationId, from)
+			.ifPresent(stored -> repository.shorten(stored.id(), stored.segment().endingAt(from)));
+		repository.deleteFrom(reservationId, from);
+	}
+
+	/** Each tenant's priority class for the GPU type (TRAINING for a tenant without a policy for it). */
+	@Transactional(propagation = Propagation.SUPPORTS)
+	public Map<UUID, Priority> priorities(java.util.Collection<UUID> tenantIds, GpuType type) {
+		Map<UUID, Priority> priorities = new HashMap<>();
+		for (UUID tenantId : new HashSet<>(tenantIds)) {
+			priorities.put(tenantId, repository.policy(tenantId, type.id()).map(QuotaPolicy::priority)
+				.orElse(Priority.TRAINING));
+		}
+		return priorities;
 	}
 
 	private record Decided(QuotaDecision decision, List<PricedSegment> segments) {

@@ -27,8 +27,15 @@ abstract class BookingFixture extends FleetTest {
 	Setup tenantOn(String type, String pool, List<String> nodes, int guaranteed, int max, boolean burst) {
 		String tenant = newTenant();
 		newProject(tenant, "training");
-		setQuota(tenant, type, guaranteed, max, burst);
+		setQuota(tenant, type, guaranteeLeft(type, guaranteed), max, burst);
 		return new Setup(tenant, type, pool, tenantToken(tenant, "MEMBER"), nodes);
+	}
+
+	/** Replaces the tenant's quota on its GPU type with one of this priority class. */
+	void prioritize(Setup s, int guaranteed, int max, String priority) {
+		Map<String, Object> policy = policy(s.gpuType(), guaranteed, max, false);
+		policy.put("priority", priority);
+		setQuota(s.tenant(), policy);
 	}
 
 	static Instant hour(int hoursFromNow) {

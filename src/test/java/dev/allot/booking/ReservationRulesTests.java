@@ -46,6 +46,21 @@ class ReservationRulesTests {
 	}
 
 	@Test
+	void onlyAPreemptibleReservationIsPreemptedAndPreemptedIsFinal() {
+		assertThatThrownBy(() -> reservation.markPreempted("reclaimed", START)).isInstanceOf(IllegalStateException.class);
+		Reservation preemptible = new Reservation(reservation.id(), "acme", "training", "pool", "H100", 16, START, END,
+				null, true, ClusterSpec.kubernetes(), reservation.quote(), List.of("n1", "n2"), 0, START);
+		Reservation active = preemptible.markProvisioning(START).markActive(START);
+		Reservation preempted = active.markPreempted("reclaimed", START.plusSeconds(60));
+		assertThat(preempted.status(START.plusSeconds(60))).isEqualTo(ReservationStatus.PREEMPTED);
+		assertThat(preempted.preemption()).isEqualTo(new Reservation.Preemption(START.plusSeconds(60), "reclaimed"));
+		assertThat(preempted.markEnding(END)).isSameAs(preempted);
+		assertThat(preempted.markCompleted(END)).isSameAs(preempted);
+		assertThatThrownBy(() -> preempted.cancel(START.plusSeconds(120))).isInstanceOf(AllotException.class);
+		assertThat(reservation.preemption()).isNull();
+	}
+
+	@Test
 	void askingForTheCurrentStageAgainChangesNothing() {
 		Reservation provisioning = reservation.markProvisioning(START.minusSeconds(600));
 		assertThat(provisioning.markProvisioning(START)).isSameAs(provisioning);

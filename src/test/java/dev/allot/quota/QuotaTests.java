@@ -12,10 +12,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class QuotaTests extends FleetTest {
 
+	@org.springframework.beans.factory.annotation.Autowired
+	Quotas quotas;
+
 	@Test
 	void aPlatformAdminSetsAQuotaWithIfMatchAndMembersReadTheirOwn() {
 		String tenant = newTenant();
 		String type = newGpuType();
+		addNodes(newPool(type, 8), 2, 2);
 		Api.Response empty = api.get("/api/v1/tenants/" + tenant + "/quota", adminToken());
 		assertThat(empty.json().get("policies").size()).isZero();
 		String etag = empty.header("ETag");
@@ -43,6 +47,55 @@ class QuotaTests extends FleetTest {
 				Map.of("policies", List.of())).status()).isEqualTo(403);
 		assertThat(api.get("/api/v1/tenants/" + tenant + "/quota", tenantToken(newTenant(), "TENANT_ADMIN")).status())
 			.isEqualTo(404);
+	}
+
+	@Test
+	void guaranteesBeyondTheHealthyCapacityAreRefusedAndWriteNothing() {
+		String type = newGpuType();
+		List<String> nodes = addNodes(newPool(type, 8), 2, 2);
+		String a = newTenant();
+		String b = newTenant();
+		setQuota(a, type, 16, 16, false);
+
+		Api.Response over = api.put("/api/v1/tenants/" + b + "/quota", adminToken(),
+				Map.of("policies", List.of(policy(type, 8, 32, false))));
+		assertThat(over.status()).as(over.toString()).isEqualTo(422);
+		assertThat(over.json().get("type").asString()).endsWith("guarantees_exceed_capacity");
+		assertThat(over.json().get("capacity").asInt()).isEqualTo(16);
+		assertThat(over.json().get("guaranteed").asInt()).isEqualTo(24);
+		assertThat(over.json().get("excess").asInt()).isEqualTo(8);
+		assertThat(api.get("/api/v1/tenants/" + b + "/quota", adminToken()).json().get("policies").size()).isZero();
+		setQuota(b, type, 0, 32, false); // borrowing is not a guarantee
+
+		assertThat(api.post("/api/v1/nodes/" + nodes.getFirst() + "/quarantine", adminToken(),
+				Map.of("reason", "XID 79")).status()).isLessThan(300);
+		assertThat(quotas.overcommitted()).contains(new Quotas.Overcommitted(type, 8, 16));
+		setQuota(a, type, 8, 16, false); // lowering is allowed, and mends it
+		assertThat(quotas.overcommitted()).noneMatch(o -> o.gpuType().equals(type));
+	}
+
+	@Test
+	void concurrentGuaranteesOfOneGpuTypeCannotBothPass() throws Exception {
+		String type = newGpuType();
+		addNodes(newPool(type, 8), 2, 2);
+		List<String> tenants = List.of(newTenant(), newTenant(), newTenant(), newTenant());
+		var pool = java.util.concurrent.Executors.newFixedThreadPool(tenants.size());
+		try {
+			List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
+			for (String tenant : tenants) {
+				answers.add(pool.submit(() -> api.put("/api/v1/tenants/" + tenant + "/quota", adminToken(),
+						Map.of("policies", List.of(policy(type, 16, 16, false)))).status()));
+			}
+			List<Integer> statuses = new java.util.ArrayList<>();
+			for (var answer : answers) {
+				statuses.add(answer.get());
+			}
+			assertThat(statuses).containsOnly(200, 422);
+			assertThat(statuses).filteredOn(s -> s == 200).hasSize(1);
+		}
+		finally {
+			pool.shutdown();
+		}
 	}
 
 	@Test

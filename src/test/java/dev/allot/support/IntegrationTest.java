@@ -204,4 +204,21 @@ public abstract class IntegrationTest {
 			.getTokenValue();
 	}
 
+
+	/**
+	 * What is left of a GPU type's healthy capacity for one more guarantee: guarantees are capacity, so a second
+	 * tenant on a pool already guaranteed to another gets at most this much guaranteed and borrows the rest.
+	 */
+	protected int guaranteeLeft(String gpuType, int wanted) {
+		int left = jdbc.sql("""
+				SELECT (SELECT coalesce(sum(p.gpus_per_node), 0) FROM node n JOIN pool p ON p.id = n.pool_id
+				        JOIN gpu_type g ON g.id = p.gpu_type_id WHERE g.code = :type AND n.state = 'AVAILABLE')
+				     - (SELECT coalesce(sum(q.guaranteed_gpus), 0) FROM quota_policy q
+				        JOIN gpu_type g ON g.id = q.gpu_type_id WHERE g.code = :type)""")
+			.param("type", gpuType)
+			.query(Integer.class)
+			.single();
+		return Math.min(wanted, Math.max(0, left));
+	}
+
 }

@@ -90,7 +90,8 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 
 	@Test
 	void whenItDoesNotFitTheQuoteSaysWhyAndOneClickTakesTheEarliestWindow() {
-		Team team = team(2, 16, 16, false);
+		// The team borrows (no guarantee) and the other team books within its guarantee: nothing can be reclaimed.
+		Team team = team(2, 0, 16, false);
 		Team other = teamOn(team.gpuType(), team.pool(), 16, 16, false);
 		Instant start = day(2).plus(Duration.ofHours(8));
 		bookByApi(other, 16, start, start.plus(Duration.ofHours(6)));
@@ -101,7 +102,7 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#reasons").getText()).contains("Only 0 of the 1 nodes needed are free");
 		List<WebElement> windows = findAll("#suggestions button");
 		assertThat(windows).isNotEmpty();
-		assertThat(windows.getFirst().getText()).contains(times(start.plus(Duration.ofHours(6))), "32.00 USD");
+		assertThat(windows.getFirst().getText()).contains(times(start.plus(Duration.ofHours(6))), "24.00 USD");
 
 		// Enter in a field books (here: is refused) rather than taking the first suggestion above the Book button.
 		WebElement page = find("html");

@@ -48,7 +48,7 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 		List<Map<String, Object>> policies = new ArrayList<>();
 		for (String type : types) {
 			setRateCard(type);
-			Map<String, Object> policy = policy(type, 1_000, 1_000, true);
+			Map<String, Object> policy = policy(type, 0, 1_000, true);
 			policy.put("maxAdvance", "P100D");
 			policies.add(policy);
 		}

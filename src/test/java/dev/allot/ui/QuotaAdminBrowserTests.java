@@ -11,6 +11,7 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 	@Test
 	void anAdminSetsAQuotaAndSeesEachBadValueNextToItsField() {
 		String gpuType = newGpuType();
+		addNodes(newPool(gpuType, 8), 2); // guarantees need healthy capacity
 		setRateCard(gpuType);
 		// A slug that sorts first, so the tenant is on the overview's first page however many tests made tenants.
 		String tenant = "aa" + unique("q");
@@ -59,6 +60,7 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 	@Test
 	void savingOverSomeoneElsesChangeIsRefusedWithoutLosingIt() {
 		String gpuType = newGpuType();
+		addNodes(newPool(gpuType, 8), 2); // guarantees need healthy capacity
 		String tenant = newTenant();
 		setQuota(tenant, policy(gpuType, 8, 16, false));
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
@@ -77,6 +79,7 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 	@Test
 	void anAuditorReadsQuotasButGetsNoForm() {
 		String gpuType = newGpuType();
+		addNodes(newPool(gpuType, 8), 2); // guarantees need healthy capacity
 		String tenant = newTenant();
 		setQuota(tenant, policy(gpuType, 8, 16, true));
 		signIn(newUser(PlatformRole.AUDITOR));

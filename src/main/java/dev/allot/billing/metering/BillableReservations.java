@@ -69,6 +69,13 @@ public class BillableReservations {
 			.update();
 	}
 
+	/** Nothing is charged from {@code at} on (a preemption). */
+	void stop(UUID reservationId, Instant at) {
+		jdbc.sql("UPDATE billable_reservation SET stopped_at = least(coalesce(stopped_at, ?), ?) WHERE reservation_id = ?")
+			.params(ts(at), ts(at), reservationId)
+			.update();
+	}
+
 	void ready(UUID reservationId, Instant at) {
 		jdbc.sql("UPDATE billable_reservation SET ready_at = coalesce(ready_at, ?) WHERE reservation_id = ?")
 			.params(ts(at), reservationId)

@@ -13,6 +13,7 @@ import dev.allot.billing.ledger.Line;
 import dev.allot.billing.ledger.Posting;
 import dev.allot.billing.webhooks.LifecycleWebhooks;
 import dev.allot.booking.ReservationCancelled;
+import dev.allot.booking.ReservationPreempted;
 import dev.allot.booking.ReservationConfirmed;
 import dev.allot.booking.ReservationExtended;
 import dev.allot.inventory.Inventory;
@@ -85,6 +86,12 @@ class BookingEvents {
 			.stream()
 			.filter(s -> !s.during().start().isBefore(event.previousEndsAt()))
 			.toList());
+	}
+
+	/** A preempted reservation is charged nothing from its preemption on, and no cancellation fee. */
+	@ApplicationModuleListener
+	void on(ReservationPreempted event) {
+		reservations.stop(event.reservationId(), event.at());
 	}
 
 	@ApplicationModuleListener

@@ -1,8 +1,8 @@
 package dev.allot.billing.webhooks;
 
 /**
- * What a lifecycle webhook can be told. {@code PROVISIONING}, {@code DEGRADED} and {@code PREEMPTED} can be
- * subscribed to, but no module publishes an event for them yet, so nothing is sent for them today.
+ * What a lifecycle webhook can be told. {@code PROVISIONING} and {@code DEGRADED} can be subscribed to,
+ * but no module publishes an event for them yet, so nothing is sent for them today.
  */
 public enum LifecycleEvent {
 
@@ -18,7 +18,7 @@ public enum LifecycleEvent {
 	/** Reserved: the cluster is usable but something is wrong (not published yet). */
 	DEGRADED,
 
-	/** Reserved: the reservation lost its nodes to a higher priority (not published yet). */
+	/** The reservation was preempted: reclaimed for another tenant's guarantee (who is never said). */
 	PREEMPTED,
 
 	/** The cluster was handed over and is now torn down (the window is over, or the reservation was cancelled). */

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Map;
 
 import dev.allot.booking.ReservationFailed;
+import dev.allot.booking.ReservationPreempted;
 import dev.allot.provisioning.ClusterReady;
 import dev.allot.provisioning.ClusterTornDown;
 
@@ -41,6 +42,13 @@ class LifecycleEvents {
 	void on(ReservationFailed failed) {
 		webhooks.enqueue(failed.tenant(), LifecycleEvent.FAILED, failed.reservationId(), failed.failedAt(),
 				Map.of("pool", failed.pool(), "reason", failed.reason(), "cluster", Map.of("state", "FAILED")));
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationPreempted preempted) {
+		webhooks.enqueue(preempted.tenant(), LifecycleEvent.PREEMPTED, preempted.reservationId(), preempted.at(),
+				Map.of("pool", preempted.pool(), "preemption", Map.of("at", preempted.at().toString(), "reason",
+						preempted.reason()), "nodesHeldUntil", preempted.freedFrom().toString()));
 	}
 
 	@ApplicationModuleListener

@@ -99,11 +99,12 @@ final class ReservationBodies {
 	record ReservationBody(UUID id, String tenant, ReservationStatus status, String project, String pool,
 			String gpuType, int gpus, Instant startsAt, Instant endsAt, List<String> nodes, ClusterBody cluster,
 			boolean preemptible, QuoteBody quote, Instant createdAt, @Nullable Instant cancelledAt,
-			@Nullable String failureReason) {
+			@Nullable String failureReason, Reservation.@Nullable Preemption preemption) {
 		static ReservationBody of(Reservation r, Instant now) {
 			return new ReservationBody(r.id(), r.tenant(), r.status(now), r.project(), r.pool(), r.gpuType(), r.gpus(),
 					r.startsAt(), r.endsAt(), r.nodes(), ClusterBody.of(r.cluster()), r.preemptible(),
-					QuoteBody.of(r.quote()), r.createdAt(), r.cancelledAt(), r.failureReason());
+					QuoteBody.of(r.quote()), r.createdAt(), r.cancelledAt(), r.failureReason(),
+					r.preemption());
 		}
 	}
 

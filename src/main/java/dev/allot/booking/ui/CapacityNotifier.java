@@ -40,6 +40,11 @@ class CapacityNotifier {
 	}
 
 	@EventListener
+	void on(dev.allot.booking.ReservationPreempted preempted) {
+		notify(preempted.pool());
+	}
+
+	@EventListener
 	void on(ReservationExtended extended) {
 		notifyPoolOf(extended.reservationId());
 	}

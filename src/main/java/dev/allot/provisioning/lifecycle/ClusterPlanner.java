@@ -5,6 +5,7 @@ import java.time.Instant;
 
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationCancelled;
+import dev.allot.booking.ReservationPreempted;
 import dev.allot.booking.ReservationConfirmed;
 import dev.allot.booking.ReservationExtended;
 import dev.allot.booking.ReservationLifecycle;
@@ -81,6 +82,18 @@ class ClusterPlanner {
 			schedule.teardown(cluster.reservationId(), clock.instant(), "the reservation was cancelled");
 			timeline.record(cluster.reservationId(), Timeline.SCHEDULE, "SCHEDULED", cluster.state(), null,
 					"Cancelled: teardown brought forward to now.");
+		});
+	}
+
+	/** Preempted: the cluster is torn down when the notice ends (at once for one not built yet). */
+	@ApplicationModuleListener
+	void on(ReservationPreempted preempted) {
+		clusters.findForUpdate(preempted.reservationId()).filter(Cluster::open).ifPresent(cluster -> {
+			schedule.cancel(ClusterSchedule.PROVISION, cluster.reservationId());
+			Instant at = cluster.state().isServing() ? preempted.freedFrom() : clock.instant();
+			schedule.teardown(cluster.reservationId(), at, "the reservation was preempted");
+			timeline.record(cluster.reservationId(), Timeline.SCHEDULE, "SCHEDULED", cluster.state(), null,
+					"Preempted: teardown brought forward to " + UtcText.of(at) + ".");
 		});
 	}
 

@@ -1,7 +1,11 @@
 package dev.allot.quota.api;
 
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +29,7 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -59,8 +64,11 @@ class QuotaController {
 
 	private final Quotas quotas;
 
-	QuotaController(Quotas quotas) {
+	private final Clock clock;
+
+	QuotaController(Quotas quotas, Clock clock) {
 		this.quotas = quotas;
+		this.clock = clock;
 	}
 
 	@GetMapping
@@ -77,6 +85,31 @@ class QuotaController {
 			policies.add(body.policies().get(i).toPolicy(i));
 		}
 		return respond(quotas.replace(caller, tenant, policies, ifMatch));
+	}
+
+	@GetMapping("/standing")
+	Quotas.Standing standing(Caller caller, @PathVariable String tenant, @RequestParam String gpuType,
+			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable String to,
+			@RequestParam(required = false) @Nullable String step) {
+		Instant start = from == null ? clock.instant().truncatedTo(ChronoUnit.HOURS) : instant("from", from);
+		Instant end = to == null ? start.plus(Duration.ofDays(7)) : instant("to", to);
+		Duration length;
+		try {
+			length = step == null ? Duration.ofHours(1) : Duration.parse(step);
+		}
+		catch (DateTimeParseException ex) {
+			throw InvalidInputException.of("step", "must be an ISO-8601 duration, such as PT1H");
+		}
+		return quotas.standing(caller, tenant, gpuType, start, end, length);
+	}
+
+	private static Instant instant(String field, String value) {
+		try {
+			return Instant.parse(value);
+		}
+		catch (DateTimeParseException ex) {
+			throw InvalidInputException.of(field, "must be an ISO-8601 instant in UTC, such as 2027-01-05T09:00:00Z");
+		}
 	}
 
 	private static ResponseEntity<QuotaBody> respond(Quotas.TenantQuota quota) {

@@ -88,6 +88,7 @@ class QuotasAdminPage {
 		model.addAttribute("section", "admin");
 		model.addAttribute("tenants", tenants);
 		model.addAttribute("rows", rows);
+		model.addAttribute("overcommitted", quotas.overcommitted());
 		model.addAttribute("lastPage", Math.max(0, (tenants.totalItems() - 1) / PAGE_SIZE));
 		return "admin/quotas";
 	}

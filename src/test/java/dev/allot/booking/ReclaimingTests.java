@@ -1,0 +1,123 @@
+package dev.allot.booking;
+
+import java.util.Map;
+
+import dev.allot.support.Api;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Guarantees are capacity: a guaranteed booking reclaims nodes from other tenants' preemptible reservations. */
+class ReclaimingTests extends BookingFixture {
+
+	@Test
+	void aGuaranteedBookingPreemptsABorrowerThatFilledThePool() {
+		Setup b = setup(4, 0, 32, false);
+		prioritize(b, 0, 32, "EXPERIMENT");
+		Setup a = tenantOn(b.gpuType(), b.pool(), b.nodes(), 16, 16, false);
+		prioritize(a, 16, 16, "PRODUCTION_INFERENCE");
+
+		Api.Response borrowed = book(b, 32, hour(5), hour(9));
+		assertThat(borrowed.status()).as(borrowed.toString()).isEqualTo(201);
+		assertThat(borrowed.json().get("preemptible").asBoolean()).isTrue();
+		String victim = borrowed.json().get("id").asString();
+
+		Api.Response guaranteed = book(a, 16, hour(6), hour(8));
+		assertThat(guaranteed.status()).as(guaranteed.toString()).isEqualTo(201);
+		assertThat(guaranteed.json().get("preemptible").asBoolean()).isFalse();
+
+		Api.Response seen = api.get(path(b, victim), b.token());
+		assertThat(seen.json().get("status").asString()).isEqualTo("PREEMPTED");
+		assertThat(seen.json().get("preemption").get("at").asString()).isNotBlank();
+		assertThat(seen.json().get("preemption").get("reason").asString()).doesNotContain(a.tenant());
+		// It started later than the notice, so it let go of every node at once, and nothing of it is charged.
+		assertThat(count("SELECT count(*) FROM allocation WHERE reservation_id = CAST(? AS uuid) AND active", victim))
+			.isZero();
+		assertThat(count("SELECT count(*) FROM quota_usage WHERE reservation_id = CAST(? AS uuid)", victim)).isZero();
+		assertThat(count("SELECT count(*) FROM audit_event WHERE action = 'reservation.preempted' AND object_id = ?",
+				victim)).isEqualTo(1);
+		assertThat(api.post(path(b, victim) + "/cancel", b.token(), Map.of()).status()).isEqualTo(409);
+		// The freed nodes not taken by a are free again.
+		assertThat(book(b, 16, hour(5), hour(9)).status()).isEqualTo(201);
+	}
+
+	@Test
+	void reclaimingTakesTheLowestPriorityThenTheNewestAndNeverWhatIsNotPreemptible() {
+		Setup keeper = setup(4, 8, 8, false);
+		Setup a = tenantOn(keeper.gpuType(), keeper.pool(), keeper.nodes(), 16, 16, false);
+		prioritize(a, 16, 16, "PRODUCTION_INFERENCE");
+		Setup training = tenantOn(keeper.gpuType(), keeper.pool(), keeper.nodes(), 0, 32, false);
+		prioritize(training, 0, 32, "TRAINING");
+		Setup experiment = tenantOn(keeper.gpuType(), keeper.pool(), keeper.nodes(), 0, 32, false);
+		prioritize(experiment, 0, 32, "EXPERIMENT");
+
+		String kept = id(book(keeper, 8, hour(5), hour(9)));
+		String trained = id(book(training, 8, hour(5), hour(9)));
+		String older = id(book(experiment, 8, hour(5), hour(9)));
+		String newer = id(book(experiment, 8, hour(5), hour(9)));
+
+		assertThat(book(a, 8, hour(6), hour(7)).status()).isEqualTo(201);
+		assertThat(status(experiment, newer)).isEqualTo("PREEMPTED");
+		assertThat(status(experiment, older)).isEqualTo("CONFIRMED");
+		assertThat(status(training, trained)).isEqualTo("CONFIRMED");
+
+		assertThat(book(a, 8, hour(6), hour(7)).status()).isEqualTo(201);
+		assertThat(status(experiment, older)).isEqualTo("PREEMPTED");
+		assertThat(status(training, trained)).isEqualTo("CONFIRMED");
+
+		// a is at its guarantee: more of it would be borrowed, and borrowing never preempts.
+		Api.Response beyond = book(a, 8, hour(6), hour(7));
+		assertThat(beyond.status()).as(beyond.toString()).isNotEqualTo(201);
+		assertThat(status(training, trained)).isEqualTo("CONFIRMED");
+		assertThat(status(keeper, kept)).isEqualTo("CONFIRMED");
+		System.out.println("Beyond the guarantee: " + beyond.status() + " " + beyond.json().get("code"));
+	}
+
+	@Test
+	void borrowedDemandNeverPreemptsAndAReclaimThatCannotFreeEnoughPreemptsNothing() {
+		Setup b = setup(4, 0, 32, false);
+		Setup burst = tenantOn(b.gpuType(), b.pool(), b.nodes(), 0, 0, true);
+		Setup other = tenantOn(b.gpuType(), b.pool(), b.nodes(), 0, 32, false);
+		Setup a = tenantOn(b.gpuType(), b.pool(), b.nodes(), 32, 32, false);
+		String held = id(book(b, 16, hour(5), hour(9)));
+		Api.Response onDemand = book(burst, 16, hour(5), hour(9));
+		assertThat(onDemand.status()).as(onDemand.toString()).isEqualTo(201);
+		assertThat(onDemand.json().get("preemptible").asBoolean()).isFalse();
+
+		Api.Response borrowing = book(other, 8, hour(6), hour(7));
+		assertThat(borrowing.status()).isEqualTo(409);
+		assertThat(borrowing.json().get("reclaimConsidered").asBoolean()).isFalse();
+		assertThat(status(b, held)).isEqualTo("CONFIRMED");
+
+		// A guaranteed booking its owner marks preemptible preempts nothing either.
+		Map<String, Object> optional = body(a, 8, hour(6), hour(7));
+		optional.put("preemptible", true);
+		assertThat(book(a, optional).status()).isEqualTo(409);
+		assertThat(status(b, held)).isEqualTo("CONFIRMED");
+
+		// All of b's nodes are not enough for 24 GPUs (the on-demand ones are never taken): b keeps its nodes.
+		Api.Response tooFew = book(a, 24, hour(6), hour(7));
+		assertThat(tooFew.status()).as(tooFew.toString()).isEqualTo(409);
+		assertThat(tooFew.json().get("reclaimConsidered").asBoolean()).isTrue();
+		assertThat(status(b, held)).isEqualTo("CONFIRMED");
+		assertThat(status(burst, id(onDemand))).isEqualTo("CONFIRMED");
+
+		assertThat(book(a, 16, hour(6), hour(7)).status()).isEqualTo(201);
+		assertThat(status(b, held)).isEqualTo("PREEMPTED");
+		assertThat(status(burst, id(onDemand))).isEqualTo("CONFIRMED");
+	}
+
+	private String status(Setup s, String id) {
+		return api.get(path(s, id), s.token()).json().get("status").asString();
+	}
+
+	private static String id(Api.Response booked) {
+		assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
+		return booked.json().get("id").asString();
+	}
+
+	private long count(String sql, Object... params) {
+		return jdbc.sql(sql).params(params).query(Long.class).single();
+	}
+
+}
