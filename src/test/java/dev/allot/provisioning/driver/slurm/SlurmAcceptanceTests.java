@@ -50,16 +50,7 @@ class SlurmAcceptanceTests extends LifecycleTest {
 	@DynamicPropertySource
 	static void slurmPoolWithStandInChecks(DynamicPropertyRegistry registry) throws IOException {
 		recordings = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "acceptance").toAbsolutePath();
-		String pool = "allot.provisioning.pools." + POOL;
-		registry.add(pool + ".driver", () -> "slurm");
-		registry.add(pool + ".slurm.slurm-conf", () -> slurm.slurmConf());
-		registry.add(pool + ".slurm.login-host", () -> "login.test");
-		List<String> standIn = List.of("bash", OUTPUTS.resolve("stand-in.sh").toString(), recordings.toString(),
-				"NVIDIA_SMI");
-		for (int i = 0; i < standIn.size(); i++) {
-			String arg = standIn.get(i);
-			registry.add("allot.provisioning.health.commands.NVIDIA_SMI[" + i + "]", () -> arg);
-		}
+		SlurmCluster.standInPool(registry, POOL, () -> slurm.slurmConf(), recordings, "NVIDIA_SMI");
 		registry.add("allot.provisioning.health.check-timeout", () -> "60s");
 	}
 
