@@ -3,19 +3,14 @@ package dev.allot.provisioning.driver.slurm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
-import dev.allot.provisioning.LifecycleTest;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -28,39 +23,22 @@ import static org.awaitility.Awaitility.await;
  * nodes have no GPUs: each task runs the stand-in executable, whose first task prints a recorded multi-node
  * all_reduce_perf table (as rank 0 does); Allot judges it by the multi-node bus bandwidth threshold.
  */
-@ExtendWith(SlurmCluster.class)
-@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class SlurmMultiNodeAllReduceStandInTests extends LifecycleTest {
+class SlurmMultiNodeAllReduceStandInTests extends SlurmStandInTest {
 
 	private static final String POOL = "slurm-mn-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);
 
 	private static final List<String> NODES = List.of("gpu-004", "gpu-017", "gpu-018");
 
-	private static final Path OUTPUTS = Path.of("src/test/resources/health-outputs").toAbsolutePath();
-
-	private static SlurmCluster slurm;
-
-	private static Path recordings;
-
 	private static Setup setup;
-
-	@BeforeAll
-	static void cluster(SlurmCluster cluster) {
-		slurm = cluster;
-	}
 
 	@DynamicPropertySource
 	static void slurmPoolWithStandInChecks(DynamicPropertyRegistry registry) throws IOException {
-		recordings = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "all-reduce").toAbsolutePath();
+		newRecordings("all-reduce");
 		SlurmCluster.standInPool(registry, POOL, () -> slurm.slurmConf(), recordings, "NVIDIA_SMI", "NCCL_ALL_REDUCE");
 		registry.add("allot.provisioning.health.multi-node-all-reduce", () -> "true");
 		registry.add("allot.provisioning.health.defaults.nccl-bus-bandwidth-gbps", () -> "400");
 		registry.add("allot.provisioning.health.defaults.nccl-multi-node-bus-bandwidth-gbps", () -> "150");
 		registry.add("allot.provisioning.health.check-timeout", () -> "90s");
-	}
-
-	private static void record(String file, String fixture) throws IOException {
-		Files.copy(OUTPUTS.resolve(fixture), recordings.resolve(file), StandardCopyOption.REPLACE_EXISTING);
 	}
 
 	private Setup pool() throws IOException {
@@ -75,14 +53,6 @@ class SlurmMultiNodeAllReduceStandInTests extends LifecycleTest {
 		record("default.NVIDIA_SMI", "nvidia-smi-h100-healthy.txt");
 		record("default.NCCL_ALL_REDUCE", "nccl-all-reduce-h100-8.txt");
 		return setup;
-	}
-
-	private List<String> booked(Setup s, String id) {
-		return api.get(path(s, id), s.token()).json().get("nodes").valueStream().map(JsonNode::asString).toList();
-	}
-
-	private static List<String> details(JsonNode cluster) {
-		return cluster.get("timeline").valueStream().map(e -> e.get("detail").asString()).toList();
 	}
 
 	@Test
