@@ -5,11 +5,13 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -40,7 +42,7 @@ class SlurmFaultStandInTests extends SlurmStandInTest {
 
 	private Setup poolWithOneSpare(String pool, List<String> nodes) throws IOException {
 		Setup s = namedPool(pool, nodes);
-		assertThat(api.patch("/api/v1/pools/" + pool, adminToken(), java.util.Map.of("spareNodes", 1)).status())
+		assertThat(api.patch("/api/v1/pools/" + pool, adminToken(), Map.of("spareNodes", 1)).status())
 			.isEqualTo(200);
 		record("default.NVIDIA_SMI", "nvidia-smi-h100-healthy.txt");
 		return s;
@@ -64,8 +66,16 @@ class SlurmFaultStandInTests extends SlurmStandInTest {
 			.single();
 	}
 
+	/** Once the check job runs on the node, the node dies: Slurm declares it down and ends the job's step. */
+	private void dies(String node, String job) {
+		await().atMost(Duration.ofSeconds(180))
+			.until(() -> slurm.run("squeue", "-h", "-t", "R", "--name=" + job, "-o", "%N").stdout().strip(), node::equals);
+		assertThat(slurm.run("scontrol", "update", "NodeName=" + node, "State=DOWN", "Reason=allot-test-died").exitCode())
+			.isZero();
+	}
+
 	@Test
-	void aNodeThatDiesUnderItsCheckWithTheStandInIsQuarantinedAndReplacedByTheSpareChargingNothing() throws Exception {
+	void aNodeThatDiesUnderItsAcceptanceOrOnDemandCheckWithTheStandInIsQuarantinedReplacedByTheSpareOrDegradedChargingNothing() throws Exception {
 		Setup s = poolWithOneSpare("slurm-dies-" + SUFFIX, List.of("gpu-019", "gpu-020"));
 		String spare = spares(s).getFirst();
 		Instant start = hour(2);
@@ -76,12 +86,7 @@ class SlurmFaultStandInTests extends SlurmStandInTest {
 		try {
 			CompletableFuture<Void> provisioning = CompletableFuture
 				.runAsync(() -> runDueAt(start.minus(Duration.ofMinutes(15))));
-			await().atMost(Duration.ofSeconds(180))
-				.until(() -> slurm.run("squeue", "-h", "-t", "R", "--name=" + job, "-o", "%N").stdout().strip(),
-						dying::equals);
-			// the node dies under the check: Slurm declares it down and ends the job's step
-			assertThat(slurm.run("scontrol", "update", "NodeName=" + dying, "State=DOWN", "Reason=allot-test-died")
-				.exitCode()).isZero();
+			dies(dying, job);
 			provisioning.get(300, TimeUnit.SECONDS);
 
 			JsonNode ready = cluster(s, id);
@@ -98,13 +103,41 @@ class SlurmFaultStandInTests extends SlurmStandInTest {
 			assertThat(activeAllocations(id)).isEqualTo(1);
 			assertThat(degradedSpans(id)).isZero();
 			assertThat(slurm.run("squeue", "-h", "--name=" + job).stdout()).isBlank();
+
+			// on demand, the spare now in service dies under its check too: the check fails naming it, the node is
+			// quarantined, and with no spare or free node left the cluster stays DEGRADED saying so, credited
+			Files.writeString(recordings.resolve(spare + ".NVIDIA_SMI"), "@@ hang\n");
+			Api.Response asked = api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "NVIDIA_SMI"));
+			assertThat(asked.status()).as(asked.body()).isEqualTo(202);
+			CompletableFuture<Void> checking = CompletableFuture
+				.runAsync(() -> runDueAt(start.minus(Duration.ofMinutes(14))));
+			dies(spare, "allot-check-" + id.substring(0, 8) + "-" + spare);
+			checking.get(300, TimeUnit.SECONDS);
+
+			JsonNode check = api.get(asked.header("Location"), s.token()).json();
+			assertThat(check.get("status").asString()).as(check.toString()).isEqualTo("FAILED");
+			JsonNode result = check.get("results").get(0);
+			assertThat(result.get("node").asString()).isEqualTo(spare);
+			assertThat(result.get("fault").asString()).isEqualTo("HARDWARE");
+			assertThat(result.get("summary").asString())
+				.isEqualTo("the node could not run the check: srun: error: Node failure on " + spare);
+			JsonNode degraded = cluster(s, id);
+			assertThat(degraded.get("state").asString()).as(degraded.toString()).isEqualTo("DEGRADED");
+			assertThat(degraded.get("stateReason").asString()).startsWith("A health check failed on " + spare
+					+ ": quarantined (hardware fault: NVIDIA_SMI: the node could not run the check")
+				.endsWith("no spare or free node can replace it");
+			assertThat(nodeState(spare)).isEqualTo("QUARANTINED");
+			// the tenant is not charged for the node from the fault on
+			await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(degradedSpans(id)).isEqualTo(1));
 		}
 		finally {
-			Files.deleteIfExists(recordings.resolve(dying + ".NVIDIA_SMI"));
-			// the test's node comes back for the other tests (ReturnToService=2 may already have returned it)
-			slurm.run("scontrol", "update", "NodeName=" + dying, "State=RESUME");
-			await().atMost(Duration.ofSeconds(120))
-				.until(() -> slurm.run("sinfo", "-h", "-n", dying, "-o", "%T").stdout().strip(), "idle"::equals);
+			// the test's nodes come back for the other tests (ReturnToService=2 may already have returned them)
+			for (String node : List.of(dying, spare)) {
+				Files.deleteIfExists(recordings.resolve(node + ".NVIDIA_SMI"));
+				slurm.run("scontrol", "update", "NodeName=" + node, "State=RESUME");
+				await().atMost(Duration.ofSeconds(120))
+					.until(() -> slurm.run("sinfo", "-h", "-n", node, "-o", "%T").stdout().strip(), "idle"::equals);
+			}
 		}
 
 		runDueAt(hour(3));
