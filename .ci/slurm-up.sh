@@ -5,9 +5,9 @@
 #   .ci/slurm-up.sh [base-folder]        (default /tmp/allot-slurm)
 #
 # Prints `export SLURM_CONF=...` (and the folder) on stdout; everything else goes to stderr.
-# Nodes: vm and gpu-[001-008], each with its own real slurmd on its own port (turn IDLE and run jobs, e.g.
-# the health checks' stand-in executables; the GPUs are only counted, through gres.conf), and gpu-[009-016]
-# (point at a closed port, stay DOWN). Accounting lives in MariaDB/MySQL
+# Nodes: vm, gpu-[001-008] and gpu-[017-022], each with its own real slurmd on its own port (turn IDLE and run
+# jobs, e.g. the health checks' stand-in executables; the GPUs are only counted, through gres.conf), and
+# gpu-[009-016] (point at a closed port, stay DOWN). Accounting lives in MariaDB/MySQL
 # (SLURM_DB_HOST, SLURM_DB_PORT, SLURM_DB_USER, SLURM_DB_PASS; default root@127.0.0.1:3306, no password),
 # in a database named after the base folder so that several clusters can share one server.
 set -euo pipefail
@@ -89,7 +89,7 @@ CTLD_PORT=$(free_port)
 SLURMD_PORT=$(free_port)
 DBD_PORT=$(free_port)
 CLOSED_PORT=$(free_port)
-GPU_NODES=(gpu-001 gpu-002 gpu-003 gpu-004 gpu-005 gpu-006 gpu-007 gpu-008)
+GPU_NODES=(gpu-001 gpu-002 gpu-003 gpu-004 gpu-005 gpu-006 gpu-007 gpu-008 gpu-017 gpu-018 gpu-019 gpu-020 gpu-021 gpu-022)
 declare -A GPU_PORT=()
 for node in "${GPU_NODES[@]}"; do GPU_PORT[$node]=$(free_port); done
 DB_NAME="allot_slurm_$(echo -n "$B" | md5sum | cut -c1-10)"
@@ -146,7 +146,7 @@ mkdir -p "$B/dev"
 for i in 0 1 2 3 4 5 6 7; do touch "$B/dev/nvidia$i"; done
 cat >"$B/etc/gres.conf" <<EOF
 AutoDetect=off
-NodeName=gpu-[001-016] Name=gpu File=$B/dev/nvidia[0-7]
+NodeName=gpu-[001-022] Name=gpu File=$B/dev/nvidia[0-7]
 EOF
 
 cat >"$B/etc/slurmdbd.conf" <<EOF

@@ -40,6 +40,19 @@ public interface ClusterDriver {
 	 */
 	HealthCheckResult runHealthCheck(HealthCheckJob job);
 
+	/** Whether {@link #runMultiNodeCheck} works with this adapter. */
+	default boolean supportsMultiNodeChecks() {
+		return false;
+	}
+
+	/**
+	 * Runs a check as one job across several nodes of the cluster, one task per node, and returns what it printed
+	 * ({@code node} names the nodes, comma-separated; {@code unreachable} when a node failed under the job).
+	 */
+	default HealthCheckResult runMultiNodeCheck(MultiNodeCheckJob job) {
+		throw new UnsupportedDriverOperationException(getClass().getSimpleName(), "runMultiNodeCheck");
+	}
+
 	/**
 	 * Restarts a node that a software-class fault left unhealthy (Slurm {@code scontrol reboot}; Kubernetes:
 	 * cordon, drain and the provider's reboot annotation). Returns a description of what was done.

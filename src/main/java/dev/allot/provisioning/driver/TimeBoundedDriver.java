@@ -84,6 +84,17 @@ public final class TimeBoundedDriver implements ClusterDriver {
 	}
 
 	@Override
+	public boolean supportsMultiNodeChecks() {
+		return delegate.supportsMultiNodeChecks();
+	}
+
+	@Override
+	public HealthCheckResult runMultiNodeCheck(MultiNodeCheckJob job) {
+		return bounded("healthCheck", job.kind() + " on " + String.join(",", job.nodes()), job.timeout().plus(timeout),
+				() -> delegate.runMultiNodeCheck(job));
+	}
+
+	@Override
 	public String reboot(ClusterRef ref, String node) {
 		return bounded("reboot", node, timeout, () -> delegate.reboot(ref, node));
 	}

@@ -22,11 +22,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param cooldown a node failing again within this time of a remediation is quarantined
  * @param defaults the pass marks of a GPU type not listed in {@code thresholds}
  * @param thresholds the pass marks per GPU type
+ * @param multiNodeAllReduce acceptance of a cluster of several nodes ends with one {@code NCCL_ALL_REDUCE} job
+ * across all of them (on drivers that run such jobs), judged by the multi-node bus bandwidth threshold
  */
 @ConfigurationProperties("allot.provisioning.health")
 public record HealthProperties(List<HealthCheckKind> acceptance, int acceptanceDcgmLevel, Duration checkTimeout,
 		Map<HealthCheckKind, List<String>> commands, Duration cooldown, HealthThresholds.GpuType defaults,
-		Map<String, HealthThresholds.GpuType> thresholds) {
+		Map<String, HealthThresholds.GpuType> thresholds, boolean multiNodeAllReduce) {
 
 	/** The real tools; {@code sh -c} only where the kernel log's Xid lines are appended. */
 	static final Map<HealthCheckKind, List<String>> DEFAULT_COMMANDS = Map.of(

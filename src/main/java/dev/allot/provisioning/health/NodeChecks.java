@@ -6,6 +6,7 @@ import java.util.List;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.driver.MultiNodeCheckJob;
 import dev.allot.provisioning.health.checks.CheckOutputs;
 import dev.allot.provisioning.health.checks.Expectation;
 import dev.allot.provisioning.health.checks.Verdict;
@@ -47,7 +48,20 @@ public class NodeChecks {
 		HealthCheckJob job = new HealthCheckJob(target.ref(), node, kind,
 				properties.command(kind, level, target.gpusPerNode()), target.gpusPerNode(), properties.checkTimeout());
 		HealthCheckResult result = driver.runHealthCheck(job);
-		return new Outcome(node, kind, judge(target, result, level), result.output(), result.took());
+		return new Outcome(node, kind, judge(target, result, level, 1), result.output(), result.took());
+	}
+
+	/**
+	 * One {@code NCCL_ALL_REDUCE} job across the nodes, judged by the multi-node threshold; the outcome's node names
+	 * them all, comma-separated.
+	 */
+	public Outcome acrossNodes(ClusterDriver driver, Target target, List<String> nodes) {
+		HealthCheckKind kind = HealthCheckKind.NCCL_ALL_REDUCE;
+		MultiNodeCheckJob job = new MultiNodeCheckJob(target.ref(), nodes, kind,
+				properties.command(kind, 1, target.gpusPerNode()), target.gpusPerNode(), properties.checkTimeout());
+		HealthCheckResult result = driver.runMultiNodeCheck(job);
+		return new Outcome(String.join(", ", nodes), kind, judge(target, result, 1, nodes.size()), result.output(),
+				result.took());
 	}
 
 	/** The acceptance checks, in order, stopping at a node's first failure. */
@@ -63,7 +77,7 @@ public class NodeChecks {
 				"", Duration.ZERO) : last;
 	}
 
-	Verdict judge(Target target, HealthCheckResult result, int level) {
+	Verdict judge(Target target, HealthCheckResult result, int level, int nodes) {
 		if (result.timedOut()) {
 			return new Verdict(Verdict.Fault.SOFTWARE, result.kind() + " did not finish within "
 					+ properties.checkTimeout() + ": cancelled (a hang)", List.of("timed out"));
@@ -72,7 +86,7 @@ public class NodeChecks {
 			return new Verdict(Verdict.Fault.HARDWARE, "the node could not run the check: " + firstLine(result.output()),
 					List.of("unreachable"));
 		}
-		Expectation expected = new Expectation(target.gpuType(), Math.max(target.gpusPerNode(), 1), 1,
+		Expectation expected = new Expectation(target.gpuType(), Math.max(target.gpusPerNode(), 1), nodes,
 				properties.gpuTypes().of(target.gpuType()));
 		return CheckOutputs.judge(result.kind(), level, result.exitCode(), result.output(), expected);
 	}

@@ -23,6 +23,7 @@ import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.health.ClusterAllReduce;
 import dev.allot.provisioning.health.HealthCheckRuns;
 import dev.allot.provisioning.health.HealthProperties;
 import dev.allot.provisioning.health.NodeChecks;
@@ -88,10 +89,13 @@ public class Provisioning {
 
 	private final Remediation remediation;
 
+	private final ClusterAllReduce allReduce;
+
 	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
-			HealthProperties health, Remediation remediation) {
+			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce) {
+		this.allReduce = allReduce;
 		this.remediation = remediation;
 		this.nodeChecks = nodeChecks;
 		this.health = health;
@@ -230,8 +234,9 @@ public class Provisioning {
 					failed.add(outcome);
 				}
 			}
+			String problem = failed.isEmpty() ? acrossNodes(driver, reservation, spec, checked, failed, attempt) : null;
 			Overtaken handedOver = handOver(reservation, spec, endpoints, checked, driver.supportsHealthChecks(),
-					failed, attempt);
+					failed, problem, attempt);
 			unlessOvertaken(handedOver, spec.ref(), reservation.pool(), attempt, () -> {
 			});
 		});
@@ -271,6 +276,40 @@ public class Provisioning {
 	}
 
 	private static final int REPLACEMENTS_PER_NODE = 2;
+
+	/**
+	 * After every node passed: the all-reduce across all nodes, when configured. Nodes it blames are replaced (in
+	 * {@code checked}, or added to {@code failed}) and it runs once more; returns why the cluster is degraded when
+	 * no node is to blame, else null.
+	 */
+	private @Nullable String acrossNodes(ClusterDriver driver, Reservation reservation, ClusterBlueprint spec,
+			List<NodeHealth> checked, List<NodeChecks.Outcome> failed, int attempt) {
+		NodeChecks.Target target = targetOf(reservation, spec, checked.size());
+		ClusterAllReduce.Result result = allReduce.run(driver, target, hostnames(checked)).orElse(null);
+		if (result == null) {
+			return null;
+		}
+		record(reservation.id(), attempt, result.acrossNodes().detail() + " across " + result.acrossNodes().node() + ".");
+		for (NodeChecks.Outcome blamed : result.blamed()) {
+			NodeChecks.Outcome outcome = replace(driver, reservation, spec, blamed, attempt);
+			checked.replaceAll(n -> !n.hostname().equals(blamed.node()) ? n : new NodeHealth(outcome.node(),
+					outcome.node().equals(n.hostname()) ? n.state() : null, outcome.passed() ? "PASSED" : "FAILED",
+					outcome.detail()));
+			if (!outcome.passed()) {
+				failed.add(outcome);
+			}
+		}
+		if (!result.blamed().isEmpty() && failed.isEmpty()) {
+			result = allReduce.again(driver, target, hostnames(checked)).orElse(result);
+			record(reservation.id(), attempt, result.acrossNodes().detail() + " across " + result.acrossNodes().node()
+					+ " (again, after the replacement).");
+		}
+		return result.problem();
+	}
+
+	private static List<String> hostnames(List<NodeHealth> nodes) {
+		return nodes.stream().map(NodeHealth::hostname).toList();
+	}
 
 	private void record(UUID id, int attempt, String detail) {
 		transactions.executeWithoutResult(status -> {
@@ -350,7 +389,7 @@ public class Provisioning {
 	 * False when the reservation was cancelled or the cluster torn down meanwhile.
 	 */
 	private Overtaken handOver(Reservation booked, ClusterBlueprint spec, Endpoints endpoints, List<NodeHealth> nodes,
-			boolean checked, List<NodeChecks.Outcome> failed, int attempt) {
+			boolean checked, List<NodeChecks.Outcome> failed, @Nullable String problem, int attempt) {
 		UUID id = booked.id();
 		return transactions.execute(status -> {
 			Instant now = clock.instant();
@@ -369,7 +408,13 @@ public class Provisioning {
 			clusters.moved(cluster, ready);
 			clusters.ready(id, now);
 			clusters.built(id, endpoints, nodes);
-			if (failed.isEmpty()) {
+			if (failed.isEmpty() && problem != null) {
+				clusters.moved(ready, ready.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + problem, now));
+				timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.DEGRADED, attempt,
+						"Every node passed " + acceptanceKinds() + ", but NCCL_ALL_REDUCE failed on " + problem
+								+ ": handed over DEGRADED.");
+			}
+			else if (failed.isEmpty()) {
 				timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.READY, attempt,
 						(checked ? "Every node passed " + acceptanceKinds() + ". " : "No acceptance test on this pool. ")
 								+ "Ready: handed over to the tenant.");

@@ -23,6 +23,8 @@ import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.driver.MultiNodeCheckJob;
+import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheckResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -299,41 +301,69 @@ public final class SlurmDriver implements ClusterDriver {
 	 */
 	@Override
 	public HealthCheckResult runHealthCheck(HealthCheckJob job) {
-		ClusterRef ref = job.ref();
+		return srun(job.ref(), List.of(job.node()), job.kind(), job.command(), job.gpus(), job.timeout(), job.jobName(),
+				List.of("--ntasks=1"));
+	}
+
+	@Override
+	public boolean supportsMultiNodeChecks() {
+		return true;
+	}
+
+	/**
+	 * One srun across the nodes ({@code --nodelist}, {@code --nodes=N}, {@code --ntasks-per-node=1}), otherwise as a
+	 * single-node check; nccl-tests built with MPI find their peers through Slurm's PMI.
+	 */
+	@Override
+	public HealthCheckResult runMultiNodeCheck(MultiNodeCheckJob job) {
+		return srun(job.ref(), job.nodes(), job.kind(), job.command(), job.gpusPerNode(), job.timeout(), job.jobName(),
+				List.of("--ntasks-per-node=1"));
+	}
+
+	private HealthCheckResult srun(ClusterRef ref, List<String> nodes, HealthCheckKind kind, List<String> command,
+			int gpus, Duration timeout, String jobName, List<String> tasks) {
+		String target = String.join(",", nodes);
 		SlurmReservation reservation = reservation(ref)
 			.orElseThrow(() -> new DriverFailedException("Slurm reservation " + ref.name() + " does not exist", false));
-		if (!reservation.nodes().contains(job.node())) {
-			throw new DriverFailedException(job.node() + " is not in Slurm reservation " + ref.name(), false);
+		List<String> outside = nodes.stream().filter(node -> !reservation.nodes().contains(node)).toList();
+		if (!outside.isEmpty()) {
+			throw new DriverFailedException(String.join(", ", outside) + " not in Slurm reservation " + ref.name(), false);
 		}
-		String state = new SlurmNodes(slurm, errors).states().getOrDefault(job.node(), "UNKNOWN");
-		if (unreachable(state)) {
-			return new HealthCheckResult(job.node(), job.kind(), -1, "Slurm reports " + job.node() + " " + state,
-					Duration.ZERO, false, true);
+		Map<String, String> states = new SlurmNodes(slurm, errors).states();
+		List<String> down = nodes.stream()
+			.filter(node -> unreachable(states.getOrDefault(node, "UNKNOWN")))
+			.map(node -> "Slurm reports " + node + " " + states.getOrDefault(node, "UNKNOWN"))
+			.toList();
+		if (!down.isEmpty()) {
+			return new HealthCheckResult(target, kind, -1, String.join("; ", down), Duration.ZERO, false, true);
 		}
 		ensureCheckUser(ref.tenant());
-		List<String> srun = new ArrayList<>(List.of("srun", "--job-name=" + job.jobName(), "--account=" + ref.tenant(),
-				"--partition=" + ref.name(), "--nodelist=" + job.node(), "--nodes=1", "--ntasks=1",
-				"--time=" + Math.max(1, (job.timeout().toSeconds() + 59) / 60), "--kill-on-bad-exit=1"));
+		List<String> srun = new ArrayList<>(List.of("srun", "--job-name=" + jobName, "--account=" + ref.tenant(),
+				"--partition=" + ref.name(), "--nodelist=" + target, "--nodes=" + nodes.size(),
+				"--time=" + Math.max(1, (timeout.toSeconds() + 59) / 60), "--kill-on-bad-exit=1"));
+		srun.addAll(tasks);
 		if (!reservation.startsAt().isAfter(Instant.now())) {
 			srun.add("--reservation=" + ref.name());
 		}
-		if (job.gpus() > 0) {
-			srun.add("--gres=gpu:" + job.gpus());
+		if (gpus > 0) {
+			srun.add("--gres=gpu:" + gpus);
 		}
-		srun.addAll(job.command());
+		srun.addAll(command);
 		long started = System.nanoTime();
-		Optional<SlurmCommands.Result> ran = slurm.run(job.timeout(), srun.toArray(String[]::new));
+		Optional<SlurmCommands.Result> ran = slurm.run(timeout, srun.toArray(String[]::new));
 		Duration took = Duration.ofNanos(System.nanoTime() - started);
 		if (ran.isEmpty()) {
-			slurm.run("scancel", "--name=" + job.jobName(), "--account=" + ref.tenant());
-			log.warn("Health check {} on {} ran past {}: cancelled", job.kind(), job.node(), job.timeout());
-			return new HealthCheckResult(job.node(), job.kind(), -1, "", took, true, false);
+			slurm.run("scancel", "--name=" + jobName, "--account=" + ref.tenant());
+			log.warn("Health check {} on {} ran past {}: cancelled", kind, target, timeout);
+			return new HealthCheckResult(target, kind, -1, "", took, true, false);
 		}
 		SlurmCommands.Result result = ran.get();
 		String lower = result.stderr().toLowerCase(java.util.Locale.ROOT);
-		boolean nodeFailed = result.exitCode() != 0 && NODE_FAILED.stream().anyMatch(lower::contains);
-		String output = result.stdout().isBlank() ? result.stderr() : result.stdout();
-		return new HealthCheckResult(job.node(), job.kind(), result.exitCode(), output, took, false, nodeFailed);
+		// srun may exit 0 when slurmctld cancels a step for a node failure: its error output tells
+		boolean nodeFailed = NODE_FAILED.stream().anyMatch(lower::contains);
+		String output = nodeFailed || result.stdout().isBlank() ? (result.stderr() + result.stdout()).strip()
+				: result.stdout();
+		return new HealthCheckResult(target, kind, result.exitCode(), output, took, false, nodeFailed);
 	}
 
 	/** What srun says when the node fails under the job (rather than the check failing on it). */

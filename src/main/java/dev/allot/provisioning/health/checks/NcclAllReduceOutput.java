@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
 /**
  * Judges nccl-tests' {@code all_reduce_perf}: a table of sizes with out-of-place and in-place time, algbw, busbw
  * and {@code #wrong}, closed by {@code # Out of bounds values : N OK|FAILED} and {@code # Avg bus bandwidth : X}
- * (GB/s). The node (or node set) passes when no value was wrong and the average bus bandwidth reaches the GPU
+ * (GB/s); run across nodes (MPI, one process per node) only rank 0 prints it, the same way. The node (or node set,
+ * against the multi-node threshold) passes when no value was wrong and the average bus bandwidth reaches the GPU
  * type's threshold; a shortfall is a software fault first (clocks, NCCL settings, a reset cures many), wrong
  * values are hardware.
  */
@@ -48,6 +49,7 @@ public final class NcclAllReduceOutput {
 		}
 		double threshold = expected.nodes() > 1 ? expected.thresholds().ncclMultiNodeBusBandwidthGbps()
 				: expected.thresholds().ncclBusBandwidthGbps();
+		String of = expected.nodes() > 1 ? expected.gpuType() + " multi-node" : expected.gpuType();
 		List<Verdict.Finding> findings = new ArrayList<>();
 		if (outOfBounds > 0 || wrong > 0) {
 			findings.add(new Verdict.Finding(Verdict.Fault.HARDWARE,
@@ -55,11 +57,11 @@ public final class NcclAllReduceOutput {
 		}
 		if (average < threshold) {
 			findings.add(new Verdict.Finding(Verdict.Fault.SOFTWARE, String.format(Locale.ROOT,
-					"average bus bandwidth %.2f GB/s is below the %s threshold of %.2f GB/s", average,
-					expected.gpuType(), threshold)));
+					"average bus bandwidth %.2f GB/s is below the %s threshold of %.2f GB/s", average, of,
+					threshold)));
 		}
 		return Verdict.of("all_reduce_perf", findings, String.format(Locale.ROOT,
-				"average bus bandwidth %.2f GB/s (threshold %.2f GB/s for %s)", average, threshold, expected.gpuType()));
+				"average bus bandwidth %.2f GB/s (threshold %.2f GB/s for %s)", average, threshold, of));
 	}
 
 	/** The two {@code #wrong} columns of a result row (the 9th and 13th fields); {@code N/A} counts none. */

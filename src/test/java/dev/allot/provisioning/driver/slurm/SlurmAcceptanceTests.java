@@ -1,23 +1,16 @@
 package dev.allot.provisioning.driver.slurm;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
-import dev.allot.provisioning.LifecycleTest;
 import dev.allot.support.Api;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -28,43 +21,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@link SlurmCluster}): each check is an srun job pinned to its node, whose stand-in executable (the nodes have
  * no GPUs) prints a recorded nvidia-smi output chosen by the node it runs on; Allot parses it and decides.
  */
-@ExtendWith(SlurmCluster.class)
-@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class SlurmAcceptanceTests extends LifecycleTest {
+class SlurmAcceptanceTests extends SlurmStandInTest {
 
 	private static final String POOL = "slurm-hc-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);
 
 	private static final List<String> NODES = List.of("gpu-001", "gpu-002", "gpu-003");
 
-	private static final Path OUTPUTS = Path.of("src/test/resources/health-outputs").toAbsolutePath();
-
-	private static SlurmCluster slurm;
-
-	private static Path recordings;
-
-	@BeforeAll
-	static void cluster(SlurmCluster cluster) {
-		slurm = cluster;
-	}
-
 	@DynamicPropertySource
 	static void slurmPoolWithStandInChecks(DynamicPropertyRegistry registry) throws IOException {
-		recordings = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "acceptance").toAbsolutePath();
-		String pool = "allot.provisioning.pools." + POOL;
-		registry.add(pool + ".driver", () -> "slurm");
-		registry.add(pool + ".slurm.slurm-conf", () -> slurm.slurmConf());
-		registry.add(pool + ".slurm.login-host", () -> "login.test");
-		List<String> standIn = List.of("bash", OUTPUTS.resolve("stand-in.sh").toString(), recordings.toString(),
-				"NVIDIA_SMI");
-		for (int i = 0; i < standIn.size(); i++) {
-			String arg = standIn.get(i);
-			registry.add("allot.provisioning.health.commands.NVIDIA_SMI[" + i + "]", () -> arg);
-		}
+		newRecordings("acceptance");
+		SlurmCluster.standInPool(registry, POOL, () -> slurm.slurmConf(), recordings, "NVIDIA_SMI");
 		registry.add("allot.provisioning.health.check-timeout", () -> "60s");
-	}
-
-	private static void record(String node, String fixture) throws IOException {
-		Files.copy(OUTPUTS.resolve(fixture), recordings.resolve(node + ".NVIDIA_SMI"), StandardCopyOption.REPLACE_EXISTING);
 	}
 
 	@Test
@@ -73,12 +40,11 @@ class SlurmAcceptanceTests extends LifecycleTest {
 		Instant start = hour(2);
 		String id = bookAndAwaitSchedule(s, 16, start, hour(3), "SLURM");
 		String name = "allot-" + id;
-		List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
-			.map(JsonNode::asString).toList();
+		List<String> booked = booked(s, id);
 		String bad = booked.get(1);
 		String spare = NODES.stream().filter(n -> !booked.contains(n)).findFirst().orElseThrow();
-		record("default", "nvidia-smi-h100-healthy.txt");
-		record(bad, "nvidia-smi-h100-ecc-xid79.txt");
+		record("default.NVIDIA_SMI", "nvidia-smi-h100-healthy.txt");
+		record(bad + ".NVIDIA_SMI", "nvidia-smi-h100-ecc-xid79.txt");
 
 		runDueAt(start.minus(Duration.ofMinutes(15)));
 
@@ -93,7 +59,7 @@ class SlurmAcceptanceTests extends LifecycleTest {
 		assertThat(slurm.driver().hostnames(reservation.get("Nodes"))).containsExactlyInAnyOrder(booked.get(0), spare);
 
 		// on demand: the spare now prints a software fault (an application Xid)
-		record(spare, "nvidia-smi-h100-xid13.txt");
+		record(spare + ".NVIDIA_SMI", "nvidia-smi-h100-xid13.txt");
 		Api.Response asked = api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "NVIDIA_SMI"));
 		assertThat(asked.status()).as(asked.body()).isEqualTo(202);
 		runDueAt(start.minus(Duration.ofMinutes(14)));

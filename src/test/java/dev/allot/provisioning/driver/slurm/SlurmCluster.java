@@ -9,6 +9,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import org.junit.jupiter.api.Assumptions;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A real Slurm controller with accounting for the tests. Uses the cluster that {@code SLURM_CONF} points at
@@ -94,6 +97,27 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 	public SlurmDriver driver() {
 		return SlurmDriver.create("slurm-test",
 				new SlurmPool(List.of(), slurmConf, "login.test", ZoneId.systemDefault(), Duration.ofSeconds(30)));
+	}
+
+	/**
+	 * Configures a pool on the Slurm cluster whose {@code slurmConf} is given later (the properties are read after
+	 * {@code @BeforeAll} resolved the cluster), with checks of these kinds running the stand-in executable that
+	 * prints the recordings of the folder (src/test/resources/health-outputs/stand-in.sh).
+	 */
+	public static void standInPool(DynamicPropertyRegistry registry, String pool, Supplier<String> slurmConf,
+			Path recordings, String... kinds) {
+		String prefix = "allot.provisioning.pools." + pool;
+		registry.add(prefix + ".driver", () -> "slurm");
+		registry.add(prefix + ".slurm.slurm-conf", slurmConf::get);
+		registry.add(prefix + ".slurm.login-host", () -> "login.test");
+		Path standIn = Path.of("src/test/resources/health-outputs/stand-in.sh").toAbsolutePath();
+		for (String kind : kinds) {
+			List<String> command = List.of("bash", standIn.toString(), recordings.toString(), kind);
+			for (int i = 0; i < command.size(); i++) {
+				String arg = command.get(i);
+				registry.add("allot.provisioning.health.commands." + kind + "[" + i + "]", () -> arg);
+			}
+		}
 	}
 
 	/** Runs a Slurm command against this cluster, as an administrator checking what Slurm holds. */

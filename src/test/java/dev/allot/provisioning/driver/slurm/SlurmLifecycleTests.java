@@ -45,10 +45,6 @@ class SlurmLifecycleTests extends LifecycleTest {
 	 */
 	@DynamicPropertySource
 	static void slurmPool(DynamicPropertyRegistry registry) throws java.io.IOException {
-		String pool = "allot.provisioning.pools." + POOL;
-		registry.add(pool + ".driver", () -> "slurm");
-		registry.add(pool + ".slurm.slurm-conf", () -> slurm.slurmConf());
-		registry.add(pool + ".slurm.login-host", () -> "login.test");
 		java.nio.file.Path outputs = java.nio.file.Path.of("src/test/resources/health-outputs").toAbsolutePath();
 		java.nio.file.Path recordings = java.nio.file.Files
 			.createTempDirectory(java.nio.file.Files.createDirectories(java.nio.file.Path.of("target")), "lifecycle")
@@ -57,12 +53,7 @@ class SlurmLifecycleTests extends LifecycleTest {
 			java.nio.file.Files.copy(outputs.resolve("nvidia-smi-h100-healthy.txt"),
 					recordings.resolve(node + ".NVIDIA_SMI"));
 		}
-		List<String> standIn = List.of("bash", outputs.resolve("stand-in.sh").toString(), recordings.toString(),
-				"NVIDIA_SMI");
-		for (int i = 0; i < standIn.size(); i++) {
-			String arg = standIn.get(i);
-			registry.add("allot.provisioning.health.commands.NVIDIA_SMI[" + i + "]", () -> arg);
-		}
+		SlurmCluster.standInPool(registry, POOL, () -> slurm.slurmConf(), recordings, "NVIDIA_SMI");
 		registry.add("allot.provisioning.health.check-timeout", () -> "60s");
 	}
 

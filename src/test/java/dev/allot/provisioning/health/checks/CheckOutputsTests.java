@@ -130,6 +130,23 @@ class CheckOutputsTests {
 	}
 
 	@Test
+	void anAllReduceAcrossTwoNodesIsJudgedByTheMultiNodeThreshold() {
+		Expectation twoNodes = new Expectation("H100", 8, 2, H100);
+		Verdict healthy = CheckOutputs.judge(HealthCheckKind.NCCL_ALL_REDUCE, 1, 0,
+				recorded("nccl-all-reduce-h100-2x8.txt"), twoNodes);
+		assertThat(healthy.passed()).as(healthy.toString()).isTrue();
+		assertThat(healthy.summary())
+			.isEqualTo("average bus bandwidth 264.21 GB/s (threshold 150.00 GB/s for H100 multi-node)");
+		Verdict degradedFabric = CheckOutputs.judge(HealthCheckKind.NCCL_ALL_REDUCE, 1, 0,
+				recorded("nccl-all-reduce-h100-2x8-slow.txt"), twoNodes);
+		assertThat(degradedFabric.fault()).isEqualTo(Verdict.Fault.SOFTWARE);
+		assertThat(degradedFabric.findings()).containsExactly(
+				"average bus bandwidth 80.43 GB/s is below the H100 multi-node threshold of 150.00 GB/s");
+		// the same table judged as one node's would be held to the single-node mark
+		assertThat(judge(HealthCheckKind.NCCL_ALL_REDUCE, "nccl-all-reduce-h100-2x8.txt").passed()).isFalse();
+	}
+
+	@Test
 	void wrongAllReduceValuesAreAHardwareFault() {
 		Verdict verdict = judge(HealthCheckKind.NCCL_ALL_REDUCE, "nccl-all-reduce-wrong.txt");
 		assertThat(verdict.fault()).isEqualTo(Verdict.Fault.HARDWARE);
