@@ -27,7 +27,7 @@ abstract class BookingFixture extends FleetTest {
 	Setup tenantOn(String type, String pool, List<String> nodes, int guaranteed, int max, boolean burst) {
 		String tenant = newTenant();
 		newProject(tenant, "training");
-		setQuota(tenant, type, guaranteeLeft(type, guaranteed), max, burst);
+		setQuota(tenant, type, guaranteed, max, burst);
 		return new Setup(tenant, type, pool, tenantToken(tenant, "MEMBER"), nodes);
 	}
 

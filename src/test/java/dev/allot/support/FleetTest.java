@@ -42,8 +42,12 @@ public abstract class FleetTest extends IntegrationTest {
 	}
 
 	/** Replaces the tenant's quota with one policy (windows up to 30 days, booked up to 60 days ahead). */
+	/**
+	 * The tenant's quota on one GPU type, its guarantee cut to what is left of the type's healthy capacity (a second
+	 * tenant on a pool another one holds guaranteed borrows instead: guarantees are capacity).
+	 */
 	protected void setQuota(String tenant, String gpuType, int guaranteed, int max, boolean burst) {
-		setQuota(tenant, policy(gpuType, guaranteed, max, burst));
+		setQuota(tenant, policy(gpuType, guaranteeLeft(tenant, gpuType, guaranteed), max, burst));
 	}
 
 	protected Map<String, Object> policy(String gpuType, int guaranteed, int max, boolean burst) {

@@ -206,16 +206,22 @@ public abstract class IntegrationTest {
 
 
 	/**
-	 * What is left of a GPU type's healthy capacity for one more guarantee: guarantees are capacity, so a second
-	 * tenant on a pool already guaranteed to another gets at most this much guaranteed and borrows the rest.
+	 * What is left of a GPU type's healthy capacity (less hot spares) for the tenant's guarantee, beside the other
+	 * tenants' guarantees: guarantees are capacity, so a second tenant on a pool already guaranteed to another gets
+	 * at most this much guaranteed and borrows the rest.
 	 */
-	protected int guaranteeLeft(String gpuType, int wanted) {
+	protected int guaranteeLeft(String tenant, String gpuType, int wanted) {
 		int left = jdbc.sql("""
-				SELECT (SELECT coalesce(sum(p.gpus_per_node), 0) FROM node n JOIN pool p ON p.id = n.pool_id
-				        JOIN gpu_type g ON g.id = p.gpu_type_id WHERE g.code = :type AND n.state = 'AVAILABLE')
+				SELECT (SELECT coalesce(sum(greatest(a.available - p.spare_nodes, 0) * p.gpus_per_node), 0)
+				        FROM pool p JOIN gpu_type g ON g.id = p.gpu_type_id
+				        JOIN LATERAL (SELECT count(*) AS available FROM node n
+				                      WHERE n.pool_id = p.id AND n.state = 'AVAILABLE') a ON true
+				        WHERE g.code = :type)
 				     - (SELECT coalesce(sum(q.guaranteed_gpus), 0) FROM quota_policy q
-				        JOIN gpu_type g ON g.id = q.gpu_type_id WHERE g.code = :type)""")
+				        JOIN gpu_type g ON g.id = q.gpu_type_id JOIN tenant t ON t.id = q.tenant_id
+				        WHERE g.code = :type AND t.slug <> :tenant)""")
 			.param("type", gpuType)
+			.param("tenant", tenant)
 			.query(Integer.class)
 			.single();
 		return Math.min(wanted, Math.max(0, left));

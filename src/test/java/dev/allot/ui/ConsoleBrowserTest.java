@@ -78,7 +78,7 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 	protected Team teamOn(String gpuType, String pool, int guaranteed, int max, boolean burst) {
 		String tenant = newTenant();
 		newProject(tenant, "training");
-		setQuota(tenant, policy(gpuType, guaranteeLeft(gpuType, guaranteed), max, burst));
+		setQuota(tenant, policy(gpuType, guaranteeLeft(tenant, gpuType, guaranteed), max, burst));
 		String member = newUser();
 		addMember(tenant, member, "MEMBER");
 		return new Team(tenant, gpuType, pool, member, tenantToken(tenant, "MEMBER"));
