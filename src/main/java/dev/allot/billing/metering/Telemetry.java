@@ -5,6 +5,8 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,6 +40,10 @@ public class Telemetry {
 	public record Ingested(int accepted, List<UUID> flagged) {
 	}
 
+	/** What a collector's scrape stored, and how many of its samples were refused (and dropped). */
+	public record Collected(int stored, int refused, List<UUID> flagged) {
+	}
+
 	private static final int MAX_SAMPLES = 10_000;
 
 	private final JdbcClient jdbc;
@@ -64,11 +70,33 @@ public class Telemetry {
 		if (samples.isEmpty() || samples.size() > MAX_SAMPLES) {
 			throw InvalidInputException.of("samples", "must hold 1 to " + MAX_SAMPLES + " samples");
 		}
-		List<Refusal> refusals = check(caller, samples);
+		List<Refusal> refusals = check(samples);
 		if (!refusals.isEmpty()) {
 			refuse(refusals);
 		}
 		return store(samples);
+	}
+
+	/**
+	 * Stores what a scrape of a pool's exporter read, less the samples the API would refuse and those of nodes
+	 * outside the pool, which are dropped and counted.
+	 */
+	public Collected collect(String pool, List<GpuSample> samples) {
+		Set<Integer> refused = new HashSet<>();
+		check(samples).forEach(r -> refused.add(r.index()));
+		Map<String, Boolean> inPool = new HashMap<>();
+		List<GpuSample> kept = new ArrayList<>();
+		for (int i = 0; i < samples.size(); i++) {
+			GpuSample s = samples.get(i);
+			if (!refused.contains(i) && inPool.computeIfAbsent(s.node(),
+					node -> inventory.findNode(node).map(n -> n.pool().equals(pool)).orElse(false))) {
+				kept.add(s);
+			}
+		}
+		if (kept.isEmpty()) {
+			return new Collected(0, samples.size(), List.of());
+		}
+		return new Collected(kept.size(), samples.size() - kept.size(), store(kept).flagged());
 	}
 
 	private Ingested store(List<GpuSample> samples) {
@@ -162,7 +190,7 @@ public class Telemetry {
 	 * true: stamped ahead of Allot's clock by more than the allowed skew, or at an instant when no reservation
 	 * held its node. The API refuses a whole batch on any of them; the collector drops just those samples.
 	 */
-	List<Refusal> check(Caller caller, List<GpuSample> samples) {
+	List<Refusal> check(List<GpuSample> samples) {
 		List<Refusal> refusals = new ArrayList<>();
 		Set<String> known = new LinkedHashSet<>();
 		Set<String> unknown = new LinkedHashSet<>();
@@ -175,7 +203,7 @@ public class Telemetry {
 			if (s.node() == null || s.node().isBlank()) {
 				refusals.add(Refusal.malformed(i, at + "node", "is required"));
 			}
-			else if (known.contains(s.node()) || !unknown.contains(s.node()) && exists(caller, s.node())) {
+			else if (known.contains(s.node()) || !unknown.contains(s.node()) && inventory.findNode(s.node()).isPresent()) {
 				known.add(s.node());
 				nodeKnown = true;
 			}
@@ -250,19 +278,6 @@ public class Telemetry {
 			return new Refusal(index, new FieldError(field, message), false);
 		}
 
-	}
-
-	private boolean exists(Caller caller, String hostname) {
-		try {
-			inventory.node(caller, hostname);
-			return true;
-		}
-		catch (AllotException ex) {
-			if (ex.status() == 404) {
-				return false;
-			}
-			throw ex;
-		}
 	}
 
 }
