@@ -5,9 +5,9 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -203,7 +203,8 @@ public class Telemetry {
 			if (s.node() == null || s.node().isBlank()) {
 				refusals.add(Refusal.malformed(i, at + "node", "is required"));
 			}
-			else if (known.contains(s.node()) || !unknown.contains(s.node()) && inventory.findNode(s.node()).isPresent()) {
+			else if (known.contains(s.node())
+					|| !unknown.contains(s.node()) && inventory.findNode(s.node()).isPresent()) {
 				known.add(s.node());
 				nodeKnown = true;
 			}
