@@ -228,7 +228,10 @@ final class ApiOperations {
 		op("GET", "/reports/platform", "getPlatformReport", "reports", "Read the platform report",
 				"Utilisation and revenue across tenants (platform admins and auditors).");
 		op("POST", "/telemetry/gpu-utilisation", "ingestGpuUtilisation", "telemetry",
-				"Send GPU utilisation samples", "From an exporter; they feed idle detection and usage charts.");
+				"Send GPU utilisation samples",
+				"From an exporter; they feed idle detection and usage charts. A batch is stored whole or not at all: "
+						+ "a sample stamped ahead of Allot's clock (beyond allot.billing.telemetry-clock-skew) or at "
+						+ "an instant when no reservation held its node gets 422, naming each such sample.");
 		op("GET", "/audit-events", "listAuditEvents", "audit", "Read the audit trail",
 				"Every change, who made it and when (platform admins and auditors).");
 		op("POST", "/signing-keys/rotate", "rotateSigningKey", "signing-keys", "Rotate the token signing key",
@@ -261,6 +264,8 @@ final class ApiOperations {
 		refuses("createGpuType", refusal(409, "gpu_type_exists", "GPU type H100 already exists"));
 		refuses("createPool", refusal(409, "pool_exists", "Pool h100-us already exists"),
 				refusal(422, "invalid_spare_nodes", "spareNodes: 2 is not between 0 and the pool's 0 nodes"));
+		refuses("ingestGpuUtilisation", refusal(422, "implausible_sample",
+				"samples[3].time: node h100-us-001 was under no reservation at 2026-12-03T09:00:00Z (errors)"));
 		refuses("addNode", refusal(409, "node_exists", "Node h100-us-001 already exists"));
 		refuses("changePool", refusal(412, "precondition_failed", "Pool h100-us has changed; its ETag is \"spares-2\""),
 				refusal(422, "invalid_spare_nodes", "spareNodes: 40 is not between 0 and the pool's 32 nodes"));

@@ -99,6 +99,12 @@ public class Inventory {
 		return repository.gpuType(code);
 	}
 
+	/** A node by hostname, for other modules (no caller: they check their own); empty when there is none. */
+	@Transactional(readOnly = true)
+	public Optional<Node> findNode(String hostname) {
+		return repository.node(hostname);
+	}
+
 	@Transactional(propagation = Propagation.SUPPORTS)
 	public Optional<Pool> pool(String name) {
 		return pools.find(name, repository::pool);

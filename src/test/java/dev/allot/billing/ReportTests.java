@@ -102,9 +102,9 @@ class ReportTests extends BillingTest {
 		Instant t0 = newMonth();
 		Setup s = setup(2, 16, 16, false);
 		Instant start = t0.plus(Duration.ofHours(1));
-		Api.Response booked = book(s, 8, start, t0.plus(Duration.ofHours(6)));
-		UUID id = UUID.fromString(booked.json().get("id").asString());
-		String node = booked.json().get("nodes").get(0).asString();
+		Booked booked = bookOneNode(s, start, t0.plus(Duration.ofHours(6)));
+		UUID id = booked.id();
+		String node = booked.node();
 		CLOCK.set(start.plus(Duration.ofMinutes(90)));
 
 		List<Map<String, Object>> samples = new ArrayList<>();
@@ -138,18 +138,75 @@ class ReportTests extends BillingTest {
 	void samplesForUnknownNodesOrOutOfRangeAreRefusedAndNothingIsWritten() {
 		Instant t0 = newMonth();
 		Setup s = setup(1, 8, 8, false);
-		String node = s.nodes().getFirst();
+		String node = bookOneNode(s, t0.plus(Duration.ofHours(1)), t0.plus(Duration.ofHours(3))).node();
+		Instant in = t0.plus(Duration.ofHours(2));
+		CLOCK.set(in.plus(Duration.ofMinutes(5)));
 		Api.Response refused = api.post("/api/v1/telemetry/gpu-utilisation", adminToken(), Map.of("samples", List.of(
-				sample(node, 0, 10, t0), sample("no-such-node-" + UUID.randomUUID(), 0, 10, t0),
-				sample(node, 99, 10, t0), sample(node, 1, 140, t0), sample(node, 2, 10, t0.plus(Duration.ofDays(1))))));
+				sample(node, 0, 10, in), sample("no-such-node-" + UUID.randomUUID(), 0, 10, in),
+				sample(node, 99, 10, in), sample(node, 1, 140, in), sample(node, 2, 10, t0.plus(Duration.ofDays(1))))));
 
 		assertThat(refused.status()).isEqualTo(400);
 		assertThat(refused.json().get("errors").findValuesAsString("field")).containsExactly("samples[1].node",
 				"samples[2].gpu", "samples[3].utilisation", "samples[4].time");
-		assertThat(jdbc.sql("SELECT count(*) FROM gpu_utilisation_sample WHERE hostname = ?").param(node)
-			.query(Long.class).single()).isZero();
+		assertThat(samplesOf(node)).isZero();
 		assertThat(api.post("/api/v1/telemetry/gpu-utilisation", adminToken(), Map.of("samples", List.of())).status())
 			.isEqualTo(400);
+	}
+
+	@Test
+	void samplesStampedInTheFutureOrWhenNoReservationHeldTheNodeAreRefusedWith422AndNothingIsWritten() {
+		Instant t0 = newMonth();
+		Setup s = setup(1, 8, 8, false);
+		Instant start = t0.plus(Duration.ofHours(2));
+		Booked booked = bookOneNode(s, start, t0.plus(Duration.ofHours(6)));
+		UUID id = booked.id();
+		String node = booked.node();
+
+		// the example: 2 minutes before the start, idle samples stamped over the reservation's first hour
+		CLOCK.set(start.minus(Duration.ofMinutes(2)));
+		List<Map<String, Object>> future = new ArrayList<>();
+		for (int minute = 0; minute <= 70; minute += 10) {
+			future.add(sample(node, 0, 1.0, start.plus(Duration.ofMinutes(minute))));
+		}
+		Api.Response refused = api.post("/api/v1/telemetry/gpu-utilisation", adminToken(), Map.of("samples", future));
+		assertThat(refused.status()).isEqualTo(422);
+		assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+		assertThat(refused.json().get("errors").findValuesAsString("field")).containsExactly("samples[0].time",
+				"samples[1].time", "samples[2].time", "samples[3].time", "samples[4].time", "samples[5].time",
+				"samples[6].time", "samples[7].time");
+		assertThat(samplesOf(node)).isZero();
+		assertThat(jdbc.sql("SELECT count(*) FROM idle_flag WHERE reservation_id = ?").param(id).query(Long.class)
+			.single()).isZero();
+
+		// within the reservation, up to 30 s ahead of the clock is clock skew; before the start no reservation held it
+		CLOCK.set(start.plus(Duration.ofMinutes(10)));
+		Api.Response mixed = api.post("/api/v1/telemetry/gpu-utilisation", adminToken(), Map.of("samples", List.of(
+				sample(node, 0, 50, CLOCK.instant().plusSeconds(20)), sample(node, 1, 50, start.minusSeconds(60)),
+				sample(node, 2, 50, CLOCK.instant().plusSeconds(31)))));
+		assertThat(mixed.status()).isEqualTo(422);
+		assertThat(mixed.json().get("errors").findValuesAsString("field")).containsExactly("samples[1].time",
+				"samples[2].time");
+		assertThat(mixed.json().get("errors").get(0).get("message").asString()).contains("under no reservation");
+		assertThat(samplesOf(node)).isZero();
+
+		Api.Response accepted = api.post("/api/v1/telemetry/gpu-utilisation", adminToken(), Map.of("samples", List.of(
+				sample(node, 0, 50, CLOCK.instant().plusSeconds(20)), sample(node, 1, 50, start))));
+		assertThat(accepted.status()).isEqualTo(202);
+		assertThat(samplesOf(node)).isEqualTo(2);
+	}
+
+	record Booked(UUID id, String node) {
+	}
+
+	private Booked bookOneNode(Setup s, Instant start, Instant end) {
+		Api.Response booked = book(s, 8, start, end);
+		return new Booked(UUID.fromString(booked.json().get("id").asString()),
+				booked.json().get("nodes").get(0).asString());
+	}
+
+	private long samplesOf(String node) {
+		return jdbc.sql("SELECT count(*) FROM gpu_utilisation_sample WHERE hostname = ?").param(node)
+			.query(Long.class).single();
 	}
 
 }

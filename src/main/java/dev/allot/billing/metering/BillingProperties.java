@@ -28,6 +28,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param idleAfter how long all of a reservation's GPUs must stay idle before it is flagged
  * @param telemetryRetention how long GPU-utilisation samples are kept (a daily task purges older ones); the
  * Usage page's "used" GPU-hours can only be shown within it
+ * @param telemetryClockSkew how far ahead of Allot's clock a sample may be stamped (the exporters' clocks drift);
+ * a sample stamped later is refused
  */
 @ConfigurationProperties("allot.billing")
 public record BillingProperties(@DefaultValue("PT5M") Duration meterEvery, @DefaultValue("PT2M") Duration settle,
@@ -36,7 +38,7 @@ public record BillingProperties(@DefaultValue("PT5M") Duration meterEvery, @Defa
 		@DefaultValue("PT30S") Duration webhookBackoff, @DefaultValue("8") int webhookAttempts,
 		@DefaultValue("PT10S") Duration webhookTimeout,
 		@DefaultValue("5") BigDecimal idleThreshold, @DefaultValue("PT1H") Duration idleAfter,
-		@DefaultValue("P90D") Duration telemetryRetention) {
+		@DefaultValue("P90D") Duration telemetryRetention, @DefaultValue("PT30S") Duration telemetryClockSkew) {
 
 	public BillingProperties {
 		if (cancellationFeeShare.signum() < 0 || cancellationFeeShare.compareTo(BigDecimal.ONE) > 0) {
@@ -44,6 +46,9 @@ public record BillingProperties(@DefaultValue("PT5M") Duration meterEvery, @Defa
 		}
 		if (telemetryRetention.compareTo(idleAfter) <= 0) {
 			throw InvalidInputException.of("allot.billing.telemetry-retention", "must be longer than idle-after");
+		}
+		if (telemetryClockSkew.isNegative()) {
+			throw InvalidInputException.of("allot.billing.telemetry-clock-skew", "must not be negative");
 		}
 		if (webhookAttempts < 1) {
 			throw InvalidInputException.of("allot.billing.webhook-attempts", "must be 1 or more");

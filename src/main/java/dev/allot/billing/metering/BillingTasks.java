@@ -28,6 +28,12 @@ class BillingTasks {
 	}
 
 	@Bean
+	RecurringTask<Void> collectTelemetry(TelemetryCollector collector, CollectorProperties properties) {
+		return Tasks.recurring("billing-collect-telemetry", FixedDelay.of(properties.every()))
+			.execute((instance, context) -> collector.collect());
+	}
+
+	@Bean
 	RecurringTask<Void> closeMonths(Ledger ledger) {
 		return Tasks.recurring("billing-close-months", FixedDelay.of(Duration.ofHours(1)))
 			.execute((instance, context) -> ledger.closeMonths());

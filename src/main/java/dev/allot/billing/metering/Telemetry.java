@@ -3,10 +3,11 @@ package dev.allot.billing.metering;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,10 @@ public class Telemetry {
 	public record Ingested(int accepted, List<UUID> flagged) {
 	}
 
+	/** What a collector's scrape stored, and how many of its samples were refused (and dropped). */
+	public record Collected(int stored, int refused, List<UUID> flagged) {
+	}
+
 	private static final int MAX_SAMPLES = 10_000;
 
 	private final JdbcClient jdbc;
@@ -62,7 +67,39 @@ public class Telemetry {
 
 	public Ingested ingest(Caller caller, List<GpuSample> samples) {
 		caller.requirePlatformAdmin();
-		validate(caller, samples);
+		if (samples.isEmpty() || samples.size() > MAX_SAMPLES) {
+			throw InvalidInputException.of("samples", "must hold 1 to " + MAX_SAMPLES + " samples");
+		}
+		List<Refusal> refusals = check(samples);
+		if (!refusals.isEmpty()) {
+			refuse(refusals);
+		}
+		return store(samples);
+	}
+
+	/**
+	 * Stores what a scrape of a pool's exporter read, less the samples the API would refuse and those of nodes
+	 * outside the pool, which are dropped and counted.
+	 */
+	public Collected collect(String pool, List<GpuSample> samples) {
+		Set<Integer> refused = new HashSet<>();
+		check(samples).forEach(r -> refused.add(r.index()));
+		Map<String, Boolean> inPool = new HashMap<>();
+		List<GpuSample> kept = new ArrayList<>();
+		for (int i = 0; i < samples.size(); i++) {
+			GpuSample s = samples.get(i);
+			if (!refused.contains(i) && inPool.computeIfAbsent(s.node(),
+					node -> inventory.findNode(node).map(n -> n.pool().equals(pool)).orElse(false))) {
+				kept.add(s);
+			}
+		}
+		if (kept.isEmpty()) {
+			return new Collected(0, samples.size(), List.of());
+		}
+		return new Collected(kept.size(), samples.size() - kept.size(), store(kept).flagged());
+	}
+
+	private Ingested store(List<GpuSample> samples) {
 		for (GpuSample s : samples) {
 			jdbc.sql("""
 					INSERT INTO gpu_utilisation_sample (hostname, gpu, at, utilisation) VALUES (?, ?, ?, ?)
@@ -147,54 +184,101 @@ public class Telemetry {
 		return flagged;
 	}
 
-	private void validate(Caller caller, List<GpuSample> samples) {
-		if (samples.isEmpty() || samples.size() > MAX_SAMPLES) {
-			throw InvalidInputException.of("samples", "must hold 1 to " + MAX_SAMPLES + " samples");
-		}
-		List<FieldError> errors = new ArrayList<>();
+	/**
+	 * What is wrong with each sample of a batch, by index (empty when all may be stored): malformed fields
+	 * (a missing or unknown node, a GPU index or utilisation out of range, no time), or a sample that cannot be
+	 * true: stamped ahead of Allot's clock by more than the allowed skew, or at an instant when no reservation
+	 * held its node. The API refuses a whole batch on any of them; the collector drops just those samples.
+	 */
+	List<Refusal> check(List<GpuSample> samples) {
+		List<Refusal> refusals = new ArrayList<>();
 		Set<String> known = new LinkedHashSet<>();
-		Instant latest = clock.instant().plus(Duration.ofMinutes(5));
-		for (int i = 0; i < samples.size() && errors.size() < 50; i++) {
+		Set<String> unknown = new LinkedHashSet<>();
+		Instant latest = clock.instant().plus(properties.telemetryClockSkew());
+		List<Integer> placed = new ArrayList<>();
+		for (int i = 0; i < samples.size(); i++) {
 			GpuSample s = samples.get(i);
 			String at = "samples[" + i + "].";
+			boolean nodeKnown = false;
 			if (s.node() == null || s.node().isBlank()) {
-				errors.add(new FieldError(at + "node", "is required"));
+				refusals.add(Refusal.malformed(i, at + "node", "is required"));
 			}
-			else if (!known.contains(s.node())) {
-				if (exists(caller, s.node())) {
-					known.add(s.node());
-				}
-				else {
-					errors.add(new FieldError(at + "node", "no such node"));
-				}
+			else if (known.contains(s.node())
+					|| !unknown.contains(s.node()) && inventory.findNode(s.node()).isPresent()) {
+				known.add(s.node());
+				nodeKnown = true;
+			}
+			else {
+				unknown.add(s.node());
+				refusals.add(Refusal.malformed(i, at + "node", "no such node"));
 			}
 			if (s.gpu() == null || s.gpu() < 0 || s.gpu() > 63) {
-				errors.add(new FieldError(at + "gpu", "must be a GPU index from 0 to 63"));
+				refusals.add(Refusal.malformed(i, at + "gpu", "must be a GPU index from 0 to 63"));
 			}
 			if (s.utilisation() == null || s.utilisation().signum() < 0
 					|| s.utilisation().compareTo(BigDecimal.valueOf(100)) > 0) {
-				errors.add(new FieldError(at + "utilisation", "must be a percentage from 0 to 100"));
+				refusals.add(Refusal.malformed(i, at + "utilisation", "must be a percentage from 0 to 100"));
 			}
-			if (s.time() == null || s.time().isAfter(latest)) {
-				errors.add(new FieldError(at + "time", "is required and may not be in the future"));
+			if (s.time() == null) {
+				refusals.add(Refusal.malformed(i, at + "time", "is required"));
+			}
+			else if (s.time().isAfter(latest)) {
+				refusals.add(Refusal.implausible(i, at + "time", "is in the future (more than "
+						+ properties.telemetryClockSkew().toSeconds() + " s ahead of Allot's clock)"));
+			}
+			else if (nodeKnown) {
+				placed.add(i);
 			}
 		}
-		if (!errors.isEmpty()) {
-			throw new InvalidInputException(errors);
+		for (int i : unreserved(samples, placed)) {
+			refusals.add(Refusal.implausible(i, "samples[" + i + "].time",
+					"node " + samples.get(i).node() + " was under no reservation at " + samples.get(i).time()));
 		}
+		refusals.sort(Comparator.comparingInt(Refusal::index));
+		return refusals;
 	}
 
-	private boolean exists(Caller caller, String hostname) {
-		try {
-			inventory.node(caller, hostname);
-			return true;
+	/** Which of the samples at these indices fall outside every reservation that held their node. */
+	private List<Integer> unreserved(List<GpuSample> samples, List<Integer> indices) {
+		if (indices.isEmpty()) {
+			return List.of();
 		}
-		catch (AllotException ex) {
-			if (ex.status() == 404) {
-				return false;
-			}
-			throw ex;
+		String[] hosts = indices.stream().map(i -> samples.get(i).node()).toArray(String[]::new);
+		String[] times = indices.stream().map(i -> samples.get(i).time().toString()).toArray(String[]::new);
+		return jdbc.sql("""
+				SELECT s.n FROM unnest(CAST(? AS text[]), CAST(CAST(? AS text[]) AS timestamptz[]))
+				    WITH ORDINALITY AS s(hostname, at, n)
+				WHERE NOT EXISTS (SELECT 1 FROM billable_reservation r
+				    WHERE s.hostname = ANY (r.nodes) AND r.starts_at <= s.at
+				      AND s.at < least(r.ends_at, coalesce(r.stopped_at, r.ends_at), coalesce(r.failed_at, r.ends_at)))
+				ORDER BY s.n""")
+			.params(hosts, times)
+			.query((rs, n) -> indices.get(rs.getInt(1) - 1))
+			.list();
+	}
+
+	private static void refuse(List<Refusal> refusals) {
+		List<FieldError> errors = refusals.stream().limit(50).map(Refusal::error).toList();
+		if (refusals.stream().anyMatch(Refusal::malformed)) {
+			throw new InvalidInputException(errors);
 		}
+		throw AllotException
+			.unprocessable("implausible_sample", errors.stream().map(e -> e.field() + ": " + e.message())
+				.reduce((a, b) -> a + "; " + b).orElse(""))
+			.with("errors", errors);
+	}
+
+	/** One refused field of one sample; malformed (400) or well-formed but implausible (422). */
+	record Refusal(int index, FieldError error, boolean malformed) {
+
+		static Refusal malformed(int index, String field, String message) {
+			return new Refusal(index, new FieldError(field, message), true);
+		}
+
+		static Refusal implausible(int index, String field, String message) {
+			return new Refusal(index, new FieldError(field, message), false);
+		}
+
 	}
 
 }

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Sends a {@code POST} to a URL a user chose, to exactly the address {@link OutboundUrls} checked.
+ * Sends a {@code POST} to a URL a user chose (or a {@code GET} to an exporter an admin configured), to exactly the
+ * address {@link OutboundUrls} checked.
  *
  * <p>Why plain sockets and not {@code java.net.http.HttpClient}: that client resolves the host itself when it
  * connects, and offers no per-client resolver, so a name checked a moment before may then resolve to an internal
@@ -39,7 +40,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>One request per connection ({@code Connection: close}); redirects are never followed (a 3xx is just an
  * answer); connecting, the TLS handshake, sending and reading the answer all share one deadline; only the status
- * line and headers are read, at most {@value #MAX_HEAD_BYTES} bytes, and the body is not read at all.
+ * line and headers are read, at most {@value #MAX_HEAD_BYTES} bytes, and a POST's answer body is not read at all.
  */
 @Component
 public class OutboundHttp {
@@ -63,14 +64,32 @@ public class OutboundHttp {
 	 */
 	public OutboundResponse post(String url, Map<String, String> headers, byte[] body, Duration timeout,
 			String purpose) {
+		return send("POST", url, headers, body, timeout, -1, purpose).response();
+	}
+
+	/** An answer with its body (empty unless the receiver answered 2xx). */
+	public record Fetched(OutboundResponse response, byte[] body) {
+	}
+
+	/**
+	 * Gets the URL's document (an internal endpoint such as an exporter, allowed by the same rules); never throws
+	 * for what the receiver or the network does. The body is read until the connection closes (the request is
+	 * HTTP/1.0, so it is never chunked), within the same deadline, and refused as {@link OutboundResponse#TOO_LARGE}
+	 * once more than {@code maxBodyBytes} bytes have been read, whatever the answer's Content-Length says.
+	 */
+	public Fetched get(String url, Duration timeout, int maxBodyBytes, String purpose) {
+		return send("GET", url, Map.of(), new byte[0], timeout, maxBodyBytes, purpose);
+	}
+
+	private Fetched send(String method, String url, Map<String, String> headers, byte[] body, Duration timeout,
+			int maxBodyBytes, String purpose) {
 		Destination destination;
 		try {
 			destination = urls.destination(url);
 		}
 		catch (OutboundRefusedException ex) {
 			log.warn("Outbound request refused ({}): {}: {}", purpose, ex.getMessage(), ex.detail());
-			return OutboundResponse.failed(ex.unresolved() ? OutboundResponse.CONNECTION_FAILED
-					: OutboundResponse.REFUSED);
+			return failed(ex.unresolved() ? OutboundResponse.CONNECTION_FAILED : OutboundResponse.REFUSED);
 		}
 		long deadline = System.nanoTime() + timeout.toNanos();
 		IOException failure = new IOException("no address");
@@ -87,8 +106,12 @@ public class OutboundHttp {
 				}
 				Socket connected = destination.https() ? secure(socket, destination, deadline) : socket;
 				try (connected) {
-					return OutboundResponse.answered(exchange(connected, destination, headers, body, deadline));
+					return exchange(connected, method, destination, headers, body, maxBodyBytes, deadline);
 				}
+			}
+			catch (BodyTooLargeException ex) {
+				log.warn("Outbound request failed ({}): {}: {}", purpose, destination.host(), ex.getMessage());
+				return failed(OutboundResponse.TOO_LARGE);
 			}
 			catch (IOException ex) {
 				failure = ex;
@@ -97,8 +120,12 @@ public class OutboundHttp {
 		}
 		log.warn("Outbound request failed ({}): {} at {}: {}", purpose, destination.host(),
 				tried == null ? "-" : tried.getHostAddress(), failure.toString());
-		return OutboundResponse.failed(failure instanceof SocketTimeoutException ? OutboundResponse.TIMED_OUT
+		return failed(failure instanceof SocketTimeoutException ? OutboundResponse.TIMED_OUT
 				: OutboundResponse.CONNECTION_FAILED);
+	}
+
+	private static Fetched failed(String failure) {
+		return new Fetched(OutboundResponse.failed(failure), new byte[0]);
 	}
 
 	private SSLSocket secure(Socket socket, Destination destination, long deadline) throws IOException {
@@ -115,12 +142,17 @@ public class OutboundHttp {
 		return secure;
 	}
 
-	private static int exchange(Socket socket, Destination destination, Map<String, String> headers, byte[] body,
-			long deadline) throws IOException {
-		StringBuilder head = new StringBuilder("POST ").append(destination.pathAndQuery()).append(" HTTP/1.1\r\n");
+	private static Fetched exchange(Socket socket, String method, Destination destination,
+			Map<String, String> headers, byte[] body, int maxBodyBytes, long deadline) throws IOException {
+		boolean post = method.equals("POST");
+		StringBuilder head = new StringBuilder(method).append(' ')
+			.append(destination.pathAndQuery())
+			.append(post ? " HTTP/1.1\r\n" : " HTTP/1.0\r\n");
 		header(head, "Host", destination.hostHeader());
 		header(head, "User-Agent", "Allot");
-		header(head, "Content-Length", String.valueOf(body.length));
+		if (post) {
+			header(head, "Content-Length", String.valueOf(body.length));
+		}
 		header(head, "Connection", "close");
 		headers.forEach((name, value) -> header(head, name, value));
 		head.append("\r\n");
@@ -136,7 +168,18 @@ public class OutboundHttp {
 			answer.skipHeaders();
 		}
 		while (status / 100 == 1);
-		return status;
+		OutboundResponse response = OutboundResponse.answered(status);
+		return new Fetched(response, maxBodyBytes < 0 || !response.successful() ? new byte[0]
+				: answer.rest(maxBodyBytes));
+	}
+
+	/** More of an answer's body arrived than the caller allows. */
+	private static final class BodyTooLargeException extends IOException {
+
+		BodyTooLargeException(int limit) {
+			super("answer body longer than " + limit + " bytes");
+		}
+
 	}
 
 	private static int statusOf(String statusLine) throws IOException {
@@ -187,6 +230,23 @@ public class OutboundHttp {
 				header = line();
 			}
 			while (!header.isEmpty());
+		}
+
+		/** The body: everything until the connection closes, at most {@code limit} bytes. */
+		byte[] rest(int limit) throws IOException {
+			ByteArrayOutputStream body = new ByteArrayOutputStream();
+			byte[] buffer = new byte[8192];
+			while (true) {
+				socket.setSoTimeout(remaining(deadline));
+				int n = in.read(buffer);
+				if (n < 0) {
+					return body.toByteArray();
+				}
+				if (body.size() + n > limit) {
+					throw new BodyTooLargeException(limit);
+				}
+				body.write(buffer, 0, n);
+			}
 		}
 
 		String line() throws IOException {

@@ -15,6 +15,8 @@ public record OutboundResponse(int status, @Nullable String failure) {
 
 	public static final String REFUSED = "refused: address not allowed";
 
+	public static final String TOO_LARGE = "answer too large";
+
 	static OutboundResponse answered(int status) {
 		return new OutboundResponse(status, null);
 	}
