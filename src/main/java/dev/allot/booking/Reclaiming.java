@@ -1,0 +1,140 @@
+package dev.allot.booking;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.inventory.Pool;
+import dev.allot.quota.Quotas;
+import dev.allot.shared.TimeWindow;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Component;
+
+/** Makes room for a guaranteed booking by preempting preemptible reservations, inside the booking's transaction. */
+@Component
+class Reclaiming {
+
+	private final Reservations reservations;
+
+	private final Allocations allocations;
+
+	private final CapacityCalendar calendar;
+
+	private final Quotas quotas;
+
+	private final AuditLog audit;
+
+	private final ApplicationEventPublisher events;
+
+	private final Clock clock;
+
+	private final Duration preemptionNotice;
+
+	Reclaiming(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Quotas quotas,
+			AuditLog audit, ApplicationEventPublisher events, Clock clock, SharingProperties sharing) {
+		this.reservations = reservations;
+		this.allocations = allocations;
+		this.calendar = calendar;
+		this.quotas = quotas;
+		this.audit = audit;
+		this.events = events;
+		this.clock = clock;
+		this.preemptionNotice = sharing.preemptionNotice();
+	}
+
+	/**
+	 * Reclaiming: a booking wholly within its tenant's guarantee that finds too few nodes free preempts other
+	 * tenants' preemptible reservations overlapping its window, lowest priority class first, then the most recently
+	 * created, until enough nodes are free. In the booking's transaction: if the booking still fails, the
+	 * preemptions roll back with it. A victim whose notice would keep its nodes past the window's start is left
+	 * alone (preempting it would not help this booking).
+	 */
+	void reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver) {
+		int free = allocations.countFree(pool.id(), window, driver);
+		if (free >= nodes) {
+			return;
+		}
+		List<Reservations.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
+		if (candidates.isEmpty()) {
+			return;
+		}
+		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
+				candidates.stream().map(Reservations.Preemptible::tenantId).toList(), pool.gpuType());
+		List<Reservations.Preemptible> victims = candidates.stream()
+			.sorted(java.util.Comparator
+				.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
+				.reversed()
+				.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
+				.thenComparing(Reservations.Preemptible::id))
+			.toList();
+		Instant now = clock.instant();
+		for (Reservations.Preemptible victim : victims) {
+			if (free >= nodes) {
+				return;
+			}
+			if (preempt(victim, pool, window, now)) {
+				free = allocations.countFree(pool.id(), window, driver);
+			}
+		}
+	}
+
+	/**
+	 * Preempts one reservation, unless its notice keeps its nodes past {@code needed}'s start. Never waits: a victim
+	 * whose row or nodes another transaction holds (its owner changing it, another booking reclaiming it) is passed
+	 * by, so two reclaiming bookings cannot deadlock on each other's victims.
+	 */
+	private boolean preempt(Reservations.Preemptible victim, Pool pool, TimeWindow needed, Instant now) {
+		Optional<Reservations.Stored> held = reservations.findForUpdateSkipLocked(victim.tenantId(), victim.id());
+		if (held.isEmpty()) {
+			return false;
+		}
+		Reservations.Stored stored = held.get();
+		Reservation before = stored.reservation();
+		ReservationStatus status = before.status(now);
+		if (!before.preemptible() || !(status == ReservationStatus.CONFIRMED || status == ReservationStatus.PROVISIONING
+				|| status == ReservationStatus.ACTIVE)) {
+			return false; // changed since it was listed
+		}
+		Instant at = nextMinute(now);
+		Instant noticeEnd = nextMinute(now.plus(preemptionNotice));
+		Instant freedFrom = before.startsAt().isBefore(noticeEnd) ? noticeEnd : before.startsAt();
+		if (freedFrom.isAfter(needed.start())) {
+			return false;
+		}
+		String reason = "Reclaimed for a guaranteed booking of " + pool.gpuType().code()
+				+ " capacity: this reservation was preemptible"
+				+ (before.quote().preemptible() ? " (part of it was borrowed above the guarantee)" : "");
+		List<Long> nodeIds = allocations.nodesOf(before.id());
+		if (allocations.lockNodesSkipLocked(nodeIds) < nodeIds.size()) {
+			return false;
+		}
+		if (freedFrom.isBefore(before.endsAt())) {
+			allocations.reallocate(before.id(),
+					freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom) : null);
+			TimeWindow freed = new TimeWindow(freedFrom, before.endsAt());
+			calendar.returned(stored.poolId(), allocations.returnToGaps(nodeIds, stored.poolId(), freed), freed);
+		}
+		quotas.releasePreempted(before.id(), at.isAfter(before.startsAt()) ? at : before.startsAt());
+		Reservation after = before.markPreempted(reason, at);
+		reservations.updateProgress(after);
+		audit.record(new AuditRecord(before.tenant(), "reservation.preempted", "reservation", before.id().toString(),
+				before, after));
+		events.publishEvent(new ReservationPreempted(before.id(), before.tenant(), pool.name(), at, freedFrom,
+				reason));
+		return true;
+	}
+
+	private static Instant nextMinute(Instant instant) {
+		Instant truncated = instant.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+		return truncated.equals(instant) ? instant : truncated.plus(java.time.Duration.ofMinutes(1));
+	}
+
+}
