@@ -147,15 +147,7 @@ class HotSpareTests extends LifecycleTest {
 		assertThat(one.join().status()).as(one.join().body()).isEqualTo(202);
 		assertThat(two.join().status()).as(two.join().body()).isEqualTo(202);
 
-		List<JsonNode> clusters = List.of(cluster(s, first), cluster(s, second));
-		assertThat(clusters.stream().filter(c -> c.get("state").asString().equals("READY"))).hasSize(1);
-		JsonNode degraded = clusters.stream().filter(c -> c.get("state").asString().equals("DEGRADED")).findFirst()
-			.orElseThrow();
-		assertThat(degraded.get("stateReason").asString()).endsWith("no spare or free node can replace it");
-		assertThat(clusters.stream().flatMap(c -> c.get("nodes").valueStream()).map(n -> n.get("hostname").asString())
-			.filter(spare::equals)).hasSize(1);
-		assertThat(jdbc.sql("SELECT count(*) FROM allocation a JOIN node n ON n.id = a.node_id WHERE n.hostname = ? AND a.active")
-			.param(spare).query(Long.class).single()).isEqualTo(1);
+		assertOneGotTheOnlyReplacement(s, first, second, spare);
 		assertThat(spares(s)).isEmpty();
 	}
 

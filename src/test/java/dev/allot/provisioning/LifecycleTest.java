@@ -189,6 +189,22 @@ public abstract class LifecycleTest extends FleetTest {
 		return Duration.between(started, succeeded);
 	}
 
+	/**
+	 * Two clusters whose nodes failed at once competed for one replacement: exactly one of them got it and is READY,
+	 * the other is DEGRADED saying none was left, and the node holds one active allocation.
+	 */
+	protected void assertOneGotTheOnlyReplacement(Setup s, String first, String second, String replacement) {
+		List<JsonNode> clusters = List.of(cluster(s, first), cluster(s, second));
+		assertThat(clusters.stream().filter(c -> c.get("state").asString().equals("READY"))).hasSize(1);
+		JsonNode degraded = clusters.stream().filter(c -> c.get("state").asString().equals("DEGRADED")).findFirst()
+			.orElseThrow();
+		assertThat(degraded.get("stateReason").asString()).endsWith("no spare or free node can replace it");
+		assertThat(clusters.stream().flatMap(c -> c.get("nodes").valueStream()).map(n -> n.get("hostname").asString())
+			.filter(replacement::equals)).hasSize(1);
+		assertThat(jdbc.sql("SELECT count(*) FROM allocation a JOIN node n ON n.id = a.node_id WHERE n.hostname = ? AND a.active")
+			.param(replacement).query(Long.class).single()).isEqualTo(1);
+	}
+
 	protected long activeAllocations(String reservationId) {
 		return jdbc.sql("SELECT count(*) FROM allocation WHERE reservation_id = ?::uuid AND active")
 			.param(reservationId)
