@@ -25,11 +25,11 @@ import org.springframework.test.context.bean.override.convention.TestBean;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Billing tests run against a clock they move (in their own application context, years ahead of the real
+ * Billing tests run against a clock they move (in their own application context, a year and more ahead of the real
  * one, so the other contexts' metering never reaches their reservations). Each test starts in a month of its
  * own, on the 3rd at 00:00 UTC.
  */
-// Metering is driven here without provisioning (whose tasks run on the real clock, years behind this one), so
+// Metering is driven here without provisioning (whose tasks run on the real clock, a year behind this one), so
 // billing does not wait for ClusterReady; LifecycleBillingTests covers that path.
 @TestPropertySource(properties = { "allot.billing.await-cluster-ready=false",
 		"allot.billing.webhook-backoff=PT1S", "db-scheduler.polling-interval=1s" })
@@ -37,8 +37,12 @@ abstract class BillingTest extends FleetTest {
 
 	static final String SECRET_KEY = WEBHOOK_SECRET_KEY;
 
+	/**
+	 * A year ahead, a month more each test: far from the real-clock contexts, and years before the lifecycle tests'
+	 * clock (seven years ahead), whose manual scheduler closes every month before its own.
+	 */
 	static final MutableClock CLOCK = new MutableClock(
-			Instant.now().plus(Duration.ofDays(3 * 366)).truncatedTo(ChronoUnit.DAYS));
+			Instant.now().plus(Duration.ofDays(366)).truncatedTo(ChronoUnit.DAYS));
 
 	@TestBean(name = "clock", methodName = "testClock")
 	java.time.Clock clock;

@@ -64,17 +64,28 @@ class StatementTests extends BillingTest {
 		assertThat(rows).hasSize(statement.get("lines").size() + 2);
 	}
 
-	@Test
-	void aClosedMonthNeverChangesAndALateCorrectionGoesToTheNextMonthWithAReference() {
+	/** A metered month, closed: the clock is 7 hours into the next one. */
+	private record Closed(Setup s, YearMonth month, long transaction) {
+	}
+
+	private Closed closedMonth() {
 		Instant t0 = newMonth();
 		Setup s = meteredMonth(t0);
 		YearMonth month = YearMonth.from(t0.atOffset(ZoneOffset.UTC));
 		long transaction = jdbc.sql("""
 				SELECT min(x.id) FROM ledger_transaction x JOIN tenant t ON t.id = x.tenant_id WHERE t.slug = ?""")
 			.param(s.tenant()).query(Long.class).single();
-
 		CLOCK.set(month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).plus(Duration.ofHours(7)));
 		ledger.closeMonths();
+		return new Closed(s, month, transaction);
+	}
+
+	@Test
+	void aClosedMonthNeverChangesAndALateCorrectionGoesToTheNextMonthWithAReference() {
+		Closed c = closedMonth();
+		Setup s = c.s();
+		YearMonth month = c.month();
+		long transaction = c.transaction();
 		JsonNode closed = api.get(statementPath(s, month), s.token()).json();
 		assertThat(closed.get("status").asString()).isEqualTo("CLOSED");
 
@@ -100,6 +111,24 @@ class StatementTests extends BillingTest {
 			.add(next.get("totals").get(0).get("total").decimalValue())).isEqualByComparingTo(receivable(s.tenant()));
 		assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE action = 'ledger.reversed' AND object_id = ?")
 			.param(String.valueOf(transaction)).query(Long.class).single()).isEqualTo(1);
+		assertThat(unbalancedTransactions()).isZero();
+	}
+
+	@Test
+	void whenAReplicaAheadHasClosedTheCurrentMonthTooALateCorrectionGoesToTheFirstOpenMonth() {
+		Closed c = closedMonth();
+		Setup s = c.s();
+		YearMonth month = c.month();
+		long transaction = c.transaction();
+		// a replica whose clock runs a month ahead closed the month this one calls current
+		jdbc.sql("INSERT INTO ledger_month (month, closed_at) VALUES (?, now()) ON CONFLICT (month) DO UPDATE SET closed_at = now() WHERE ledger_month.closed_at IS NULL")
+			.param(month.plusMonths(1).atDay(1))
+			.update();
+
+		Api.Response reversal = api.post(path(s, "/ledger/" + transaction + "/reversal"), adminToken(),
+				Map.of("reason", "late correction"));
+		assertThat(reversal.status()).as(reversal.body()).isEqualTo(201);
+		assertThat(reversal.json().get("month").asString()).isEqualTo(month.plusMonths(2).toString());
 		assertThat(unbalancedTransactions()).isZero();
 	}
 

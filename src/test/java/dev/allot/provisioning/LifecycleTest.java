@@ -41,7 +41,10 @@ import static org.awaitility.Awaitility.await;
 		"spring.datasource.hikari.maximum-pool-size=6", "spring.datasource.hikari.minimum-idle=1" })
 public abstract class LifecycleTest extends FleetTest {
 
-	/** The application's clock in this context: the real one, seven years ahead. */
+	/**
+	 * The application's clock in this context: the real one, seven years ahead. The manual scheduler also runs
+	 * billing's month closing at this time: the billing tests' clock ({@code BillingTest}) must stay months behind.
+	 */
 	private static final Clock AHEAD = Clock.offset(Clock.systemUTC(), Duration.ofDays(7 * 365));
 
 	@TestBean(name = "clock", methodName = "lifecycleClock")

@@ -100,14 +100,19 @@ public class Ledger {
 		return id;
 	}
 
-	/** The month a posting wanted, or the current one when that has closed (or is due to close). */
+	/**
+	 * The month a posting wanted, or, when that has closed (or is due to close), the first open month from the current
+	 * one on. A replica whose clock runs ahead may have closed the current month already; the posting then goes to the
+	 * next open one rather than failing on every retry.
+	 */
 	YearMonth openMonth(YearMonth wanted, Instant now) {
 		boolean due = !now.isBefore(wanted.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC)
 			.plus(properties.closeMonthAfter()));
-		if (due || repository.isClosed(wanted)) {
-			return YearMonth.from(now.atOffset(ZoneOffset.UTC));
+		if (!due && !repository.isClosed(wanted)) {
+			return wanted;
 		}
-		return wanted;
+		YearMonth current = YearMonth.from(now.atOffset(ZoneOffset.UTC));
+		return repository.firstOpenMonthFrom(wanted.isAfter(current) ? wanted : current);
 	}
 
 	/** Closes the months whose closing time has passed; a closed month never takes another posting. */

@@ -48,6 +48,18 @@ public class LedgerRepository {
 			.orElse(false);
 	}
 
+	/** {@code from}, or the first month after it that has not closed. */
+	YearMonth firstOpenMonthFrom(YearMonth from) {
+		LocalDate open = jdbc.sql("""
+				SELECT min(m)::date FROM generate_series(?::date, ?::date + interval '1200 months', interval '1 month') g(m)
+				WHERE NOT EXISTS (SELECT 1 FROM ledger_month l WHERE l.month = g.m::date AND l.closed_at IS NOT NULL)
+				""")
+			.params(from.atDay(1), from.atDay(1))
+			.query(LocalDate.class)
+			.single();
+		return YearMonth.from(open);
+	}
+
 	/** Closes every open month starting before {@code before} (its row created closed if it had no posting). */
 	int closeMonthsBefore(YearMonth before, Instant now) {
 		int closed = jdbc.sql("UPDATE ledger_month SET closed_at = ? WHERE closed_at IS NULL AND month < ?")

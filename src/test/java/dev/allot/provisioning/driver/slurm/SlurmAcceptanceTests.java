@@ -78,7 +78,7 @@ class SlurmAcceptanceTests extends SlurmStandInTest {
 					&& d.endsWith("scontrol reboot ASAP nextstate=RESUME " + spare + "."));
 		SlurmRecord rebooted = SlurmRecord.parse(slurm.run("scontrol", "show", "node", spare, "--oneliner").stdout());
 		assertThat(rebooted.get("State")).contains("REBOOT");
-		slurm.run("scontrol", "update", "NodeName=" + spare, "State=RESUME"); // the test host does not reboot
+		slurm.backInService(spare); // the test host does not reboot
 
 		runDueAt(hour(3));
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DELETED");

@@ -130,6 +130,27 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 	public record Result(int exitCode, String stdout, String stderr) {
 	}
 
+	/**
+	 * Brings a node a test had Slurm reboot back into service, as its slurmd would register after a real reboot (the
+	 * test host does not reboot). A reboot still pending is cancelled first: resuming alone would let Slurm issue it
+	 * later, and the node would go down under the next test. Waits until the node can run jobs (no down, drain,
+	 * reboot or not-responding flag), resuming it again while it cannot.
+	 */
+	public void backInService(String node) {
+		run("scontrol", "cancel_reboot", node);
+		org.awaitility.Awaitility.await("Slurm node " + node + " back in service")
+			.atMost(Duration.ofSeconds(120))
+			.pollInterval(Duration.ofSeconds(2))
+			.until(() -> {
+				String state = SlurmRecord.parse(run("scontrol", "show", "node", node, "--oneliner").stdout()).get("State");
+				boolean inService = !state.isEmpty() && !state.matches(".*(DOWN|DRAIN|REBOOT|NOT_RESPONDING|FAIL|POWER).*");
+				if (!inService) {
+					run("scontrol", "update", "NodeName=" + node, "State=RESUME");
+				}
+				return inService;
+			});
+	}
+
 	private static Result exec(List<String> command, Duration timeout) {
 		try {
 			Path out = Files.createTempFile("slurm", ".out");

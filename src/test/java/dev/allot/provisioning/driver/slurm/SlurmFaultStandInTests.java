@@ -134,9 +134,7 @@ class SlurmFaultStandInTests extends SlurmStandInTest {
 			// the test's nodes come back for the other tests (ReturnToService=2 may already have returned them)
 			for (String node : List.of(dying, spare)) {
 				Files.deleteIfExists(recordings.resolve(node + ".NVIDIA_SMI"));
-				slurm.run("scontrol", "update", "NodeName=" + node, "State=RESUME");
-				await().atMost(Duration.ofSeconds(120))
-					.until(() -> slurm.run("sinfo", "-h", "-n", node, "-o", "%T").stdout().strip(), "idle"::equals);
+				slurm.backInService(node);
 			}
 		}
 

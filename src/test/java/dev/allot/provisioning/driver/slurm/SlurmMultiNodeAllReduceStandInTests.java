@@ -135,7 +135,7 @@ class SlurmMultiNodeAllReduceStandInTests extends SlurmStandInTest {
 		}
 		finally {
 			// a slow node's first fault is a software one: Slurm was asked to reboot it; the test host does not
-			slurm.run("scontrol", "update", "NodeName=" + bad, "State=RESUME");
+			slurm.backInService(bad);
 		}
 
 		runDueAt(hour(9));
