@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +21,35 @@ import org.jspecify.annotations.Nullable;
  * the booking's GPUs, at every instant, into {@link RateClass rate classes}.
  */
 public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boolean burst, Duration maxWindow,
-		Duration maxAdvance, @Nullable BigDecimal monthlyBudget, Priority priority) {
+		Duration maxAdvance, @Nullable BigDecimal monthlyBudget, Priority priority, int lendableGpus, ZoneId zone,
+		List<QuotaWindow> windows) {
+
+	/** The zone of a policy that names none. */
+	public static final ZoneId UTC = ZoneId.of("UTC");
+
+	/** At most this many time windows per policy. */
+	public static final int MAX_WINDOWS = 50;
+
+	/** A policy that lends all of its guarantee and has no time windows (zone UTC). */
+	public QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boolean burst, Duration maxWindow,
+			Duration maxAdvance, @Nullable BigDecimal monthlyBudget, Priority priority) {
+		this(gpuType, guaranteedGpus, maxGpus, burst, maxWindow, maxAdvance, monthlyBudget, priority, guaranteedGpus,
+				UTC, List.of());
+	}
 
 	public QuotaPolicy {
+		windows = List.copyOf(windows);
+		if (lendableGpus < 0 || lendableGpus > guaranteedGpus) {
+			throw InvalidInputException.of("lendableGpus", "must be from 0 to guaranteedGpus (" + guaranteedGpus + ")");
+		}
+		if (windows.size() > MAX_WINDOWS) {
+			throw InvalidInputException.of("windows", "must be at most " + MAX_WINDOWS);
+		}
+		for (int i = 0; i < windows.size(); i++) {
+			if (windows.get(i).maxGpus() < guaranteedGpus) {
+				throw InvalidInputException.of("windows[" + i + "].maxGpus", "must be at least guaranteedGpus");
+			}
+		}
 		if (guaranteedGpus < 0) {
 			throw InvalidInputException.of("guaranteedGpus", "must be 0 or more");
 		}
@@ -86,18 +113,22 @@ public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boole
 				start = monthStart(month)) {
 			cuts.add(start);
 		}
+		windows.forEach(w -> w.edges(window.start(), window.end(), zone, cuts));
 		List<Segment> segments = new ArrayList<>();
 		int worstExcess = 0;
+		int worstMax = maxGpus;
 		Instant worstAt = window.start();
 		Instant from = cuts.pollFirst();
 		for (Instant to : cuts) {
 			TimeWindow stretch = new TimeWindow(from, to);
 			int used = existing.levelAt(from);
+			int max = maxGpusAt(from);
 			int reserved = Math.min(gpus, Math.max(0, guaranteedGpus - used));
-			int borrowed = Math.min(gpus - reserved, Math.max(0, maxGpus - Math.max(used, guaranteedGpus)));
+			int borrowed = Math.min(gpus - reserved, Math.max(0, max - Math.max(used, guaranteedGpus)));
 			int onDemand = gpus - reserved - borrowed;
-			if (onDemand > 0 && !burst && used + gpus - maxGpus > worstExcess) {
-				worstExcess = used + gpus - maxGpus;
+			if (onDemand > 0 && !burst && used + gpus - max > worstExcess) {
+				worstExcess = used + gpus - max;
+				worstMax = max;
 				worstAt = from;
 			}
 			segments.add(new Segment(stretch, reserved, borrowed, onDemand));
@@ -105,17 +136,36 @@ public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boole
 		}
 		if (worstExcess > 0) {
 			throw (QuotaExceededException) new QuotaExceededException("maxGpus",
-					"The team would hold " + (maxGpus + worstExcess) + " " + gpuType + " GPUs at once (from "
-							+ UtcText.of(worstAt) + "), " + worstExcess + " more than the " + maxGpus
-							+ " its quota allows, with no bursting beyond it")
+					"The team would hold " + (worstMax + worstExcess) + " " + gpuType + " GPUs at once (from "
+							+ UtcText.of(worstAt) + "), " + worstExcess + " more than the " + worstMax
+							+ " its quota allows" + (windows.isEmpty() ? "" : " then") + ", with no bursting beyond it")
 				.with("field", "gpus")
 				.with("gpuType", gpuType)
-				.with("allowed", maxGpus)
-				.with("requested", maxGpus + worstExcess)
+				.with("allowed", worstMax)
+				.with("requested", worstMax + worstExcess)
 				.with("exceededBy", worstExcess)
 				.with("at", worstAt);
 		}
 		return segments;
+	}
+
+	/**
+	 * The most the tenant may hold at the instant: the largest {@code maxGpus} of the time windows holding it (read
+	 * in the policy's zone), or the policy's own {@code maxGpus} outside them.
+	 */
+	public int maxGpusAt(Instant instant) {
+		int max = -1;
+		for (QuotaWindow w : windows) {
+			if (w.maxGpus() > max && w.covers(instant, zone)) {
+				max = w.maxGpus();
+			}
+		}
+		return max < 0 ? maxGpus : max;
+	}
+
+	/** The part of the guarantee never lent to other tenants: held for this one even while unused. */
+	public int heldBackGpus() {
+		return guaranteedGpus - lendableGpus;
 	}
 
 	static Instant monthStart(YearMonth month) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,11 +84,12 @@ class QuotaRepository {
 		for (QuotaPolicy policy : policies) {
 			jdbc.sql("""
 					INSERT INTO quota_policy (tenant_id, gpu_type_id, guaranteed_gpus, max_gpus, burst,
-					    max_window_seconds, max_advance_seconds, monthly_budget, priority)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+					    max_window_seconds, max_advance_seconds, monthly_budget, priority, lendable_gpus, zone, windows)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
 				.params(tenantId, gpuTypeIds.get(policy.gpuType()), policy.guaranteedGpus(), policy.maxGpus(),
 						policy.burst(), policy.maxWindow().toSeconds(), policy.maxAdvance().toSeconds(),
-						policy.monthlyBudget(), policy.priority().name())
+						policy.monthlyBudget(), policy.priority().name(), policy.lendableGpus(), policy.zone().getId(),
+						policy.windows().stream().map(QuotaWindow::stored).toArray(String[]::new))
 				.update();
 		}
 		jdbc.sql("UPDATE quota SET version = ?, updated_at = now() WHERE tenant_id = ?")
@@ -281,10 +283,17 @@ class QuotaRepository {
 	}
 
 	private static QuotaPolicy policy(ResultSet rs, int row) throws SQLException {
+		List<QuotaWindow> windows = new ArrayList<>();
+		for (String stored : (String[]) rs.getArray("windows").getArray()) {
+			windows.add(QuotaWindow.parse(stored));
+		}
 		return new QuotaPolicy(rs.getString("code"), rs.getInt("guaranteed_gpus"), rs.getInt("max_gpus"),
 				rs.getBoolean("burst"), Duration.ofSeconds(rs.getLong("max_window_seconds")),
 				Duration.ofSeconds(rs.getLong("max_advance_seconds")), rs.getBigDecimal("monthly_budget"),
-				Priority.valueOf(rs.getString("priority")));
+				Priority.valueOf(rs.getString("priority")),
+				rs.getObject("lendable_gpus") == null ? rs.getInt("guaranteed_gpus") : rs.getInt("lendable_gpus"),
+				ZoneId.of(rs.getString("zone")),
+				windows);
 	}
 
 	private static RateCard rateCard(ResultSet rs, String gpuType) throws SQLException {

@@ -159,21 +159,23 @@ public class Quotas {
 
 	/**
 	 * One step of a tenant's standing on a GPU type: its guarantee and ceiling, the most it holds in the step split
-	 * into tiers, the part of its unused guarantee held back from borrowers ({@code lendableHeld}: 0 until lending
-	 * limits exist, as all of it may be borrowed), and the tier a new booking would get then ({@code NONE}: none).
+	 * into tiers, the part of its unused guarantee held back from borrowers ({@code lendableHeld}: what of the
+	 * guarantee beyond {@code lendableGpus} it does not use then), and the tier a new booking would get then
+	 * ({@code NONE}: none). {@code maxGpus} is the ceiling then: a time window's where one holds the step's start.
 	 */
 	public record StandingStep(Instant start, int guaranteedGpus, int maxGpus, int reservedInUse, int borrowedInUse,
 			int onDemandInUse, int lendableHeld, String newBooking) {
 
 		static StandingStep of(@Nullable QuotaPolicy policy, Instant start, int held) {
 			int guaranteed = policy == null ? 0 : policy.guaranteedGpus();
-			int max = policy == null ? 0 : policy.maxGpus();
+			int max = policy == null ? 0 : policy.maxGpusAt(start);
 			int reserved = Math.min(held, guaranteed);
 			int borrowed = Math.min(Math.max(0, held - guaranteed), Math.max(0, max - guaranteed));
 			RateClass next = policy == null ? null
 					: held < guaranteed ? RateClass.RESERVED
 							: held < max ? RateClass.BORROWED : policy.burst() ? RateClass.ON_DEMAND : null;
-			return new StandingStep(start, guaranteed, max, reserved, borrowed, held - reserved - borrowed, 0,
+			int heldBack = policy == null ? 0 : Math.max(0, policy.heldBackGpus() - reserved);
+			return new StandingStep(start, guaranteed, max, reserved, borrowed, held - reserved - borrowed, heldBack,
 					next == null ? "NONE" : next.name());
 		}
 	}

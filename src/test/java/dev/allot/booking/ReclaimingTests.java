@@ -4,8 +4,10 @@ import java.util.Map;
 
 import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Guarantees are capacity: a guaranteed booking reclaims nodes from other tenants' preemptible reservations. */
 class ReclaimingTests extends BookingFixture {
@@ -37,6 +39,18 @@ class ReclaimingTests extends BookingFixture {
 		assertThat(count("SELECT count(*) FROM audit_event WHERE action = 'reservation.preempted' AND object_id = ?",
 				victim)).isEqualTo(1);
 		assertThat(api.post(path(b, victim) + "/cancel", b.token(), Map.of()).status()).isEqualTo(409);
+		// b is told, once, without naming a
+		await().untilAsserted(() -> {
+			JsonNode notices = api.get("/api/v1/tenants/" + b.tenant() + "/notifications", b.token()).json().get("items");
+			assertThat(notices.valueStream().filter(n -> n.get("kind").asString().equals("RESERVATION_PREEMPTED")))
+				.singleElement()
+				.satisfies(n -> {
+					assertThat(n.get("details").get("reservationId").asString()).isEqualTo(victim);
+					assertThat(n.get("details").get("preemption").get("at").asString())
+						.isEqualTo(seen.json().get("preemption").get("at").asString());
+					assertThat(n.get("message").asString()).contains(victim).doesNotContain(a.tenant());
+				});
+		});
 		// The freed nodes not taken by a are free again.
 		assertThat(book(b, 16, hour(5), hour(9)).status()).isEqualTo(201);
 	}

@@ -31,11 +31,15 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		field("maxGpus", gpuType).sendKeys("8");
 		field("maxWindow", gpuType).clear();
 		field("maxWindow", gpuType).sendKeys("a week");
+		field("windows", gpuType).sendKeys("weekends all day 64");
 		submit("#save-" + gpuType);
 
 		assertThat(find("#maxGpus-" + gpuType + "-error").getText()).isEqualTo("Must be at least the guaranteed GPUs (16)");
 		assertThat(find("#maxWindow-" + gpuType + "-error").getText()).startsWith("Enter a duration such as 7d");
 		assertThat(field("maxWindow", gpuType).getAttribute("aria-invalid")).isEqualTo("true");
+		assertThat(find("#windows-" + gpuType + "-error").getText())
+			.isEqualTo("Line \"weekends all day 64\": is not in the form DAYS HH:MM-HH:MM GPUS. Write days, hours and "
+					+ "GPUs, such as SAT,SUN 00:00-24:00 64");
 		assertThat(exists("#guaranteedGpus-" + gpuType + "-error")).isFalse();
 		assertThat(count("SELECT count(*) FROM quota_policy p JOIN tenant t ON t.id = p.tenant_id WHERE t.slug = ?",
 				tenant)).isZero();
@@ -45,6 +49,10 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		field("maxWindow", gpuType).clear();
 		field("maxWindow", gpuType).sendKeys("72h");
 		field("monthlyBudget", gpuType).sendKeys("25000");
+		field("windows", gpuType).clear();
+		field("windows", gpuType).sendKeys("sat,sun 00:00-24:00 64");
+		field("zone", gpuType).clear();
+		field("zone", gpuType).sendKeys("Europe/Berlin");
 		submit("#save-" + gpuType);
 
 		assertThat(find("#notice").getText()).startsWith("Saved the " + gpuType + " quota");
@@ -54,6 +62,11 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		var saved = api.get("/api/v1/tenants/" + tenant + "/quota", adminToken()).json().get("policies").get(0);
 		assertThat(saved.get("maxGpus").asInt()).isEqualTo(32);
 		assertThat(saved.get("maxWindow").asString()).isEqualTo("PT72H");
+		assertThat(saved.get("zone").asString()).isEqualTo("Europe/Berlin");
+		assertThat(saved.get("lendableGpus").asInt()).isEqualTo(16);
+		assertThat(saved.get("windows").get(0).get("days").valueStream().map(d -> d.asString())).containsExactly("SAT", "SUN");
+		assertThat(saved.get("windows").get(0).get("maxGpus").asInt()).isEqualTo(64);
+		assertThat(field("windows", gpuType).getAttribute("value")).isEqualTo("SAT,SUN 00:00-24:00 64");
 		fullScreenshot("laptop-admin_quota");
 	}
 

@@ -32,7 +32,7 @@ public class Notifications {
 
 	public enum Kind {
 
-		BUDGET_THRESHOLD, IDLE_RESERVATION
+		BUDGET_THRESHOLD, IDLE_RESERVATION, RESERVATION_PREEMPTED
 
 	}
 
@@ -56,6 +56,16 @@ public class Notifications {
 		this.tenancy = tenancy;
 		this.scheduler = scheduler;
 		this.secrets = secrets;
+	}
+
+	/** The tenant's notification webhook (set with its budget), if any. */
+	@Transactional(propagation = Propagation.SUPPORTS)
+	public @Nullable String webhookOf(UUID tenantId) {
+		return jdbc.sql("SELECT webhook_url FROM tenant_budget WHERE tenant_id = ?")
+			.param(tenantId)
+			.query(String.class)
+			.optional()
+			.orElse(null);
 	}
 
 	/** Records the notification unless one with the key exists; schedules its webhook delivery if any. */

@@ -167,11 +167,7 @@ public class Telemetry {
 				.params(c.id(), c.tenantId(), Timestamp.from(since), Timestamp.from(now), c.max())
 				.update();
 			if (inserted == 1) {
-				String webhook = jdbc.sql("SELECT webhook_url FROM tenant_budget WHERE tenant_id = ?")
-					.param(c.tenantId())
-					.query(String.class)
-					.optional()
-					.orElse(null);
+				String webhook = notifications.webhookOf(c.tenantId());
 				notifications.raise(c.tenantId(), Notifications.Kind.IDLE_RESERVATION, "idle:" + c.id(),
 						"Reservation " + c.id() + " is reserved but idle: its GPUs stayed under "
 								+ properties.idleThreshold() + " % since " + since,

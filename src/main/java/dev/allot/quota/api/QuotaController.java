@@ -2,8 +2,10 @@ package dev.allot.quota.api;
 
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.List;
 
 import dev.allot.quota.Priority;
 import dev.allot.quota.QuotaPolicy;
+import dev.allot.quota.QuotaWindow;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
@@ -36,25 +39,56 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/quota")
 class QuotaController {
 
+	/** A time-window quota: {@code days} as MON..SUN, {@code from} and {@code to} as HH:MM (to up to 24:00). */
+	record WindowBody(@Nullable List<String> days, @Nullable String from, @Nullable String to,
+			@Nullable Integer maxGpus) {
+
+		static WindowBody of(QuotaWindow window) {
+			return new WindowBody(window.dayNames(), window.from(), window.to(), window.maxGpus());
+		}
+	}
+
 	record PolicyBody(@NotBlank String gpuType, @NotNull @Min(0) Integer guaranteedGpus, @NotNull @Min(0) Integer maxGpus,
 			@Nullable Boolean burst, @NotNull Duration maxWindow, @NotNull Duration maxAdvance,
-			@Nullable @DecimalMin("0") BigDecimal monthlyBudget, @Nullable Priority priority) {
+			@Nullable @DecimalMin("0") BigDecimal monthlyBudget, @Nullable Priority priority,
+			@Nullable @Min(0) Integer lendableGpus, @Nullable @Size(max = 64) String zone,
+			@Nullable @Size(max = QuotaPolicy.MAX_WINDOWS) List<@NotNull WindowBody> windows) {
 
 		static PolicyBody of(QuotaPolicy policy) {
 			return new PolicyBody(policy.gpuType(), policy.guaranteedGpus(), policy.maxGpus(), policy.burst(),
-					policy.maxWindow(), policy.maxAdvance(), policy.monthlyBudget(), policy.priority());
+					policy.maxWindow(), policy.maxAdvance(), policy.monthlyBudget(), policy.priority(),
+					policy.lendableGpus(), policy.zone().getId(), policy.windows().stream().map(WindowBody::of).toList());
 		}
 
 		QuotaPolicy toPolicy(int index) {
 			try {
+				List<QuotaWindow> parsed = new ArrayList<>();
+				List<WindowBody> given = windows == null ? List.of() : windows;
+				for (int i = 0; i < given.size(); i++) {
+					WindowBody w = given.get(i);
+					parsed.add(QuotaWindow.of("windows[" + i + "]", w.days(), w.from(), w.to(), w.maxGpus()));
+				}
 				return new QuotaPolicy(gpuType, guaranteedGpus, maxGpus, Boolean.TRUE.equals(burst), maxWindow,
-						maxAdvance, monthlyBudget, priority == null ? Priority.TRAINING : priority);
+						maxAdvance, monthlyBudget, priority == null ? Priority.TRAINING : priority,
+						lendableGpus == null ? guaranteedGpus : lendableGpus, parsedZone(), parsed);
 			}
 			catch (InvalidInputException ex) {
 				throw new InvalidInputException(ex.errors()
 					.stream()
 					.map(e -> new InvalidInputException.FieldError("policies[" + index + "]." + e.field(), e.message()))
 					.toList());
+			}
+		}
+
+		private ZoneId parsedZone() {
+			if (zone == null || zone.isBlank()) {
+				return QuotaPolicy.UTC;
+			}
+			try {
+				return ZoneId.of(zone.strip());
+			}
+			catch (DateTimeException ex) {
+				throw InvalidInputException.of("zone", "must be a time zone such as Europe/Berlin or UTC");
 			}
 		}
 	}

@@ -1,10 +1,15 @@
 package dev.allot.quota.ui;
 
 import java.math.BigDecimal;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.allot.quota.Priority;
 import dev.allot.quota.QuotaPolicy;
+import dev.allot.quota.QuotaWindow;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.web.FormErrors;
 import org.jspecify.annotations.Nullable;
@@ -16,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  */
 record QuotaForm(@Nullable String gpuType, @Nullable String guaranteedGpus, @Nullable String maxGpus,
 		@Nullable String burst, @Nullable String maxWindow, @Nullable String maxAdvance,
-		@Nullable String monthlyBudget, @Nullable String priority, @Nullable String version,
-		@Nullable String confirm) {
+		@Nullable String monthlyBudget, @Nullable String priority, @Nullable String lendableGpus,
+		@Nullable String zone, @Nullable String windows, @Nullable String version, @Nullable String confirm) {
 
 	static final int MAX_GPUS = 100_000;
 
@@ -26,11 +31,15 @@ record QuotaForm(@Nullable String gpuType, @Nullable String guaranteedGpus, @Nul
 				policy.burst() ? "on" : null, DurationText.format(policy.maxWindow()),
 				DurationText.format(policy.maxAdvance()),
 				policy.monthlyBudget() == null ? "" : policy.monthlyBudget().stripTrailingZeros().toPlainString(),
-				policy.priority().name(), String.valueOf(version), null);
+				policy.priority().name(),
+				policy.lendableGpus() == policy.guaranteedGpus() ? "" : String.valueOf(policy.lendableGpus()),
+				policy.zone().getId(),
+				String.join("\n", policy.windows().stream().map(QuotaWindow::stored).toList()), String.valueOf(version),
+				null);
 	}
 
 	static QuotaForm empty(String gpuType, long version) {
-		return new QuotaForm(gpuType, "0", "0", null, "7d", "30d", "", Priority.TRAINING.name(),
+		return new QuotaForm(gpuType, "0", "0", null, "7d", "30d", "", Priority.TRAINING.name(), "", "UTC", "",
 				String.valueOf(version), null);
 	}
 
@@ -81,12 +90,36 @@ record QuotaForm(@Nullable String gpuType, @Nullable String guaranteedGpus, @Nul
 		if (guaranteed != null && max != null && max < guaranteed) {
 			errors.add("maxGpus", "Must be at least the guaranteed GPUs (" + guaranteed + ")");
 		}
+		Integer lendable = clean(lendableGpus).isEmpty() ? guaranteed : count(lendableGpus, "lendableGpus", errors);
+		if (lendable != null && guaranteed != null && lendable > guaranteed) {
+			errors.add("lendableGpus", "Must be at most the guaranteed GPUs (" + guaranteed + ")");
+		}
+		ZoneId inZone = null;
+		try {
+			inZone = clean(zone).isEmpty() ? QuotaPolicy.UTC : ZoneId.of(clean(zone));
+		}
+		catch (DateTimeException ex) {
+			errors.add("zone", "Enter a time zone such as Europe/Berlin or UTC");
+		}
+		List<QuotaWindow> parsed = new ArrayList<>();
+		for (String line : clean(windows).split("\\R")) {
+			if (!line.isBlank()) {
+				try {
+					parsed.add(QuotaWindow.ofText(line));
+				}
+				catch (InvalidInputException ex) {
+					errors.add("windows", "Line \"" + line.strip() + "\": " + ex.errors().getFirst().message()
+							+ ". Write days, hours and GPUs, such as SAT,SUN 00:00-24:00 64");
+				}
+			}
+		}
 		if (!errors.isEmpty() || guaranteed == null || max == null || window == null || advance == null
-				|| chosen == null) {
+				|| chosen == null || lendable == null || inZone == null) {
 			return null;
 		}
 		try {
-			return new QuotaPolicy(clean(gpuType), guaranteed, max, burstOn(), window, advance, budget, chosen);
+			return new QuotaPolicy(clean(gpuType), guaranteed, max, burstOn(), window, advance, budget, chosen, lendable,
+					inZone, parsed);
 		}
 		catch (InvalidInputException invalid) {
 			errors.add(invalid, "form");
