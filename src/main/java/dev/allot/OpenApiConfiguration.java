@@ -86,7 +86,11 @@ class OpenApiConfiguration {
 					.addProperty("spent", new Schema<>().description("budget refusals: spent so far that month"))
 					.addProperty("project", new StringSchema().description("project budget refusals: the project"))
 					.addProperty("at", new StringSchema().format("date-time")
-						.description("time-window quota refusals: the first instant refused"))
+						.description("time-window quota and lending refusals: the first instant refused"))
+					.addProperty("freeGpus", new IntegerSchema()
+						.description("capacity_not_available for lending limits: the GPU type's free GPUs then"))
+					.addProperty("heldGpus", new IntegerSchema().description("capacity_not_available for lending "
+							+ "limits: of those, what other tenants' guarantees hold back from borrowers"))
 					.addProperty("earliestStart", new StringSchema().format("date-time")
 						.description("capacity_not_available: the earliest start where the same booking fits"))
 					.addProperty("alternatives", new ArraySchema()

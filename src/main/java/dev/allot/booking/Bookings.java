@@ -86,12 +86,15 @@ public class Bookings {
 
 	private final Reclaiming reclaiming;
 
+	private final Lending lending;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
-			Reclaiming reclaiming) {
+			Reclaiming reclaiming, Lending lending) {
 		this.capacity = capacity;
 		this.reclaiming = reclaiming;
+		this.lending = lending;
 		this.reservations = reservations;
 		this.allocations = allocations;
 		this.calendar = calendar;
@@ -169,6 +172,7 @@ public class Bookings {
 		TimeWindow window = request.window();
 		QuotaDecision decision = quotas.reserve(id, target.tenant().id(), target.project().slug(), pool.gpuType(),
 				window, request.gpus());
+		lending.requireRoomBeyondHeld(target.tenant().id(), pool.gpuType(), window, request.gpus(), decision);
 		boolean reclaims = decision.reservedOnly() && !request.preemptible();
 		if (reclaims) {
 			reclaiming.reclaim(target.pool(), target.tenant().id(), target.nodes(), window,
@@ -279,6 +283,7 @@ public class Bookings {
 			TimeWindow whole = new TimeWindow(before.startsAt(), newEnd);
 			QuotaDecision decision = quotas.extend(id, tenant.id(), before.project(), pool.gpuType(), whole,
 					before.endsAt(), before.gpus());
+			lending.requireRoomBeyondHeld(tenant.id(), pool.gpuType(), extension, before.gpus(), decision);
 			List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, extension);
 			allocate(() -> allocations.reallocate(id, whole));
 			calendar.taken(stored.poolId(), gaps, extension);

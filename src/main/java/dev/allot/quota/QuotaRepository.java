@@ -55,6 +55,20 @@ class QuotaRepository {
 			.singleValue();
 	}
 
+	/** A tenant that lends less than its guarantee of a GPU type: how much it holds back from borrowers. */
+	record HeldBack(UUID tenantId, int guaranteedGpus, int heldBackGpus) {
+	}
+
+	/** The tenants other than {@code tenantId} that hold some of their guarantee of the type back from borrowers. */
+	List<HeldBack> heldBack(UUID gpuTypeId, UUID tenantId) {
+		return jdbc.sql("""
+				SELECT tenant_id, guaranteed_gpus, guaranteed_gpus - lendable_gpus FROM quota_policy
+				WHERE gpu_type_id = ? AND tenant_id <> ? AND lendable_gpus < guaranteed_gpus""")
+			.params(gpuTypeId, tenantId)
+			.query((rs, n) -> new HeldBack(rs.getObject(1, UUID.class), rs.getInt(2), rs.getInt(3)))
+			.list();
+	}
+
 	int guaranteedByOthers(UUID tenantId, UUID gpuTypeId) {
 		return jdbc.sql("""
 				SELECT coalesce(sum(guaranteed_gpus), 0) FROM quota_policy WHERE gpu_type_id = ? AND tenant_id <> ?""")

@@ -314,6 +314,40 @@ public class Quotas {
 		repository.deleteFrom(reservationId, from);
 	}
 
+	/**
+	 * Lending limits: per UTC hour of the window, the GPUs of the type that other tenants' guarantees hold back from
+	 * borrowers (what of {@code guaranteedGpus - lendableGpus} each does not use then, counted as the standing counts
+	 * it). Hours where nothing is held are absent. When some tenant holds some back, the GPU type's sharing lock is
+	 * taken first (the lock guarantee changes take), so that two borrowers of the type check one after the other.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public Map<Instant, Integer> heldBackFromBorrowers(UUID borrower, GpuType type, TimeWindow window) {
+		List<QuotaRepository.HeldBack> holders = repository.heldBack(type.id(), borrower);
+		if (holders.isEmpty()) {
+			return Map.of();
+		}
+		repository.lockGuarantees(type.id());
+		Map<Instant, Integer> held = new java.util.TreeMap<>();
+		for (QuotaRepository.HeldBack holder : holders) {
+			UsageSteps usage = repository.usage(holder.tenantId(), type.id(), window);
+			for (Instant hour = UsageSteps.hourOf(window.start()); hour.isBefore(window.end());
+					hour = hour.plus(Duration.ofHours(1))) {
+				Instant from = hour.isBefore(window.start()) ? window.start() : hour;
+				Instant to = hour.plus(Duration.ofHours(1)).isBefore(window.end()) ? hour.plus(Duration.ofHours(1))
+						: window.end();
+				int least = usage.levelAt(from);
+				for (int level : usage.breaks().subMap(from, false, to, false).values()) {
+					least = Math.min(least, level);
+				}
+				int unused = holder.heldBackGpus() - Math.min(least, holder.guaranteedGpus());
+				if (unused > 0) {
+					held.merge(hour, unused, Integer::sum);
+				}
+			}
+		}
+		return held;
+	}
+
 	/** Each tenant's priority class for the GPU type (TRAINING for a tenant without a policy for it). */
 	@Transactional(propagation = Propagation.SUPPORTS)
 	public Map<UUID, Priority> priorities(java.util.Collection<UUID> tenantIds, GpuType type) {
