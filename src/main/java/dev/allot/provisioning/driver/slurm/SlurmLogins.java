@@ -158,6 +158,8 @@ final class SlurmLogins {
 	private List<String> remove(String account, List<String> users) {
 		List<String> removed = new ArrayList<>();
 		for (String user : users) {
+			// Slurm refuses to remove an association with jobs: access ends with them
+			slurm.run("scancel", "--account=" + account, "--user=" + user);
 			SlurmCommands.Result result = slurm.run("sacctmgr", "-i", "remove", "user", user, "account=" + account);
 			if (!result.ok() && associated(account).contains(user)) {
 				throw errors.failed("sacctmgr remove user " + user + " account=" + account, result, List.of());
