@@ -86,11 +86,14 @@ public class Bookings {
 
 	private final Reclaiming reclaiming;
 
+	private final List<ClusterChoices> choices;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
-			Reclaiming reclaiming) {
+			Reclaiming reclaiming, List<ClusterChoices> choices) {
 		this.capacity = capacity;
+		this.choices = List.copyOf(choices);
 		this.reclaiming = reclaiming;
 		this.reservations = reservations;
 		this.allocations = allocations;
@@ -339,6 +342,10 @@ public class Bookings {
 				errors.add(new InvalidInputException.FieldError("cluster.cudaDriver",
 						"is not offered by pool " + request.pool() + " (offered: " + String.join(", ", offered) + ")"));
 			}
+		}
+		errors.addAll(SshPublicKeys.refusals(request.cluster().sshPublicKeys()));
+		if (pool.isPresent()) {
+			choices.forEach(choice -> errors.addAll(choice.refusals(pool.get().name(), request.cluster())));
 		}
 		if (!errors.isEmpty()) {
 			throw new InvalidInputException(errors);
