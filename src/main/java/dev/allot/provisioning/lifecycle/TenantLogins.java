@@ -25,8 +25,11 @@ class TenantLogins {
 	}
 
 	List<String> of(String tenant) {
-		return tenancy.members(tenant)
-			.stream()
+		return logins(tenancy.members(tenant));
+	}
+
+	static List<String> logins(List<Member> members) {
+		return members.stream()
 			.filter(member -> member.role().includes(TenantRole.MEMBER))
 			.map(Member::username)
 			.filter(ClusterBlueprint::isLoginUser)
