@@ -88,11 +88,14 @@ public class Bookings {
 
 	private final Lending lending;
 
+	private final List<ClusterChoices> choices;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
-			Reclaiming reclaiming, Lending lending) {
+			Reclaiming reclaiming, Lending lending, List<ClusterChoices> choices) {
 		this.capacity = capacity;
+		this.choices = List.copyOf(choices);
 		this.reclaiming = reclaiming;
 		this.lending = lending;
 		this.reservations = reservations;
@@ -344,6 +347,10 @@ public class Bookings {
 				errors.add(new InvalidInputException.FieldError("cluster.cudaDriver",
 						"is not offered by pool " + request.pool() + " (offered: " + String.join(", ", offered) + ")"));
 			}
+		}
+		errors.addAll(SshPublicKeys.refusals(request.cluster().sshPublicKeys()));
+		if (pool.isPresent()) {
+			choices.forEach(choice -> errors.addAll(choice.refusals(pool.get().name(), request.cluster())));
 		}
 		if (!errors.isEmpty()) {
 			throw new InvalidInputException(errors);

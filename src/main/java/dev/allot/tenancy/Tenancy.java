@@ -2,6 +2,7 @@ package dev.allot.tenancy;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -76,6 +77,23 @@ public class Tenancy {
 	@Transactional(readOnly = true)
 	public Map<String, TenantRole> membershipsOf(String subject) {
 		return repository.membershipsOf(subject);
+	}
+
+	/** Every member of a tenant (none for an unknown one), for the logins provisioning opens on a cluster. */
+	@Transactional(readOnly = true)
+	public List<Member> members(String tenantSlug) {
+		Optional<Tenant> tenant = find(tenantSlug);
+		if (tenant.isEmpty()) {
+			return List.of();
+		}
+		List<Member> all = new ArrayList<>();
+		for (int page = 0;; page++) {
+			List<Member> members = repository.members(tenant.get().id(), new PageQuery(page, PageQuery.MAX_SIZE));
+			all.addAll(members);
+			if (members.size() < PageQuery.MAX_SIZE) {
+				return all;
+			}
+		}
 	}
 
 	/** The tenant if the caller may see it; 404 otherwise. */

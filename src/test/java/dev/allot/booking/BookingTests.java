@@ -306,6 +306,17 @@ class BookingTests extends BookingFixture {
 						"cluster.cudaDriver"),
 				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "sshPublicKeys", List.of("not a key"))), 400,
 						"cluster.sshPublicKeys[0]"),
+				// valid base64 whose embedded type is not the one named, a cut key, a control character in the
+				// comment, too many keys
+				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "sshPublicKeys",
+						List.of(SSH_KEY.replace("ssh-ed25519", "ssh-rsa")))), 400, "cluster.sshPublicKeys[0]"),
+				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "sshPublicKeys",
+						List.of(SSH_KEY, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx cut@paste"))), 400,
+						"cluster.sshPublicKeys[1]"),
+				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "sshPublicKeys",
+						List.of(SSH_KEY + "\u0000\u001b[2J"))), 400, "cluster.sshPublicKeys[0]"),
+				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "sshPublicKeys",
+						java.util.Collections.nCopies(33, SSH_KEY))), 400, "cluster.sshPublicKeys"),
 				new Case(with(s, "endsAt", hour(5).plus(Duration.ofDays(45)).toString()), 422, "endsAt"),
 				new Case(with(with(s, "startsAt", hour(24 * 70).toString()), "endsAt", hour(24 * 70 + 1).toString()), 422,
 						"startsAt"));

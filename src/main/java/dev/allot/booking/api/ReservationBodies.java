@@ -10,6 +10,7 @@ import dev.allot.booking.BookingRequest;
 import dev.allot.booking.ClusterSpec;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
+import dev.allot.booking.SshPublicKeys;
 import dev.allot.quota.QuotaDecision;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
@@ -25,9 +26,12 @@ import org.jspecify.annotations.Nullable;
 /** Request and response bodies of reservations and quotes. */
 final class ReservationBodies {
 
-	/** An OpenSSH public key line: a known key type, its base64 blob, and an optional comment. */
+	/**
+	 * An OpenSSH public key line: a known key type, its base64 blob, and an optional comment without control
+	 * characters. The first gate; booking then checks the blob itself ({@link dev.allot.booking.SshPublicKeys}).
+	 */
 	static final String SSH_PUBLIC_KEY = "^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\\.com"
-			+ "|sk-ecdsa-sha2-nistp256@openssh\\.com) AAAA[A-Za-z0-9+/]+={0,3}( [^\\r\\n]{0,200})?$";
+			+ "|sk-ecdsa-sha2-nistp256@openssh\\.com) AAAA[A-Za-z0-9+/]+={0,3}( [^\\p{Cntrl}]{0,200})?$";
 
 	private ReservationBodies() {
 	}
@@ -39,7 +43,7 @@ final class ReservationBodies {
 
 	record ClusterBody(@NotNull ClusterSpec.Orchestrator orchestrator, @Nullable @Size(max = 40) String cudaDriver,
 			@Nullable @Min(0) @Max(4096) Integer sharedMemoryGi, @Nullable @Size(max = 16) List<@NotNull @Valid VolumeBody> volumes,
-			@Nullable @Size(max = 32) List<@NotBlank @Size(max = 8192) @Pattern(regexp = SSH_PUBLIC_KEY,
+			@Nullable @Size(max = SshPublicKeys.MAX_KEYS) List<@NotBlank @Size(max = SshPublicKeys.MAX_LENGTH) @Pattern(regexp = SSH_PUBLIC_KEY,
 					message = "is not an OpenSSH public key (type, base64 key, optional comment)") String> sshPublicKeys) {
 
 		ClusterSpec toSpec() {

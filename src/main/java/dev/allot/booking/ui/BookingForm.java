@@ -45,9 +45,23 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 
 	/** A refusal of one field as the form words it: the field's label, never the API's name for it. */
 	static String labelled(String apiField, String message) {
-		String label = LABELS.get(FIELDS.getOrDefault(apiField, apiField));
-		return label == null ? capitalised(message) : label + ": " + message;
+		String label = LABELS.get(formField(apiField));
+		return label == null ? capitalised(message) : label + ": " + lineOf(apiField) + message;
 	}
+
+	/** The form's field for a field the API names; one key of the list ({@code cluster.sshPublicKeys[2]}) is the list's. */
+	private static String formField(String apiField) {
+		Matcher key = KEY_FIELD.matcher(apiField);
+		return FIELDS.getOrDefault(key.matches() ? "cluster.sshPublicKeys" : apiField, apiField);
+	}
+
+	/** "Key 3: " for a refusal of one key, as the form counts its non-empty lines. */
+	private static String lineOf(String apiField) {
+		Matcher key = KEY_FIELD.matcher(apiField);
+		return key.matches() ? "key " + (Integer.parseInt(key.group(1)) + 1) + ": " : "";
+	}
+
+	private static final Pattern KEY_FIELD = Pattern.compile("^cluster\\.sshPublicKeys\\[(\\d{1,4})]$");
 
 	static BookingForm prefill(ViewerTimes times, @Nullable String project, @Nullable String pool,
 			@Nullable String gpus, @Nullable Instant start, @Nullable Instant end) {
@@ -188,10 +202,8 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 
 	/** Puts the messages of a refusal next to the fields the form shows. */
 	static void addRefusal(InvalidInputException invalid, FormErrors errors) {
-		invalid.errors().forEach(error -> {
-			String field = FIELDS.getOrDefault(error.field(), error.field());
-			errors.add(field, capitalised(error.message()));
-		});
+		invalid.errors().forEach(error -> errors.add(formField(error.field()),
+				capitalised(lineOf(error.field()) + error.message())));
 	}
 
 	static String capitalised(String message) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -18,10 +19,18 @@ import dev.allot.shared.Slugs;
  * @param cudaDriver the CUDA driver version the nodes must run, e.g. {@code 550.54.15}
  * @param sharedMemoryGi size of {@code /dev/shm} for the tenant's workloads
  * @param sshPublicKeys keys of the tenant's users, for SSH access where the orchestrator offers it
+ * @param loginUsers the tenant's users who may log in and submit ({@link #isLoginUser}), where the orchestrator has
+ * user accounts (Slurm); the keys are installed for each of them
  */
 public record ClusterBlueprint(UUID reservationId, String tenant, String project, List<String> nodes, int gpusPerNode,
 		Instant startsAt, Instant endsAt, Orchestrator orchestrator, String cudaDriver, int sharedMemoryGi,
-		List<Volume> volumes, List<String> sshPublicKeys) {
+		List<Volume> volumes, List<String> sshPublicKeys, List<String> loginUsers) {
+
+	/** A portable POSIX user name (what useradd accepts by default), at most 32 characters. */
+	private static final Pattern LOGIN_USER = Pattern.compile("^[a-z_][a-z0-9_-]{0,31}$");
+
+	/** Names no tenant may log in as, whatever its members are called. */
+	private static final Set<String> RESERVED_USERS = Set.of("root", "slurm", "munge", "daemon", "bin", "sys", "nobody");
 
 	private static final Pattern HOSTNAME = Pattern.compile("^[a-zA-Z0-9]([a-zA-Z0-9.-]{0,251}[a-zA-Z0-9])?$");
 
@@ -44,6 +53,24 @@ public record ClusterBlueprint(UUID reservationId, String tenant, String project
 		require(volumes.stream().map(Volume::name).distinct().count() == volumes.size(), "volume names must not repeat");
 		nodes = List.copyOf(nodes);
 		sshPublicKeys = sshPublicKeys == null ? List.of() : List.copyOf(sshPublicKeys);
+		loginUsers = loginUsers == null ? List.of() : List.copyOf(loginUsers);
+		require(loginUsers.stream().allMatch(ClusterBlueprint::isLoginUser), "login users must be POSIX user names");
+	}
+
+	/** A blueprint with no tenant login (none configured, or an orchestrator without user accounts). */
+	public ClusterBlueprint(UUID reservationId, String tenant, String project, List<String> nodes, int gpusPerNode,
+			Instant startsAt, Instant endsAt, Orchestrator orchestrator, String cudaDriver, int sharedMemoryGi,
+			List<Volume> volumes, List<String> sshPublicKeys) {
+		this(reservationId, tenant, project, nodes, gpusPerNode, startsAt, endsAt, orchestrator, cudaDriver,
+				sharedMemoryGi, volumes, sshPublicKeys, List.of());
+	}
+
+	/**
+	 * Whether a member's user name may become a login on a cluster: a lower-case POSIX name (so it is safe as a
+	 * command argument and as a file name) that is not a system account.
+	 */
+	public static boolean isLoginUser(String name) {
+		return LOGIN_USER.matcher(name).matches() && !RESERVED_USERS.contains(name);
 	}
 
 	public ClusterRef ref() {

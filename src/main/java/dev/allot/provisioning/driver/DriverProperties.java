@@ -129,16 +129,47 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 	 * @param loginHost where tenants log in, shown to them
 	 * @param timeZone the controller's time zone, in which Slurm reads reservation start times
 	 * @param commandTimeout bound of one Slurm command
+	 * @param loginNode where the tenant users' SSH keys are installed; none: keys are not installed (the users are
+	 * still associated with the tenant's account)
 	 */
 	public record SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
-			Duration commandTimeout) {
+			Duration commandTimeout, @Nullable LoginNode loginNode) {
 
+		@ConstructorBinding
 		public SlurmPool {
 			commandPrefix = commandPrefix == null ? List.of() : List.copyOf(commandPrefix);
 			loginHost = loginHost == null ? "localhost" : loginHost;
 			timeZone = timeZone == null ? ZoneId.systemDefault() : timeZone;
 			commandTimeout = positive(commandTimeout == null ? Duration.ofSeconds(30) : commandTimeout,
 					"slurm.command-timeout");
+		}
+
+		public SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
+				Duration commandTimeout) {
+			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, null);
+		}
+
+	}
+
+	/**
+	 * The Slurm login node ({@code login-host}, what tenants {@code ssh} to) as Allot reaches it to install keys.
+	 *
+	 * @param commandPrefix prepended to the commands that edit the key files, e.g. {@code [ssh, -o, BatchMode=yes,
+	 * root@login1]}; empty runs them on this host
+	 * @param authorizedKeysDir a folder of one authorized_keys file per user, named as the user, that the login
+	 * node's sshd reads ({@code AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/allot-keys/%u})
+	 */
+	public record LoginNode(List<String> commandPrefix, String authorizedKeysDir) {
+
+		public LoginNode {
+			commandPrefix = commandPrefix == null ? List.of() : List.copyOf(commandPrefix);
+			if (authorizedKeysDir == null || !authorizedKeysDir.matches("/[A-Za-z0-9/._-]*")
+					|| authorizedKeysDir.contains("..")) {
+				throw new IllegalArgumentException("slurm.login-node.authorized-keys-dir must be an absolute path of "
+						+ "letters, digits, '/', '.', '_' and '-'");
+			}
+			authorizedKeysDir = authorizedKeysDir.endsWith("/") && authorizedKeysDir.length() > 1
+					? authorizedKeysDir.substring(0, authorizedKeysDir.length() - 1) : authorizedKeysDir;
 		}
 
 	}

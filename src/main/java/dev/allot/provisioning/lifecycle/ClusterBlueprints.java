@@ -1,5 +1,7 @@
 package dev.allot.provisioning.lifecycle;
 
+import java.util.List;
+
 import dev.allot.booking.ClusterSpec;
 import dev.allot.booking.Reservation;
 import dev.allot.provisioning.driver.ClusterBlueprint;
@@ -11,14 +13,14 @@ final class ClusterBlueprints {
 	}
 
 	/** Refuses, with {@link IllegalArgumentException}, a booking the driver cannot build: retrying cannot help. */
-	static ClusterBlueprint of(Reservation r, LifecycleProperties defaults) {
+	static ClusterBlueprint of(Reservation r, LifecycleProperties defaults, List<String> loginUsers) {
 		ClusterSpec asked = r.cluster();
 		Integer shm = asked.sharedMemoryGi();
 		return new ClusterBlueprint(r.id(), r.tenant(), r.project(), r.nodes(), r.gpus() / r.nodes().size(), r.startsAt(),
 				r.endsAt(), asked.orchestrator(), asked.cudaDriver() != null ? asked.cudaDriver() : defaults.defaultCudaDriver(),
 				shm != null && shm > 0 ? shm : defaults.defaultSharedMemoryGi(),
 				asked.volumes().stream().map(v -> new ClusterBlueprint.Volume(v.name(), v.sizeGi())).toList(),
-				asked.sshPublicKeys());
+				asked.sshPublicKeys(), loginUsers);
 	}
 
 }

@@ -91,11 +91,14 @@ public class Provisioning {
 
 	private final ClusterAllReduce allReduce;
 
+	private final TenantLogins logins;
+
 	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
-			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce) {
+			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce, TenantLogins logins) {
 		this.allReduce = allReduce;
+		this.logins = logins;
 		this.remediation = remediation;
 		this.nodeChecks = nodeChecks;
 		this.health = health;
@@ -185,13 +188,14 @@ public class Provisioning {
 					attempt, Timeline.PROVISION);
 			return;
 		}
-		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties);
+		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant()));
 
 		ProvisionedCluster built = driver.provision(spec);
 		Endpoints endpoints = Endpoints.of(built.access());
 		List<NodeHealth> created = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
 		Overtaken overtaken = advance(id, ClusterState.CREATING, Cluster::installingDrivers, attempt,
-				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + ".",
+				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + "."
+						+ (built.done().isEmpty() ? "" : " " + String.join(" ", built.done())),
 				endpoints, created);
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt,
 				() -> verify(reservation, spec, driver, built, endpoints, attempt));
@@ -441,8 +445,8 @@ public class Provisioning {
 
 	/** An extension (or a repeated step) of a cluster already handed over: the driver converges on the window. */
 	private void converge(Reservation reservation, int attempt) {
-		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties);
-		drivers.forPool(reservation.pool()).provision(spec);
+		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant()));
+		ProvisionedCluster converged = drivers.forPool(reservation.pool()).provision(spec);
 		Overtaken overtaken = transactions.execute(status -> {
 			Cluster cluster = clusters.findForUpdate(reservation.id()).orElseThrow();
 			if (!cluster.open() || !cluster.state().isServing()) {
@@ -456,7 +460,8 @@ public class Provisioning {
 				state = ClusterState.READY;
 			}
 			timeline.record(reservation.id(), Timeline.PROVISION, "SUCCEEDED", state, attempt,
-					"The cluster holds the window until " + reservation.endsAt() + ".");
+					"The cluster holds the window until " + reservation.endsAt() + "."
+							+ (converged.done().isEmpty() ? "" : " " + String.join(" ", converged.done())));
 			return Overtaken.NO;
 		});
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.allot.booking.BookingRequest;
 import dev.allot.booking.ClusterSpec;
+import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.web.FormErrors;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,24 @@ class BookingFormTests {
 				"sshPublicKeys");
 		assertThat(errors.get("end")).isEqualTo("The end must be after the start");
 		assertThat(errors.get("cudaDriver")).contains("No node of this pool has driver 999.99");
+	}
+
+	@Test
+	void aRefusalOfTheKeysByTheServerIsShownAtTheKeysFieldInTheFormsWords() {
+		FormErrors kubernetes = new FormErrors();
+		BookingForm.addRefusal(InvalidInputException.of("cluster.sshPublicKeys", "pool k8s runs Kubernetes, which is "
+				+ "reached with the reservation's kubeconfig, not over SSH"), kubernetes);
+		FormErrors oneKey = new FormErrors();
+		BookingForm.addRefusal(InvalidInputException.of("cluster.sshPublicKeys[1]", "the key does not match its type"),
+				oneKey);
+
+		assertThat(kubernetes.asMap()).containsOnlyKeys("sshPublicKeys");
+		assertThat(kubernetes.get("sshPublicKeys")).startsWith("Pool k8s runs Kubernetes, which is reached");
+		assertThat(oneKey.asMap()).containsOnlyKeys("sshPublicKeys");
+		assertThat(oneKey.get("sshPublicKeys")).isEqualTo("Key 2: the key does not match its type");
+		assertThat(BookingForm.labelled("cluster.sshPublicKeys[0]", "cut")).isEqualTo("SSH public keys: key 1: cut");
+		assertThat(BookingForm.labelled("cluster.sshPublicKeys", "pool k8s runs Kubernetes"))
+			.isEqualTo("SSH public keys: pool k8s runs Kubernetes");
 	}
 
 	@Test

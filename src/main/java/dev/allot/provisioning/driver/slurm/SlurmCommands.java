@@ -55,8 +55,21 @@ final class SlurmCommands {
 		return run(timeout, command).orElseThrow(() -> new DriverTimeoutException(String.join(" ", command), timeout));
 	}
 
+	/**
+	 * Runs a command with {@code input} as its standard input: how text with spaces (a key line) reaches a remote
+	 * host, where an argument would pass through its shell.
+	 */
+	Result runWithInput(String input, String... command) {
+		return run(timeout, input.getBytes(StandardCharsets.UTF_8), command)
+			.orElseThrow(() -> new DriverTimeoutException(String.join(" ", command), timeout));
+	}
+
 	/** Runs a command bounded by its own timeout; empty when it ran past it (it was killed). */
 	Optional<Result> run(Duration timeout, String... command) {
+		return run(timeout, new byte[0], command);
+	}
+
+	private Optional<Result> run(Duration timeout, byte[] input, String... command) {
 		List<String> line = new ArrayList<>(prefix);
 		line.add("env");
 		// Times as epoch seconds: reading them back does not depend on the controller's time zone.
@@ -69,13 +82,20 @@ final class SlurmCommands {
 		Process process;
 		try {
 			process = new ProcessBuilder(line).start();
-			process.getOutputStream().close(); // nothing to say to it: ssh or a prompt must not wait for input
 		}
 		catch (IOException ex) {
 			throw new DriverFailedException("Cannot run " + command[0] + ": " + ex.getMessage(), false, ex);
 		}
 		CompletableFuture<String> out = read(process.getInputStream());
 		CompletableFuture<String> err = read(process.getErrorStream());
+		// beyond the input, nothing to say to it: ssh or a prompt must not wait for more
+		try (var stdin = process.getOutputStream()) {
+			stdin.write(input);
+		}
+		catch (IOException ex) {
+			// it exited without reading all of it: its exit code and error output tell why
+			log.debug("{} did not read its input: {}", command[0], ex.getMessage());
+		}
 		try {
 			if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 				process.destroyForcibly();

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A reservation's cluster on Slurm: the tenant's account (kept across reservations), and, both named
  * {@code allot-<reservation id>}, a Slurm reservation on exactly the reserved nodes for the window and a
- * partition on those nodes open only to the tenant's account. Each step first reads what exists and reuses it;
+ * partition on those nodes open only to the tenant's account; the tenant's users associated with the account and
+ * their SSH keys on the login node ({@link SlurmLogins}). Each step first reads what exists and reuses it;
  * every result is read back, because Slurm may grant less than asked.
  */
 public final class SlurmDriver implements ClusterDriver {
@@ -49,11 +50,16 @@ public final class SlurmDriver implements ClusterDriver {
 
 	private final SlurmErrors errors;
 
+	private final SlurmLogins logins;
+
 	SlurmDriver(String pool, SlurmPool config, SlurmCommands slurm) {
 		this.pool = pool;
 		this.config = config;
 		this.slurm = slurm;
 		this.errors = new SlurmErrors(pool);
+		SlurmCommands loginNode = config.loginNode() == null ? null
+				: new SlurmCommands(config.loginNode().commandPrefix(), null, config.commandTimeout());
+		this.logins = new SlurmLogins(slurm, loginNode, config.loginNode(), config.loginHost(), errors, this::checkUser);
 	}
 
 	public static SlurmDriver create(String pool, SlurmPool config) {
@@ -67,7 +73,10 @@ public final class SlurmDriver implements ClusterDriver {
 		ensureAccount(ref.tenant());
 		SlurmReservation reservation = ensureReservation(spec);
 		ensurePartition(ref, reservation.nodes());
-		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref));
+		// after the reservation exists, so that a teardown of another reservation of the tenant sees it and keeps
+		// the account's users
+		List<String> done = logins.grant(spec);
+		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref), done);
 	}
 
 	private void ensureAccount(String account) {
@@ -416,7 +425,10 @@ public final class SlurmDriver implements ClusterDriver {
 		return "scontrol reboot ASAP nextstate=RESUME " + node;
 	}
 
-	/** Cancels the tenant's jobs in the partition, then deletes the reservation and the partition. */
+	/**
+	 * Cancels the tenant's jobs in the partition, deletes the reservation and the partition, then ends the tenant
+	 * users' access ({@link SlurmLogins#revoke}).
+	 */
 	@Override
 	public void teardown(ClusterRef ref) {
 		if (partition(ref).isPresent()) {
@@ -430,6 +442,7 @@ public final class SlurmDriver implements ClusterDriver {
 		if (!partition.ok() && partition(ref).isPresent()) {
 			throw errors.failed("scontrol delete partition " + ref.name(), partition, List.of());
 		}
+		logins.revoke(ref);
 	}
 
 	/**

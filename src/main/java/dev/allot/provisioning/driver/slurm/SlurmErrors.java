@@ -13,10 +13,13 @@ final class SlurmErrors {
 	private static final List<String> NODES_REFUSED = List.of("overlaps with another reservation",
 			"invalid node name specified", "requested nodes are busy", "nodes are busy", "node(s) busy");
 
-	/** Passing conditions: the controller is unreachable, or jobs still hold what a teardown deletes. */
+	/**
+	 * Passing conditions: the controller is unreachable, or jobs (cancelled, still ending) hold what a teardown
+	 * deletes.
+	 */
 	private static final List<String> TRANSIENT = List.of("unable to contact slurm controller", "socket timed out",
 			"connection refused", "slurm_persist_conn_open", "communication connection failure",
-			"zero bytes were transmitted", "is in use");
+			"zero bytes were transmitted", "is in use", "job(s) active");
 
 	private final String pool;
 

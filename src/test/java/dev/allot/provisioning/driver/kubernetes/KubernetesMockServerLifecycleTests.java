@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.allot.provisioning.LifecycleTest;
@@ -49,7 +50,7 @@ class KubernetesMockServerLifecycleTests extends LifecycleTest {
 
 	@Test
 	void aKubernetesBookingBecomesANamespaceOnTheMockKubernetesApiWithAKubeconfigAndIsGoneAfterItsWindow() {
-		Setup s = namedPool(POOL, NODES);
+		Setup s = tenantOnThePool();
 		Instant start = hour(2);
 		Instant end = hour(3);
 		String id = bookAndAwaitSchedule(s, 16, start, end, "KUBERNETES");
@@ -91,6 +92,39 @@ class KubernetesMockServerLifecycleTests extends LifecycleTest {
 			assertThat(kubernetes.client.nodes().withName(node).get().getMetadata().getLabels()).doesNotContainKey("allot.dev/reservation");
 		}
 		assertThat(api.get(path(s, id) + "/cluster/kubeconfig", s.token()).status()).isEqualTo(409);
+	}
+
+	@Test
+	void sshKeysAreRefusedOnAKubernetesPoolWhenQuotingAndBookingAndNothingIsWritten() {
+		Setup s = tenantOnThePool();
+		Map<String, Object> body = Map.of("project", "training", "pool", POOL, "gpus", 8, "startsAt",
+				hour(30).toString(), "endsAt", hour(31).toString(), "cluster",
+				Map.of("orchestrator", "KUBERNETES", "sshPublicKeys", List.of(SSH_KEY)));
+
+		Api.Response quote = api.post("/api/v1/tenants/" + s.tenant() + "/quotes", s.token(), body);
+		Api.Response booking = api.post("/api/v1/tenants/" + s.tenant() + "/reservations", s.token(), body);
+
+		for (Api.Response refused : List.of(quote, booking)) {
+			assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+			assertThat(refused.contentType()).startsWith("application/problem+json");
+			JsonNode error = refused.json().get("errors").get(0);
+			assertThat(error.get("field").asString()).isEqualTo("cluster.sshPublicKeys");
+			assertThat(error.get("message").asString()).contains("kubeconfig");
+		}
+		assertThat(jdbc.sql("SELECT count(*) FROM reservation WHERE tenant_slug = ?").param(s.tenant())
+			.query(Long.class).single()).isZero();
+	}
+
+	private static String gpuType;
+
+	/** A new tenant on the pool, which the first test to ask creates. */
+	private Setup tenantOnThePool() {
+		if (gpuType == null) {
+			Setup s = namedPool(POOL, NODES);
+			gpuType = s.gpuType();
+			return s;
+		}
+		return setup(2, NODES, POOL, gpuType);
 	}
 
 }

@@ -130,6 +130,27 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 	public record Result(int exitCode, String stdout, String stderr) {
 	}
 
+	/** Runs a Slurm command as a Unix user of this host ({@code runuser}; the tests run as root), as a tenant would. */
+	public Result runAs(String user, String... command) {
+		List<String> line = new ArrayList<>(List.of("runuser", "-u", user, "--"));
+		line.addAll(List.of(command));
+		return run(line.toArray(String[]::new));
+	}
+
+	/** A new Unix user of this host without a home, named like a tenant member; removed by {@link #removeUser}. */
+	public String newUnixUser() {
+		String user = "u" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+		Result added = exec(List.of("useradd", "-M", "-s", "/usr/sbin/nologin", user), Duration.ofSeconds(30));
+		if (added.exitCode() != 0) {
+			throw new IllegalStateException("useradd " + user + " failed: " + added.stderr());
+		}
+		return user;
+	}
+
+	public void removeUser(String user) {
+		exec(List.of("userdel", user), Duration.ofSeconds(30));
+	}
+
 	/**
 	 * Brings a node a test had Slurm reboot back into service, as its slurmd would register after a real reboot (the
 	 * test host does not reboot). A reboot still pending is cancelled first: resuming alone would let Slurm issue it

@@ -163,18 +163,20 @@ class SlurmDriverTests {
 
 	@Test
 	void onlyTheTenantsAccountMaySubmitToItsPartition() {
-		ClusterBlueprint spec = Specs.slurm(List.of("gpu-012"));
+		String member = slurm.newUnixUser();
+		ClusterBlueprint spec = SlurmLoginTests.withLogins(Specs.slurm(List.of("gpu-012")), List.of(member), List.of());
 		driver.provision(spec);
+		// another tenant's account, and a user of it (here root) trying the first tenant's partition and reservation
 		String stranger = Specs.newTenant();
 		slurm.run("sacctmgr", "-i", "add", "account", stranger);
-		slurm.run("sacctmgr", "-i", "add", "user", "root", "Account=" + spec.tenant());
 		slurm.run("sacctmgr", "-i", "add", "user", "root", "Account=" + stranger);
 		String name = spec.ref().name();
 
 		SlurmCluster.Result refusedByPartition = slurm.run("sbatch", "--hold", "-A", stranger, "-p", name, "--wrap=true");
 		SlurmCluster.Result refusedByReservation = slurm.run("sbatch", "--hold", "-A", stranger, "-p", "batch",
 				"--reservation=" + name, "--wrap=true");
-		SlurmCluster.Result accepted = slurm.run("sbatch", "--hold", "-A", spec.tenant(), "-p", name,
+		// the driver associated the tenant's user with the account: no hand step
+		SlurmCluster.Result accepted = slurm.runAs(member, "sbatch", "--hold", "-A", spec.tenant(), "-p", name,
 				"--reservation=" + name, "--wrap=true");
 
 		assertThat(refusedByPartition.exitCode()).as(refusedByPartition.stdout()).isNotZero();
@@ -184,6 +186,7 @@ class SlurmDriverTests {
 		assertThat(accepted.exitCode()).as(accepted.stderr()).isZero();
 		driver.teardown(spec.ref());
 		assertThat(slurm.run("squeue", "-h", "-p", name).stdout()).isBlank();
+		slurm.removeUser(member);
 	}
 
 	@Test
