@@ -1,79 +1,67 @@
 package dev.allot.booking;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.allot.support.FleetTest;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.TransactionStatus;
-import org.springframework.transaction.support.SimpleTransactionStatus;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
-class BookingTransactionsTests {
+/** A booking change that PostgreSQL aborts to break a deadlock runs again, from the start, instead of failing. */
+class BookingTransactionsTests extends FleetTest {
 
-	private final BookingTransactions transactions = new BookingTransactions(new TransactionTemplate(new NoDatabase()),
-			2);
-
-	@Test
-	void noMoreThanTheConfiguredChangesRunAtOnceAndTheOthersWaitTheirTurn() throws InterruptedException {
-		CountDownLatch release = new CountDownLatch(1);
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger mostInside = new AtomicInteger();
-		List<Thread> changes = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			changes.add(Thread.ofVirtual().start(() -> transactions.execute(status -> {
-				mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-				try {
-					release.await();
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-				return inside.decrementAndGet();
-			})));
-		}
-		await().until(() -> inside.get() == 2 && transactions.waiting() == 1);
-		assertThat(transactions.idleTurns()).isZero();
-		release.countDown();
-		for (Thread change : changes) {
-			change.join();
-		}
-		assertThat(mostInside.get()).isEqualTo(2);
-		assertThat(transactions.idleTurns()).isEqualTo(2);
-	}
+	@Autowired
+	TransactionTemplate template;
 
 	@Test
-	void aFailedChangeGivesItsTurnBack() {
-		assertThatThrownBy(() -> transactions.execute(status -> {
-			throw new IllegalStateException("refused");
-		})).hasMessage("refused");
-		assertThat(transactions.idleTurns()).isEqualTo(2);
+	void theLoserOfARealDeadlockIsRunAgainAndBothChangesCommitOnce() throws Exception {
+		List<String> tenants = List.of(newTenant(), newTenant());
+		AtomicInteger changes = new AtomicInteger();
+		BookingTransactions transactions = new BookingTransactions(template, 4);
+		CyclicBarrier bothHoldTheirFirstRow = new CyclicBarrier(2);
+		AtomicInteger attempts = new AtomicInteger();
+		ExecutorService pool = Executors.newFixedThreadPool(2);
+		try {
+			List<Future<Integer>> runs = List.of(0, 1).stream().map(first -> pool.submit(() -> transactions.execute(status -> {
+				int attempt = attempts.incrementAndGet();
+				lock(tenants.get(first));
+				if (attempt <= 2) {
+					await(bothHoldTheirFirstRow);
+				}
+				// each takes the other's row: PostgreSQL aborts one of the two after deadlock_timeout
+				lock(tenants.get(1 - first));
+				return changes.incrementAndGet();
+			}))).toList();
+			for (Future<Integer> run : runs) {
+				run.get();
+			}
+		}
+		finally {
+			pool.shutdown();
+		}
+		assertThat(attempts.get()).as("two first attempts, one of them aborted and run again").isEqualTo(3);
+		assertThat(changes.get()).as("each change ran to its end once").isEqualTo(2);
 	}
 
-	/** Transactions that touch nothing: the admission is what is under test. */
-	private static final class NoDatabase implements PlatformTransactionManager {
+	private void lock(String tenant) {
+		jdbc.sql("SELECT id FROM tenant WHERE slug = ? FOR UPDATE").param(tenant).query(Object.class).single();
+	}
 
-		@Override
-		public TransactionStatus getTransaction(TransactionDefinition definition) {
-			return new SimpleTransactionStatus();
+	private static void await(CyclicBarrier barrier) {
+		try {
+			barrier.await();
 		}
-
-		@Override
-		public void commit(TransactionStatus status) {
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
 		}
-
-		@Override
-		public void rollback(TransactionStatus status) {
-		}
-
 	}
 
 }
