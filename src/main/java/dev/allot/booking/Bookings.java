@@ -14,6 +14,7 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.inventory.Inventory;
+import dev.allot.inventory.NodeMemory;
 import dev.allot.inventory.Pool;
 import dev.allot.quota.QuotaDecision;
 import dev.allot.quota.QuotaExceededException;
@@ -86,10 +87,13 @@ public class Bookings {
 
 	private final Reclaiming reclaiming;
 
+	private final NodeMemory nodeMemory;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
-			Reclaiming reclaiming) {
+			Reclaiming reclaiming, NodeMemory nodeMemory) {
+		this.nodeMemory = nodeMemory;
 		this.capacity = capacity;
 		this.reclaiming = reclaiming;
 		this.reservations = reservations;
@@ -339,6 +343,11 @@ public class Bookings {
 				errors.add(new InvalidInputException.FieldError("cluster.cudaDriver",
 						"is not offered by pool " + request.pool() + " (offered: " + String.join(", ", offered) + ")"));
 			}
+		}
+		Integer shm = request.cluster().sharedMemoryGi();
+		if (pool.isPresent() && shm != null && shm > nodeMemory.of(pool.get())) {
+			errors.add(new InvalidInputException.FieldError("cluster.sharedMemoryGi", "is above the memory of pool "
+					+ request.pool() + "'s nodes (" + nodeMemory.of(pool.get()) + " GiB)"));
 		}
 		if (!errors.isEmpty()) {
 			throw new InvalidInputException(errors);
