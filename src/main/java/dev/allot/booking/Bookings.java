@@ -345,9 +345,10 @@ public class Bookings {
 			}
 		}
 		Integer shm = request.cluster().sharedMemoryGi();
-		if (pool.isPresent() && shm != null && shm > nodeMemory.of(pool.get())) {
-			errors.add(new InvalidInputException.FieldError("cluster.sharedMemoryGi", "is above the memory of pool "
-					+ request.pool() + "'s nodes (" + nodeMemory.of(pool.get()) + " GiB)"));
+		int nodeGi = pool.isPresent() && shm != null ? nodeMemory.of(pool.get()) : Integer.MAX_VALUE;
+		if (shm != null && shm > nodeGi) {
+			errors.add(new InvalidInputException.FieldError("cluster.sharedMemoryGi",
+					"is above the memory of pool " + request.pool() + "'s nodes (" + nodeGi + " GiB)"));
 		}
 		if (!errors.isEmpty()) {
 			throw new InvalidInputException(errors);
