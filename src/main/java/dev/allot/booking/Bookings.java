@@ -297,9 +297,22 @@ public class Bookings {
 
 	public Reservation cancel(Caller caller, String tenantSlug, UUID id) {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
+		return cancel(tenant.id(), tenantSlug, id, "reservation.cancelled");
+	}
+
+	/**
+	 * Ends a live reservation early on the platform's behalf (the tenant's idleReclaim policy): the same path as a
+	 * tenant's cancel, so nodes, quota and billing stop once, at the same instant, audited as
+	 * {@code reservation.released-idle}. Refused like a cancel when the reservation has already ended.
+	 */
+	public Reservation releaseIdle(UUID tenantId, String tenantSlug, UUID id) {
+		return cancel(tenantId, tenantSlug, id, "reservation.released-idle");
+	}
+
+	private Reservation cancel(UUID tenantId, String tenantSlug, UUID id, String action) {
 		return transactions.execute(status -> {
-			quotas.lock(tenant.id());
-			Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id).orElseThrow(() -> notFound(id));
+			quotas.lock(tenantId);
+			Reservations.Stored stored = reservations.findForUpdate(tenantId, id).orElseThrow(() -> notFound(id));
 			Reservation before = stored.reservation();
 			Instant now = clock.instant();
 			Reservation.Cancellation cancellation = before.cancel(now);
@@ -312,12 +325,11 @@ public class Bookings {
 				allocations.reallocate(id, kept);
 				TimeWindow freed = new TimeWindow(freedFrom, before.endsAt());
 				calendar.returned(stored.poolId(), allocations.returnToGaps(nodeIds, stored.poolId(), freed), freed);
-				quotas.release(id, tenant.id(), freedFrom);
+				quotas.release(id, tenantId, freedFrom);
 			}
 			Reservation after = cancellation.cancelled();
 			reservations.update(after);
-			audit.record(new AuditRecord(tenantSlug, "reservation.cancelled", "reservation", id.toString(), before,
-					after));
+			audit.record(new AuditRecord(tenantSlug, action, "reservation", id.toString(), before, after));
 			events.publishEvent(new ReservationCancelled(id, tenantSlug, now, freedFrom != null ? freedFrom
 					: before.endsAt()));
 			return after;
