@@ -23,6 +23,8 @@ class KubernetesSharedMemoryMockServerTests {
 
 	static KubernetesClient client;
 
+	static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
+
 	private KubernetesDriver driver;
 
 	private TokenController tokens;
@@ -109,6 +111,31 @@ class KubernetesSharedMemoryMockServerTests {
 			.extracting(p -> p.getMetadata().getName())
 			.contains(keptName)
 			.doesNotContain(tornName);
+	}
+
+	@Test
+	void aCheckJobInTheReservationsNamespaceOnTheMockServerMountsTheBookedShmSoThePolicyAdmitsIt()
+			throws InterruptedException {
+		ClusterBlueprint spec = Specs.spec(dev.allot.booking.ClusterSpec.Orchestrator.KUBERNETES, List.of("gpu-001"),
+				java.time.Instant.now().minus(java.time.Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.HOURS),
+				List.of());
+		driver.provision(spec);
+		try (Kubelet kubelet = new Kubelet(server, client)) {
+			kubelet.record("gpu-001", "nvidia-smi-h100-healthy.txt");
+
+			driver.runHealthCheck(new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(), "gpu-001",
+					dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1)));
+
+			var job = kubelet.jobs.getLast();
+			assertThat(job.getMetadata().getNamespace()).isEqualTo(spec.ref().name());
+			var pod = job.getSpec().getTemplate().getSpec();
+			assertThat(pod.getVolumes()).singleElement().satisfies(v -> {
+				assertThat(v.getEmptyDir().getMedium()).isEqualTo("Memory");
+				assertThat(v.getEmptyDir().getSizeLimit()).isEqualTo(new io.fabric8.kubernetes.api.model.Quantity("64Gi"));
+				assertThat(pod.getContainers().getFirst().getVolumeMounts()).singleElement()
+					.satisfies(m -> assertThat(m.getName() + " " + m.getMountPath()).isEqualTo(v.getName() + " /dev/shm"));
+			});
+		}
 	}
 
 }
