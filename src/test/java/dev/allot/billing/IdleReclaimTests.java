@@ -123,6 +123,27 @@ class IdleReclaimTests extends BillingTest {
 			.isNotEqualTo("CANCELLED");
 	}
 
+	@Test
+	void notifyTellsTheTenantOnceAndReleasesNothing() {
+		Booked b = bookOneNode();
+		api.put(path(b.s(), "/idle-reclaim"), adminToken(), Map.of("mode", "NOTIFY", "afterHours", 1));
+		CLOCK.set(b.start().plus(Duration.ofMinutes(90)));
+		post(b.node(), b.start(), 0, 90, 2.5);
+
+		reclaimer.run(CLOCK.instant());
+		CLOCK.set(b.start().plus(Duration.ofMinutes(200)));
+		post(b.node(), b.start(), 100, 200, 2.5);
+		reclaimer.run(CLOCK.instant());
+
+		assertThat(flag(b.id(), "noticed_at")).isEqualTo(b.start().plus(Duration.ofMinutes(90)));
+		assertThat(flag(b.id(), "release_at")).isNull();
+		assertThat(flag(b.id(), "released_at")).isNull();
+		assertThat(api.get(path(b.s(), "/notifications"), b.s().token()).json().get("items").findValuesAsString("kind"))
+			.as("both raised at the same instant").containsExactlyInAnyOrder("IDLE_RECLAIM_NOTICE", "IDLE_RESERVATION");
+		assertThat(api.get(path(b.s(), "/reservations/" + b.id()), b.s().token()).json().get("status").asString())
+			.isNotEqualTo("CANCELLED");
+	}
+
 	private record Booked(Setup s, Instant start, UUID id, String node) {
 	}
 
