@@ -14,6 +14,7 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.inventory.Inventory;
+import dev.allot.inventory.NodeMemory;
 import dev.allot.inventory.Pool;
 import dev.allot.quota.QuotaDecision;
 import dev.allot.quota.QuotaExceededException;
@@ -90,10 +91,13 @@ public class Bookings {
 
 	private final List<ClusterChoices> choices;
 
+	private final NodeMemory nodeMemory;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
-			Reclaiming reclaiming, Lending lending, List<ClusterChoices> choices) {
+			Reclaiming reclaiming, Lending lending, List<ClusterChoices> choices, NodeMemory nodeMemory) {
+		this.nodeMemory = nodeMemory;
 		this.capacity = capacity;
 		this.choices = List.copyOf(choices);
 		this.reclaiming = reclaiming;
@@ -301,9 +305,22 @@ public class Bookings {
 
 	public Reservation cancel(Caller caller, String tenantSlug, UUID id) {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
+		return cancel(tenant.id(), tenantSlug, id, "reservation.cancelled");
+	}
+
+	/**
+	 * Ends a live reservation early on the platform's behalf (the tenant's idleReclaim policy): the same path as a
+	 * tenant's cancel, so nodes, quota and billing stop once, at the same instant, audited as
+	 * {@code reservation.released-idle}. Refused like a cancel when the reservation has already ended.
+	 */
+	public Reservation releaseIdle(UUID tenantId, String tenantSlug, UUID id) {
+		return cancel(tenantId, tenantSlug, id, "reservation.released-idle");
+	}
+
+	private Reservation cancel(UUID tenantId, String tenantSlug, UUID id, String action) {
 		return transactions.execute(status -> {
-			quotas.lock(tenant.id());
-			Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id).orElseThrow(() -> notFound(id));
+			quotas.lock(tenantId);
+			Reservations.Stored stored = reservations.findForUpdate(tenantId, id).orElseThrow(() -> notFound(id));
 			Reservation before = stored.reservation();
 			Instant now = clock.instant();
 			Reservation.Cancellation cancellation = before.cancel(now);
@@ -316,12 +333,11 @@ public class Bookings {
 				allocations.reallocate(id, kept);
 				TimeWindow freed = new TimeWindow(freedFrom, before.endsAt());
 				calendar.returned(stored.poolId(), allocations.returnToGaps(nodeIds, stored.poolId(), freed), freed);
-				quotas.release(id, tenant.id(), freedFrom);
+				quotas.release(id, tenantId, freedFrom);
 			}
 			Reservation after = cancellation.cancelled();
 			reservations.update(after);
-			audit.record(new AuditRecord(tenantSlug, "reservation.cancelled", "reservation", id.toString(), before,
-					after));
+			audit.record(new AuditRecord(tenantSlug, action, "reservation", id.toString(), before, after));
 			events.publishEvent(new ReservationCancelled(id, tenantSlug, now, freedFrom != null ? freedFrom
 					: before.endsAt()));
 			return after;
@@ -351,6 +367,12 @@ public class Bookings {
 		errors.addAll(SshPublicKeys.refusals(request.cluster().sshPublicKeys()));
 		if (pool.isPresent()) {
 			choices.forEach(choice -> errors.addAll(choice.refusals(pool.get().name(), request.cluster())));
+		}
+		Integer shm = request.cluster().sharedMemoryGi();
+		int nodeGi = pool.isPresent() && shm != null ? nodeMemory.of(pool.get()) : Integer.MAX_VALUE;
+		if (shm != null && shm > nodeGi) {
+			errors.add(new InvalidInputException.FieldError("cluster.sharedMemoryGi",
+					"is above the memory of pool " + request.pool() + "'s nodes (" + nodeGi + " GiB)"));
 		}
 		if (!errors.isEmpty()) {
 			throw new InvalidInputException(errors);

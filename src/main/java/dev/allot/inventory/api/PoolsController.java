@@ -3,6 +3,7 @@ package dev.allot.inventory.api;
 import java.net.URI;
 
 import dev.allot.inventory.Inventory;
+import dev.allot.inventory.NodeMemory;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
@@ -40,20 +41,26 @@ class PoolsController {
 	}
 
 	/** The pool's changeable settings; absent fields are left as they are. */
-	record ChangePool(@Nullable @Min(0) @Max(100_000) Integer spareNodes) {
+	record ChangePool(@Nullable @Min(0) @Max(100_000) Integer spareNodes,
+			@Nullable @Min(1) @Max(1_048_576) Integer nodeMemoryGi) {
 	}
 
-	record PoolBody(String name, String gpuType, int gpusPerNode, String region, int spareNodes) {
-		static PoolBody of(Pool pool) {
-			return new PoolBody(pool.name(), pool.gpuType().code(), pool.gpusPerNode(), pool.region(),
-					pool.spareNodes());
-		}
+	/** {@code nodeMemoryGi}: memory of each node, the ceiling of a booking's {@code cluster.sharedMemoryGi}. */
+	record PoolBody(String name, String gpuType, int gpusPerNode, String region, int spareNodes, int nodeMemoryGi) {
 	}
 
 	private final Inventory inventory;
 
-	PoolsController(Inventory inventory) {
+	private final NodeMemory memory;
+
+	PoolsController(Inventory inventory, NodeMemory memory) {
 		this.inventory = inventory;
+		this.memory = memory;
+	}
+
+	private PoolBody body(Pool pool) {
+		return new PoolBody(pool.name(), pool.gpuType().code(), pool.gpusPerNode(), pool.region(), pool.spareNodes(),
+				memory.of(pool));
 	}
 
 	@ResponseStatus(HttpStatus.CREATED)
@@ -62,19 +69,19 @@ class PoolsController {
 		Pool pool = inventory.createPool(caller,
 				new Inventory.NewPool(body.name(), body.gpuType(), body.gpusPerNode(), body.region().strip(),
 						body.spareNodes() == null ? 0 : body.spareNodes()));
-		return ResponseEntity.created(URI.create("/api/v1/pools/" + pool.name())).body(PoolBody.of(pool));
+		return ResponseEntity.created(URI.create("/api/v1/pools/" + pool.name())).body(body(pool));
 	}
 
 	@GetMapping
 	PageResponse<PoolBody> list(Caller caller, @RequestParam(required = false) @Nullable Integer page,
 			@RequestParam(required = false) @Nullable Integer size) {
-		return inventory.pools(PageQuery.of(page, size)).map(PoolBody::of);
+		return inventory.pools(PageQuery.of(page, size)).map(this::body);
 	}
 
 	@GetMapping("/{pool}")
 	ResponseEntity<PoolBody> get(Caller caller, @PathVariable String pool) {
 		Pool found = inventory.existingPool(pool);
-		return ResponseEntity.ok().eTag(found.etag()).body(PoolBody.of(found));
+		return ResponseEntity.ok().eTag(found.etag()).body(body(found));
 	}
 
 	@PatchMapping("/{pool}")
@@ -84,7 +91,10 @@ class PoolsController {
 		caller.requirePlatformAdmin();
 		Pool changed = body.spareNodes() == null ? inventory.existingPool(pool)
 				: inventory.changeSpareNodes(caller, pool, body.spareNodes(), ifMatch);
-		return ResponseEntity.ok().eTag(changed.etag()).body(PoolBody.of(changed));
+		if (body.nodeMemoryGi() != null) {
+			memory.set(caller, changed, body.nodeMemoryGi());
+		}
+		return ResponseEntity.ok().eTag(changed.etag()).body(body(changed));
 	}
 
 }

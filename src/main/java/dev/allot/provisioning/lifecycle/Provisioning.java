@@ -215,7 +215,7 @@ public class Provisioning {
 			.map(n -> new NodeHealth(n, status.nodeStates().get(n), "NOT_CHECKED", null))
 			.toList();
 		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, Cluster::runningAcceptanceTests, attempt, "CUDA driver " + spec.cudaDriver() + " selected on every node (each offers it: checked at "
-						+ "booking), " + spec.sharedMemoryGi() + " GiB of /dev/shm; every part of the cluster exists.",
+						+ "booking); every part of the cluster exists." + SharedMemoryNote.of(spec, built.access()),
 				endpoints, nodes);
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
 			List<NodeChecks.Outcome> outcomes = acceptance(driver, reservation, spec, nodes);

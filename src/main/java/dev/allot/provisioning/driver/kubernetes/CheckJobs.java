@@ -74,7 +74,8 @@ final class CheckJobs {
 		String namespace = namespaceFor(check.ref());
 		String name = jobName(check);
 		delete(namespace, name); // a leftover of an interrupted attempt
-		client.batch().v1().jobs().inNamespace(namespace).resource(job(check, node, name)).create();
+		client.batch().v1().jobs().inNamespace(namespace).resource(job(check, node, name, sharedMemoryIn(namespace)))
+			.create();
 		try {
 			return awaitEnd(check, namespace, name, started);
 		}
@@ -192,7 +193,14 @@ final class CheckJobs {
 		return !Instant.parse(window.substring(0, window.indexOf('/'))).isAfter(Instant.now());
 	}
 
-	private Job job(HealthCheckJob check, Node node, String name) {
+	/** The booked /dev/shm size in a reservation's namespace, which its admission policy demands of every pod. */
+	private @Nullable String sharedMemoryIn(String namespace) {
+		Namespace found = client.namespaces().withName(namespace).get();
+		Map<String, String> labels = found == null ? null : found.getMetadata().getLabels();
+		return labels == null ? null : labels.get(SHARED_MEMORY);
+	}
+
+	private Job job(HealthCheckJob check, Node node, String name, @Nullable String sharedMemory) {
 		String kind = check.kind().name();
 		JobBuilder job = new JobBuilder();
 		job.withNewMetadata().withName(name)
@@ -219,7 +227,14 @@ final class CheckJobs {
 			Quantity gpus = new Quantity(Integer.toString(check.gpus()));
 			container.withNewResources().addToLimits(GPU_RESOURCE, gpus).addToRequests(GPU_RESOURCE, gpus).endResources();
 		}
-		return container.endContainer().endSpec().endTemplate().endSpec().build();
+		if (sharedMemory == null) {
+			return container.endContainer().endSpec().endTemplate().endSpec().build();
+		}
+		return container.addNewVolumeMount().withName("dshm").withMountPath("/dev/shm").endVolumeMount()
+			.endContainer()
+			.addNewVolume().withName("dshm").withNewEmptyDir().withMedium("Memory")
+			.withSizeLimit(new Quantity(sharedMemory)).endEmptyDir().endVolume()
+			.endSpec().endTemplate().endSpec().build();
 	}
 
 	/** Every taint of the node tolerated, so that the pod runs on a node dedicated or cordoned for anyone. */

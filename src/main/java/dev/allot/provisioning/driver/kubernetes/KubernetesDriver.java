@@ -95,6 +95,8 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 			converge(resources.namespace());
 			resources.converged().forEach(this::converge);
 			resources.createdOnce(config.storageClass()).forEach(this::createIfAbsent);
+			converge(SharedMemoryPolicy.policy(spec));
+			converge(SharedMemoryPolicy.binding(spec));
 			nodes.claim(ref, spec.nodes());
 			return new ProvisionedCluster(ref, spec.nodes(), kubeconfigs.forNamespace(ref.name()));
 		});
@@ -116,6 +118,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 				return new ClusterStatus(ref, ClusterStatus.Phase.DELETING, names, states, List.of());
 			}
 			List<String> missing = missingParts(namespace);
+			missing.addAll(SharedMemoryPolicy.missing(client, ref));
 			if (claimed.isEmpty()) {
 				missing.add("Node labels");
 			}
@@ -225,6 +228,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 		translated("teardown", () -> {
 			nodes.releaseAll(ref);
 			client.namespaces().withName(ref.name()).delete();
+			SharedMemoryPolicy.delete(client, ref);
 			return null;
 		});
 	}

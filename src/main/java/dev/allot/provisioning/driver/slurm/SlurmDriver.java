@@ -70,6 +70,7 @@ public final class SlurmDriver implements ClusterDriver {
 	@Override
 	public ProvisionedCluster provision(ClusterBlueprint spec) {
 		ClusterRef ref = spec.ref();
+		new SlurmSharedMemory(new SlurmNodes(slurm, errors)).require(spec);
 		ensureAccount(ref.tenant());
 		SlurmReservation reservation = ensureReservation(spec);
 		ensurePartition(ref, reservation.nodes());

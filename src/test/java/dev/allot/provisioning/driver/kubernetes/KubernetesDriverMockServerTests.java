@@ -289,7 +289,7 @@ class KubernetesDriverMockServerTests {
 				+ claim.getSpec().getStorageClassName();
 	}
 
-	private static Node node(String name) {
+	static Node node(String name) {
 		return new NodeBuilder().withNewMetadata()
 			.withName(name)
 			.addToLabels("kubernetes.io/hostname", name)
