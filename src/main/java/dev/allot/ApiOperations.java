@@ -209,6 +209,11 @@ final class ApiOperations {
 				"Set a project's budget", "A monthly cap for the project (tenant admin).");
 		op("DELETE", "/tenants/{tenant}/projects/{project}/budget", "deleteProjectBudget", "budgets",
 				"Remove a project's budget", "The project is then bounded by the tenant's budget only.");
+		op("GET", "/tenants/{tenant}/idle-reclaim", "getIdleReclaim", "notifications", "Get the idle reclaim policy",
+				"What happens to the tenant's reservations whose GPUs stay idle: OFF (default), NOTIFY, or RELEASE "
+						+ "after afterHours idle with noticeMinutes of notice; tenant members may read their own.");
+		op("PUT", "/tenants/{tenant}/idle-reclaim", "replaceIdleReclaim", "notifications",
+				"Set the idle reclaim policy", "Platform admin; audited.");
 		op("GET", "/tenants/{tenant}/notifications", "listNotifications", "notifications", "List notifications",
 				"Budget alerts, preemptions and other notices for the tenant.");
 		op("GET", "/tenants/{tenant}/webhooks", "listWebhooks", "webhooks", "List lifecycle webhooks",
