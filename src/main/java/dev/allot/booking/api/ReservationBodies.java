@@ -31,7 +31,7 @@ final class ReservationBodies {
 	 * characters. The first gate; booking then checks the blob itself ({@link dev.allot.booking.SshPublicKeys}).
 	 */
 	static final String SSH_PUBLIC_KEY = "^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\\.com"
-			+ "|sk-ecdsa-sha2-nistp256@openssh\\.com) AAAA[A-Za-z0-9+/]+={0,3}( [^\\p{Cntrl}]{0,200})?$";
+			+ "|sk-ecdsa-sha2-nistp256@openssh\\.com) AAAA[A-Za-z0-9+/]+={0,3}( [^\\x00-\\x1F\\x7F]{0,200})?$";
 
 	private ReservationBodies() {
 	}
