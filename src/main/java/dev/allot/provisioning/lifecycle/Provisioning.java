@@ -91,10 +91,13 @@ public class Provisioning {
 
 	private final ClusterAllReduce allReduce;
 
+	private final ClusterVolumes volumes;
+
 	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
-			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce) {
+			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce, ClusterVolumes volumes) {
+		this.volumes = volumes;
 		this.allReduce = allReduce;
 		this.remediation = remediation;
 		this.nodeChecks = nodeChecks;
@@ -191,7 +194,8 @@ public class Provisioning {
 		Endpoints endpoints = Endpoints.of(built.access());
 		List<NodeHealth> created = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
 		Overtaken overtaken = advance(id, ClusterState.CREATING, Cluster::installingDrivers, attempt,
-				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + ".",
+				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + "."
+						+ volumes.created(id, built.volumes()),
 				endpoints, created);
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt,
 				() -> verify(reservation, spec, driver, built, endpoints, attempt));

@@ -22,6 +22,7 @@ import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.driver.ProvisionedVolume;
 import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.driver.MultiNodeCheckJob;
 import dev.allot.provisioning.health.HealthCheckKind;
@@ -49,11 +50,14 @@ public final class SlurmDriver implements ClusterDriver {
 
 	private final SlurmErrors errors;
 
+	private final SlurmVolumes volumes;
+
 	SlurmDriver(String pool, SlurmPool config, SlurmCommands slurm) {
 		this.pool = pool;
 		this.config = config;
 		this.slurm = slurm;
 		this.errors = new SlurmErrors(pool);
+		this.volumes = new SlurmVolumes(config.volumeRoot(), config.volumeGroup(), slurm, errors);
 	}
 
 	public static SlurmDriver create(String pool, SlurmPool config) {
@@ -64,10 +68,21 @@ public final class SlurmDriver implements ClusterDriver {
 	@Override
 	public ProvisionedCluster provision(ClusterBlueprint spec) {
 		ClusterRef ref = spec.ref();
+		List<ProvisionedVolume> made = volumes.ensure(spec);
 		ensureAccount(ref.tenant());
 		SlurmReservation reservation = ensureReservation(spec);
 		ensurePartition(ref, reservation.nodes());
-		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref));
+		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref), made);
+	}
+
+	@Override
+	public void removeVolumes(ClusterRef ref, List<String> names) {
+		volumes.remove(ref, names);
+	}
+
+	@Override
+	public java.util.OptionalLong volumeUsage(ClusterRef ref, String name) {
+		return volumes.usage(ref, name);
 	}
 
 	private void ensureAccount(String account) {
