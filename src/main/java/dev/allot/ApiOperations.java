@@ -39,6 +39,7 @@ final class ApiOperations {
 		TAGS.put("reservations", "Quotes and bookings of whole nodes for a window");
 		TAGS.put("clusters", "The isolated cluster built on a reservation's nodes");
 		TAGS.put("health-checks", "On-demand checks of a reservation's nodes");
+		TAGS.put("volumes", "A tenant's volumes, retained ones until it deletes them");
 		TAGS.put("usage", "What a tenant used, grouped as asked");
 		TAGS.put("billing", "Monthly statements and the double-entry ledger");
 		TAGS.put("budgets", "Monthly budgets of tenants and projects, with alerts");
@@ -190,6 +191,12 @@ final class ApiOperations {
 				"Run a health check", "Queues an on-demand check of the reservation's nodes (202).");
 		op("GET", "/tenants/{tenant}/reservations/{id}/health-checks/{check}", "getHealthCheck", "health-checks",
 				"Get a health check", "Its status and the result per node.");
+		op("GET", "/tenants/{tenant}/volumes", "listVolumes", "volumes", "List volumes",
+				"The tenant's volumes not deleted: those of its reservations and those retained after them.");
+		op("GET", "/tenants/{tenant}/volumes/{id}", "getVolume", "volumes", "Get a volume",
+				"Where it lives, its status and, for a monitored limit, what it holds.");
+		op("DELETE", "/tenants/{tenant}/volumes/{id}", "deleteVolume", "volumes", "Delete a retained volume",
+				"It stops counting against storageGi and being billed at once; the pool removes its data.");
 
 		op("GET", "/tenants/{tenant}/usage", "getUsage", "usage", "Read usage",
 				"GPU-hours and cost grouped as asked; JSON, or CSV with Accept: text/csv.");
@@ -255,6 +262,9 @@ final class ApiOperations {
 				refusal(409, "reservation_cancelled", "Reservation 5d1c… is CANCELLED and cannot change"));
 		refuses("cancelReservation",
 				refusal(409, "reservation_cancelled", "Reservation 5d1c… is CANCELLED and cannot change"));
+		refuses("deleteVolume", refusal(409, "volume_in_use",
+				"Volume data belongs to reservation 5d1c…, which has not ended (CREATED): it can be deleted once it is "
+						+ "retained"));
 		refuses("findEarliestWindows", refusal(422, "quota_exceeded", "maxWindow allows P7D; the duration is P10D"));
 		refuses("replaceQuota", refusal(412, "precondition_failed", "The quota has changed; its ETag is \"4\""),
 				refusal(422, "guarantees_exceed_capacity", "The guarantees of H100 would add up to 136 GPUs, 8 more "

@@ -72,6 +72,8 @@ class OpenApiConfiguration {
 					.addProperty("allowed", new Schema<>().description("quota_exceeded: what the limit allows"))
 					.addProperty("requested", new Schema<>().description("quota_exceeded: what was asked for"))
 					.addProperty("exceededBy", new Schema<>().description("quota_exceeded: by how much"))
+					.addProperty("held", new Schema<>()
+						.description("quota_exceeded (storageGi): GiB the tenant's other volumes hold in the window"))
 					.addProperty("gpuType", new StringSchema().description("quota_exceeded: the GPU type's quota"))
 					.addProperty("reclaimConsidered", new io.swagger.v3.oas.models.media.BooleanSchema()
 						.description("capacity_not_available: whether the booking was within its tenant's guarantee "

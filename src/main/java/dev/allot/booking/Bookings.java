@@ -93,11 +93,15 @@ public class Bookings {
 
 	private final NodeMemory nodeMemory;
 
+	private final StoredVolumes volumes;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
-			Reclaiming reclaiming, Lending lending, List<ClusterChoices> choices, NodeMemory nodeMemory) {
+			Reclaiming reclaiming, Lending lending, List<ClusterChoices> choices, NodeMemory nodeMemory,
+			StoredVolumes volumes) {
 		this.nodeMemory = nodeMemory;
+		this.volumes = volumes;
 		this.capacity = capacity;
 		this.choices = List.copyOf(choices);
 		this.reclaiming = reclaiming;
@@ -199,6 +203,7 @@ public class Bookings {
 				nodes.stream().map(Allocations.Locked::hostname).toList(), 0, clock.instant());
 		reservations.insert(reservation, new Reservations.Keys(target.tenant().id(), target.project().id(), pool.id()),
 				key);
+		volumes.book(reservation, target.tenant().id());
 		List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
 		allocate(() -> allocations.allocate(id, pool.id(), nodeIds, window));
 		calendar.taken(pool.id(), gaps, window);

@@ -14,7 +14,13 @@ public record ClusterSpec(Orchestrator orchestrator, @Nullable String cudaDriver
 
 	}
 
-	public record Volume(String name, int sizeGi) {
+	/** A volume for the window; {@code retain}: it outlives the reservation until the tenant deletes it. */
+	public record Volume(String name, int sizeGi, boolean retain) {
+
+		public Volume(String name, int sizeGi) {
+			this(name, sizeGi, false);
+		}
+
 	}
 
 	public ClusterSpec {

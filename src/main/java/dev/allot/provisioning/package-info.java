@@ -14,6 +14,8 @@
  * {@code driver.slurm} (an account, partition and reservation) and {@code driver.fake} (in memory, with fault
  * injection).</li>
  * <li>{@code health}: acceptance and on-demand health checks of a cluster's nodes.</li>
+ * <li>{@code volumes}: upkeep of volumes (booked in {@code booking}): removing deleted retained ones, and the
+ * monitored size limit.</li>
  * </ul>
  * {@code api} and {@code ui} are its web adapters.
  */

@@ -88,6 +88,18 @@ class QuotaRepository {
 		return sums;
 	}
 
+	/** The tenant's storage quota in GiB; empty when unlimited. */
+	Optional<Integer> storageGi(UUID tenantId) {
+		return jdbc.sql("SELECT storage_gi FROM quota WHERE tenant_id = ? AND storage_gi IS NOT NULL")
+			.param(tenantId)
+			.query(Integer.class)
+			.optional();
+	}
+
+	void setStorageGi(UUID tenantId, @Nullable Integer storageGi) {
+		jdbc.sql("UPDATE quota SET storage_gi = ? WHERE tenant_id = ?").params(storageGi, tenantId).update();
+	}
+
 	long version(UUID tenantId) {
 		return jdbc.sql("SELECT version FROM quota WHERE tenant_id = ?").param(tenantId).query(Long.class).optional()
 			.orElse(0L);
@@ -283,12 +295,14 @@ class QuotaRepository {
 
 	void upsert(UUID gpuTypeId, RateCard card) {
 		jdbc.sql("""
-				INSERT INTO rate_card (gpu_type_id, effective_from, currency, reserved, borrowed, on_demand)
-				VALUES (?, ?, ?, ?, ?, ?)
+				INSERT INTO rate_card (gpu_type_id, effective_from, currency, reserved, borrowed, on_demand,
+				    storage_gi_month)
+				VALUES (?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (gpu_type_id, effective_from) DO UPDATE SET currency = excluded.currency,
-				    reserved = excluded.reserved, borrowed = excluded.borrowed, on_demand = excluded.on_demand""")
+				    reserved = excluded.reserved, borrowed = excluded.borrowed, on_demand = excluded.on_demand,
+				    storage_gi_month = excluded.storage_gi_month""")
 			.params(gpuTypeId, card.effectiveFrom(), card.currency(), card.price(RateClass.RESERVED),
-					card.price(RateClass.BORROWED), card.price(RateClass.ON_DEMAND))
+					card.price(RateClass.BORROWED), card.price(RateClass.ON_DEMAND), card.storagePerGiMonth())
 			.update();
 	}
 
@@ -313,7 +327,8 @@ class QuotaRepository {
 	private static RateCard rateCard(ResultSet rs, String gpuType) throws SQLException {
 		return new RateCard(gpuType, rs.getObject("effective_from", LocalDate.class), rs.getString("currency"),
 				Map.of(RateClass.RESERVED, rs.getBigDecimal("reserved"), RateClass.BORROWED,
-						rs.getBigDecimal("borrowed"), RateClass.ON_DEMAND, rs.getBigDecimal("on_demand")));
+						rs.getBigDecimal("borrowed"), RateClass.ON_DEMAND, rs.getBigDecimal("on_demand")),
+				rs.getBigDecimal("storage_gi_month"));
 	}
 
 	private static PricedSegment segment(ResultSet rs) throws SQLException {

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -41,8 +42,8 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional
 public class Quotas {
 
-	/** A tenant's policies and their ETag. */
-	public record TenantQuota(String tenant, List<QuotaPolicy> policies, long version) {
+	/** A tenant's policies, its storage quota in GiB (none: unlimited) and their ETag. */
+	public record TenantQuota(String tenant, List<QuotaPolicy> policies, @Nullable Integer storageGi, long version) {
 		public String etag() {
 			return "\"" + version + "\"";
 		}
@@ -75,11 +76,23 @@ public class Quotas {
 	@Transactional(readOnly = true)
 	public TenantQuota quota(Caller caller, String tenantSlug) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
-		return new TenantQuota(tenantSlug, repository.policies(tenant.id()), repository.version(tenant.id()));
+		return new TenantQuota(tenantSlug, repository.policies(tenant.id()),
+				repository.storageGi(tenant.id()).orElse(null), repository.version(tenant.id()));
 	}
 
+	/** Replaces the policies and keeps the storage quota. */
 	public TenantQuota replace(Caller caller, String tenantSlug, List<QuotaPolicy> policies, @Nullable String ifMatch) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return replace(caller, tenantSlug, policies, repository.storageGi(tenant.id()).orElse(null), ifMatch);
+	}
+
+	/** Replaces the policies and the storage quota ({@code null}: unlimited). */
+	public TenantQuota replace(Caller caller, String tenantSlug, List<QuotaPolicy> policies,
+			@Nullable Integer storageGi, @Nullable String ifMatch) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		if (storageGi != null && storageGi < 0) {
+			throw InvalidInputException.of("storageGi", "must be 0 or more");
+		}
 		caller.requirePlatformAdmin();
 		Map<String, UUID> ids = new HashMap<>();
 		Set<String> seen = new HashSet<>();
@@ -94,14 +107,16 @@ public class Quotas {
 				.id());
 		}
 		long version = repository.lockOrCreate(tenant.id());
-		TenantQuota before = new TenantQuota(tenantSlug, repository.policies(tenant.id()), version);
+		TenantQuota before = new TenantQuota(tenantSlug, repository.policies(tenant.id()),
+				repository.storageGi(tenant.id()).orElse(null), version);
 		if (ifMatch != null && !ifMatch.equals(before.etag())) {
 			throw AllotException.preconditionFailed("The quota of " + tenantSlug + " has changed; its ETag is "
 					+ before.etag());
 		}
 		requireGuaranteesWithinCapacity(tenant.id(), before.policies(), policies);
 		repository.replacePolicies(tenant.id(), policies, ids, version + 1);
-		TenantQuota after = new TenantQuota(tenantSlug, List.copyOf(policies), version + 1);
+		repository.setStorageGi(tenant.id(), storageGi);
+		TenantQuota after = new TenantQuota(tenantSlug, List.copyOf(policies), storageGi, version + 1);
 		audit.record(new AuditRecord(tenantSlug, "quota.updated", "quota", tenantSlug, before, after));
 		return after;
 	}
@@ -265,6 +280,28 @@ public class Quotas {
 	@Transactional(propagation = Propagation.MANDATORY)
 	public void lock(UUID tenantId) {
 		repository.lock(tenantId);
+	}
+
+	/**
+	 * Refuses, under the tenant's lock, volumes that would take the tenant's storage over its {@code storageGi}:
+	 * {@code heldGi} is what its other volumes hold during the booking's window (the booking module counts them).
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public void requireStorage(UUID tenantId, long heldGi, long requestedGi) {
+		if (requestedGi == 0) {
+			return;
+		}
+		Optional<Integer> limit = repository.storageGi(tenantId);
+		if (limit.isPresent() && heldGi + requestedGi > limit.get()) {
+			throw (QuotaExceededException) new QuotaExceededException("storageGi",
+					"The volumes would bring the tenant's storage to " + (heldGi + requestedGi) + " GiB ("
+							+ heldGi + " GiB held by other volumes then); the quota allows " + limit.get() + " GiB")
+				.with("field", "cluster.volumes")
+				.with("allowed", limit.get())
+				.with("held", heldGi)
+				.with("requested", requestedGi)
+				.with("exceededBy", heldGi + requestedGi - limit.get());
+		}
 	}
 
 	/** Decides under the tenant's lock and records the booking's usage; throws on a refusal. */

@@ -8,8 +8,19 @@ import java.util.Map;
 
 import dev.allot.shared.InvalidInputException;
 
-/** Prices per GPU-hour of one GPU type for each rate class, in effect from a date (UTC) on. */
-public record RateCard(String gpuType, LocalDate effectiveFrom, String currency, Map<RateClass, BigDecimal> prices) {
+/**
+ * Prices per GPU-hour of one GPU type for each rate class, and the storage line (per GiB-month of a volume booked
+ * with a reservation of that type), in effect from a date (UTC) on.
+ */
+public record RateCard(String gpuType, LocalDate effectiveFrom, String currency, Map<RateClass, BigDecimal> prices,
+		BigDecimal storagePerGiMonth) {
+
+	/** A GiB-month: 730 hours, as cloud storage prices count it. */
+	public static final long GI_MONTH_SECONDS = 730L * 3600;
+
+	public RateCard(String gpuType, LocalDate effectiveFrom, String currency, Map<RateClass, BigDecimal> prices) {
+		this(gpuType, effectiveFrom, currency, prices, BigDecimal.ZERO);
+	}
 
 	/** Amounts keep four decimals: exact sums, no float. */
 	public static final int SCALE = 4;
@@ -28,6 +39,16 @@ public record RateCard(String gpuType, LocalDate effectiveFrom, String currency,
 			}
 		}
 		prices = Map.copyOf(new EnumMap<>(prices));
+		storagePerGiMonth = storagePerGiMonth == null ? BigDecimal.ZERO : storagePerGiMonth;
+		if (storagePerGiMonth.signum() < 0 || storagePerGiMonth.scale() > SCALE) {
+			throw InvalidInputException.of("storagePerGiMonth", "must be 0 or more with at most 4 decimals");
+		}
+	}
+
+	/** The price of {@code sizeGi} GiB held for {@code seconds}, rounded half-even to four decimals. */
+	public BigDecimal storageAmount(int sizeGi, long seconds) {
+		return storagePerGiMonth.multiply(BigDecimal.valueOf(sizeGi).multiply(BigDecimal.valueOf(seconds)))
+			.divide(BigDecimal.valueOf(GI_MONTH_SECONDS), SCALE, RoundingMode.HALF_EVEN);
 	}
 
 	BigDecimal price(RateClass rateClass) {

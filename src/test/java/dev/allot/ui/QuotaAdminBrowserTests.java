@@ -128,4 +128,26 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		return find("#" + name + "-" + gpuType);
 	}
 
+	@Test
+	void anAdminSetsTheStorageQuotaAndABadValueIsShownNextToItsField() {
+		String tenant = newTenant();
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin/quotas/" + tenant);
+		assertThat(find("#storage-quota-now").getText()).startsWith("No limit");
+
+		find("#storageGi").sendKeys("-5");
+		submit("#storage-quota-submit");
+		assertThat(find("#storageGi-error").getText()).startsWith("Enter whole GiB");
+		assertThat(find("#storageGi").getAttribute("aria-invalid")).isEqualTo("true");
+
+		find("#storageGi").clear();
+		find("#storageGi").sendKeys("2048");
+		submit("#storage-quota-submit");
+
+		assertThat(find("#notice").getText()).isEqualTo("Saved the storage quota of Tenant " + tenant + ": 2048 GiB.");
+		assertThat(find("#storage-quota-now").getText()).startsWith("At most 2048 GiB");
+		assertThat(api.get("/api/v1/tenants/" + tenant + "/quota", adminToken()).json().get("storageGi").asInt())
+			.isEqualTo(2048);
+	}
+
 }

@@ -17,6 +17,8 @@ public record Account(String code, Kind kind, @Nullable UUID tenantId) {
 
 	public static final Account OUTAGE_CREDITS = new Account("contra:outage-credits", Kind.CONTRA_REVENUE, null);
 
+	public static final Account STORAGE = new Account("revenue:storage", Kind.REVENUE, null);
+
 	public static final Account CANCELLATION_FEES = new Account("revenue:cancellation-fees", Kind.REVENUE, null);
 
 	static Account receivable(UUID tenantId) {

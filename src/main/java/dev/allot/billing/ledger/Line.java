@@ -8,6 +8,8 @@ public enum Line {
 	/** GPU time not charged: a node of the reservation was out of service (quarantined or in repair). */
 	CREDIT,
 	/** A share of the booked amount for a cancellation before the window starts. */
-	FEE
+	FEE,
+	/** A volume held for part of a day, at the rate card's storage line (per GiB-month). */
+	STORAGE
 
 }

@@ -12,7 +12,7 @@ public record Posting(UUID tenantId, Kind kind, String key, YearMonth month, Str
 
 	public enum Kind {
 
-		USAGE, CANCELLATION_FEE, REVERSAL
+		USAGE, CANCELLATION_FEE, REVERSAL, STORAGE
 
 	}
 

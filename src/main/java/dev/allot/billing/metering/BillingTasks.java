@@ -22,6 +22,12 @@ class BillingTasks {
 	}
 
 	@Bean
+	RecurringTask<Void> meterStorage(StorageMetering storage, Clock clock) {
+		return Tasks.recurring("billing-meter-storage", FixedDelay.of(Duration.ofHours(1)))
+			.execute((instance, context) -> storage.meterDue(clock.instant()));
+	}
+
+	@Bean
 	RecurringTask<Void> purgeTelemetry(Telemetry telemetry, Clock clock) {
 		return Tasks.recurring("billing-purge-telemetry", FixedDelay.of(Duration.ofHours(24)))
 			.execute((instance, context) -> telemetry.purge(clock.instant()));

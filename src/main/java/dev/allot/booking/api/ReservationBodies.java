@@ -36,9 +36,10 @@ final class ReservationBodies {
 	private ReservationBodies() {
 	}
 
-	record VolumeBody(@NotNull @Pattern(regexp = "^[a-z][a-z0-9-]{0,62}$",
-			message = "must be 1-63 lower-case letters, digits or hyphens") String name,
-			@NotNull @Min(1) @Max(1_000_000) Integer sizeGi) {
+	/** {@code retain}: the volume outlives the reservation until the tenant deletes it (Slurm pools). */
+	record VolumeBody(@NotNull @Pattern(regexp = "^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$",
+			message = "must be 1-63 lower-case letters, digits or hyphens, starting with a letter and not ending with a hyphen") String name,
+			@NotNull @Min(1) @Max(1_000_000) Integer sizeGi, @Nullable Boolean retain) {
 	}
 
 	record ClusterBody(@NotNull ClusterSpec.Orchestrator orchestrator, @Nullable @Size(max = 40) String cudaDriver,
@@ -49,13 +50,14 @@ final class ReservationBodies {
 		ClusterSpec toSpec() {
 			return new ClusterSpec(orchestrator, cudaDriver, sharedMemoryGi,
 					volumes == null ? List.of()
-							: volumes.stream().map(v -> new ClusterSpec.Volume(v.name(), v.sizeGi())).toList(),
+							: volumes.stream().map(v -> new ClusterSpec.Volume(v.name(), v.sizeGi(), Boolean.TRUE.equals(v.retain())))
+								.toList(),
 					sshPublicKeys == null ? List.of() : sshPublicKeys);
 		}
 
 		static ClusterBody of(ClusterSpec spec) {
 			return new ClusterBody(spec.orchestrator(), spec.cudaDriver(), spec.sharedMemoryGi(),
-					spec.volumes().stream().map(v -> new VolumeBody(v.name(), v.sizeGi())).toList(),
+					spec.volumes().stream().map(v -> new VolumeBody(v.name(), v.sizeGi(), v.retain())).toList(),
 					spec.sshPublicKeys());
 		}
 	}

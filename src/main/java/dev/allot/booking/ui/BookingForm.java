@@ -29,7 +29,7 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 
 	static final int MAX_VOLUMES = 16;
 
-	private static final Pattern VOLUME = Pattern.compile("^([a-z][a-z0-9-]{0,62})\\s*[:\\s]\\s*(\\d{1,7})\\s*(gi|gib)?$",
+	private static final Pattern VOLUME = Pattern.compile("^([a-z](?:[a-z0-9-]{0,61}[a-z0-9])?)\\s*[:\\s]\\s*(\\d{1,7})\\s*(gi|gib)?$",
 			Pattern.CASE_INSENSITIVE);
 
 	/** Where the API names a field, the form has this one. */

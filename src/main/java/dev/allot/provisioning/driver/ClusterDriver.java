@@ -61,7 +61,25 @@ public interface ClusterDriver {
 		throw new UnsupportedDriverOperationException(getClass().getSimpleName(), "reboot");
 	}
 
-	/** Removes everything the cluster consists of and restores its nodes; a missing cluster is not an error. */
+	/**
+	 * Removes everything the cluster consists of and restores its nodes; a missing cluster is not an error.
+	 * Volumes that live outside the cluster (Slurm directories) stay: see {@link #removeVolumes}.
+	 */
 	void teardown(ClusterRef ref);
+
+	/**
+	 * Removes the named volumes of the cluster where they outlive it (Slurm directories); missing ones are not an
+	 * error. Volumes that go with the cluster (Kubernetes PVCs, deleted with the namespace) need nothing.
+	 */
+	default void removeVolumes(ClusterRef ref, List<String> names) {
+	}
+
+	/**
+	 * Bytes the volume holds on disk, for a monitored size limit; empty where the driver cannot tell or the
+	 * platform enforces the size itself (a PVC's capacity).
+	 */
+	default java.util.OptionalLong volumeUsage(ClusterRef ref, String name) {
+		return java.util.OptionalLong.empty();
+	}
 
 }

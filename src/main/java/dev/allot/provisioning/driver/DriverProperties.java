@@ -66,7 +66,7 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 			}
 			kubernetes = driver == DriverKind.KUBERNETES && kubernetes == null
 					? new KubernetesPool(null, null, null, null, null) : kubernetes;
-			slurm = driver == DriverKind.SLURM && slurm == null ? new SlurmPool(null, null, null, null, null) : slurm;
+			slurm = driver == DriverKind.SLURM && slurm == null ? new SlurmPool(null, null, null, null, null, null, null, null) : slurm;
 			fake = driver == DriverKind.FAKE && fake == null ? new FakePool(null) : fake;
 		}
 
@@ -131,9 +131,14 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 	 * @param commandTimeout bound of one Slurm command
 	 * @param loginNode where the tenant users' SSH keys are installed; none: keys are not installed (the users are
 	 * still associated with the tenant's account)
+	 * @param volumeRoot absolute path of a filesystem shared by the pool's nodes, under which each booked volume is
+	 * a directory {@code <volumeRoot>/allot-<reservation id>/<volume>}; none: the pool refuses volumes
+	 * @param volumeGroup the Unix group that owns a tenant's volume directories ({@code {tenant}} is replaced by
+	 * the tenant's slug), which then get mode {@code 2770}; none: mode {@code 0700} for the user running the commands
 	 */
 	public record SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
-			Duration commandTimeout, @Nullable LoginNode loginNode) {
+			Duration commandTimeout, @Nullable LoginNode loginNode, @Nullable Path volumeRoot,
+			@Nullable String volumeGroup) {
 
 		@ConstructorBinding
 		public SlurmPool {
@@ -142,11 +147,29 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 			timeZone = timeZone == null ? ZoneId.systemDefault() : timeZone;
 			commandTimeout = positive(commandTimeout == null ? Duration.ofSeconds(30) : commandTimeout,
 					"slurm.command-timeout");
+			if (volumeRoot != null && (!volumeRoot.isAbsolute() || !volumeRoot.normalize().equals(volumeRoot)
+					|| volumeRoot.getNameCount() == 0 || volumeRoot.toString().matches(".*[\\s'\"].*"))) {
+				throw new IllegalArgumentException(
+						"slurm.volume-root must be an absolute, normalized path below / without spaces or quotes");
+			}
+			if (volumeGroup != null && !volumeGroup.matches("[a-z_][a-z0-9_{}-]{0,40}")) {
+				throw new IllegalArgumentException("slurm.volume-group must be a Unix group name, {tenant} allowed");
+			}
 		}
 
 		public SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
 				Duration commandTimeout) {
-			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, null);
+			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, null, null, null);
+		}
+
+		public SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
+				Duration commandTimeout, @Nullable LoginNode loginNode) {
+			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, loginNode, null, null);
+		}
+
+		public SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
+				Duration commandTimeout, @Nullable Path volumeRoot, @Nullable String volumeGroup) {
+			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, null, volumeRoot, volumeGroup);
 		}
 
 	}

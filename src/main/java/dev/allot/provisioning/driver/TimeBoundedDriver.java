@@ -107,6 +107,19 @@ public final class TimeBoundedDriver implements ClusterDriver {
 		});
 	}
 
+	@Override
+	public void removeVolumes(ClusterRef ref, List<String> names) {
+		bounded("removeVolumes", ref.name(), () -> {
+			delegate.removeVolumes(ref, names);
+			return null;
+		});
+	}
+
+	@Override
+	public java.util.OptionalLong volumeUsage(ClusterRef ref, String name) {
+		return bounded("volumeUsage", ref.name() + "/" + name, () -> delegate.volumeUsage(ref, name));
+	}
+
 	private <T> T bounded(String name, String subject, Supplier<T> call) {
 		return bounded(name, subject, timeout, call);
 	}

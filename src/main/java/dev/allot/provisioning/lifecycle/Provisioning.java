@@ -93,10 +93,14 @@ public class Provisioning {
 
 	private final TenantLogins logins;
 
+	private final ClusterVolumes volumes;
+
 	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
-			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce, TenantLogins logins) {
+			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce, TenantLogins logins,
+			ClusterVolumes volumes) {
+		this.volumes = volumes;
 		this.allReduce = allReduce;
 		this.logins = logins;
 		this.remediation = remediation;
@@ -195,6 +199,7 @@ public class Provisioning {
 		List<NodeHealth> created = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
 		Overtaken overtaken = advance(id, ClusterState.CREATING, Cluster::installingDrivers, attempt,
 				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + "."
+						+ volumes.created(id, built.volumes())
 						+ (built.done().isEmpty() ? "" : " " + String.join(" ", built.done())),
 				endpoints, created);
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt,

@@ -58,9 +58,12 @@ public class Teardown {
 
 	private final Clock clock;
 
+	private final ClusterVolumes volumes;
+
 	Teardown(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, TransactionTemplate transactions,
-			ApplicationEventPublisher events, Clock clock) {
+			ApplicationEventPublisher events, Clock clock, ClusterVolumes volumes) {
+		this.volumes = volumes;
 		this.clusters = clusters;
 		this.reservations = reservations;
 		this.drivers = drivers;
@@ -75,6 +78,7 @@ public class Teardown {
 	/** Runs the step; answers when to run it again if it came before the end of the window, else {@code null}. */
 	public @Nullable Instant run(ClusterStep step, int attempt, Instant scheduledFor) {
 		Plan plan = transactions.execute(status -> plan(step, attempt, scheduledFor));
+		String volumesDone = "";
 		switch (plan.kind()) {
 			case DONE -> {
 				return null;
@@ -87,6 +91,7 @@ public class Teardown {
 				try {
 					ClusterDriver driver = drivers.forPool(cluster.pool());
 					driver.teardown(cluster.ref());
+					volumesDone = volumes.removeAtTeardown(driver, cluster.ref());
 					ClusterStatus left = driver.status(cluster.ref());
 					if (left.phase() != ClusterStatus.Phase.ABSENT) {
 						throw new DriverFailedException("Teardown is not finished: the driver finds the cluster "
@@ -104,7 +109,7 @@ public class Teardown {
 			case NOTHING_BUILT -> {
 			}
 		}
-		finish(step.reservationId(), attempt);
+		finish(step.reservationId(), attempt, volumesDone);
 		return null;
 	}
 
@@ -156,7 +161,7 @@ public class Teardown {
 				|| (status == ReservationStatus.COMPLETED && reservation.progress() == null);
 	}
 
-	private void finish(UUID id, int attempt) {
+	private void finish(UUID id, int attempt, String volumesDone) {
 		transactions.executeWithoutResult(status -> {
 			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
 			if (!cluster.open()) {
@@ -168,6 +173,7 @@ public class Teardown {
 				clusters.moved(cluster, cluster.deleted(now));
 			}
 			clusters.close(id, true, now);
+			volumes.tornDown(id);
 			Reservation reservation = reservations.find(id).orElseThrow();
 			if (reservation.status(now) == ReservationStatus.ENDING) {
 				reservations.markCompleted(id);
@@ -175,7 +181,7 @@ public class Teardown {
 			timeline.record(id, Timeline.TEARDOWN, "SUCCEEDED", failed ? ClusterState.FAILED : ClusterState.DELETED,
 					attempt, !cluster.everBuilt() ? "Nothing had been built: nothing to remove."
 							: failed ? "Cleaned up after the failure: the driver finds nothing left."
-									: "Torn down: the driver finds nothing left.");
+									: "Torn down: the driver finds nothing left." + volumesDone);
 			if (cluster.everBuilt()) {
 				events.publishEvent(new ClusterTornDown(id, cluster.tenant(), cluster.pool(), cluster.readyAt(), now,
 						true));

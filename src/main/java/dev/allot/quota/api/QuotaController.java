@@ -93,7 +93,8 @@ class QuotaController {
 		}
 	}
 
-	record QuotaBody(@NotNull @Size(max = 100) List<@NotNull @Valid PolicyBody> policies) {
+	/** {@code storageGi}: the tenant's storage quota over all its volumes; absent or null: unlimited. */
+	record QuotaBody(@Nullable @Min(0) Integer storageGi, @NotNull @Size(max = 100) List<@NotNull @Valid PolicyBody> policies) {
 	}
 
 	private final Quotas quotas;
@@ -118,7 +119,7 @@ class QuotaController {
 		for (int i = 0; i < body.policies().size(); i++) {
 			policies.add(body.policies().get(i).toPolicy(i));
 		}
-		return respond(quotas.replace(caller, tenant, policies, ifMatch));
+		return respond(quotas.replace(caller, tenant, policies, body.storageGi(), ifMatch));
 	}
 
 	@GetMapping("/standing")
@@ -149,7 +150,7 @@ class QuotaController {
 	private static ResponseEntity<QuotaBody> respond(Quotas.TenantQuota quota) {
 		return ResponseEntity.ok()
 			.eTag(quota.etag())
-			.body(new QuotaBody(quota.policies().stream().map(PolicyBody::of).toList()));
+			.body(new QuotaBody(quota.storageGi(), quota.policies().stream().map(PolicyBody::of).toList()));
 	}
 
 }

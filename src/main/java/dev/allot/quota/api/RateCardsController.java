@@ -28,14 +28,17 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/rate-cards/{gpuType}")
 class RateCardsController {
 
-	record CardBody(LocalDate effectiveFrom, String currency, Map<RateClass, BigDecimal> prices) {
+	/** {@code storagePerGiMonth}: the storage line, per GiB of volume held for a month (730 hours). */
+	record CardBody(LocalDate effectiveFrom, String currency, Map<RateClass, BigDecimal> prices,
+			BigDecimal storagePerGiMonth) {
 		static CardBody of(RateCard card) {
-			return new CardBody(card.effectiveFrom(), card.currency(), card.prices());
+			return new CardBody(card.effectiveFrom(), card.currency(), card.prices(), card.storagePerGiMonth());
 		}
 	}
 
+	/** {@code storagePerGiMonth}: absent is 0 (storage not charged). */
 	record PutCard(@Nullable LocalDate effectiveFrom, @NotBlank String currency,
-			@NotNull Map<RateClass, BigDecimal> prices) {
+			@NotNull Map<RateClass, BigDecimal> prices, @Nullable BigDecimal storagePerGiMonth) {
 	}
 
 	/** {@code current} is the card in effect today; {@code cards} every card, oldest first. */
@@ -59,7 +62,8 @@ class RateCardsController {
 	@PutMapping
 	RateCardsBody put(Caller caller, @PathVariable String gpuType, @Valid @RequestBody PutCard body) {
 		LocalDate from = body.effectiveFrom() != null ? body.effectiveFrom() : today();
-		return body(gpuType, quotas.putRateCard(caller, new RateCard(gpuType, from, body.currency(), body.prices())));
+		return body(gpuType, quotas.putRateCard(caller, new RateCard(gpuType, from, body.currency(), body.prices(),
+				body.storagePerGiMonth())));
 	}
 
 	private RateCardsBody body(String gpuType, List<RateCard> cards) {

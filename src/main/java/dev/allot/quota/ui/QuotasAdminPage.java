@@ -179,6 +179,42 @@ class QuotasAdminPage {
 		}
 	}
 
+	/** The tenant's storage quota over all its volumes; empty is unlimited. */
+	@PostMapping("/admin/quotas/{tenant}/storage")
+	String storage(Caller caller, Model model, HttpServletResponse response, @PathVariable String tenant,
+			@RequestParam(defaultValue = "") String storageGi, @RequestParam(defaultValue = "-1") long version,
+			RedirectAttributes redirect) {
+		caller.requirePlatformAdmin();
+		Tenant t = tenancy.readable(caller, tenant);
+		FormErrors errors = new FormErrors();
+		Integer limit = null;
+		if (!storageGi.isBlank()) {
+			try {
+				limit = Integer.valueOf(storageGi.strip());
+			}
+			catch (NumberFormatException ex) {
+				limit = -1;
+			}
+			if (limit < 0) {
+				errors.add("storageGi", "Enter whole GiB, 0 or more, or leave it empty for no limit");
+			}
+		}
+		if (!errors.has("storageGi")) {
+			try {
+				quotas.replace(caller, tenant, quotas.quota(caller, tenant).policies(), limit, "\"" + version + "\"");
+				redirect.addFlashAttribute("notice", "Saved the storage quota of " + t.displayName() + ": "
+						+ (limit == null ? "no limit." : limit + " GiB."));
+				return "redirect:/admin/quotas/" + tenant;
+			}
+			catch (AllotException refused) {
+				errors.add("form", refused.status() == 412 ? "Someone changed this tenant's quota after you opened the "
+						+ "page. Reload the page and try again." : String.valueOf(refused.getMessage()));
+			}
+		}
+		response.setStatus(refused(errors) ? 409 : 400);
+		return render(caller, model, tenant, null, null, null, errors);
+	}
+
 	private static boolean refused(FormErrors errors) {
 		return errors.has("form");
 	}
@@ -228,6 +264,7 @@ class QuotasAdminPage {
 		model.addAttribute("section", "admin");
 		model.addAttribute("tenant", tenant);
 		model.addAttribute("version", quota.version());
+		model.addAttribute("storageGi", quota.storageGi());
 		model.addAttribute("cards", cards);
 		model.addAttribute("addable", addable);
 		model.addAttribute("canChange", caller.isPlatformAdmin());

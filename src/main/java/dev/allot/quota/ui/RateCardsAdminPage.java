@@ -119,6 +119,15 @@ class RateCardsAdminPage {
 		RateCard card = form.toCard(errors);
 		if (card != null) {
 			try {
+				// The form has no storage line: a card saved here keeps the one in effect at its date.
+				RateCard kept = card;
+				card = quotas.rateCards(card.gpuType())
+					.stream()
+					.filter(c -> !c.effectiveFrom().isAfter(kept.effectiveFrom()))
+					.reduce((a, b) -> b)
+					.map(c -> new RateCard(kept.gpuType(), kept.effectiveFrom(), kept.currency(), kept.prices(),
+							c.storagePerGiMonth()))
+					.orElse(card);
 				quotas.putRateCard(caller, card);
 				redirect.addFlashAttribute("notice", "Saved the " + card.gpuType() + " rate card in effect from "
 						+ card.effectiveFrom() + ".");

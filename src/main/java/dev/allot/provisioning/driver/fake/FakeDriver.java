@@ -20,6 +20,7 @@ import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.driver.ProvisionedVolume;
 import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Cluster;
@@ -121,7 +122,11 @@ public final class FakeDriver implements ClusterDriver {
 						? new FakeCluster(spec, spec.nodes()) : new FakeCluster(spec, existing.nodes()));
 			}
 			FakeCluster cluster = clusters.get(spec.reservationId());
-			return new ProvisionedCluster(spec.ref(), cluster.nodes(), accessTo(spec.ref()));
+			return new ProvisionedCluster(spec.ref(), cluster.nodes(), accessTo(spec.ref()), spec.volumes()
+				.stream()
+				.map(v -> new ProvisionedVolume(v.name(), "fake:" + spec.ref().name() + "/" + v.name(), "nothing (fake driver)",
+						"pretended"))
+				.toList());
 		});
 	}
 

@@ -17,6 +17,7 @@ import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
 import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.driver.ProvisionedVolume;
 import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Provisioning;
@@ -98,7 +99,11 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 			converge(SharedMemoryPolicy.policy(spec));
 			converge(SharedMemoryPolicy.binding(spec));
 			nodes.claim(ref, spec.nodes());
-			return new ProvisionedCluster(ref, spec.nodes(), kubeconfigs.forNamespace(ref.name()));
+			return new ProvisionedCluster(ref, spec.nodes(), kubeconfigs.forNamespace(ref.name()), spec.volumes()
+				.stream()
+				.map(v -> new ProvisionedVolume(v.name(), "PVC " + v.name() + " in namespace " + ref.name(),
+						"kubectl -n " + ref.name() + " get pvc " + v.name(), v.sizeGi() + " GiB requested"))
+				.toList());
 		});
 	}
 

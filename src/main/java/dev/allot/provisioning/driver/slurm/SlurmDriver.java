@@ -22,6 +22,7 @@ import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.driver.ProvisionedVolume;
 import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.driver.MultiNodeCheckJob;
 import dev.allot.provisioning.health.HealthCheckKind;
@@ -52,6 +53,8 @@ public final class SlurmDriver implements ClusterDriver {
 
 	private final SlurmLogins logins;
 
+	private final SlurmVolumes volumes;
+
 	SlurmDriver(String pool, SlurmPool config, SlurmCommands slurm) {
 		this.pool = pool;
 		this.config = config;
@@ -60,6 +63,7 @@ public final class SlurmDriver implements ClusterDriver {
 		SlurmCommands loginNode = config.loginNode() == null ? null
 				: new SlurmCommands(config.loginNode().commandPrefix(), null, config.commandTimeout());
 		this.logins = new SlurmLogins(slurm, loginNode, config.loginNode(), config.loginHost(), errors, this::checkUser);
+		this.volumes = new SlurmVolumes(config.volumeRoot(), config.volumeGroup(), slurm, errors);
 	}
 
 	public static SlurmDriver create(String pool, SlurmPool config) {
@@ -71,13 +75,24 @@ public final class SlurmDriver implements ClusterDriver {
 	public ProvisionedCluster provision(ClusterBlueprint spec) {
 		ClusterRef ref = spec.ref();
 		new SlurmSharedMemory(new SlurmNodes(slurm, errors)).require(spec);
+		List<ProvisionedVolume> made = volumes.ensure(spec);
 		ensureAccount(ref.tenant());
 		SlurmReservation reservation = ensureReservation(spec);
 		ensurePartition(ref, reservation.nodes());
 		// after the reservation exists, so that a teardown of another reservation of the tenant sees it and keeps
 		// the account's users
 		List<String> done = logins.grant(spec);
-		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref), done);
+		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref), made, done);
+	}
+
+	@Override
+	public void removeVolumes(ClusterRef ref, List<String> names) {
+		volumes.remove(ref, names);
+	}
+
+	@Override
+	public java.util.OptionalLong volumeUsage(ClusterRef ref, String name) {
+		return volumes.usage(ref, name);
 	}
 
 	private void ensureAccount(String account) {

@@ -90,6 +90,9 @@ class KubernetesDriverMockServerTests {
 		assertThat(client.rbac().roles().inNamespace(ns).withName("allot-tenant").get().getRules()).isNotEmpty();
 		assertThat(client.persistentVolumeClaims().inNamespace(ns).list().getItems()).extracting(this::claimSummary)
 			.containsExactlyInAnyOrder("data 100Gi fast-ssd", "scratch 20Gi fast-ssd");
+		assertThat(cluster.volumes()).extracting(v -> v.name() + " " + v.seeWith())
+			.containsExactlyInAnyOrder("data kubectl -n " + ns + " get pvc data",
+					"scratch kubectl -n " + ns + " get pvc scratch");
 		Map<String, String> defaults = client.configMaps().inNamespace(ns).withName("allot-defaults").get().getData();
 		assertThat(defaults).containsEntry("cuda-driver", "550.54.15").containsEntry("shared-memory", "64Gi");
 		assertThat(defaults.get("pod-defaults.yaml")).contains("medium: Memory", "sizeLimit: 64Gi",

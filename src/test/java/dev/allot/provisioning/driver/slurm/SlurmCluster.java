@@ -110,6 +110,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 		registry.add(prefix + ".driver", () -> "slurm");
 		registry.add(prefix + ".slurm.slurm-conf", slurmConf::get);
 		registry.add(prefix + ".slurm.login-host", () -> "login.test");
+		registry.add(prefix + ".slurm.volume-root", () -> volumeRoot().toString());
 		Path standIn = Path.of("src/test/resources/health-outputs/stand-in.sh").toAbsolutePath();
 		for (String kind : kinds) {
 			List<String> command = List.of("bash", standIn.toString(), recordings.toString(), kind);
@@ -117,6 +118,16 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 				String arg = command.get(i);
 				registry.add("allot.provisioning.health.commands." + kind + "[" + i + "]", () -> arg);
 			}
+		}
+	}
+
+	/** Where test pools keep their volumes: a folder of this host, shared by every test node. */
+	public static Path volumeRoot() {
+		try {
+			return Files.createDirectories(Path.of("target", "slurm-volumes")).toAbsolutePath();
+		}
+		catch (IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
 		}
 	}
 

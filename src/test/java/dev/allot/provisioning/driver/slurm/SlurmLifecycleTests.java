@@ -86,6 +86,9 @@ class SlurmLifecycleTests extends LifecycleTest {
 		assertThat(partition.get("AllowAccounts")).isEqualTo(s.tenant());
 		assertThat(slurm.run("sacctmgr", "-n", "-P", "show", "account", s.tenant(), "format=account").stdout().strip())
 			.isEqualTo(s.tenant());
+		java.nio.file.Path volume = SlurmCluster.volumeRoot().resolve(name).resolve("data");
+		assertThat(volume).isDirectory();
+		assertThat(ready.toString()).contains(volume + " (ls -ld " + volume);
 		Api.Response kubeconfig = api.get(path(s, id) + "/cluster/kubeconfig", s.token());
 		assertThat(kubeconfig.status()).isEqualTo(404);
 		assertThat(kubeconfig.json().get("detail").asString()).contains("log in to login.test");
@@ -99,6 +102,8 @@ class SlurmLifecycleTests extends LifecycleTest {
 		assertThat(deleted.get("reservationStatus").asString()).isEqualTo("COMPLETED");
 		assertThat(slurm.run("scontrol", "show", "reservation", name).exitCode()).isNotZero();
 		assertThat(slurm.run("scontrol", "show", "partition", name).exitCode()).isNotZero();
+		assertThat(volume).doesNotExist();
+		assertThat(deleted.toString()).contains("Volumes removed: data.");
 	}
 
 }
