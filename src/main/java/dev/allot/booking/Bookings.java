@@ -86,10 +86,13 @@ public class Bookings {
 
 	private final Reclaiming reclaiming;
 
+	private final OrchestratorCheck orchestrators;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
-			Reclaiming reclaiming) {
+			Reclaiming reclaiming, OrchestratorCheck orchestrators) {
+		this.orchestrators = orchestrators;
 		this.capacity = capacity;
 		this.reclaiming = reclaiming;
 		this.reservations = reservations;
@@ -332,6 +335,7 @@ public class Bookings {
 		if (project.isEmpty()) {
 			errors.add(new InvalidInputException.FieldError("project", "no such project in tenant " + tenant.slug()));
 		}
+		pool.flatMap(found -> orchestrators.refusal(found, request.cluster().orchestrator())).ifPresent(errors::add);
 		String driver = request.cluster().cudaDriver();
 		if (pool.isPresent() && driver != null) {
 			List<String> offered = inventory.cudaDrivers(pool.get());
