@@ -80,19 +80,24 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 			.map(line -> line.substring("export SLURM_CONF=".length()))
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException(".ci/slurm-up.sh printed no SLURM_CONF:\n" + up.stdout()));
-		return new SlurmCluster(conf, true);
+		SlurmCluster started = new SlurmCluster(conf, true);
+		started.withCudaFeature();
+		return started;
 	}
 
 	/**
 	 * Gives the GPU nodes the feature {@code cuda550}, as {@code .ci/slurm-up.sh} declares it, on a cluster started
-	 * by an older copy of the script (which reuses a running cluster). Nodes with a feature already keep theirs.
+	 * by an older copy of the script (which reuses a running cluster), and makes it active: the stand-in slurmds
+	 * register without features, which leaves the declared ones inactive, so a job's {@code --constraint} finds none.
 	 */
 	private void withCudaFeature() {
 		for (String line : run("scontrol", "show", "node", "--oneliner").stdout().lines().toList()) {
 			SlurmRecord node = SlurmRecord.parse(line);
 			String name = node.get("NodeName");
-			if (name.startsWith("gpu-") && node.get("AvailableFeatures").isEmpty()) {
-				run("scontrol", "update", "NodeName=" + name, "AvailableFeatures=cuda550", "ActiveFeatures=cuda550");
+			if (name.startsWith("gpu-") && node.get("ActiveFeatures").isEmpty()) {
+				String features = node.get("AvailableFeatures").isEmpty() ? "cuda550" : node.get("AvailableFeatures");
+				run("scontrol", "update", "NodeName=" + name, "AvailableFeatures=" + features,
+						"ActiveFeatures=" + features);
 			}
 		}
 	}
