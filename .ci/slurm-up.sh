@@ -7,7 +7,9 @@
 # Prints `export SLURM_CONF=...` (and the folder) on stdout; everything else goes to stderr.
 # Nodes: vm, gpu-[001-008] and gpu-[017-022], each with its own real slurmd on its own port (turn IDLE and run
 # jobs, e.g. the health checks' stand-in executables; the GPUs are only counted, through gres.conf), and
-# gpu-[009-016] (point at a closed port, stay DOWN). Accounting lives in MariaDB/MySQL
+# gpu-[009-016] (point at a closed port, stay DOWN). Every GPU node carries the feature cuda550 (CUDA driver
+# 550), which the Slurm driver requires of a booking's nodes; the stand-in slurmds register without features,
+# so the tests' SlurmCluster extension makes it active (scontrol update ... ActiveFeatures=cuda550). Accounting lives in MariaDB/MySQL
 # (SLURM_DB_HOST, SLURM_DB_PORT, SLURM_DB_USER, SLURM_DB_PASS; default root@127.0.0.1:3306, no password),
 # in a database named after the base folder so that several clusters can share one server.
 set -euo pipefail
@@ -134,9 +136,9 @@ SlurmdParameters=config_overrides
 RebootProgram=/bin/true
 NodeName=vm NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN
 $(for node in "${GPU_NODES[@]}"; do
-	echo "NodeName=$node NodeAddr=127.0.0.1 Port=${GPU_PORT[$node]} CPUs=64 RealMemory=512000 Gres=gpu:8 State=UNKNOWN"
+	echo "NodeName=$node NodeAddr=127.0.0.1 Port=${GPU_PORT[$node]} CPUs=64 RealMemory=512000 Gres=gpu:8 Features=cuda550 State=UNKNOWN"
 done)
-NodeName=gpu-[009-016] NodeAddr=127.0.0.1 Port=$CLOSED_PORT CPUs=64 RealMemory=512000 Gres=gpu:8 State=UNKNOWN
+NodeName=gpu-[009-016] NodeAddr=127.0.0.1 Port=$CLOSED_PORT CPUs=64 RealMemory=512000 Gres=gpu:8 Features=cuda550 State=UNKNOWN
 PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 

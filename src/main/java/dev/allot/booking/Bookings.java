@@ -95,13 +95,16 @@ public class Bookings {
 
 	private final StoredVolumes volumes;
 
+	private final OrchestratorCheck orchestrators;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
 			Reclaiming reclaiming, Lending lending, List<ClusterChoices> choices, NodeMemory nodeMemory,
-			StoredVolumes volumes) {
+			StoredVolumes volumes, OrchestratorCheck orchestrators) {
 		this.nodeMemory = nodeMemory;
 		this.volumes = volumes;
+		this.orchestrators = orchestrators;
 		this.capacity = capacity;
 		this.choices = List.copyOf(choices);
 		this.reclaiming = reclaiming;
@@ -361,6 +364,7 @@ public class Bookings {
 		if (project.isEmpty()) {
 			errors.add(new InvalidInputException.FieldError("project", "no such project in tenant " + tenant.slug()));
 		}
+		pool.flatMap(found -> orchestrators.refusal(found, request.cluster().orchestrator())).ifPresent(errors::add);
 		String driver = request.cluster().cudaDriver();
 		if (pool.isPresent() && driver != null) {
 			List<String> offered = inventory.cudaDrivers(pool.get());

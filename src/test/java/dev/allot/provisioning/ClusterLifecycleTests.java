@@ -60,8 +60,14 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(ready.get("nodes").valueStream().map(n -> n.get("health").asString())).containsExactly("PASSED",
 				"PASSED");
 		assertThat(timeline(ready)).containsExactly("schedule SCHEDULED PENDING", "provision STARTED CREATING",
-				"provision PROGRESSED INSTALLING_DRIVERS", "provision PROGRESSED RUNNING_ACCEPTANCE_TESTS",
-				"provision SUCCEEDED READY");
+				"provision PROGRESSED INSTALLING_DRIVERS", "provision PROGRESSED INSTALLING_DRIVERS",
+				"provision PROGRESSED RUNNING_ACCEPTANCE_TESTS", "provision SUCCEEDED READY");
+		// the timeline says what the driver did, and where to see it; the fake driver builds nothing and says so
+		List<String> details = ready.get("timeline").valueStream().map(e -> e.get("detail").asString()).toList();
+		assertThat(details.get(3)).startsWith("Simulated KUBERNETES cluster held in memory on ")
+			.endsWith("(fake driver: nothing is built, no CUDA driver is pinned) (see: this Allot instance only).");
+		assertThat(details.get(4)).isEqualTo("The driver reads every part it built back from the KUBERNETES cluster.");
+		assertThat(String.join("\n", details)).doesNotContain("/dev/shm", "selected on every node");
 		assertThat(fake.clusters()).containsKey(UUID.fromString(id));
 		assertThat(events.ofType(ClusterReady.class)).filteredOn(e -> e.reservationId().toString().equals(id))
 			.singleElement()

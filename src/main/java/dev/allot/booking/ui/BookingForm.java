@@ -34,7 +34,7 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 
 	/** Where the API names a field, the form has this one. */
 	private static final Map<String, String> FIELDS = Map.of("startsAt", "start", "endsAt", "end", "cluster.cudaDriver",
-			"cudaDriver", "cluster.sharedMemoryGi", "sharedMemoryGi", "cluster.volumes", "volumes",
+			"cudaDriver", "cluster.orchestrator", "orchestrator", "cluster.sharedMemoryGi", "sharedMemoryGi", "cluster.volumes", "volumes",
 			"cluster.sshPublicKeys", "sshPublicKeys");
 
 	private static final Map<String, String> LABELS = Map.ofEntries(Map.entry("project", "Project"),

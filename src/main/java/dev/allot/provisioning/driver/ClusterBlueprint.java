@@ -83,6 +83,11 @@ public record ClusterBlueprint(UUID reservationId, String tenant, String project
 
 	/** The major version ({@code 550} of {@code 550.54.15}), which node labels and selectors match. */
 	public String cudaDriverMajor() {
+		return majorOf(cudaDriver);
+	}
+
+	/** The major version of a CUDA driver version. */
+	public static String majorOf(String cudaDriver) {
 		int dot = cudaDriver.indexOf('.');
 		return dot < 0 ? cudaDriver : cudaDriver.substring(0, dot);
 	}

@@ -6,25 +6,17 @@ import java.util.List;
  * The outcome of a successful {@link ClusterDriver#provision}: the cluster exists on exactly these nodes, with
  * these volumes.
  *
- * @param done what the driver did besides the cluster and its volumes, each a short sentence saying where it can be
- * seen (for the cluster's timeline)
+ * @param steps what the driver did to build it, in order, each with where to see it: the timeline prints these
+ * and nothing else about the build, so a driver that adds a part (shared memory, SSH keys) adds its step (volumes
+ * are reported on their own, {@code volumes})
  */
 public record ProvisionedCluster(ClusterRef ref, List<String> nodes, ClusterAccess access,
-		List<ProvisionedVolume> volumes, List<String> done) {
+		List<ProvisionedVolume> volumes, List<BuildStep> steps) {
 
 	public ProvisionedCluster {
 		nodes = List.copyOf(nodes);
 		volumes = List.copyOf(volumes);
-		done = List.copyOf(done);
-	}
-
-	public ProvisionedCluster(ClusterRef ref, List<String> nodes, ClusterAccess access) {
-		this(ref, nodes, access, List.of(), List.of());
-	}
-
-	public ProvisionedCluster(ClusterRef ref, List<String> nodes, ClusterAccess access,
-			List<ProvisionedVolume> volumes) {
-		this(ref, nodes, access, volumes, List.of());
+		steps = List.copyOf(steps);
 	}
 
 }

@@ -14,6 +14,7 @@ import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.provisioning.ClusterReady;
 import dev.allot.provisioning.NodeDegraded;
+import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
@@ -199,9 +200,8 @@ public class Provisioning {
 		List<NodeHealth> created = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
 		Overtaken overtaken = advance(id, ClusterState.CREATING, Cluster::installingDrivers, attempt,
 				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + "."
-						+ volumes.created(id, built.volumes())
-						+ (built.done().isEmpty() ? "" : " " + String.join(" ", built.done())),
-				endpoints, created);
+						+ volumes.created(id, built.volumes()),
+				endpoints, created, built.steps().stream().map(BuildStep::line).toList());
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt,
 				() -> verify(reservation, spec, driver, built, endpoints, attempt));
 	}
@@ -219,9 +219,11 @@ public class Provisioning {
 			.stream()
 			.map(n -> new NodeHealth(n, status.nodeStates().get(n), "NOT_CHECKED", null))
 			.toList();
-		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, Cluster::runningAcceptanceTests, attempt, "CUDA driver " + spec.cudaDriver() + " selected on every node (each offers it: checked at "
-						+ "booking); every part of the cluster exists." + SharedMemoryNote.of(spec, built.access()),
-				endpoints, nodes);
+		// Only what the driver's status read back: what was built is listed, step by step, at CREATING.
+		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, Cluster::runningAcceptanceTests, attempt,
+				"The driver reads every part it built back from the " + spec.orchestrator() + " cluster."
+						+ SharedMemoryNote.of(spec, built.access()),
+				endpoints, nodes, List.of());
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
 			List<NodeChecks.Outcome> outcomes = acceptance(driver, reservation, spec, nodes);
 			List<NodeHealth> checked = new ArrayList<>();
@@ -360,8 +362,7 @@ public class Provisioning {
 
 	/** Moves to the next state unless another step overtook this one; records the progress. */
 	private Overtaken advance(UUID id, ClusterState from, BiFunction<Cluster, Instant, Cluster> next, int attempt,
-			String detail,
-			Endpoints endpoints, List<NodeHealth> nodes) {
+			String detail, Endpoints endpoints, List<NodeHealth> nodes, List<String> done) {
 		return transactions.execute(status -> {
 			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
 			if (cluster.state() != from || !cluster.open()) {
@@ -371,6 +372,7 @@ public class Provisioning {
 			clusters.moved(cluster, moved);
 			clusters.built(id, endpoints, nodes);
 			timeline.record(id, Timeline.PROVISION, "PROGRESSED", moved.state(), attempt, detail);
+			done.forEach(line -> timeline.record(id, Timeline.PROVISION, "PROGRESSED", moved.state(), attempt, line));
 			return Overtaken.NO;
 		});
 	}
@@ -466,7 +468,8 @@ public class Provisioning {
 			}
 			timeline.record(reservation.id(), Timeline.PROVISION, "SUCCEEDED", state, attempt,
 					"The cluster holds the window until " + reservation.endsAt() + "."
-							+ (converged.done().isEmpty() ? "" : " " + String.join(" ", converged.done())));
+							+ converged.steps().stream().map(step -> " " + step.line())
+								.collect(java.util.stream.Collectors.joining()));
 			return Overtaken.NO;
 		});
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {

@@ -92,4 +92,16 @@ class BookingFormTests {
 				null);
 	}
 
+	@Test
+	void aRefusedOrchestratorIsShownOnTheOrchestratorChoice() {
+		FormErrors errors = new FormErrors();
+		BookingForm.addRefusal(new dev.allot.shared.InvalidInputException(List.of(
+				new dev.allot.shared.InvalidInputException.FieldError("cluster.orchestrator",
+						"pool h100 builds SLURM clusters only; pools offering KUBERNETES: k8s-a"))), errors);
+		assertThat(errors.asMap()).containsOnlyKeys("orchestrator");
+		assertThat(errors.get("orchestrator")).isEqualTo("Pool h100 builds SLURM clusters only; pools offering KUBERNETES: k8s-a");
+		assertThat(BookingForm.labelled("cluster.orchestrator", "pool h100 builds SLURM clusters only"))
+			.isEqualTo("Orchestrator: pool h100 builds SLURM clusters only");
+	}
+
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
+import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterAccess;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
@@ -122,11 +123,15 @@ public final class FakeDriver implements ClusterDriver {
 						? new FakeCluster(spec, spec.nodes()) : new FakeCluster(spec, existing.nodes()));
 			}
 			FakeCluster cluster = clusters.get(spec.reservationId());
+			// Nothing real is built: the one step says so, and the CUDA driver and the rest are only recorded.
 			return new ProvisionedCluster(spec.ref(), cluster.nodes(), accessTo(spec.ref()), spec.volumes()
 				.stream()
 				.map(v -> new ProvisionedVolume(v.name(), "fake:" + spec.ref().name() + "/" + v.name(), "nothing (fake driver)",
 						"pretended"))
-				.toList());
+				.toList(),
+					List.of(new BuildStep("Simulated " + spec.orchestrator() + " cluster held in memory on "
+							+ String.join(",", cluster.nodes()) + " (fake driver: nothing is built, no CUDA driver is pinned)",
+							"this Allot instance only")));
 		});
 	}
 

@@ -58,6 +58,8 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 
 	private final NodeReboots reboots;
 
+	private final CudaDriverPin cudaDriver;
+
 	public KubernetesDriver(String pool, KubernetesClient client, KubernetesPool config) {
 		this.pool = pool;
 		this.client = client;
@@ -68,6 +70,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 		this.kubeconfigs = new TenantKubeconfigs(client, server, config.tokenWait());
 		this.checks = new CheckJobs(client, config);
 		this.reboots = new NodeReboots(client);
+		this.cudaDriver = new CudaDriverPin(client);
 	}
 
 	/** A client from the pool's kubeconfig file, or the in-cluster / {@code ~/.kube/config} default. */
@@ -89,13 +92,17 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 			ClusterRef ref = spec.ref();
 			NamespaceResources resources = new NamespaceResources(spec);
 			nodes.check(ref, spec.nodes());
+			cudaDriver.requireOnNodes(spec);
 			Namespace namespace = client.namespaces().withName(ref.name()).get();
 			if (namespace != null && isTerminating(namespace)) {
 				throw new DriverFailedException("Namespace " + ref.name() + " is still being deleted", true);
 			}
 			converge(resources.namespace());
 			resources.converged().forEach(this::converge);
-			resources.createdOnce(config.storageClass()).forEach(this::createIfAbsent);
+			List<HasMetadata> createdOnce = resources.createdOnce(config.storageClass());
+			createdOnce.forEach(this::createIfAbsent);
+			converge(cudaDriver.policy(spec));
+			converge(cudaDriver.binding(spec));
 			converge(SharedMemoryPolicy.policy(spec));
 			converge(SharedMemoryPolicy.binding(spec));
 			nodes.claim(ref, spec.nodes());
@@ -103,7 +110,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 				.stream()
 				.map(v -> new ProvisionedVolume(v.name(), "PVC " + v.name() + " in namespace " + ref.name(),
 						"kubectl -n " + ref.name() + " get pvc " + v.name(), v.sizeGi() + " GiB requested"))
-				.toList());
+				.toList(), KubernetesBuildSteps.of(spec, resources.converged(), createdOnce));
 		});
 	}
 
@@ -122,7 +129,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 			if (isTerminating(namespace)) {
 				return new ClusterStatus(ref, ClusterStatus.Phase.DELETING, names, states, List.of());
 			}
-			List<String> missing = missingParts(namespace);
+			List<String> missing = missingParts(ref, namespace);
 			missing.addAll(SharedMemoryPolicy.missing(client, ref));
 			if (claimed.isEmpty()) {
 				missing.add("Node labels");
@@ -132,7 +139,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 		});
 	}
 
-	private List<String> missingParts(Namespace namespace) {
+	private List<String> missingParts(ClusterRef ref, Namespace namespace) {
 		String ns = namespace.getMetadata().getName();
 		List<String> missing = new ArrayList<>();
 		check(missing, "ResourceQuota/" + QUOTA, client.resourceQuotas().inNamespace(ns).withName(QUOTA).get());
@@ -146,6 +153,9 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 		check(missing, "ServiceAccount/" + SERVICE_ACCOUNT,
 				client.serviceAccounts().inNamespace(ns).withName(SERVICE_ACCOUNT).get());
 		check(missing, "Secret/" + TOKEN_SECRET, client.secrets().inNamespace(ns).withName(TOKEN_SECRET).get());
+		if (!cudaDriver.present(ref)) {
+			missing.add("ValidatingAdmissionPolicy/" + CudaDriverPin.name(ref));
+		}
 		for (String volume : volumesOf(namespace)) {
 			check(missing, "PersistentVolumeClaim/" + volume,
 					client.persistentVolumeClaims().inNamespace(ns).withName(volume).get());
@@ -174,6 +184,10 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 		translated("addNodes", () -> {
 			Namespace namespace = existing(ref);
 			nodes.check(ref, added);
+			String booked = namespace.getMetadata().getLabels().get(CUDA_DRIVER);
+			if (booked != null) {
+				cudaDriver.requireOnNodes(added, booked);
+			}
 			nodes.claim(ref, added);
 			resizeQuota(ref, namespace);
 			return null;
@@ -232,6 +246,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 	public void teardown(ClusterRef ref) {
 		translated("teardown", () -> {
 			nodes.releaseAll(ref);
+			cudaDriver.remove(ref);
 			client.namespaces().withName(ref.name()).delete();
 			SharedMemoryPolicy.delete(client, ref);
 			return null;

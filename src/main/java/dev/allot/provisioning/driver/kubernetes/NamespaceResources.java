@@ -66,9 +66,9 @@ final class NamespaceResources {
 		annotations.put(VOLUMES,
 				spec.volumes().stream().map(v -> v.name() + ":" + v.sizeGi()).collect(Collectors.joining(",")));
 		annotations.put(WINDOW, spec.startsAt() + "/" + spec.endsAt());
-		// Enforced where the PodNodeSelector and PodTolerationRestriction admission plugins are on; the
-		// ConfigMap documents the same for clusters without them.
-		annotations.put("scheduler.alpha.kubernetes.io/node-selector", RESERVATION + "=" + spec.reservationId());
+		// Enforced where the PodNodeSelector and PodTolerationRestriction admission plugins are on; the CUDA
+		// driver's label is also required by a ValidatingAdmissionPolicy (CudaDriverPin) where they are not.
+		annotations.put(CudaDriverPin.NODE_SELECTOR_ANNOTATION, CudaDriverPin.nodeSelector(spec));
 		annotations.put("scheduler.alpha.kubernetes.io/defaultTolerations", "[{\"key\":\"" + RESERVATION
 				+ "\",\"operator\":\"Equal\",\"value\":\"" + spec.reservationId() + "\",\"effect\":\"NoSchedule\"}]");
 		return annotations;

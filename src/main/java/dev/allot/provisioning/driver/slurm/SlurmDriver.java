@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterAccess;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
@@ -55,6 +56,8 @@ public final class SlurmDriver implements ClusterDriver {
 
 	private final SlurmVolumes volumes;
 
+	private final SlurmCudaFeature cudaFeature;
+
 	SlurmDriver(String pool, SlurmPool config, SlurmCommands slurm) {
 		this.pool = pool;
 		this.config = config;
@@ -64,6 +67,7 @@ public final class SlurmDriver implements ClusterDriver {
 				: new SlurmCommands(config.loginNode().commandPrefix(), null, config.commandTimeout());
 		this.logins = new SlurmLogins(slurm, loginNode, config.loginNode(), config.loginHost(), errors, this::checkUser);
 		this.volumes = new SlurmVolumes(config.volumeRoot(), config.volumeGroup(), slurm, errors);
+		this.cudaFeature = new SlurmCudaFeature(slurm, errors);
 	}
 
 	public static SlurmDriver create(String pool, SlurmPool config) {
@@ -74,15 +78,33 @@ public final class SlurmDriver implements ClusterDriver {
 	@Override
 	public ProvisionedCluster provision(ClusterBlueprint spec) {
 		ClusterRef ref = spec.ref();
+		List<BuildStep> steps = new ArrayList<>();
+		// First, before anything is written: nodes without the booked CUDA driver, or without the memory for the
+		// booked /dev/shm, are refused.
+		String feature = SlurmCudaFeature.of(spec);
+		String seeFeatures = cudaFeature.requireOnNodes(spec);
+		steps.add(new BuildStep("Every node carries Slurm feature " + feature + " for CUDA driver " + spec.cudaDriver()
+				+ ": " + String.join(",", spec.nodes()), seeFeatures));
 		new SlurmSharedMemory(new SlurmNodes(slurm, errors)).require(spec);
 		List<ProvisionedVolume> made = volumes.ensure(spec);
-		ensureAccount(ref.tenant());
-		SlurmReservation reservation = ensureReservation(spec);
-		ensurePartition(ref, reservation.nodes());
+		String account = ensureAccount(ref.tenant());
+		steps.add(new BuildStep("Slurm account " + ref.tenant() + " " + account,
+				"sacctmgr show account " + ref.tenant()));
+		String[] done = new String[1];
+		SlurmReservation reservation = ensureReservation(spec, done);
+		steps.add(new BuildStep("Slurm reservation " + ref.name() + " " + done[0] + " on "
+				+ String.join(",", reservation.nodes()) + " for account " + ref.tenant() + " until "
+				+ reservation.endsAt() + (reservation.features().equals(feature) ? ", Features=" + feature
+						: " (created before CUDA pinning: no Features on the reservation; its nodes carry " + feature + ")"),
+				"scontrol show reservation " + ref.name()));
+		String partition = ensurePartition(ref, reservation.nodes());
+		steps.add(new BuildStep("Slurm partition " + ref.name() + " " + partition + " on "
+				+ String.join(",", reservation.nodes()) + ", AllowAccounts=" + ref.tenant(),
+				"scontrol show partition " + ref.name()));
 		// after the reservation exists, so that a teardown of another reservation of the tenant sees it and keeps
 		// the account's users
-		List<String> done = logins.grant(spec);
-		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref), made, done);
+		steps.addAll(logins.grant(spec));
+		return new ProvisionedCluster(ref, reservation.nodes(), accessTo(ref), made, steps);
 	}
 
 	@Override
@@ -95,9 +117,10 @@ public final class SlurmDriver implements ClusterDriver {
 		return volumes.usage(ref, name);
 	}
 
-	private void ensureAccount(String account) {
+	/** Returns what was done: {@code created} or {@code found}. */
+	private String ensureAccount(String account) {
 		if (accountExists(account)) {
-			return;
+			return "found";
 		}
 		SlurmCommands.Result added = slurm.run("sacctmgr", "-i", "add", "account", account,
 				"Description=allot-tenant-" + account, "Organization=" + account);
@@ -105,6 +128,7 @@ public final class SlurmDriver implements ClusterDriver {
 		if (!added.ok() && !accountExists(account)) {
 			throw errors.failed("sacctmgr add account " + account, added, List.of());
 		}
+		return added.ok() ? "created" : "found";
 	}
 
 	boolean accountExists(String account) {
@@ -115,7 +139,8 @@ public final class SlurmDriver implements ClusterDriver {
 		return shown.stdout().lines().map(String::strip).anyMatch(account::equals);
 	}
 
-	private SlurmReservation ensureReservation(ClusterBlueprint spec) {
+	/** Creates or adjusts the reservation; {@code done[0]} says which ({@code created}, {@code updated}, {@code found}). */
+	private SlurmReservation ensureReservation(ClusterBlueprint spec, String[] done) {
 		ClusterRef ref = spec.ref();
 		Optional<SlurmReservation> existing = reservation(ref);
 		Instant now = Instant.now();
@@ -129,11 +154,13 @@ public final class SlurmDriver implements ClusterDriver {
 		String nodes = String.join(",", spec.nodes());
 		if (existing.isEmpty()) {
 			SlurmCommands.Result created = slurm.run("scontrol", "create", "reservation", "ReservationName=" + ref.name(),
-					"StartTime=" + startTime, length, "Nodes=" + nodes, "Accounts=" + ref.tenant());
+					"StartTime=" + startTime, length, "Nodes=" + nodes, "Accounts=" + ref.tenant(),
+					"Features=" + SlurmCudaFeature.of(spec));
 			if (!created.ok()) {
 				throw errors.failed("scontrol create reservation " + ref.name(), created, spec.nodes());
 			}
 			log.info("Created Slurm reservation {} on {} from {} ({})", ref.name(), nodes, startTime, length);
+			done[0] = "created";
 		}
 		else if (!existing.get().matches(spec.nodes(), ref.tenant(), end)) {
 			// An earlier attempt for a different window or node set (an extension or a migration): adjust it.
@@ -143,6 +170,10 @@ public final class SlurmDriver implements ClusterDriver {
 			if (!updated.ok()) {
 				throw errors.failed("scontrol update reservation " + ref.name(), updated, spec.nodes());
 			}
+			done[0] = "updated";
+		}
+		else {
+			done[0] = "found";
 		}
 		SlurmReservation actual = reservation(ref)
 			.orElseThrow(() -> new DriverFailedException("Slurm reservation " + ref.name() + " vanished", true));
@@ -187,10 +218,11 @@ public final class SlurmDriver implements ClusterDriver {
 		SlurmRecord record = SlurmRecord.parse(shown.stdout());
 		return Optional.of(new SlurmReservation(record.get("ReservationName"), hostnames(record.get("Nodes")),
 				List.of(record.get("Accounts").split(",")), Instant.ofEpochSecond(Long.parseLong(record.get("StartTime"))),
-				Instant.ofEpochSecond(Long.parseLong(record.get("EndTime")))));
+				Instant.ofEpochSecond(Long.parseLong(record.get("EndTime"))), record.get("Features")));
 	}
 
-	private void ensurePartition(ClusterRef ref, List<String> nodes) {
+	/** Returns what was done: {@code created}, {@code updated} or {@code found}. */
+	private String ensurePartition(ClusterRef ref, List<String> nodes) {
 		Optional<SlurmRecord> existing = partition(ref);
 		String nodeList = String.join(",", nodes);
 		if (existing.isEmpty()) {
@@ -199,6 +231,7 @@ public final class SlurmDriver implements ClusterDriver {
 			if (!created.ok() && partition(ref).isEmpty()) {
 				throw errors.failed("scontrol create partition " + ref.name(), created, nodes);
 			}
+			return created.ok() ? "created" : "found";
 		}
 		else if (!Set.copyOf(hostnames(existing.get().get("Nodes"))).equals(Set.copyOf(nodes))
 				|| !existing.get().get("AllowAccounts").equals(ref.tenant())) {
@@ -207,7 +240,9 @@ public final class SlurmDriver implements ClusterDriver {
 			if (!updated.ok()) {
 				throw errors.failed("scontrol update partition " + ref.name(), updated, nodes);
 			}
+			return "updated";
 		}
+		return "found";
 	}
 
 	Optional<SlurmRecord> partition(ClusterRef ref) {
@@ -287,6 +322,9 @@ public final class SlurmDriver implements ClusterDriver {
 			.orElseThrow(() -> new DriverFailedException("Slurm reservation " + ref.name() + " does not exist", false));
 		Set<String> wanted = new LinkedHashSet<>(current.nodes());
 		if (add) {
+			if (!current.features().isEmpty()) {
+				cudaFeature.requireOnNodes(change, current.features(), "Slurm reservation " + ref.name());
+			}
 			wanted.addAll(change);
 		}
 		else {

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
+import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.DriverFailedException;
@@ -58,8 +59,8 @@ final class SlurmLogins {
 	}
 
 	/** Converges on the blueprint's users and keys; says what it did and where to see it. */
-	List<String> grant(ClusterBlueprint spec) {
-		List<String> done = new ArrayList<>();
+	List<BuildStep> grant(ClusterBlueprint spec) {
+		List<BuildStep> done = new ArrayList<>();
 		String account = spec.tenant();
 		Set<String> associated = associated(account);
 		List<String> added = new ArrayList<>();
@@ -74,26 +75,28 @@ final class SlurmLogins {
 		}
 		List<String> removed = remove(account, associated.stream().filter(u -> !spec.loginUsers().contains(u)).toList());
 		if (!spec.loginUsers().isEmpty()) {
-			done.add("Slurm users " + String.join(", ", spec.loginUsers()) + " may submit with account " + account
-					+ (added.isEmpty() ? "" : " (added " + String.join(", ", added) + ")")
-					+ ": sacctmgr show assoc account=" + account + ".");
+			done.add(new BuildStep("Slurm users " + String.join(", ", spec.loginUsers()) + " may submit with account "
+					+ account + (added.isEmpty() ? "" : " (added " + String.join(", ", added) + ")"),
+					"sacctmgr show assoc account=" + account));
 		}
 		if (!removed.isEmpty()) {
-			done.add("Removed from account " + account + ", no longer tenant members: " + String.join(", ", removed) + ".");
+			done.add(new BuildStep("Removed from account " + account + ", no longer tenant members: "
+					+ String.join(", ", removed), "sacctmgr show assoc account=" + account));
 		}
 		if (!spec.sshPublicKeys().isEmpty()) {
 			done.add(spec.loginUsers().isEmpty()
-					? "SSH keys not installed: no tenant member has a login (a POSIX user name, role MEMBER or above)."
+					? new BuildStep("SSH keys not installed: no tenant member has a login (a POSIX user name, role "
+							+ "MEMBER or above)", "the team's Members page")
 					: installKeys(spec));
 		}
 		return done;
 	}
 
-	private String installKeys(ClusterBlueprint spec) {
+	private BuildStep installKeys(ClusterBlueprint spec) {
 		String marker = spec.ref().name();
 		if (loginNode == null || keysDir == null) {
-			return "SSH keys not installed: no login node is configured for this pool "
-					+ "(slurm.login-node.authorized-keys-dir).";
+			return new BuildStep("SSH keys not installed: no login node is configured for this pool",
+					"allot.provisioning.pools.<pool>.slurm.login-node.authorized-keys-dir");
 		}
 		List<String> lines = spec.sshPublicKeys().stream().map(key -> line(key, marker)).distinct().toList();
 		Set<String> wanted = new LinkedHashSet<>();
@@ -113,8 +116,8 @@ final class SlurmLogins {
 						+ " differ from the request after writing them", true);
 			}
 		}
-		return lines.size() + " SSH key(s) installed for " + String.join(", ", spec.loginUsers()) + " on " + loginHost
-				+ ": grep -r " + marker + " " + keysDir + ".";
+		return new BuildStep(lines.size() + " SSH key(s) installed for " + String.join(", ", spec.loginUsers()) + " on "
+				+ loginHost, "grep -r " + marker + " " + keysDir);
 	}
 
 	/** Removes the reservation's keys, and the tenant's associations when no other reservation of it remains. */

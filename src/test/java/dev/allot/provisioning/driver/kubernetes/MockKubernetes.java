@@ -21,7 +21,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * fabric8's mock API server in CRUD mode with expectations beside it (for what CRUD mode lacks: pod logs,
- * evictions), Ready GPU nodes tainted {@code nvidia.com/gpu}, and the controllers it lacks played by the test
+ * evictions), Ready GPU nodes tainted {@code nvidia.com/gpu} running CUDA driver 550, and the controllers it lacks played by the test
  * ({@link TokenController}, {@link Kubelet}). A pool reaches it through a kubeconfig file, as in production.
  */
 final class MockKubernetes implements AutoCloseable {
@@ -42,7 +42,7 @@ final class MockKubernetes implements AutoCloseable {
 		client = server.createClient();
 		for (String name : nodes) {
 			client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
-				.addToLabels("kubernetes.io/hostname", name).endMetadata()
+				.addToLabels("kubernetes.io/hostname", name).addToLabels("nvidia.com/cuda.driver.major", "550").endMetadata()
 				.withNewSpec().addNewTaint().withKey("nvidia.com/gpu").withEffect("NoSchedule").endTaint().endSpec()
 				.withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus()
 				.build()).create();

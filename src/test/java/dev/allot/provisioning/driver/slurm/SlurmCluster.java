@@ -66,7 +66,9 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 		Assumptions.assumeTrue(absent.isEmpty(), () -> "Slurm is not installed here (missing " + absent
 				+ "): run `apt-get install -y slurm-wlm slurmrestd slurmdbd munge`, or set SLURM_CONF");
 		if (existing != null && !existing.isBlank()) {
-			return new SlurmCluster(existing, false);
+			SlurmCluster reused = new SlurmCluster(existing, false);
+			reused.withCudaFeature();
+			return reused;
 		}
 		Result up = exec(List.of("bash", ".ci/slurm-up.sh", BASE.toString()), Duration.ofMinutes(3));
 		if (up.exitCode() != 0) {
@@ -78,7 +80,26 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 			.map(line -> line.substring("export SLURM_CONF=".length()))
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException(".ci/slurm-up.sh printed no SLURM_CONF:\n" + up.stdout()));
-		return new SlurmCluster(conf, true);
+		SlurmCluster started = new SlurmCluster(conf, true);
+		started.withCudaFeature();
+		return started;
+	}
+
+	/**
+	 * Gives the GPU nodes the feature {@code cuda550}, as {@code .ci/slurm-up.sh} declares it, on a cluster started
+	 * by an older copy of the script (which reuses a running cluster), and makes it active: the stand-in slurmds
+	 * register without features, which leaves the declared ones inactive, so a job's {@code --constraint} finds none.
+	 */
+	private void withCudaFeature() {
+		for (String line : run("scontrol", "show", "node", "--oneliner").stdout().lines().toList()) {
+			SlurmRecord node = SlurmRecord.parse(line);
+			String name = node.get("NodeName");
+			if (name.startsWith("gpu-") && node.get("ActiveFeatures").isEmpty()) {
+				String features = node.get("AvailableFeatures").isEmpty() ? "cuda550" : node.get("AvailableFeatures");
+				run("scontrol", "update", "NodeName=" + name, "AvailableFeatures=" + features,
+						"ActiveFeatures=" + features);
+			}
+		}
 	}
 
 	private static boolean installed(String binary) {
@@ -133,9 +154,14 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 
 	/** Runs a Slurm command against this cluster, as an administrator checking what Slurm holds. */
 	public Result run(String... command) {
+		return run(Duration.ofSeconds(30), command);
+	}
+
+	/** The same with another bound, for a job that may wait for the scheduler's next pass. */
+	public Result run(Duration timeout, String... command) {
 		List<String> line = new ArrayList<>(List.of("env", "SLURM_TIME_FORMAT=%s", "SLURM_CONF=" + slurmConf));
 		line.addAll(List.of(command));
-		return exec(line, Duration.ofSeconds(30));
+		return exec(line, timeout);
 	}
 
 	public record Result(int exitCode, String stdout, String stderr) {

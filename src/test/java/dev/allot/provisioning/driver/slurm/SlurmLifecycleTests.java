@@ -89,6 +89,17 @@ class SlurmLifecycleTests extends LifecycleTest {
 		java.nio.file.Path volume = SlurmCluster.volumeRoot().resolve(name).resolve("data");
 		assertThat(volume).isDirectory();
 		assertThat(ready.toString()).contains(volume + " (ls -ld " + volume);
+		// the timeline states what the driver did on the controller, each with where to see it, and nothing else
+		List<String> details = ready.get("timeline").valueStream().map(e -> e.get("detail").asString()).toList();
+		assertThat(details).contains("Every node carries Slurm feature cuda550 for CUDA driver 550.54: gpu-005,gpu-006"
+				+ " (see: scontrol show node gpu-005,gpu-006).",
+				"Slurm partition " + name + " created on gpu-005,gpu-006, AllowAccounts=" + s.tenant()
+						+ " (see: scontrol show partition " + name + ").")
+			.anySatisfy(line -> assertThat(line).isEqualTo("Slurm reservation " + name + " created on gpu-005,gpu-006"
+					+ " for account " + s.tenant() + " until " + end + ", Features=cuda550 (see: scontrol show reservation "
+					+ name + ")."));
+		assertThat(reservation.get("Features")).isEqualTo("cuda550");
+		assertThat(String.join("\n", details)).doesNotContain("selected on every node");
 		Api.Response kubeconfig = api.get(path(s, id) + "/cluster/kubeconfig", s.token());
 		assertThat(kubeconfig.status()).isEqualTo(404);
 		assertThat(kubeconfig.json().get("detail").asString()).contains("log in to login.test");

@@ -81,9 +81,9 @@ class SlurmLoginTests {
 				"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAdRjh5rQ3b6c7d8e9f0g1h2i3j4k5l6m7n8o9p0q1r2 " + name);
 		assertThat(keys.resolve(stranger)).doesNotExist();
 		assertThat(Path.of("/tmp/pwned")).as("a key's comment never reaches a shell").doesNotExist();
-		assertThat(cluster.done()).anySatisfy(line -> assertThat(line).contains(member,
+		assertThat(cluster.steps()).anySatisfy(step -> assertThat(step.line()).contains(member,
 				"sacctmgr show assoc account=" + spec.tenant()));
-		assertThat(cluster.done()).anySatisfy(line -> assertThat(line).contains("2 SSH key(s)", "login.test",
+		assertThat(cluster.steps()).anySatisfy(step -> assertThat(step.line()).contains("2 SSH key(s)", "login.test",
 				"grep -r " + name + " " + keys));
 
 		driver.provision(spec);
@@ -132,7 +132,7 @@ class SlurmLoginTests {
 		assertThat(submit(stays, spec).exitCode()).isZero();
 		assertThat(Files.readString(keys.resolve(leaves))).isEmpty();
 		assertThat(Files.readString(keys.resolve(stays))).contains(spec.ref().name());
-		assertThat(again.done()).anySatisfy(line -> assertThat(line).contains("Removed from account", leaves));
+		assertThat(again.steps()).anySatisfy(step -> assertThat(step.line()).contains("Removed from account", leaves));
 		driver.teardown(spec.ref());
 	}
 
@@ -145,7 +145,7 @@ class SlurmLoginTests {
 		ProvisionedCluster cluster = noLoginNode.provision(spec);
 
 		assertThat(submit(member, spec).exitCode()).isZero();
-		assertThat(cluster.done()).anySatisfy(line -> assertThat(line).startsWith("SSH keys not installed"));
+		assertThat(cluster.steps()).anySatisfy(step -> assertThat(step.line()).startsWith("SSH keys not installed"));
 		noLoginNode.teardown(spec.ref());
 		assertThat(submitWithAccount(member, spec.tenant()).exitCode()).isNotZero();
 	}
