@@ -207,6 +207,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 				}
 				return inService;
 			});
+		withCudaFeature(); // a slurmd registering again may leave its declared features inactive
 	}
 
 	private static Result exec(List<String> command, Duration timeout) {
