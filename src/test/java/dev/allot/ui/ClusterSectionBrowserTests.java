@@ -40,7 +40,9 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		assertThat(find("#cluster-state").getText()).isEqualTo("READY");
 		assertThat(find("#cluster-reservation-status").getText()).isEqualTo("ACTIVE");
 		assertThat(find("#cluster-nodes tr[data-node='" + r.pool() + "-n0']").getText()).contains("PASSED");
-		assertThat(findAll("#cluster-timeline li")).hasSize(5);
+		// each step of the lifecycle, and what the driver built (for the fake driver, one entry saying it built nothing)
+		assertThat(findAll("#cluster-timeline li")).hasSize(6);
+		assertThat(find("#cluster-timeline").getText()).contains("fake driver: nothing is built");
 		assertThat(find("#cluster-timeline li:last-child").getText()).contains("Provisioning done", "handed over");
 		assertThat(find("#cluster-connect").getText()).contains("fake://allot-" + r.id(), "Grafana");
 		screenshot("cluster-section-ready");
