@@ -67,6 +67,11 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		assertThat(saved.get("windows").get(0).get("days").valueStream().map(d -> d.asString())).containsExactly("SAT", "SUN");
 		assertThat(saved.get("windows").get(0).get("maxGpus").asInt()).isEqualTo(64);
 		assertThat(field("windows", gpuType).getAttribute("value")).isEqualTo("SAT,SUN 00:00-24:00 64");
+		// the team's own Quota page says the same in words, with the week ahead
+		open("/tenants/" + tenant + "/quota");
+		assertThat(find("#windows-" + gpuType).getText()).isEqualTo("SAT, SUN 00:00-24:00: up to 64 GPUs (Europe/Berlin)");
+		assertThat(findAll("#standing-" + gpuType + " tbody tr")).hasSize(7);
+		assertThat(find("#standing-" + gpuType + " tbody tr").getText()).contains("0 of 16", "Reserved GPUs");
 		fullScreenshot("laptop-admin_quota");
 	}
 

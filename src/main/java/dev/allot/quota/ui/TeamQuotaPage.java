@@ -27,7 +27,7 @@ class TeamQuotaPage {
 	record Card(QuotaPolicy policy, String windows, List<Quotas.StandingStep> days) {
 	}
 
-	static final int DAYS = 7;
+	private static final int DAYS = 7;
 
 	private final Quotas quotas;
 
@@ -45,6 +45,7 @@ class TeamQuotaPage {
 	String show(Caller caller, Model model, @PathVariable String tenant) {
 		model.addAttribute("tenant", tenancy.readable(caller, tenant));
 		model.addAttribute("section", "team");
+		model.addAttribute("days", DAYS);
 		Instant from = clock.instant().truncatedTo(ChronoUnit.DAYS);
 		Instant to = from.plus(Duration.ofDays(DAYS));
 		model.addAttribute("cards", quotas.quota(caller, tenant).policies().stream()
