@@ -10,7 +10,6 @@ import dev.allot.provisioning.driver.NodesUnavailableException;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBindingBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -102,31 +101,16 @@ final class CudaDriverPin {
 
 	/** Binds the policy to the reservation's namespace only ({@code kubernetes.io/metadata.name} is set by the API server). */
 	ValidatingAdmissionPolicyBinding binding(ClusterBlueprint spec) {
-		return new ValidatingAdmissionPolicyBindingBuilder().withNewMetadata()
-			.withName(name(spec.ref()))
-			.addToLabels(MANAGED_BY, "allot")
-			.addToLabels(RESERVATION, spec.reservationId().toString())
-			.endMetadata()
-			.withNewSpec()
-			.withPolicyName(name(spec.ref()))
-			.withValidationActions("Deny")
-			.withNewMatchResources()
-			.withNewNamespaceSelector()
-			.addToMatchLabels("kubernetes.io/metadata.name", spec.ref().name())
-			.endNamespaceSelector()
-			.endMatchResources()
-			.endSpec()
-			.build();
+		return NamespacePolicies.binding(name(spec.ref()),
+				Map.of(MANAGED_BY, "allot", RESERVATION, spec.reservationId().toString()), spec.ref().name());
 	}
 
 	boolean present(ClusterRef ref) {
-		return client.admissionRegistration().v1().validatingAdmissionPolicies().withName(name(ref)).get() != null
-				&& client.admissionRegistration().v1().validatingAdmissionPolicyBindings().withName(name(ref)).get() != null;
+		return NamespacePolicies.missing(client, name(ref)).isEmpty();
 	}
 
 	void remove(ClusterRef ref) {
-		client.admissionRegistration().v1().validatingAdmissionPolicyBindings().withName(name(ref)).delete();
-		client.admissionRegistration().v1().validatingAdmissionPolicies().withName(name(ref)).delete();
+		NamespacePolicies.delete(client, name(ref));
 	}
 
 }

@@ -7,7 +7,6 @@ import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterRef;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBindingBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -76,42 +75,19 @@ final class SharedMemoryPolicy {
 	}
 
 	static ValidatingAdmissionPolicyBinding binding(ClusterBlueprint spec) {
-		String name = name(spec.ref());
-		return new ValidatingAdmissionPolicyBindingBuilder().withNewMetadata()
-			.withName(name)
-			.withLabels(Map.of(MANAGED_BY, "allot", TENANT, spec.tenant(), RESERVATION, spec.reservationId().toString()))
-			.endMetadata()
-			.withNewSpec()
-			.withPolicyName(name)
-			.withValidationActions("Deny")
-			.withNewMatchResources()
-			.withNewNamespaceSelector()
-			.addToMatchLabels("kubernetes.io/metadata.name", spec.ref().name())
-			.endNamespaceSelector()
-			.endMatchResources()
-			.endSpec()
-			.build();
+		return NamespacePolicies.binding(name(spec.ref()),
+				Map.of(MANAGED_BY, "allot", TENANT, spec.tenant(), RESERVATION, spec.reservationId().toString()),
+				spec.ref().name());
 	}
 
 	/** Which of the two is missing, for the cluster's status. */
 	static List<String> missing(KubernetesClient client, ClusterRef ref) {
-		String name = name(ref);
-		var registration = client.admissionRegistration().v1();
-		List<String> missing = new java.util.ArrayList<>();
-		if (registration.validatingAdmissionPolicies().withName(name).get() == null) {
-			missing.add("ValidatingAdmissionPolicy/" + name);
-		}
-		if (registration.validatingAdmissionPolicyBindings().withName(name).get() == null) {
-			missing.add("ValidatingAdmissionPolicyBinding/" + name);
-		}
-		return missing;
+		return NamespacePolicies.missing(client, name(ref));
 	}
 
 	/** Idempotent: deleting what is already gone is fine. */
 	static void delete(KubernetesClient client, ClusterRef ref) {
-		var registration = client.admissionRegistration().v1();
-		registration.validatingAdmissionPolicyBindings().withName(name(ref)).delete();
-		registration.validatingAdmissionPolicies().withName(name(ref)).delete();
+		NamespacePolicies.delete(client, name(ref));
 	}
 
 }
