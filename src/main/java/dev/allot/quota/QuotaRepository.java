@@ -313,7 +313,7 @@ class QuotaRepository {
 	private static QuotaPolicy policy(ResultSet rs, int row) throws SQLException {
 		List<QuotaWindow> windows = new ArrayList<>();
 		for (String stored : (String[]) rs.getArray("windows").getArray()) {
-			windows.add(QuotaWindow.parse(stored));
+			windows.add(QuotaWindow.ofText(stored));
 		}
 		return new QuotaPolicy(rs.getString("code"), rs.getInt("guaranteed_gpus"), rs.getInt("max_gpus"),
 				rs.getBoolean("burst"), Duration.ofSeconds(rs.getLong("max_window_seconds")),

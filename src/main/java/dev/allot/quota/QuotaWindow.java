@@ -76,10 +76,6 @@ public record QuotaWindow(Set<DayOfWeek> days, int fromMinute, int toMinute, int
 				+ from() + "-" + to() + " " + maxGpus;
 	}
 
-	static QuotaWindow parse(String stored) {
-		return ofText(stored);
-	}
-
 	/** Parses the stored (and typed) form, {@code SAT,SUN 00:00-24:00 64}; errors name {@code windows}. */
 	public static QuotaWindow ofText(String text) {
 		Matcher m = STORED.matcher(text.strip().toUpperCase(Locale.ROOT).replaceAll("\\s+", " "));

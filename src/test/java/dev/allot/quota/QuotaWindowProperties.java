@@ -64,7 +64,7 @@ class QuotaWindowProperties {
 
 	@Property
 	void theStoredFormReadsBackAsTheSameWindow(@ForAll("windowRules") QuotaWindow window) {
-		assertThat(QuotaWindow.parse(window.stored())).isEqualTo(window);
+		assertThat(QuotaWindow.ofText(window.stored())).isEqualTo(window);
 	}
 
 	@Example
