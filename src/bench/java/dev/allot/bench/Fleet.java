@@ -78,7 +78,7 @@ record Fleet(List<UUID> gpuTypeIds, List<UUID> poolIds, List<Tenant> tenants, lo
 					for (int n = 0; n < perPool; n++) {
 						int block = n / BLOCK;
 						nodes.row(hostname(p, n), pools.get(p), "rack-" + (block * 2 + (n % BLOCK) * 2 / BLOCK),
-								"ib-" + block, "{550.54,560.35}", "AVAILABLE");
+								block(n), "{550.54,560.35}", "AVAILABLE");
 					}
 				}
 			}
@@ -96,6 +96,11 @@ record Fleet(List<UUID> gpuTypeIds, List<UUID> poolIds, List<Tenant> tenants, lo
 			c.commit();
 			return new Fleet(types, pools, tenants, ids, hostnames, nodePool);
 		}
+	}
+
+	/** The InfiniBand block of a pool's node, by its index in the pool. */
+	static String block(int node) {
+		return "ib-" + node / BLOCK;
 	}
 
 	static String hostname(int pool, int node) {

@@ -75,7 +75,7 @@ final class History {
 				Copy res = new Copy(cr, "reservation", "id, tenant_id, tenant_slug, project_id, project_slug, pool_id, "
 						+ "pool_name, gpu_type, gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, version, created_at");
 				Copy alloc = new Copy(ca, "allocation", "reservation_id, node_id, pool_id, during");
-				Copy gaps = new Copy(cg, "free_gap", "node_id, pool_id, during");
+				Copy gaps = new Copy(cg, "free_gap", "node_id, pool_id, ib_block, during");
 				Copy usage = new Copy(cu, "quota_usage", "reservation_id, tenant_id, project, gpu_type_id, during, reserved_gpus, "
 						+ "borrowed_gpus, on_demand_gpus, currency, price_reserved, price_borrowed, price_on_demand, amount")) {
 			int perPool = settings.nodesPerPool();
@@ -134,12 +134,13 @@ final class History {
 					// gaps: the complement of the lane's reservations, unbounded on both ends
 					for (int i = 0; i < size; i++) {
 						long node = fleet.nodeIds()[base + i];
+						String block = Fleet.block(first + i);
 						Instant from = null;
 						for (int r = 0; r < starts.size(); r++) {
-							gaps.row(node, fleet.poolIds().get(p), range(from, starts.get(r)));
+							gaps.row(node, fleet.poolIds().get(p), block, range(from, starts.get(r)));
 							from = ends.get(r);
 						}
-						gaps.row(node, fleet.poolIds().get(p), range(from, null));
+						gaps.row(node, fleet.poolIds().get(p), block, range(from, null));
 					}
 					count(starts, ends, origin, poolHours[p], ChronoUnit.HOURS, size);
 					count(starts, ends, origin, poolDays[p], ChronoUnit.DAYS, size);

@@ -47,14 +47,14 @@ final class JdbcMirror implements AutoCloseable {
 	private static final String WINDOW = "tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')";
 
 	private static final String FREE_IN_BLOCKS = """
-			SELECT n.id, n.hostname, n.ib_block, n.rack,
+			SELECT n.id, n.hostname, g.ib_block, n.rack,
 			       least(extract(epoch FROM (CAST(? AS timestamptz) - lower(g.during))), 1e9)
 			     + least(extract(epoch FROM (upper(g.during) - CAST(? AS timestamptz))), 1e9) AS slack
-			FROM node n JOIN free_gap g ON g.node_id = n.id AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
-			WHERE n.pool_id = ? AND n.ib_block = ANY(?) AND n.state = 'AVAILABLE'
-			  AND NOT (n.id = ANY(?))
+			FROM free_gap g JOIN node n ON n.id = g.node_id
+			WHERE g.pool_id = ? AND g.ib_block = ANY(?) AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
+			  AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(?))
 			  AND (CAST(? AS text) IS NULL OR CAST(? AS text) = ANY(n.cuda_drivers))
-			ORDER BY n.ib_block, n.id""";
+			ORDER BY g.ib_block, n.id""";
 
 	private static final String LOCK_FIRST = """
 			SELECT n.id, n.hostname FROM unnest(CAST(? AS bigint[])) WITH ORDINALITY AS c(id, position)
@@ -70,10 +70,10 @@ final class JdbcMirror implements AutoCloseable {
 	private static final String TAKE_FROM_GAPS = """
 			WITH taken AS (
 			    DELETE FROM free_gap WHERE node_id = ANY(?) AND during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
-			    RETURNING node_id, pool_id, during
+			    RETURNING node_id, pool_id, ib_block, during
 			), pieces AS (
-			    INSERT INTO free_gap (node_id, pool_id, during)
-			    SELECT node_id, pool_id, piece FROM taken,
+			    INSERT INTO free_gap (node_id, pool_id, ib_block, during)
+			    SELECT node_id, pool_id, ib_block, piece FROM taken,
 			        LATERAL (VALUES (tstzrange(lower(during), CAST(? AS timestamptz), '[)')), (tstzrange(CAST(? AS timestamptz), upper(during), '[)'))) v(piece)
 			    WHERE NOT isempty(piece)
 			)
@@ -311,8 +311,9 @@ final class JdbcMirror implements AutoCloseable {
 		Map<String, List<Long>> searched = new java.util.LinkedHashMap<>();
 		for (int from = 0, batch = 2; from < names.size(); from += batch, batch = Math.min(batch * 2, 64)) {
 			Map<String, List<Long>> found = new java.util.LinkedHashMap<>();
-			try (PreparedStatement ps = prepare(c, FREE_IN_BLOCKS, start, end, start, end, poolId,
+			try (PreparedStatement ps = prepare(c, FREE_IN_BLOCKS, start, end, poolId,
 					c.createArrayOf("text", names.subList(from, Math.min(from + batch, names.size())).toArray()),
+					start, end,
 					c.createArrayOf("bigint", tried.toArray(Long[]::new)), null, null);
 					ResultSet rs = ps.executeQuery()) {
 				while (rs.next()) {

@@ -46,20 +46,21 @@ class Allocations {
 	}
 
 	/**
-	 * The available nodes of some of the pool's blocks that are free for the whole window, in block order: one index
-	 * probe of each node's gaps, so the work grows with the blocks searched, not with the pool's free nodes.
+	 * The available nodes of some of the pool's blocks that are free for the whole window, in block order: one
+	 * bitmap scan of the gaps index by pool, block and window (the gaps carry their node's block), so the work grows
+	 * with the blocks searched and the gaps found there, not with the pool's free nodes or its history.
 	 */
 	List<NodeChoice.Candidate> freeIn(UUID poolId, List<String> blockNames, TimeWindow window,
 			@Nullable String cudaDriver, List<Long> excluded) {
 		return jdbc.sql("""
-				SELECT n.id, n.hostname, n.ib_block, n.rack,
+				SELECT n.id, n.hostname, g.ib_block, n.rack,
 				       least(extract(epoch FROM (CAST(:start AS timestamptz) - lower(g.during))), 1e9)
 				     + least(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9) AS slack
-				FROM node n JOIN free_gap g ON g.node_id = n.id AND g.during @> """ + WINDOW + """
-				WHERE n.pool_id = :pool AND n.ib_block = ANY(:blocks) AND n.state = 'AVAILABLE' AND NOT n.spare
-				  AND NOT (n.id = ANY(:excluded))
+				FROM free_gap g JOIN node n ON n.id = g.node_id
+				WHERE g.pool_id = :pool AND g.ib_block = ANY(:blocks) AND g.during @> """ + WINDOW + """
+				  AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(:excluded))
 				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
-				ORDER BY n.ib_block, n.id""")
+				ORDER BY g.ib_block, n.id""")
 			.param("pool", poolId)
 			.param("blocks", blockNames.toArray(String[]::new))
 			.param("start", ts(window.start()))
@@ -181,10 +182,10 @@ class Allocations {
 		return jdbc.sql("""
 				WITH taken AS (
 				    DELETE FROM free_gap WHERE node_id = ANY(:nodes) AND during @> """ + WINDOW + """
-				    RETURNING node_id, pool_id, during
+				    RETURNING node_id, pool_id, ib_block, during
 				), pieces AS (
-				    INSERT INTO free_gap (node_id, pool_id, during)
-				    SELECT node_id, pool_id, piece FROM taken,
+				    INSERT INTO free_gap (node_id, pool_id, ib_block, during)
+				    SELECT node_id, pool_id, ib_block, piece FROM taken,
 				        LATERAL (VALUES (tstzrange(lower(during), CAST(:start AS timestamptz), '[)')), (tstzrange(CAST(:end AS timestamptz), upper(during), '[)'))) v(piece)
 				    WHERE NOT isempty(piece)
 				)

@@ -187,17 +187,20 @@ public class Bookings {
 		QuotaDecision decision = quotas.reserve(id, target.tenant().id(), target.project().slug(), pool.gpuType(),
 				window, request.gpus());
 		lending.requireRoomBeyondHeld(target.tenant().id(), pool.gpuType(), window, request.gpus(), decision);
+		List<Allocations.Locked> nodes = lockFreeNodes(pool, window, request.cluster().cudaDriver(), target.nodes(),
+				List.of());
+		// Reclaiming only when the free nodes do not suffice: counting them for every booking read the whole pool.
 		boolean reclaims = decision.reservedOnly() && !request.preemptible();
-		if (reclaims) {
+		if (nodes.size() < target.nodes() && reclaims) {
 			reclaiming.reclaim(target.pool(), target.tenant().id(), target.nodes(), window,
 					request.cluster().cudaDriver());
+			List<Allocations.Locked> more = lockFreeNodes(pool, window, request.cluster().cudaDriver(),
+					target.nodes() - nodes.size(), nodes.stream().map(Allocations.Locked::nodeId).toList());
+			nodes = java.util.stream.Stream.concat(nodes.stream(), more.stream()).toList();
 		}
-		List<Allocations.Locked> nodes;
-		try {
-			nodes = lockFreeNodes(pool, window, request.cluster().cudaDriver(), target.nodes());
-		}
-		catch (AllotException refused) {
-			throw refused.with("reclaimConsidered", reclaims);
+		if (nodes.size() < target.nodes()) {
+			throw capacityNotAvailable(pool.name() + " has " + nodes.size() + " of the " + target.nodes()
+					+ " nodes needed free for the whole window").with("reclaimConsidered", reclaims);
 		}
 		List<Long> nodeIds = nodes.stream().map(Allocations.Locked::nodeId).toList();
 		Reservation reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
@@ -217,12 +220,14 @@ public class Bookings {
 	}
 
 	/**
-	 * Locks free nodes ({@link Allocations#lockFreeNodes}: the nodes of the blocks searched, not every free node of
-	 * the pool); a few rounds pick replacements for nodes found taken after locking.
+	 * Locks up to {@code count} free nodes, not those {@code excluded} ({@link Allocations#lockFreeNodes}: the nodes
+	 * of the blocks searched, not every free node of the pool); a few rounds pick replacements for nodes found taken
+	 * after locking. Fewer when fewer are free.
 	 */
-	private List<Allocations.Locked> lockFreeNodes(Pool pool, TimeWindow window, @Nullable String driver, int count) {
+	private List<Allocations.Locked> lockFreeNodes(Pool pool, TimeWindow window, @Nullable String driver, int count,
+			List<Long> excluded) {
 		List<Allocations.Locked> chosen = new ArrayList<>();
-		List<Long> tried = new ArrayList<>();
+		List<Long> tried = new ArrayList<>(excluded);
 		for (int round = 0; round < 3 && chosen.size() < count; round++) {
 			List<Allocations.Locked> locked = allocations.lockFreeNodes(pool.id(), window, driver,
 					count - chosen.size(), tried);
@@ -234,10 +239,6 @@ public class Bookings {
 			Set<Long> free = new HashSet<>(
 					allocations.freeFor(locked.stream().map(Allocations.Locked::nodeId).toList(), window));
 			locked.stream().filter(node -> free.contains(node.nodeId())).forEach(chosen::add);
-		}
-		if (chosen.size() < count) {
-			throw capacityNotAvailable(pool.name() + " has " + chosen.size() + " of the " + count
-					+ " nodes needed free for the whole window");
 		}
 		return chosen;
 	}
