@@ -30,6 +30,9 @@ public class Capacity {
 
 	public static final int MAX_BUCKETS = 10_000;
 
+	/** How far ahead the calendar is read to skip starts it rules out before the exact earliest-fit sweep. */
+	private static final Duration EARLIEST_CALENDAR_SPAN = Duration.ofDays(100);
+
 	public record Bucket(Instant start, int totalGpus, int availableGpus, int allocatedGpus, int unhealthyGpus) {
 	}
 
@@ -123,7 +126,9 @@ public class Capacity {
 				: now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
 		Tenant tenant = tenant(caller, tenantSlug);
 		List<Fit> fits = new ArrayList<>();
-		for (Instant start : allocations.earliestStarts(pool.id(), gpus / pool.gpusPerNode(), duration, from, 50)) {
+		int nodes = gpus / pool.gpusPerNode();
+		Instant sweepFrom = firstNotRuledOut(pool, nodes, duration, from);
+		for (Instant start : allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom, 50)) {
 			TimeWindow window = new TimeWindow(start, start.plus(duration));
 			if (tenant == null) {
 				fits.add(new Fit(window.start(), window.end(), null));
@@ -172,6 +177,13 @@ public class Capacity {
 			return tenancy.readable(caller, caller.tenants().keySet().iterator().next());
 		}
 		return null;
+	}
+
+	/** See {@link EarliestFit#firstNotRuledOut}: the calendar's hours skip starts that cannot fit. */
+	private Instant firstNotRuledOut(Pool pool, int nodes, Duration duration, Instant from) {
+		Instant hour = from.truncatedTo(ChronoUnit.HOURS);
+		return EarliestFit.firstNotRuledOut(new java.util.TreeMap<>(hourly(pool, hour, hour.plus(EARLIEST_CALENDAR_SPAN))),
+				inventory.size(pool).nodes(), nodes, duration, from);
 	}
 
 	/** From this replica's live copy, or from the database while it has none (starting, or resyncing). */

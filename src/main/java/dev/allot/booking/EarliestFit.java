@@ -37,6 +37,31 @@ final class EarliestFit {
 
 	private boolean pendingIsCandidate;
 
+	/**
+	 * The earliest start from {@code from} on that the calendar does not rule out, so that the sweep can start there
+	 * instead of reading every gap on the way. A window of {@code duration} starting at {@code t} needs {@code count}
+	 * nodes free through every whole hour inside it, and no more can be free in an hour than the pool's nodes less
+	 * those the calendar counts as allocated in it ({@code allocated}: nodes per hour start, hours without any
+	 * absent; spares and unhealthy nodes count as free, so no start that fits is ruled out). A start is ruled out
+	 * when such an hour lies wholly inside its window. The first start not ruled out is {@code from} or the minute
+	 * after an hour start, and the sweep from there finds exactly the starts it finds from {@code from}: a window
+	 * that fits also fits from the latest start of the gaps holding it, which is a gap start or {@code from}.
+	 */
+	static Instant firstNotRuledOut(java.util.SortedMap<Instant, Integer> allocated, int poolNodes, int count,
+			Duration duration, Instant from) {
+		Instant start = from;
+		for (java.util.Map.Entry<Instant, Integer> hour : allocated.entrySet()) {
+			Instant at = hour.getKey();
+			if (at.plus(Hours.HOUR).isAfter(start.plus(duration))) {
+				return start; // this hour and every later one end after the window: none lies inside it
+			}
+			if (!at.isBefore(start) && poolNodes - hour.getValue() < count) {
+				start = at.plus(Duration.ofMinutes(1));
+			}
+		}
+		return start;
+	}
+
 	EarliestFit(int count, Duration duration, int limit) {
 		this.count = count;
 		this.duration = duration;

@@ -13,10 +13,14 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The sweep finds exactly the starts the former query found: every candidate counted against every gap. */
+/**
+ * The sweep finds exactly the starts the former query found: every candidate counted against every gap; and it finds
+ * the same from where the calendar stops ruling starts out.
+ */
 class EarliestFitProperties {
 
 	private static final Instant T0 = Instant.parse("2027-03-01T00:00:00Z");
@@ -37,6 +41,46 @@ class EarliestFitProperties {
 			.forEach(g -> fit.next(g.from(), g.to()));
 
 		assertThat(fit.starts()).isEqualTo(bruteForce(gaps, count, duration, after, limit));
+	}
+
+	/**
+	 * Starting the sweep where the calendar's hours stop ruling starts out changes nothing: the starts found from
+	 * there are the starts found from {@code after}. Allocations here begin and end on 20-minute marks, so hours are
+	 * partly allocated, and the calendar counts a node in every hour its gaps do not hold whole.
+	 */
+	@Property
+	void skippingWhatTheCalendarRulesOutFindsTheSameStarts(@ForAll("finerFleets") List<List<Integer>> nodes,
+			@ForAll @IntRange(min = 1, max = 5) int count, @ForAll @IntRange(min = 1, max = 40) int thirds,
+			@ForAll @IntRange(min = 0, max = 180) int afterThird, @ForAll @IntRange(min = 1, max = 6) int limit) {
+		List<EarliestFit.Gap> gaps = gaps(nodes, Duration.ofMinutes(20));
+		Instant after = T0.plus(Duration.ofMinutes(20L * afterThird + 7));
+		Duration duration = Duration.ofMinutes(20L * thirds);
+
+		Instant from = EarliestFit.firstNotRuledOut(allocatedPerHour(gaps, nodes.size(), after), nodes.size(), count,
+				duration, after);
+
+		assertThat(from).isAfterOrEqualTo(after);
+		List<Instant> expected = bruteForce(gaps, count, duration, after, limit);
+		assertThat(bruteForce(gaps, count, duration, from, limit)).isEqualTo(expected);
+		Statistics.label("skipped ahead").collect(from.isAfter(after));
+	}
+
+	/** What the calendar keeps: per hour start, the nodes whose gaps do not hold the whole hour (none: absent). */
+	private static java.util.SortedMap<Instant, Integer> allocatedPerHour(List<EarliestFit.Gap> gaps, int nodes,
+			Instant after) {
+		java.util.SortedMap<Instant, Integer> allocated = new java.util.TreeMap<>();
+		Instant hour = after.truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+		for (int i = 0; i < 24 * 40; i++, hour = hour.plus(Duration.ofHours(1))) {
+			Instant h = hour;
+			long whole = gaps.stream()
+				.filter(g -> (g.from() == null || !g.from().isAfter(h))
+						&& (g.to() == null || !g.to().isBefore(h.plus(Duration.ofHours(1)))))
+				.count();
+			if (whole < nodes) {
+				allocated.put(h, nodes - (int) whole);
+			}
+		}
+		return allocated;
 	}
 
 	private static List<Instant> bruteForce(List<EarliestFit.Gap> gaps, int count, Duration duration, Instant after,
@@ -70,19 +114,28 @@ class EarliestFitProperties {
 	 * without a start and the last without an end.
 	 */
 	private static List<EarliestFit.Gap> gaps(List<List<Integer>> nodes) {
+		return gaps(nodes, Duration.ofHours(1));
+	}
+
+	private static List<EarliestFit.Gap> gaps(List<List<Integer>> nodes, Duration unit) {
 		List<EarliestFit.Gap> gaps = new ArrayList<>();
 		for (List<Integer> lengths : nodes) {
 			Instant free = null;
 			Instant t = T0;
 			for (int i = 0; i + 1 < lengths.size(); i += 2) {
-				t = t.plus(Duration.ofHours(lengths.get(i)));
+				t = t.plus(unit.multipliedBy(lengths.get(i)));
 				gaps.add(new EarliestFit.Gap(free, t));
-				free = t.plus(Duration.ofHours(lengths.get(i + 1)));
+				free = t.plus(unit.multipliedBy(lengths.get(i + 1)));
 				t = free;
 			}
 			gaps.add(new EarliestFit.Gap(free, null));
 		}
 		return gaps;
+	}
+
+	@Provide
+	Arbitrary<List<List<Integer>>> finerFleets() {
+		return Arbitraries.integers().between(1, 90).list().ofMaxSize(12).list().ofMinSize(1).ofMaxSize(8);
 	}
 
 	@Provide
