@@ -50,10 +50,12 @@ final class JdbcMirror implements AutoCloseable {
 			SELECT n.id, n.hostname, g.ib_block, n.rack,
 			       least(extract(epoch FROM (CAST(? AS timestamptz) - lower(g.during))), 1e9)
 			     + least(extract(epoch FROM (upper(g.during) - CAST(? AS timestamptz))), 1e9) AS slack
-			FROM free_gap g JOIN node n ON n.id = g.node_id
+			FROM free_gap g CROSS JOIN LATERAL (
+			    SELECT n.id, n.hostname, n.rack FROM node n
+			    WHERE n.id = g.node_id AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(?))
+			      AND (CAST(? AS text) IS NULL OR CAST(? AS text) = ANY(n.cuda_drivers))
+			    OFFSET 0) n
 			WHERE g.pool_id = ? AND g.ib_block = ANY(?) AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
-			  AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(?))
-			  AND (CAST(? AS text) IS NULL OR CAST(? AS text) = ANY(n.cuda_drivers))
 			ORDER BY g.ib_block, n.id""";
 
 	private static final String LOCK_FIRST = """
@@ -311,10 +313,10 @@ final class JdbcMirror implements AutoCloseable {
 		Map<String, List<Long>> searched = new java.util.LinkedHashMap<>();
 		for (int from = 0, batch = 2; from < names.size(); from += batch, batch = Math.min(batch * 2, 64)) {
 			Map<String, List<Long>> found = new java.util.LinkedHashMap<>();
-			try (PreparedStatement ps = prepare(c, FREE_IN_BLOCKS, start, end, poolId,
+			try (PreparedStatement ps = prepare(c, FREE_IN_BLOCKS, start, end,
+					c.createArrayOf("bigint", tried.toArray(Long[]::new)), null, null, poolId,
 					c.createArrayOf("text", names.subList(from, Math.min(from + batch, names.size())).toArray()),
-					start, end,
-					c.createArrayOf("bigint", tried.toArray(Long[]::new)), null, null);
+					start, end);
 					ResultSet rs = ps.executeQuery()) {
 				while (rs.next()) {
 					found.computeIfAbsent(rs.getString(3), block -> new ArrayList<>()).add(rs.getLong(1));

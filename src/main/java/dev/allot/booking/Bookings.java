@@ -48,6 +48,8 @@ public class Bookings {
 
 	private static final String CAPACITY_NOT_AVAILABLE = "capacity_not_available";
 
+	private static final int ALTERNATIVE_CANDIDATES = 12;
+
 	/** GPUs a tenant's reservation holds in a pool, and when: what the calendar marks as the viewer's own. */
 	public record Held(String pool, int gpus, Instant startsAt, Instant endsAt) {
 	}
@@ -160,13 +162,15 @@ public class Bookings {
 	 * Adds to a refusal for lack of capacity where the same booking would fit instead: {@code earliestStart} and up
 	 * to three {@code alternatives} (the same length, from the requested start on, within the tenant's quota), so
 	 * a client can book again at once. Looked up after the failed transaction rolled back, outside the bound on
-	 * concurrent bookings; a search that is itself refused (a window longer than the quota allows) adds nothing.
+	 * concurrent bookings, among the first {@value #ALTERNATIVE_CANDIDATES} starts where the nodes are free (a
+	 * refusal's cost stays bounded when the quota rules many of them out); a search that is itself refused (a
+	 * window longer than the quota allows) adds nothing.
 	 */
 	private void withAlternatives(AllotException refused, Caller caller, Tenant tenant, BookingRequest request) {
 		List<Capacity.Fit> fits;
 		try {
 			fits = capacity.earliest(caller, request.pool(), request.gpus(), request.window().duration(),
-					request.window().start(), tenant.slug());
+					request.window().start(), tenant.slug(), ALTERNATIVE_CANDIDATES);
 		}
 		catch (AllotException ex) {
 			return;

@@ -113,6 +113,16 @@ public class Capacity {
 	@Transactional(readOnly = true)
 	public List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
 			@Nullable String tenantSlug) {
+		return earliest(caller, poolName, gpus, duration, after, tenantSlug, 50);
+	}
+
+	/**
+	 * As {@link #earliest(Caller, String, int, Duration, Instant, String)}, looking at no more than {@code candidates}
+	 * starts where the nodes are free (some may be over the tenant's quota).
+	 */
+	@Transactional(readOnly = true)
+	List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
+			@Nullable String tenantSlug, int candidates) {
 		Pool pool = pool(poolName);
 		if (gpus <= 0 || gpus % pool.gpusPerNode() != 0) {
 			throw InvalidInputException.of("gpus", "must be a positive multiple of the pool's " + pool.gpusPerNode()
@@ -128,7 +138,7 @@ public class Capacity {
 		List<Fit> fits = new ArrayList<>();
 		int nodes = gpus / pool.gpusPerNode();
 		Instant sweepFrom = firstNotRuledOut(pool, nodes, duration, from);
-		for (Instant start : allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom, 50)) {
+		for (Instant start : allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom, candidates)) {
 			TimeWindow window = new TimeWindow(start, start.plus(duration));
 			if (tenant == null) {
 				fits.add(new Fit(window.start(), window.end(), null));

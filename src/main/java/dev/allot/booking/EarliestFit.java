@@ -69,8 +69,9 @@ final class EarliestFit {
 	}
 
 	/**
-	 * The gaps holding {@code after}, which start the sweep at {@code after} itself; then {@link #next} with the
-	 * gaps starting after it, in order of their start.
+	 * The gaps holding the window from {@code after} (a gap holding {@code after} but ending sooner holds no window
+	 * from there on, so it may be left out), which start the sweep at {@code after} itself; then {@link #next} with
+	 * the gaps starting after it, in order of their start.
 	 */
 	void holding(Instant after, List<Gap> gaps) {
 		for (Gap gap : gaps) {

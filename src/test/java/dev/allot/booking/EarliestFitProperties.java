@@ -34,7 +34,7 @@ class EarliestFitProperties {
 		Duration duration = Duration.ofHours(hours);
 
 		EarliestFit fit = new EarliestFit(count, duration, limit);
-		fit.holding(after, gaps.stream().filter(g -> holds(g, after)).toList());
+		fit.holding(after, gaps.stream().filter(g -> holds(g, after, duration)).toList());
 		gaps.stream()
 			.filter(g -> g.from() != null && g.from().isAfter(after))
 			.sorted(Comparator.comparing(EarliestFit.Gap::from))
@@ -105,8 +105,9 @@ class EarliestFitProperties {
 		return starts;
 	}
 
-	private static boolean holds(EarliestFit.Gap g, Instant at) {
-		return (g.from() == null || !g.from().isAfter(at)) && (g.to() == null || g.to().isAfter(at));
+	/** As the database is asked: the gaps holding the whole window from {@code at}. */
+	private static boolean holds(EarliestFit.Gap g, Instant at, Duration duration) {
+		return (g.from() == null || !g.from().isAfter(at)) && (g.to() == null || !g.to().isBefore(at.plus(duration)));
 	}
 
 	/**
