@@ -294,8 +294,8 @@ final class JdbcMirror implements AutoCloseable {
 			INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, ?, unnest(free) FROM merged""";
 
 	/**
-	 * Bookings.preferredFreeNodes and NodeChoice, without the rack and gap preferences inside a block: the blocks two,
-	 * four, eight... at a time until one holds the booking, else every candidate, freest blocks first.
+	 * Bookings.preferredFreeNodes and NodeChoice, without the rack and gap preferences inside a block: the blocks eight,
+	 * then 32, 64 at a time until one holds the booking, else every candidate, freest blocks first.
 	 */
 	private List<Long> preferredFreeNodes(Connection c, UUID poolId, Timestamp start, Timestamp end, int want,
 			List<Long> tried) throws SQLException {
@@ -311,7 +311,7 @@ final class JdbcMirror implements AutoCloseable {
 			blocks.put(poolId, names);
 		}
 		Map<String, List<Long>> searched = new java.util.LinkedHashMap<>();
-		for (int from = 0, batch = 2; from < names.size(); from += batch, batch = Math.min(batch * 2, 64)) {
+		for (int from = 0, batch = 8; from < names.size(); from += batch, batch = Math.min(batch * 4, 64)) {
 			Map<String, List<Long>> found = new java.util.LinkedHashMap<>();
 			try (PreparedStatement ps = prepare(c, FREE_IN_BLOCKS, start, end,
 					c.createArrayOf("bigint", tried.toArray(Long[]::new)), null, null, poolId,

@@ -78,7 +78,7 @@ class Allocations {
 
 	/**
 	 * Locks up to {@code count} free nodes in the order of {@link NodeChoice}, searching the pool's blocks a few at a
-	 * time (two, then four, eight...) until one holds them, so only the nodes of the blocks searched are read, not
+	 * time (eight, then 32, then 64) until one holds them, so only the nodes of the blocks searched are read, not
 	 * every free node of the pool. A node another transaction holds is skipped for the next in that order; never
 	 * waits. The caller re-reads the gaps of what it locked.
 	 */
@@ -91,7 +91,8 @@ class Allocations {
 			List<Long> excluded) {
 		List<String> blocks = blocks(poolId);
 		List<NodeChoice.Candidate> searched = new ArrayList<>();
-		for (int from = 0, batch = 2; from < blocks.size(); from += batch, batch = Math.min(batch * 2, 64)) {
+		// eight blocks at first (about 1 ms at 1M reservations), then 32, then 64 at a time
+		for (int from = 0, batch = 8; from < blocks.size(); from += batch, batch = Math.min(batch * 4, 64)) {
 			List<NodeChoice.Candidate> found = freeIn(poolId,
 					blocks.subList(from, Math.min(from + batch, blocks.size())), window, driver, excluded);
 			Optional<List<NodeChoice.Candidate>> oneBlock = NodeChoice.inOneBlock(found, count);

@@ -48,7 +48,7 @@ public class Bookings {
 
 	private static final String CAPACITY_NOT_AVAILABLE = "capacity_not_available";
 
-	private static final int ALTERNATIVE_CANDIDATES = 12;
+	private static final int ALTERNATIVE_CANDIDATES = 4;
 
 	/** GPUs a tenant's reservation holds in a pool, and when: what the calendar marks as the viewer's own. */
 	public record Held(String pool, int gpus, Instant startsAt, Instant endsAt) {
@@ -393,6 +393,9 @@ public class Bookings {
 		}
 		Inventory.PoolSize size = inventory.size(pool.get());
 		request.requireFits(pool.get(), size.withoutSpares(), clock.instant());
+		// read here, outside the booking's transaction, so this replica keeps it (a read inside a writing
+		// transaction is never kept) and the node search inside finds it held
+		allocations.blocks(pool.get().id());
 		return new Target(tenant, project.get(), pool.get(), request.nodes(pool.get()));
 	}
 
