@@ -101,6 +101,10 @@ final class App implements AutoCloseable {
 		return startSeconds;
 	}
 
+	long pid() {
+		return process.pid();
+	}
+
 	/** Resident memory of the process now, in MiB, from {@code /proc}. */
 	double rssMib() {
 		try {

@@ -108,14 +108,17 @@ public final class Bench {
 				List<Integer> clientCounts = main ? settings.clients() : List.of(settings.curveClients());
 				int seconds = main ? settings.seconds() : settings.curveSeconds();
 				for (int clients : clientCounts) {
+					CpuTime cpu = CpuTime.now(app.pid());
 					Tally.Figures viaApi = api.run(requests, clients, seconds, 100 + clients, sampler);
-					print(viaApi);
+					print(viaApi, cpu, app);
 					phases.add(viaApi);
+					cpu = CpuTime.now(app.pid());
 					Tally.Figures viaJdbc = mirror.run(requests, clients, seconds, 200 + clients);
-					print(viaJdbc);
+					print(viaJdbc, cpu, app);
 					phases.add(viaJdbc);
+					cpu = CpuTime.now(app.pid());
 					Tally.Figures minimal = mirror.runMinimal(requests, clients, seconds, 400 + clients);
-					print(minimal);
+					print(minimal, cpu, app);
 					phases.add(minimal);
 					mirror.undoMinimal();
 				}
@@ -272,6 +275,12 @@ public final class Bench {
 				+ "409 %5d  422 %5d  other 4xx %d  5xx %d  errors %d  replays %d%s%n", f.mode(), f.clients(), f.seconds(),
 				f.acceptedPerSecond(), answered(f), f.p50(), f.p95(), f.p99(), f.max(), f.conflicts(), f.quota(), f.other4xx(),
 				f.server5xx(), f.errors(), f.replayed(), f.samples().isEmpty() ? "" : "  e.g. " + f.samples().getFirst());
+	}
+
+	/** The phase's line, then where its CPU went per request (see {@link CpuTime}). */
+	private static void print(Tally.Figures f, CpuTime before, App app) {
+		print(f);
+		System.out.printf("  %-12s %s%n", "", CpuTime.now(app.pid()).perRequest(before, f.attempts()));
 	}
 
 	private static void print(Calendar c) {

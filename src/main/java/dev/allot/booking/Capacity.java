@@ -191,9 +191,9 @@ public class Capacity {
 
 	/** See {@link EarliestFit#firstNotRuledOut}: the calendar's hours skip starts that cannot fit. */
 	private Instant firstNotRuledOut(Pool pool, int nodes, Duration duration, Instant from) {
-		Instant hour = from.truncatedTo(ChronoUnit.HOURS);
-		return EarliestFit.firstNotRuledOut(new java.util.TreeMap<>(hourly(pool, hour, hour.plus(EARLIEST_CALENDAR_SPAN))),
-				inventory.size(pool).nodes(), nodes, duration, from);
+		return EarliestFit.firstNotRuledOut(
+				(hour, until) -> new java.util.TreeMap<>(hourly(pool, hour, until)), Duration.ofDays(7),
+				from.plus(EARLIEST_CALENDAR_SPAN), inventory.size(pool).nodes(), nodes, duration, from);
 	}
 
 	/** From this replica's live copy, or from the database while it has none (starting, or resyncing). */

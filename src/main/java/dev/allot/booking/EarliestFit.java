@@ -2,9 +2,13 @@ package dev.allot.booking;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.SortedMap;
+import java.util.function.BiFunction;
 
 import org.jspecify.annotations.Nullable;
 
@@ -46,17 +50,26 @@ final class EarliestFit {
 	 * when such an hour lies wholly inside its window. The first start not ruled out is {@code from} or the minute
 	 * after an hour start, and the sweep from there finds exactly the starts it finds from {@code from}: a window
 	 * that fits also fits from the latest start of the gaps holding it, which is a gap start or {@code from}.
+	 * {@code allocated} answers the calendar of {@code [hour, end)}; it is asked {@code chunk} by {@code chunk}
+	 * up to {@code until}, beyond which nothing is ruled out.
 	 */
-	static Instant firstNotRuledOut(java.util.SortedMap<Instant, Integer> allocated, int poolNodes, int count,
-			Duration duration, Instant from) {
+	static Instant firstNotRuledOut(BiFunction<Instant, Instant, SortedMap<Instant, Integer>> allocated, Duration chunk,
+			Instant until, int poolNodes, int count, Duration duration, Instant from) {
 		Instant start = from;
-		for (java.util.Map.Entry<Instant, Integer> hour : allocated.entrySet()) {
-			Instant at = hour.getKey();
-			if (at.plus(Hours.HOUR).isAfter(start.plus(duration))) {
-				return start; // this hour and every later one end after the window: none lies inside it
+		// the calendar a chunk of hours at a time (up to until): the window from start usually ends in the first
+		for (Instant hour = from.truncatedTo(ChronoUnit.HOURS); hour.isBefore(until); hour = hour.plus(chunk)) {
+			Instant chunkEnd = hour.plus(chunk);
+			for (Map.Entry<Instant, Integer> counted : allocated.apply(hour, chunkEnd).entrySet()) {
+				Instant at = counted.getKey();
+				if (at.plus(Hours.HOUR).isAfter(start.plus(duration))) {
+					return start; // this hour and every later one end after the window: none lies inside it
+				}
+				if (!at.isBefore(start) && poolNodes - counted.getValue() < count) {
+					start = at.plus(Duration.ofMinutes(1));
+				}
 			}
-			if (!at.isBefore(start) && poolNodes - hour.getValue() < count) {
-				start = at.plus(Duration.ofMinutes(1));
+			if (!start.plus(duration).isAfter(chunkEnd)) {
+				return start; // every hour inside the window was read, and none rules it out
 			}
 		}
 		return start;

@@ -51,13 +51,15 @@ class EarliestFitProperties {
 	@Property
 	void skippingWhatTheCalendarRulesOutFindsTheSameStarts(@ForAll("finerFleets") List<List<Integer>> nodes,
 			@ForAll @IntRange(min = 1, max = 5) int count, @ForAll @IntRange(min = 1, max = 40) int thirds,
-			@ForAll @IntRange(min = 0, max = 180) int afterThird, @ForAll @IntRange(min = 1, max = 6) int limit) {
+			@ForAll @IntRange(min = 0, max = 180) int afterThird, @ForAll @IntRange(min = 1, max = 6) int limit,
+			@ForAll @IntRange(min = 1, max = 30) int chunkHours) {
 		List<EarliestFit.Gap> gaps = gaps(nodes, Duration.ofMinutes(20));
 		Instant after = T0.plus(Duration.ofMinutes(20L * afterThird + 7));
 		Duration duration = Duration.ofMinutes(20L * thirds);
+		java.util.SortedMap<Instant, Integer> calendar = allocatedPerHour(gaps, nodes.size(), after);
 
-		Instant from = EarliestFit.firstNotRuledOut(allocatedPerHour(gaps, nodes.size(), after), nodes.size(), count,
-				duration, after);
+		Instant from = EarliestFit.firstNotRuledOut((hour, end) -> calendar.subMap(hour, end),
+				Duration.ofHours(chunkHours), after.plus(Duration.ofDays(40)), nodes.size(), count, duration, after);
 
 		assertThat(from).isAfterOrEqualTo(after);
 		List<Instant> expected = bruteForce(gaps, count, duration, after, limit);
