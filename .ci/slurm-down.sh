@@ -33,5 +33,6 @@ if [[ "$PURGE" == "--purge" ]]; then
 	mysql -h "${SLURM_DB_HOST:-127.0.0.1}" -P "${SLURM_DB_PORT:-3306}" -u "${SLURM_DB_USER:-root}" \
 		${SLURM_DB_PASS:+-p"$SLURM_DB_PASS"} -e "DROP DATABASE IF EXISTS \`$DB_NAME\`" || true
 	rm -rf "$B"
+	rm -rf --one-file-system "/var/lib/allot-slurm-jc/$(echo -n "$B" | md5sum | cut -c1-10)"
 	echo "slurm-down: purged $B and database $DB_NAME" >&2
 fi

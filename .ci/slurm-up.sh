@@ -9,7 +9,11 @@
 # jobs, e.g. the health checks' stand-in executables; the GPUs are only counted, through gres.conf), and
 # gpu-[009-016] (point at a closed port, stay DOWN). Every GPU node carries the feature cuda550 (CUDA driver
 # 550), which the Slurm driver requires of a booking's nodes; the stand-in slurmds register without features,
-# so the tests' SlurmCluster extension makes it active (scontrol update ... ActiveFeatures=cuda550). Accounting lives in MariaDB/MySQL
+# so the tests' SlurmCluster extension makes it active (scontrol update ... ActiveFeatures=cuda550). Every job gets a
+# private /tmp and /dev/shm (job_container/tmpfs, PrologFlags=Contain; each node's BasePath lives under
+# /var/lib/allot-slurm-jc, since the plugin cannot keep it below /tmp), and a job of a reservation whose booked size
+# the Slurm driver wrote to $B/shm (allot-shm.conf's SizeDir) gets a /dev/shm of that size from the Prolog
+# ops/slurm/allot-shm-prolog.sh (copied to $B/etc). Accounting lives in MariaDB/MySQL
 # (SLURM_DB_HOST, SLURM_DB_PORT, SLURM_DB_USER, SLURM_DB_PASS; default root@127.0.0.1:3306, no password),
 # in a database named after the base folder so that several clusters can share one server.
 set -euo pipefail
@@ -95,6 +99,7 @@ GPU_NODES=(gpu-001 gpu-002 gpu-003 gpu-004 gpu-005 gpu-006 gpu-007 gpu-008 gpu-0
 declare -A GPU_PORT=()
 for node in "${GPU_NODES[@]}"; do GPU_PORT[$node]=$(free_port); done
 DB_NAME="allot_slurm_$(echo -n "$B" | md5sum | cut -c1-10)"
+JC_BASE="/var/lib/allot-slurm-jc/$(echo -n "$B" | md5sum | cut -c1-10)"
 
 cat >"$CONF" <<EOF
 ClusterName=allot
@@ -130,6 +135,9 @@ AccountingStoragePass=$SOCKET
 AccountingStorageEnforce=associations
 AccountingStorageTRES=gres/gpu
 JobAcctGatherType=jobacct_gather/none
+JobContainerType=job_container/tmpfs
+PrologFlags=Contain
+Prolog=$B/etc/allot-shm-prolog.sh
 MailProg=/bin/true
 # The slurmd of a fake GPU node reports the configured CPUs, memory and GPUs instead of this host's.
 SlurmdParameters=config_overrides
@@ -150,6 +158,17 @@ cat >"$B/etc/gres.conf" <<EOF
 AutoDetect=off
 NodeName=gpu-[001-022] Name=gpu File=$B/dev/nvidia[0-7]
 EOF
+
+# A private /tmp and /dev/shm per job; the Prolog sizes /dev/shm for the reservations the driver wrote a size for.
+mkdir -p "$B/shm" "$JC_BASE"
+chmod 0755 "$B/shm"
+cp "$(dirname "$0")/../ops/slurm/allot-shm-prolog.sh" "$B/etc/allot-shm-prolog.sh"
+chmod 0755 "$B/etc/allot-shm-prolog.sh"
+echo "SizeDir=$B/shm" >"$B/etc/allot-shm.conf"
+{
+	echo "AutoBasePath=true"
+	for node in vm "${GPU_NODES[@]}"; do echo "NodeName=$node BasePath=$JC_BASE/$node"; done
+} >"$B/etc/job_container.conf"
 
 cat >"$B/etc/slurmdbd.conf" <<EOF
 AuthType=auth/munge
