@@ -33,5 +33,7 @@ if [[ "$PURGE" == "--purge" ]]; then
 	mysql -h "${SLURM_DB_HOST:-127.0.0.1}" -P "${SLURM_DB_PORT:-3306}" -u "${SLURM_DB_USER:-root}" \
 		${SLURM_DB_PASS:+-p"$SLURM_DB_PASS"} -e "DROP DATABASE IF EXISTS \`$DB_NAME\`" || true
 	rm -rf "$B"
+	# .ci/slurm-up.sh keeps a cluster asked for below /tmp elsewhere, behind a link
+	[[ -L "${1:-/tmp/allot-slurm}" ]] && rm -f "${1:-/tmp/allot-slurm}"
 	echo "slurm-down: purged $B and database $DB_NAME" >&2
 fi

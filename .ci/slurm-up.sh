@@ -9,12 +9,31 @@
 # jobs, e.g. the health checks' stand-in executables; the GPUs are only counted, through gres.conf), and
 # gpu-[009-016] (point at a closed port, stay DOWN). Every GPU node carries the feature cuda550 (CUDA driver
 # 550), which the Slurm driver requires of a booking's nodes; the stand-in slurmds register without features,
-# so the tests' SlurmCluster extension makes it active (scontrol update ... ActiveFeatures=cuda550). Accounting lives in MariaDB/MySQL
+# so the tests' SlurmCluster extension makes it active (scontrol update ... ActiveFeatures=cuda550). Every job gets a
+# private /tmp and /dev/shm (job_container/tmpfs, PrologFlags=Contain; each node's BasePath is $B/slurm/jc/<node>,
+# and a base folder asked for below /tmp is a link to one below /var/lib/allot-slurm, since jobs see their own
+# /tmp), and a job of a reservation whose booked size
+# the Slurm driver wrote to $B/shm (allot-shm.conf's SizeDir) gets a /dev/shm of that size from the Prolog
+# ops/slurm/allot-shm-prolog.sh (copied to $B/etc). Accounting lives in MariaDB/MySQL
 # (SLURM_DB_HOST, SLURM_DB_PORT, SLURM_DB_USER, SLURM_DB_PASS; default root@127.0.0.1:3306, no password),
 # in a database named after the base folder so that several clusters can share one server.
 set -euo pipefail
 
 B="$(realpath -m "${1:-/tmp/allot-slurm}")"
+# Jobs see a /tmp of their own (job_container/tmpfs), so nothing they need (slurm.conf, munge's socket) may live
+# below /tmp: a folder asked for there is a link to one below /var/lib/allot-slurm, and the cluster uses that one.
+if [[ "$B" == /tmp || "$B" == /tmp/* ]]; then
+	REAL="/var/lib/allot-slurm/$(echo -n "$B" | md5sum | cut -c1-10)"
+	mkdir -p "$REAL"
+	chmod 0755 /var/lib/allot-slurm "$REAL"
+	if [[ -d "$B" && ! -L "$B" ]]; then
+		echo "slurm-up: $B is the folder of an older cluster: stop it first (.ci/slurm-down.sh $B --purge)" >&2
+		exit 1
+	fi
+	mkdir -p "$(dirname "$B")"
+	ln -sfn "$REAL" "$B"
+	B="$REAL"
+fi
 DB_HOST="${SLURM_DB_HOST:-127.0.0.1}"
 DB_PORT="${SLURM_DB_PORT:-3306}"
 DB_USER="${SLURM_DB_USER:-root}"
@@ -95,6 +114,7 @@ GPU_NODES=(gpu-001 gpu-002 gpu-003 gpu-004 gpu-005 gpu-006 gpu-007 gpu-008 gpu-0
 declare -A GPU_PORT=()
 for node in "${GPU_NODES[@]}"; do GPU_PORT[$node]=$(free_port); done
 DB_NAME="allot_slurm_$(echo -n "$B" | md5sum | cut -c1-10)"
+JC_BASE="$B/slurm/jc"
 
 cat >"$CONF" <<EOF
 ClusterName=allot
@@ -130,6 +150,9 @@ AccountingStoragePass=$SOCKET
 AccountingStorageEnforce=associations
 AccountingStorageTRES=gres/gpu
 JobAcctGatherType=jobacct_gather/none
+JobContainerType=job_container/tmpfs
+PrologFlags=Contain
+Prolog=$B/etc/allot-shm-prolog.sh
 MailProg=/bin/true
 # The slurmd of a fake GPU node reports the configured CPUs, memory and GPUs instead of this host's.
 SlurmdParameters=config_overrides
@@ -150,6 +173,17 @@ cat >"$B/etc/gres.conf" <<EOF
 AutoDetect=off
 NodeName=gpu-[001-022] Name=gpu File=$B/dev/nvidia[0-7]
 EOF
+
+# A private /tmp and /dev/shm per job; the Prolog sizes /dev/shm for the reservations the driver wrote a size for.
+mkdir -p "$B/shm" "$JC_BASE"
+chmod 0755 "$B/shm"
+cp "$(dirname "$0")/../ops/slurm/allot-shm-prolog.sh" "$B/etc/allot-shm-prolog.sh"
+chmod 0755 "$B/etc/allot-shm-prolog.sh"
+echo "SizeDir=$B/shm" >"$B/etc/allot-shm.conf"
+{
+	echo "AutoBasePath=true"
+	for node in vm "${GPU_NODES[@]}"; do echo "NodeName=$node BasePath=$JC_BASE/$node"; done
+} >"$B/etc/job_container.conf"
 
 cat >"$B/etc/slurmdbd.conf" <<EOF
 AuthType=auth/munge

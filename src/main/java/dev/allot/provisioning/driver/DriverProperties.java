@@ -66,7 +66,7 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 			}
 			kubernetes = driver == DriverKind.KUBERNETES && kubernetes == null
 					? new KubernetesPool(null, null, null, null, null) : kubernetes;
-			slurm = driver == DriverKind.SLURM && slurm == null ? new SlurmPool(null, null, null, null, null, null, null, null) : slurm;
+			slurm = driver == DriverKind.SLURM && slurm == null ? new SlurmPool(null, null, null, null, null, null, null, null, null) : slurm;
 			fake = driver == DriverKind.FAKE && fake == null ? new FakePool(null) : fake;
 		}
 
@@ -135,10 +135,14 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 	 * a directory {@code <volumeRoot>/allot-<reservation id>/<volume>}; none: the pool refuses volumes
 	 * @param volumeGroup the Unix group that owns a tenant's volume directories ({@code {tenant}} is replaced by
 	 * the tenant's slug), which then get mode {@code 2770}; none: mode {@code 0700} for the user running the commands
+	 * @param shmDir absolute path of a folder every node of the pool sees, where the driver writes each reservation's
+	 * booked {@code /dev/shm} size ({@code <shmDir>/allot-<reservation id>}, in GiB) for the nodes' Prolog
+	 * ({@code ops/slurm/allot-shm-prolog.sh}, under {@code job_container/tmpfs}); none: {@code /dev/shm} is only
+	 * checked against the nodes' memory
 	 */
 	public record SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
 			Duration commandTimeout, @Nullable LoginNode loginNode, @Nullable Path volumeRoot,
-			@Nullable String volumeGroup) {
+			@Nullable String volumeGroup, @Nullable Path shmDir) {
 
 		@ConstructorBinding
 		public SlurmPool {
@@ -147,11 +151,8 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 			timeZone = timeZone == null ? ZoneId.systemDefault() : timeZone;
 			commandTimeout = positive(commandTimeout == null ? Duration.ofSeconds(30) : commandTimeout,
 					"slurm.command-timeout");
-			if (volumeRoot != null && (!volumeRoot.isAbsolute() || !volumeRoot.normalize().equals(volumeRoot)
-					|| volumeRoot.getNameCount() == 0 || volumeRoot.toString().matches(".*[\\s'\"].*"))) {
-				throw new IllegalArgumentException(
-						"slurm.volume-root must be an absolute, normalized path below / without spaces or quotes");
-			}
+			requirePlainPath(volumeRoot, "slurm.volume-root");
+			requirePlainPath(shmDir, "slurm.shm-dir");
 			if (volumeGroup != null && !volumeGroup.matches("[a-z_][a-z0-9_{}-]{0,40}")) {
 				throw new IllegalArgumentException("slurm.volume-group must be a Unix group name, {tenant} allowed");
 			}
@@ -159,17 +160,32 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 
 		public SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
 				Duration commandTimeout) {
-			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, null, null, null);
+			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, null, null, null, null);
 		}
 
 		public SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
 				Duration commandTimeout, @Nullable LoginNode loginNode) {
-			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, loginNode, null, null);
+			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, loginNode, null, null, null);
 		}
 
 		public SlurmPool(List<String> commandPrefix, @Nullable String slurmConf, String loginHost, ZoneId timeZone,
 				Duration commandTimeout, @Nullable Path volumeRoot, @Nullable String volumeGroup) {
-			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, null, volumeRoot, volumeGroup);
+			this(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, null, volumeRoot, volumeGroup, null);
+		}
+
+		/** The same pool, whose driver writes each reservation's /dev/shm size into {@code shmDir}. */
+		public SlurmPool withShmDir(Path shmDir) {
+			return new SlurmPool(commandPrefix, slurmConf, loginHost, timeZone, commandTimeout, loginNode, volumeRoot,
+					volumeGroup, shmDir);
+		}
+
+		/** A path the pool's commands take as one argument, which stays where it is said to be. */
+		private static void requirePlainPath(@Nullable Path path, String name) {
+			if (path != null && (!path.isAbsolute() || !path.normalize().equals(path) || path.getNameCount() == 0
+					|| path.toString().matches(".*[\\s'\"].*"))) {
+				throw new IllegalArgumentException(
+						name + " must be an absolute, normalized path below / without spaces or quotes");
+			}
 		}
 
 	}

@@ -58,6 +58,8 @@ public final class SlurmDriver implements ClusterDriver {
 
 	private final SlurmCudaFeature cudaFeature;
 
+	private final SlurmSharedMemory sharedMemory;
+
 	SlurmDriver(String pool, SlurmPool config, SlurmCommands slurm) {
 		this.pool = pool;
 		this.config = config;
@@ -68,6 +70,7 @@ public final class SlurmDriver implements ClusterDriver {
 		this.logins = new SlurmLogins(slurm, loginNode, config.loginNode(), config.loginHost(), errors, this::checkUser);
 		this.volumes = new SlurmVolumes(config.volumeRoot(), config.volumeGroup(), slurm, errors);
 		this.cudaFeature = new SlurmCudaFeature(slurm, errors);
+		this.sharedMemory = new SlurmSharedMemory(slurm, errors, config.shmDir());
 	}
 
 	public static SlurmDriver create(String pool, SlurmPool config) {
@@ -80,13 +83,16 @@ public final class SlurmDriver implements ClusterDriver {
 		ClusterRef ref = spec.ref();
 		List<BuildStep> steps = new ArrayList<>();
 		// First, before anything is written: nodes without the booked CUDA driver, or without the memory for the
-		// booked /dev/shm, are refused.
+		// booked /dev/shm, and a controller that cannot size /dev/shm when the pool enforces it, are refused.
 		String feature = SlurmCudaFeature.of(spec);
 		String seeFeatures = cudaFeature.requireOnNodes(spec);
 		steps.add(new BuildStep("Every node carries Slurm feature " + feature + " for CUDA driver " + spec.cudaDriver()
 				+ ": " + String.join(",", spec.nodes()), seeFeatures));
-		new SlurmSharedMemory(new SlurmNodes(slurm, errors)).require(spec);
+		sharedMemory.requireFits(spec);
+		Optional<String> shmProlog = sharedMemory.requireEnforcing();
 		List<ProvisionedVolume> made = volumes.ensure(spec);
+		// before the reservation exists, so that no job of it runs without its size
+		shmProlog.flatMap(prolog -> sharedMemory.enforce(spec, prolog)).ifPresent(steps::add);
 		String account = ensureAccount(ref.tenant());
 		steps.add(new BuildStep("Slurm account " + ref.tenant() + " " + account,
 				"sacctmgr show account " + ref.tenant()));
@@ -284,6 +290,9 @@ public final class SlurmDriver implements ClusterDriver {
 		if (partition.isEmpty()) {
 			missing.add("partition");
 		}
+		if (!sharedMemory.present(ref)) {
+			missing.add("/dev/shm size");
+		}
 		return new ClusterStatus(ref, missing.isEmpty() ? ClusterStatus.Phase.READY : ClusterStatus.Phase.INCOMPLETE,
 				nodes, nodeStates(nodes), missing);
 	}
@@ -480,8 +489,8 @@ public final class SlurmDriver implements ClusterDriver {
 	}
 
 	/**
-	 * Cancels the tenant's jobs in the partition, deletes the reservation and the partition, then ends the tenant
-	 * users' access ({@link SlurmLogins#revoke}).
+	 * Cancels the tenant's jobs in the partition, deletes the reservation, the partition and the /dev/shm size file,
+	 * then ends the tenant users' access ({@link SlurmLogins#revoke}).
 	 */
 	@Override
 	public void teardown(ClusterRef ref) {
@@ -496,6 +505,7 @@ public final class SlurmDriver implements ClusterDriver {
 		if (!partition.ok() && partition(ref).isPresent()) {
 			throw errors.failed("scontrol delete partition " + ref.name(), partition, List.of());
 		}
+		sharedMemory.remove(ref);
 		logins.revoke(ref);
 	}
 
@@ -510,26 +520,18 @@ public final class SlurmDriver implements ClusterDriver {
 		if (!config.ok()) {
 			throw errors.failed("scontrol show config", config, List.of());
 		}
-		Set<String> hidden = Set.of(setting(config.stdout(), "PrivateData").toLowerCase(java.util.Locale.ROOT).split(","));
+		Set<String> hidden = Set.of(SlurmRecord.setting(config.stdout(), "PrivateData").toLowerCase(java.util.Locale.ROOT).split(","));
 		List<String> problems = new ArrayList<>();
 		for (String kind : List.of("jobs", "users", "usage", "accounts", "reservations")) {
 			if (!hidden.contains(kind)) {
 				problems.add("PrivateData does not hide " + kind + ": tenants see each other's " + kind);
 			}
 		}
-		String enforce = setting(config.stdout(), "EnforcePartLimits");
+		String enforce = SlurmRecord.setting(config.stdout(), "EnforcePartLimits");
 		if (!enforce.equals("ALL") && !enforce.equals("ANY")) {
 			problems.add("EnforcePartLimits is " + enforce + ": jobs of other accounts are accepted into tenant partitions");
 		}
 		return problems;
-	}
-
-	private static String setting(String config, String name) {
-		return config.lines()
-			.filter(line -> line.startsWith(name + " ") || line.startsWith(name + "="))
-			.map(line -> line.substring(line.indexOf('=') + 1).strip())
-			.findFirst()
-			.orElse("");
 	}
 
 	@Override

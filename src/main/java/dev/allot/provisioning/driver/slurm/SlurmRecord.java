@@ -19,6 +19,16 @@ record SlurmRecord(Map<String, String> fields) {
 		return new SlurmRecord(fields);
 	}
 
+	/** One setting of {@code scontrol show config} ({@code Name = value} lines); empty when unset. */
+	static String setting(String config, String name) {
+		String value = config.lines()
+			.filter(line -> line.startsWith(name + " ") || line.startsWith(name + "="))
+			.map(line -> line.substring(line.indexOf('=') + 1).strip())
+			.findFirst()
+			.orElse("");
+		return value.equals("(null)") ? "" : value;
+	}
+
 	String get(String key) {
 		String value = fields.get(key);
 		return value == null || value.equals("(null)") ? "" : value;

@@ -120,6 +120,31 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 				new SlurmPool(List.of(), slurmConf, "login.test", ZoneId.systemDefault(), Duration.ofSeconds(30)));
 	}
 
+	/** A driver for a pool that sizes each job's /dev/shm, writing the booked sizes where the cluster's Prolog reads them. */
+	public SlurmDriver shmSizingDriver() {
+		return SlurmDriver.create("slurm-test", new SlurmPool(List.of(), slurmConf, "login.test", ZoneId.systemDefault(),
+				Duration.ofSeconds(30)).withShmDir(shmDir()));
+	}
+
+	/**
+	 * Where the cluster's Prolog (ops/slurm/allot-shm-prolog.sh) reads each reservation's /dev/shm size: the
+	 * {@code SizeDir} of {@code allot-shm.conf} beside slurm.conf.
+	 */
+	public Path shmDir() {
+		Path conf = Path.of(slurmConf).resolveSibling("allot-shm.conf");
+		try {
+			return Files.readAllLines(conf).stream()
+				.filter(line -> line.startsWith("SizeDir="))
+				.map(line -> Path.of(line.substring("SizeDir=".length()).strip()))
+				.reduce((first, last) -> last)
+				.orElseThrow();
+		}
+		catch (IOException | java.util.NoSuchElementException ex) {
+			throw new IllegalStateException("This Slurm cluster does not size /dev/shm (no SizeDir in " + conf
+					+ "): it was started by an older .ci/slurm-up.sh; stop it (.ci/slurm-down.sh) and start it again", ex);
+		}
+	}
+
 	/**
 	 * Configures a pool on the Slurm cluster whose {@code slurmConf} is given later (the properties are read after
 	 * {@code @BeforeAll} resolved the cluster), with checks of these kinds running the stand-in executable that
