@@ -59,8 +59,11 @@ public class Capacity {
 
 	private final Clock clock;
 
+	private final OrchestratorCheck orchestrators;
+
 	Capacity(CapacityCalendar calendar, LiveCalendar live, Allocations allocations, Inventory inventory, Quotas quotas, Tenancy tenancy,
-			JdbcClient jdbc, Clock clock) {
+			JdbcClient jdbc, Clock clock, OrchestratorCheck orchestrators) {
+		this.orchestrators = orchestrators;
 		this.calendar = calendar;
 		this.live = live;
 		this.allocations = allocations;
@@ -113,6 +116,19 @@ public class Capacity {
 	@Transactional(readOnly = true)
 	public List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
 			@Nullable String tenantSlug) {
+		return earliest(caller, poolName, gpus, duration, after, tenantSlug, 50);
+	}
+
+	/**
+	 * As {@link #earliest(Caller, String, int, Duration, Instant, String)} for a cluster of {@code orchestrator}: a
+	 * pool whose driver does not build it is refused ({@code 400} naming the pools that do), as a booking would be.
+	 */
+	@Transactional(readOnly = true)
+	public List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
+			@Nullable String tenantSlug, ClusterSpec.Orchestrator orchestrator) {
+		orchestrators.refusal(pool(poolName), orchestrator).ifPresent(refusal -> {
+			throw InvalidInputException.of("orchestrator", refusal.message());
+		});
 		return earliest(caller, poolName, gpus, duration, after, tenantSlug, 50);
 	}
 

@@ -60,6 +60,28 @@ class OrchestratorChoiceTests extends BookingFixture {
 	}
 
 	@Test
+	void earliestFitForAnOrchestratorThePoolDoesNotBuildIsRefusedNamingThePoolsThatDo() {
+		Setup s = setupOn(SLURM_POOL);
+		String earliest = "/api/v1/capacity/earliest?pool=" + SLURM_POOL + "&gpus=8&duration=PT1H&orchestrator=";
+
+		Api.Response refused = api.get(earliest + "KUBERNETES", s.token());
+		assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+		assertThat(refused.contentType()).startsWith("application/problem+json");
+		JsonNode error = refused.json().get("errors").get(0);
+		assertThat(error.get("field").asString()).isEqualTo("orchestrator");
+		assertThat(error.get("message").asString()).contains("pool " + SLURM_POOL + " builds SLURM clusters only",
+				"pools offering KUBERNETES: any pool without a driver of its own");
+
+		Api.Response unknown = api.get(earliest + "NOMAD", s.token());
+		assertThat(unknown.status()).as(unknown.body()).isEqualTo(400);
+		assertThat(unknown.json().get("errors").get(0).get("field").asString()).isEqualTo("orchestrator");
+
+		Api.Response fits = api.get(earliest + "SLURM", s.token());
+		assertThat(fits.status()).as(fits.body()).isEqualTo(200);
+		assertThat(fits.json().get("windows")).isNotEmpty();
+	}
+
+	@Test
 	void aPoolWithNoDriverOffersNoOrchestratorAndTheSlurmPoolIsNamedForSlurm() {
 		setupOn(SLURM_POOL); // a configured pool is named once it exists in the inventory
 		Setup s = setupOn(NO_DRIVER_POOL);

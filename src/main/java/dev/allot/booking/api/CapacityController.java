@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import dev.allot.booking.Capacity;
+import dev.allot.booking.ClusterSpec;
 import dev.allot.booking.api.ReservationBodies.QuoteBody;
+import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
@@ -43,14 +45,26 @@ class CapacityController {
 	@GetMapping("/earliest")
 	EarliestBody earliest(Caller caller, @RequestParam String pool, @RequestParam int gpus,
 			@RequestParam String duration, @RequestParam(required = false) @Nullable String after,
-			@RequestParam(required = false) @Nullable String tenant) {
+			@RequestParam(required = false) @Nullable String tenant,
+			@RequestParam(required = false) @Nullable String orchestrator) {
 		Duration length = UtcInstants.duration("duration", duration, Duration.ZERO);
-		List<FitBody> windows = capacity
-			.earliest(caller, pool, gpus, length, UtcInstants.optional("after", after), tenant)
-			.stream()
+		@Nullable Instant from = UtcInstants.optional("after", after);
+		List<Capacity.Fit> fits = orchestrator == null ? capacity.earliest(caller, pool, gpus, length, from, tenant)
+				: capacity.earliest(caller, pool, gpus, length, from, tenant, orchestrator(orchestrator));
+		List<FitBody> windows = fits.stream()
 			.map(fit -> new FitBody(fit.startsAt(), fit.endsAt(), fit.quote() == null ? null : QuoteBody.of(fit.quote())))
 			.toList();
 		return new EarliestBody(pool, gpus, length, windows);
+	}
+
+	private static ClusterSpec.Orchestrator orchestrator(String value) {
+		try {
+			return ClusterSpec.Orchestrator.valueOf(value);
+		}
+		catch (IllegalArgumentException ex) {
+			throw InvalidInputException.of("orchestrator", "must be one of "
+					+ java.util.Arrays.stream(ClusterSpec.Orchestrator.values()).map(Enum::name).toList());
+		}
 	}
 
 	/** Recomputes a pool's calendar from the allocations (platform admin; a repair, normally never needed). */
