@@ -269,14 +269,14 @@ class Allocations {
 
 	/**
 	 * The earliest starts from {@code after} on where {@code count} available nodes are free for the duration
-	 * (see {@link EarliestFit}): the gaps holding {@code after}, then the gaps starting after it, read a day, two
-	 * days, four days... at a time in order of their start until enough starts are found or no allocation of the
-	 * pool ends later (its last hour in the calendar). Each read is one index lookup of the gaps overlapping the
+	 * (see {@link EarliestFit}), in order, found as they are asked for: the gaps holding the first window, then the
+	 * gaps starting after {@code after}, read a day, two days, four days... at a time in order of their start until
+	 * the next start is decided or no allocation of the pool ends later (its last hour in the calendar). Each read is one index lookup of the gaps overlapping the
 	 * stretch, so the work grows with the pool's nodes and how far ahead the answer is, not with its history.
 	 */
-	List<java.time.Instant> earliestStarts(UUID poolId, int count, java.time.Duration duration, java.time.Instant after,
-			int limit) {
-		EarliestFit fit = new EarliestFit(count, duration, limit);
+	java.util.Iterator<java.time.Instant> earliestStarts(UUID poolId, int count, java.time.Duration duration,
+			java.time.Instant after) {
+		EarliestFit fit = new EarliestFit(count, duration, Integer.MAX_VALUE);
 		// a gap ending before after + duration holds no window from after on: only those holding the first are read
 		fit.holding(after, jdbc.sql("""
 				SELECT lower(g.during), upper(g.during) FROM free_gap g JOIN node n ON n.id = g.node_id
@@ -293,30 +293,61 @@ class Allocations {
 			.optional()
 			.map(last -> last.plus(java.time.Duration.ofHours(1)))
 			.orElse(after);
-		java.time.Instant from = after;
-		for (java.time.Duration stretch = java.time.Duration.ofDays(1); !fit.done() && from.isBefore(horizon);
-				stretch = stretch.compareTo(java.time.Duration.ofDays(32)) < 0 ? stretch.multipliedBy(2) : stretch) {
-			java.time.Instant to = from.plus(stretch);
-			// gaps shorter than the duration hold no window: left out (the sweep would drop them)
-			jdbc.sql("""
-					SELECT lower(g.during), upper(g.during) FROM free_gap g
-					WHERE g.pool_id = :pool AND lower(g.during) > CAST(:from AS timestamptz)
-					  AND lower(g.during) <= CAST(:to AS timestamptz)
-					  AND (upper(g.during) IS NULL OR upper(g.during) >= lower(g.during) + CAST(:duration AS interval))
-					  AND EXISTS (SELECT 1 FROM node n WHERE n.id = g.node_id AND n.state = 'AVAILABLE' AND NOT n.spare)
-					ORDER BY lower(g.during)""")
-				.param("pool", poolId)
-				.param("from", ts(from))
-				.param("to", ts(to))
-				.param("duration", duration.toSeconds() + " seconds")
-				.query((rs, n) -> {
-					fit.next(rs.getTimestamp(1).toInstant(), instant(rs.getTimestamp(2)));
-					return n;
-				})
-				.list();
-			from = to;
-		}
-		return fit.starts();
+		return new java.util.Iterator<>() {
+
+			private int taken;
+
+			private java.time.Instant from = after;
+
+			private java.time.Duration stretch = java.time.Duration.ofDays(1);
+
+			@Override
+			public boolean hasNext() {
+				while (fit.found() <= taken && !fit.finished()) {
+					if (!from.isBefore(horizon)) {
+						fit.finish();
+					}
+					else {
+						readStretch();
+					}
+				}
+				return fit.found() > taken;
+			}
+
+			@Override
+			public java.time.Instant next() {
+				if (!hasNext()) {
+					throw new java.util.NoSuchElementException();
+				}
+				return fit.start(taken++);
+			}
+
+			private void readStretch() {
+				java.time.Instant to = from.plus(stretch);
+				// gaps shorter than the duration hold no window: left out (the sweep would drop them)
+				jdbc.sql("""
+						SELECT lower(g.during), upper(g.during) FROM free_gap g
+						WHERE g.pool_id = :pool AND lower(g.during) > CAST(:from AS timestamptz)
+						  AND lower(g.during) <= CAST(:to AS timestamptz)
+						  AND (upper(g.during) IS NULL OR upper(g.during) >= lower(g.during) + CAST(:duration AS interval))
+						  AND EXISTS (SELECT 1 FROM node n WHERE n.id = g.node_id AND n.state = 'AVAILABLE' AND NOT n.spare)
+						ORDER BY lower(g.during)""")
+					.param("pool", poolId)
+					.param("from", ts(from))
+					.param("to", ts(to))
+					.param("duration", duration.toSeconds() + " seconds")
+					.query((rs, n) -> {
+						fit.next(rs.getTimestamp(1).toInstant(), instant(rs.getTimestamp(2)));
+						return n;
+					})
+					.list();
+				from = to;
+				if (stretch.compareTo(java.time.Duration.ofDays(32)) < 0) {
+					stretch = stretch.multipliedBy(2);
+				}
+			}
+
+		};
 	}
 
 	private static java.time.@Nullable Instant instant(@Nullable Timestamp timestamp) {

@@ -154,7 +154,9 @@ public class Capacity {
 		List<Fit> fits = new ArrayList<>();
 		int nodes = gpus / pool.gpusPerNode();
 		Instant sweepFrom = firstNotRuledOut(pool, nodes, duration, from);
-		for (Instant start : allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom, candidates)) {
+		java.util.Iterator<Instant> starts = allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom);
+		for (int looked = 0; looked < candidates && starts.hasNext(); looked++) {
+			Instant start = starts.next();
 			TimeWindow window = new TimeWindow(start, start.plus(duration));
 			if (tenant == null) {
 				fits.add(new Fit(window.start(), window.end(), null));

@@ -41,6 +41,8 @@ final class EarliestFit {
 
 	private boolean pendingIsCandidate;
 
+	private boolean finished;
+
 	/**
 	 * The earliest start from {@code from} on that the calendar does not rule out, so that the sweep can start there
 	 * instead of reading every gap on the way. A window of {@code duration} starting at {@code t} needs {@code count}
@@ -103,8 +105,27 @@ final class EarliestFit {
 
 	/** No more gaps: decides the last candidate. */
 	List<Instant> starts() {
-		close();
+		finish();
 		return List.copyOf(starts);
+	}
+
+	/** No more gaps: decides the last candidate; {@link #found} is then final. */
+	void finish() {
+		close();
+		finished = true;
+	}
+
+	boolean finished() {
+		return finished;
+	}
+
+	/** How many starts are decided so far: a start, once decided, never changes (later gaps start after it). */
+	int found() {
+		return starts.size();
+	}
+
+	Instant start(int index) {
+		return starts.get(index);
 	}
 
 	boolean done() {

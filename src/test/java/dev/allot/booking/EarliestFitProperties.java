@@ -44,6 +44,46 @@ class EarliestFitProperties {
 	}
 
 	/**
+	 * Starts are handed out as they are decided, while the gaps are still read a stretch at a time: a start once
+	 * decided stays, and after the last gap the starts are those of the whole sweep.
+	 */
+	@Property
+	void startsDecidedAlongTheWayAreTheSweepsStarts(@ForAll("fleets") List<List<Integer>> nodes,
+			@ForAll @IntRange(min = 1, max = 5) int count, @ForAll @IntRange(min = 1, max = 40) int hours,
+			@ForAll @IntRange(min = 1, max = 7) int chunk) {
+		List<EarliestFit.Gap> gaps = gaps(nodes);
+		Instant after = T0.plus(Duration.ofMinutes(17));
+		Duration duration = Duration.ofHours(hours);
+		EarliestFit fit = new EarliestFit(count, duration, Integer.MAX_VALUE);
+		fit.holding(after, gaps.stream().filter(g -> holds(g, after, duration)).toList());
+		List<EarliestFit.Gap> later = gaps.stream()
+			.filter(g -> g.from() != null && g.from().isAfter(after))
+			.sorted(Comparator.comparing(EarliestFit.Gap::from))
+			.toList();
+		List<Instant> seen = new ArrayList<>();
+		for (int i = 0; i < later.size(); i++) {
+			fit.next(later.get(i).from(), later.get(i).to());
+			if (i % chunk == 0) {
+				for (int k = 0; k < fit.found(); k++) {
+					if (k < seen.size()) {
+						assertThat(fit.start(k)).isEqualTo(seen.get(k));
+					}
+					else {
+						seen.add(fit.start(k));
+					}
+				}
+			}
+		}
+		fit.finish();
+		List<Instant> all = new ArrayList<>();
+		for (int k = 0; k < fit.found(); k++) {
+			all.add(fit.start(k));
+		}
+		assertThat(all.subList(0, seen.size())).isEqualTo(seen);
+		assertThat(all).isEqualTo(bruteForce(gaps, count, duration, after, Integer.MAX_VALUE));
+	}
+
+	/**
 	 * Starting the sweep where the calendar's hours stop ruling starts out changes nothing: the starts found from
 	 * there are the starts found from {@code after}. Allocations here begin and end on 20-minute marks, so hours are
 	 * partly allocated, and the calendar counts a node in every hour its gaps do not hold whole.
