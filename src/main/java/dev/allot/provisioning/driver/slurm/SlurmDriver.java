@@ -479,6 +479,13 @@ public final class SlurmDriver implements ClusterDriver {
 		return "scontrol reboot ASAP nextstate=RESUME " + node;
 	}
 
+	/** Back when Slurm holds the node in service again: its slurmd registered, no reboot, down or drain flag. */
+	@Override
+	public boolean backFromReboot(ClusterRef ref, String node) {
+		String state = new SlurmNodes(slurm, errors).states().getOrDefault(node, "UNKNOWN");
+		return !unreachable(state) && !state.matches(".*(REBOOT|DRAIN|POWER).*");
+	}
+
 	/**
 	 * Cancels the tenant's jobs in the partition, deletes the reservation and the partition, then ends the tenant
 	 * users' access ({@link SlurmLogins#revoke}).
