@@ -188,7 +188,8 @@ final class ApiOperations {
 		op("GET", "/tenants/{tenant}/reservations/{id}/cluster/kubeconfig", "getKubeconfig", "clusters",
 				"Download the kubeconfig", "The namespace-scoped kubeconfig of a ready Kubernetes cluster (YAML).");
 		op("POST", "/tenants/{tenant}/reservations/{id}/health-checks", "createHealthCheck", "health-checks",
-				"Run a health check", "Queues an on-demand check of the reservation's nodes (202).");
+				"Run a health check", "Queues an on-demand check of the reservation's nodes (202): on each node alone, "
+						+ "or with acrossNodes an NCCL all-reduce as one job across all of them.");
 		op("GET", "/tenants/{tenant}/reservations/{id}/health-checks/{check}", "getHealthCheck", "health-checks",
 				"Get a health check", "Its status and the result per node.");
 		op("GET", "/tenants/{tenant}/volumes", "listVolumes", "volumes", "List volumes",
@@ -296,7 +297,9 @@ final class ApiOperations {
 		refuses("getKubeconfig", refusal(404, "no_kubeconfig", "A Slurm cluster has no kubeconfig"),
 				refusal(409, "cluster_not_ready", "The cluster is CREATING; its kubeconfig comes once it is READY"));
 		refuses("createHealthCheck", refusal(409, "cluster_not_ready", "The cluster is CREATING"),
-				refusal(409, "health_checks_not_supported", "This pool's driver cannot run checks"));
+				refusal(409, "health_checks_not_supported", "This pool's driver cannot run checks"),
+				refusal(409, "single_node_cluster", "An all-reduce across nodes needs two nodes or more"),
+				refusal(409, "multi_node_checks_not_supported", "This pool's driver runs no check across nodes"));
 	}
 
 }

@@ -104,6 +104,28 @@ class Allocations {
 		return ids(NodeChoice.acrossBlocks(searched, count));
 	}
 
+	/**
+	 * Locks one free node to take a failed node's place in a reservation: the nodes of the InfiniBand blocks of the
+	 * nodes it keeps first, ordered by {@link NodeChoice#near}, then any other free node in a booking's order. Never
+	 * waits.
+	 */
+	List<Locked> lockReplacement(UUID poolId, TimeWindow window, @Nullable String cudaDriver, List<Long> excluded,
+			List<String> kept) {
+		List<NodeChoice.Candidate> keptNodes = jdbc.sql("""
+				SELECT id, hostname, ib_block, rack, 0 FROM node WHERE pool_id = ? AND hostname = ANY(?) ORDER BY id""")
+			.params(poolId, kept.toArray(String[]::new))
+			.query((rs, n) -> new NodeChoice.Candidate(rs.getLong(1), rs.getString(2), rs.getString(3),
+					rs.getString(4), 0))
+			.list();
+		List<String> keptBlocks = keptNodes.stream().map(NodeChoice.Candidate::block).distinct().toList();
+		List<Long> ordered = new ArrayList<>(keptBlocks.isEmpty() ? List.of()
+				: ids(NodeChoice.near(freeIn(poolId, keptBlocks, window, cudaDriver, excluded), keptNodes)));
+		preferredFreeNodes(poolId, window, cudaDriver, 1, excluded).stream()
+			.filter(id -> !ordered.contains(id))
+			.forEach(ordered::add);
+		return lockFirst(ordered, 1);
+	}
+
 	private static List<Long> ids(List<NodeChoice.Candidate> candidates) {
 		return candidates.stream().map(NodeChoice.Candidate::nodeId).toList();
 	}

@@ -44,6 +44,23 @@ final class NodeChoice {
 		return ordered;
 	}
 
+	/**
+	 * The candidates for one node joining {@code kept} (a reservation's nodes that stay): those in a rack of a kept
+	 * node first, then those in a block of the kept nodes, the block holding most of them first; within each, the
+	 * tightest gaps.
+	 */
+	static List<Candidate> near(List<Candidate> candidates, List<Candidate> kept) {
+		Map<String, Long> blocks = kept.stream().collect(Collectors.groupingBy(Candidate::block, Collectors.counting()));
+		java.util.Set<String> racks = kept.stream().map(c -> c.block() + "/" + c.rack()).collect(Collectors.toSet());
+		return candidates.stream()
+			.filter(c -> blocks.containsKey(c.block()))
+			.sorted(Comparator.comparing((Candidate c) -> !racks.contains(c.block() + "/" + c.rack()))
+				.thenComparing(c -> -blocks.get(c.block()))
+				.thenComparingDouble(Candidate::slackSeconds)
+				.thenComparingLong(Candidate::nodeId))
+			.toList();
+	}
+
 	private static List<Candidate> byRack(List<Candidate> block, int count) {
 		Comparator<List<Candidate>> racks = Comparator
 			.comparing((List<Candidate> rack) -> rack.size() < count) // racks that hold the booking first

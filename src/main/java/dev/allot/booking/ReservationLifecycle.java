@@ -132,8 +132,8 @@ public class ReservationLifecycle {
 	/**
 	 * Replaces a node of the reservation that failed its checks by one of the pool's hot spares when one is free
 	 * (taken out of the spares, which are topped up in the same transaction), else by a free, available node of
-	 * the same pool (with the booking's CUDA driver and the same topology preference as a booking) for the rest
-	 * of the window: from
+	 * the same pool with the booking's CUDA driver, as close to the nodes it keeps as one can be had (their rack,
+	 * then their InfiniBand block; else where a booking would look first) for the rest of the window: from
 	 * its start when it has not begun, else from the next whole minute. The failed node keeps what it already
 	 * served and gets the rest back in its gaps (taking it out of service is the inventory's). One transaction,
 	 * under the reservation's and both nodes' locks; audited. Empty, and nothing changed, when no node is free or
@@ -155,9 +155,10 @@ public class ReservationLifecycle {
 			List<Long> excluded = allocations.nodeIds(stored.poolId(), excludedNames);
 			Optional<Allocations.Locked> spare = allocations.takeSpare(stored.poolId(), rest,
 					before.cluster().cudaDriver(), excluded);
+			List<String> kept = before.nodes().stream().filter(node -> !node.equals(failed)).toList();
 			List<Allocations.Locked> found = spare.map(List::of)
-				.orElseGet(() -> allocations.lockFreeNodes(stored.poolId(), rest, before.cluster().cudaDriver(), 1,
-						excluded));
+				.orElseGet(() -> allocations.lockReplacement(stored.poolId(), rest, before.cluster().cudaDriver(),
+						excluded, kept));
 			if (found.isEmpty() || allocations.freeFor(List.of(found.getFirst().nodeId()), rest).isEmpty()) {
 				status.setRollbackOnly();
 				return Optional.<String>empty();

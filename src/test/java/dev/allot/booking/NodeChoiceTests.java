@@ -72,4 +72,23 @@ class NodeChoiceTests {
 		assertThat(blocksOf(chosen.subList(0, 5))).containsExactly("b2", "b3");
 	}
 
+	@Test
+	void aReplacementComesFromTheRackOfTheKeptNodesThenFromTheirBlockAndNeverFromAnotherBlock() {
+		List<Candidate> kept = new ArrayList<>();
+		kept.addAll(nodes("b2", "r1", 2, 0));
+		kept.addAll(nodes("b3", "r1", 1, 0));
+		List<Candidate> otherBlock = nodes("b1", "r1", 2, 0);
+		List<Candidate> sameBlock = nodes("b2", "r2", 1, 60);
+		List<Candidate> otherKeptBlock = nodes("b3", "r2", 1, 0);
+		List<Candidate> sameRack = nodes("b2", "r1", 1, 3600);
+		List<Candidate> candidates = new ArrayList<>(otherBlock);
+		candidates.addAll(sameBlock);
+		candidates.addAll(otherKeptBlock);
+		candidates.addAll(sameRack);
+
+		List<Candidate> chosen = NodeChoice.near(candidates, kept);
+
+		assertThat(chosen).containsExactly(sameRack.getFirst(), sameBlock.getFirst(), otherKeptBlock.getFirst());
+	}
+
 }

@@ -33,8 +33,9 @@ class HealthChecksController {
 	/**
 	 * @param kind which check ({@code NVIDIA_SMI} when absent)
 	 * @param level the DCGM diagnostic level of a {@code DCGM_DIAG}, 1 to 3 (1 when absent)
+	 * @param acrossNodes an {@code NCCL_ALL_REDUCE} as one job across all the cluster's nodes (false when absent)
 	 */
-	record HealthCheckRequest(@Nullable HealthCheckKind kind, @Nullable Integer level) {
+	record HealthCheckRequest(@Nullable HealthCheckKind kind, @Nullable Integer level, @Nullable Boolean acrossNodes) {
 	}
 
 	/** Queues a check of the cluster's nodes and answers at once (202); read it back until it has finished. */
@@ -44,7 +45,8 @@ class HealthChecksController {
 			@Nullable IdempotencyKey idempotencyKey, @RequestBody(required = false) @Nullable HealthCheckRequest body) {
 		HealthCheckKind kind = body == null || body.kind() == null ? HealthCheckKind.NVIDIA_SMI : body.kind();
 		Integer level = body == null ? null : body.level();
-		HealthChecks.Requested requested = checks.request(caller, tenant, id, kind, level, idempotencyKey);
+		boolean acrossNodes = body != null && Boolean.TRUE.equals(body.acrossNodes());
+		HealthChecks.Requested requested = checks.request(caller, tenant, id, kind, level, acrossNodes, idempotencyKey);
 		ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.ACCEPTED)
 			.location(URI.create("/api/v1/tenants/" + tenant + "/reservations/" + id + "/health-checks/"
 					+ requested.check().id()));

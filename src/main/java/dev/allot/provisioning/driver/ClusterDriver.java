@@ -62,6 +62,15 @@ public interface ClusterDriver {
 	}
 
 	/**
+	 * Whether a node restarted through {@link #reboot} is back: up, and no longer held out of service for the
+	 * reboot (Slurm: no reboot, down or drain flag; Kubernetes: {@code Ready}, uncordoned, the provider's annotation
+	 * gone). Allot checks it again only then.
+	 */
+	default boolean backFromReboot(ClusterRef ref, String node) {
+		return true;
+	}
+
+	/**
 	 * Removes everything the cluster consists of and restores its nodes; a missing cluster is not an error.
 	 * Volumes that live outside the cluster (Slurm directories) stay: see {@link #removeVolumes}.
 	 */

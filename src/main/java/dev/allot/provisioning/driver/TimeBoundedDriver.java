@@ -100,6 +100,11 @@ public final class TimeBoundedDriver implements ClusterDriver {
 	}
 
 	@Override
+	public boolean backFromReboot(ClusterRef ref, String node) {
+		return bounded("backFromReboot", node, timeout, () -> delegate.backFromReboot(ref, node));
+	}
+
+	@Override
 	public void teardown(ClusterRef ref) {
 		bounded("teardown", ref.name(), () -> {
 			delegate.teardown(ref);

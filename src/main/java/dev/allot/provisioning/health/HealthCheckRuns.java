@@ -20,6 +20,7 @@ import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
 import dev.allot.provisioning.lifecycle.Timeline;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
@@ -28,7 +29,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Runs a queued health check on every node of the cluster. A node that fails makes a {@code READY} cluster
  * {@code DEGRADED} (it stays usable; remediation belongs to the health module); a check that passes on every node
- * makes a cluster degraded by an earlier check {@code READY} again.
+ * makes a cluster degraded by an earlier check {@code READY} again. An all-reduce across all nodes
+ * ({@link ClusterAllReduce}) that fails while each node passes it alone degrades the cluster without blaming a node.
  */
 @Component
 public class HealthCheckRuns {
@@ -55,9 +57,12 @@ public class HealthCheckRuns {
 
 	private final ApplicationEventPublisher events;
 
+	private final ClusterAllReduce allReduce;
+
 	HealthCheckRuns(HealthCheckStore store, Clusters clusters, ClusterDrivers drivers, Timeline timeline,
 			TransactionTemplate transactions, Clock clock, ReservationLifecycle reservations, NodeChecks nodeChecks,
-			Remediation remediation, ApplicationEventPublisher events) {
+			Remediation remediation, ApplicationEventPublisher events, ClusterAllReduce allReduce) {
+		this.allReduce = allReduce;
 		this.events = events;
 		this.remediation = remediation;
 		this.reservations = reservations;
@@ -90,12 +95,23 @@ public class HealthCheckRuns {
 		NodeChecks.Target target = new NodeChecks.Target(cluster.ref(), reservation.gpuType(),
 				reservation.gpus() / Math.max(reservation.nodes().size(), 1), cluster.nodes().size());
 		List<HealthCheck.NodeResult> results = new ArrayList<>();
+		ClusterAllReduce.Result across = null;
 		try {
-			for (NodeHealth node : cluster.nodes()) {
-				NodeChecks.Outcome outcome = nodeChecks.run(driver, target, node.hostname(), check.kind(),
-						check.levelOrDefault());
-				results.add(new HealthCheck.NodeResult(node.hostname(), outcome.passed(), outcome.verdict().summary(),
-						outcome.verdict().fault().name(), outcome.output(), outcome.took()));
+			if (check.acrossNodes()) {
+				across = allReduce.onDemand(driver, target, cluster.nodes().stream().map(NodeHealth::hostname).toList())
+					.orElse(null);
+				if (across == null) {
+					giveUp(checkId, reservationId, "An all-reduce across nodes needs two nodes or more, on a driver"
+							+ " that runs such jobs");
+					return;
+				}
+				results.addAll(nodeResults(across));
+			}
+			else {
+				for (NodeHealth node : cluster.nodes()) {
+					results.add(nodeResult(nodeChecks.run(driver, target, node.hostname(), check.kind(),
+							check.levelOrDefault())));
+				}
 			}
 		}
 		catch (ClusterDriverException ex) {
@@ -105,7 +121,7 @@ public class HealthCheckRuns {
 			giveUp(checkId, reservationId, ex.getMessage());
 			return;
 		}
-		if (!record(check, results, attempt)) {
+		if (!record(check, results, across, attempt)) {
 			return; // a twin run recorded it, and remediated
 		}
 		Cluster checked = clusters.find(reservationId).orElseThrow();
@@ -113,7 +129,7 @@ public class HealthCheckRuns {
 			if (!result.passed() && result.fault() != null) {
 				try {
 					remediation.remediate(checked, result.node(), Verdict.Fault.valueOf(result.fault()),
-							check.kind() + ": " + result.summary());
+							check.kind() + ": " + result.summary(), check.kind());
 				}
 				catch (RuntimeException ex) {
 					timeline.record(reservationId, Timeline.REMEDIATION, "FAILED", checked.state(), attempt,
@@ -123,15 +139,46 @@ public class HealthCheckRuns {
 		}
 	}
 
-	private boolean record(HealthCheck check, List<HealthCheck.NodeResult> results, int attempt) {
+	private static HealthCheck.NodeResult nodeResult(NodeChecks.Outcome outcome) {
+		return new HealthCheck.NodeResult(outcome.node(), outcome.passed(), outcome.verdict().summary(),
+				outcome.verdict().fault().name(), outcome.output(), outcome.took());
+	}
+
+	/**
+	 * Each node's part in an all-reduce across nodes: when the job passed, every node took part in it; when it
+	 * failed, each node ran it alone, and that outcome is the node's.
+	 */
+	private static List<HealthCheck.NodeResult> nodeResults(ClusterAllReduce.Result across) {
+		if (!across.passed()) {
+			return across.alone().stream().map(HealthCheckRuns::nodeResult).toList();
+		}
+		NodeChecks.Outcome job = across.acrossNodes();
+		return List.of(job.node().split(", ")).stream()
+			.map(node -> new HealthCheck.NodeResult(node, true, "took part in the all-reduce across "
+					+ job.node() + ", which passed: " + job.verdict().summary(), Verdict.Fault.NONE.name(), "",
+					job.took()))
+			.toList();
+	}
+
+	private static HealthCheck.AcrossNodesResult acrossResult(NodeChecks.Outcome job) {
+		return new HealthCheck.AcrossNodesResult(List.of(job.node().split(", ")), job.passed(), job.verdict().summary(),
+				job.output(), job.took());
+	}
+
+	private boolean record(HealthCheck check, List<HealthCheck.NodeResult> results,
+			ClusterAllReduce.@Nullable Result across, int attempt) {
 		List<String> failed = results.stream().filter(r -> !r.passed()).map(HealthCheck.NodeResult::node).toList();
-		String detail = failed.isEmpty() ? check.kind() + " passed on every node"
-				: check.kind() + " failed on " + String.join(", ", failed);
+		// a multi-node failure no single node explains: the cluster's, not a node's
+		String between = across == null ? null : across.problem();
+		String detail = across != null ? acrossDetail(across)
+				: failed.isEmpty() ? check.kind() + " passed on every node"
+						: check.kind() + " failed on " + String.join(", ", failed);
+		boolean passed = failed.isEmpty() && between == null;
 		return Boolean.TRUE.equals(transactions.execute(status -> {
 			Instant now = clock.instant();
 			Cluster cluster = clusters.findForUpdate(check.reservationId()).orElseThrow();
-			if (!store.finish(check.id(), failed.isEmpty() ? HealthCheck.Status.PASSED : HealthCheck.Status.FAILED,
-					detail, results, now)) {
+			if (!store.finish(check.id(), passed ? HealthCheck.Status.PASSED : HealthCheck.Status.FAILED,
+					detail, results, across == null ? null : acrossResult(across.acrossNodes()), now)) {
 				return false;
 			}
 			Map<String, HealthCheck.NodeResult> byNode = results.stream()
@@ -149,25 +196,38 @@ public class HealthCheckRuns {
 			}).toList();
 			clusters.built(check.reservationId(), cluster.endpoints(), nodes);
 			ClusterState state = cluster.state();
-			if (!failed.isEmpty() && state == ClusterState.READY) {
-				clusters.moved(cluster, cluster.degrade(DEGRADED_BY_CHECK + String.join(", ", failed), now));
+			if (!passed && state == ClusterState.READY) {
+				String reason = between != null ? Remediation.shorten(between, 600) : String.join(", ", failed);
+				clusters.moved(cluster, cluster.degrade(DEGRADED_BY_CHECK + reason, now));
 				state = ClusterState.DEGRADED;
 			}
-			else if (failed.isEmpty() && state == ClusterState.DEGRADED && cluster.stateReason() != null
+			else if (passed && state == ClusterState.DEGRADED && cluster.stateReason() != null
 					&& cluster.stateReason().startsWith(DEGRADED_BY_CHECK)) {
 				clusters.moved(cluster, cluster.recover(now));
 				state = ClusterState.READY;
 			}
-			timeline.record(check.reservationId(), Timeline.HEALTH_CHECK, failed.isEmpty() ? "SUCCEEDED" : "FAILED",
-					state, attempt, detail + " (check " + check.id() + ").");
+			timeline.record(check.reservationId(), Timeline.HEALTH_CHECK, passed ? "SUCCEEDED" : "FAILED",
+					state, attempt, Remediation.shorten(detail + " (check " + check.id() + ").", 4000));
 			return true;
 		}));
+	}
+
+	/** What an all-reduce across nodes found, in words. */
+	private static String acrossDetail(ClusterAllReduce.Result across) {
+		NodeChecks.Outcome job = across.acrossNodes();
+		if (across.passed()) {
+			return job.kind() + " across " + job.node() + " passed: " + job.verdict().summary();
+		}
+		List<String> blamed = across.blamed().stream().map(NodeChecks.Outcome::node).toList();
+		return job.kind() + " across " + job.node() + " failed (" + job.verdict().summary() + "); " + (blamed.isEmpty()
+				? "each node passed it alone: the fault lies between them (network, switch, cabling)"
+				: "alone it failed on " + String.join(", ", blamed));
 	}
 
 	/** The check could not run: it ends {@code ERROR} with the reason; the cluster is left as it is. */
 	public void giveUp(UUID checkId, UUID reservationId, String reason) {
 		transactions.executeWithoutResult(status -> {
-			if (store.finish(checkId, HealthCheck.Status.ERROR, reason, List.of(), clock.instant())) {
+			if (store.finish(checkId, HealthCheck.Status.ERROR, reason, List.of(), null, clock.instant())) {
 				clusters.find(reservationId)
 					.ifPresent(cluster -> timeline.record(reservationId, Timeline.HEALTH_CHECK, "FAILED",
 							cluster.state(), null, "Check " + checkId + " could not run: " + reason));

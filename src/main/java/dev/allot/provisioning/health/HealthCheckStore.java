@@ -37,11 +37,11 @@ class HealthCheckStore {
 
 	void insert(HealthCheck check, @Nullable IdempotencyKey idempotencyKey) {
 		jdbc.sql("""
-				INSERT INTO cluster_health_check (id, reservation_id, kind, level, status, requested_by, requested_at,
-				    idempotency_key, request_hash)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""")
-			.params(check.id(), check.reservationId(), check.kind().name(), check.level(), check.status().name(),
-					check.requestedBy(),
+				INSERT INTO cluster_health_check (id, reservation_id, kind, level, across_nodes, status, requested_by,
+				    requested_at, idempotency_key, request_hash)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+			.params(check.id(), check.reservationId(), check.kind().name(), check.level(), check.acrossNodes(),
+					check.status().name(), check.requestedBy(),
 					Timestamp.from(check.requestedAt()), idempotencyKey == null ? null : idempotencyKey.key(),
 					idempotencyKey == null ? null : idempotencyKey.requestHash())
 			.update();
@@ -69,22 +69,26 @@ class HealthCheckStore {
 
 	/** Records the outcome once; false when the check was already finished (a step run twice). */
 	boolean finish(UUID id, HealthCheck.Status status, String detail, List<HealthCheck.NodeResult> results,
-			Instant now) {
+			HealthCheck.@Nullable AcrossNodesResult across, Instant now) {
 		return jdbc.sql("""
-				UPDATE cluster_health_check SET status = ?, detail = ?, results = ?::jsonb, finished_at = ?
+				UPDATE cluster_health_check SET status = ?, detail = ?, results = ?::jsonb, across_result = ?::jsonb,
+				    finished_at = ?
 				WHERE id = ? AND status IN ('QUEUED', 'RUNNING')""")
-			.params(status.name(), detail, json.writeValueAsString(results), Timestamp.from(now), id)
+			.params(status.name(), detail, json.writeValueAsString(results),
+					across == null ? null : json.writeValueAsString(across), Timestamp.from(now), id)
 			.update() == 1;
 	}
 
 	private HealthCheck check(ResultSet rs, int row) throws SQLException {
 		Timestamp finished = rs.getTimestamp("finished_at");
+		String across = rs.getString("across_result");
 		return new HealthCheck(rs.getObject("id", UUID.class), rs.getObject("reservation_id", UUID.class),
 				HealthCheckKind.valueOf(rs.getString("kind")), rs.getObject("level", Integer.class),
-				HealthCheck.Status.valueOf(rs.getString("status")),
+				rs.getBoolean("across_nodes"), HealthCheck.Status.valueOf(rs.getString("status")),
 				rs.getString("requested_by"), rs.getTimestamp("requested_at").toInstant(),
 				finished == null ? null : finished.toInstant(), rs.getString("detail"),
-				json.readValue(rs.getString("results"), RESULTS));
+				json.readValue(rs.getString("results"), RESULTS),
+				across == null ? null : json.readValue(across, HealthCheck.AcrossNodesResult.class));
 	}
 
 }

@@ -72,11 +72,19 @@ public class HealthChecks {
 		this.clock = clock;
 	}
 
+	/**
+	 * @param acrossNodes an {@code NCCL_ALL_REDUCE} as one job across all the cluster's nodes (two or more, on a
+	 * driver that runs such jobs), judged by the GPU type's multi-node bus bandwidth
+	 */
 	public Requested request(Caller caller, String tenant, UUID reservationId, HealthCheckKind kind,
-			@Nullable Integer level, @Nullable IdempotencyKey idempotencyKey) {
+			@Nullable Integer level, boolean acrossNodes, @Nullable IdempotencyKey idempotencyKey) {
 		if (level != null && (kind != HealthCheckKind.DCGM_DIAG || level < 1 || level > 3)) {
 			throw new AllotException(400, "invalid_request", "Invalid request",
 					"level is the DCGM diagnostic level, 1 to 3, and only for DCGM_DIAG");
+		}
+		if (acrossNodes && kind != HealthCheckKind.NCCL_ALL_REDUCE) {
+			throw new AllotException(400, "invalid_request", "Invalid request",
+					"acrossNodes runs one job across all the cluster's nodes: only for NCCL_ALL_REDUCE");
 		}
 		bookings.get(caller, tenant, reservationId);
 		tenancy.writable(caller, tenant, TenantRole.MEMBER);
@@ -96,14 +104,18 @@ public class HealthChecks {
 			throw AllotException.conflict("health_checks_not_supported", "The driver of pool " + cluster.pool()
 					+ " runs no health checks on demand");
 		}
-		HealthCheck check = new HealthCheck(UUID.randomUUID(), reservationId, kind, level, HealthCheck.Status.QUEUED,
-				caller.subject(), clock.instant(), null, null, List.of());
+		if (acrossNodes) {
+			requireAcrossNodes(reservationId, cluster);
+		}
+		HealthCheck check = new HealthCheck(UUID.randomUUID(), reservationId, kind, level, acrossNodes,
+				HealthCheck.Status.QUEUED, caller.subject(), clock.instant(), null, null, List.of(), null);
 		try {
 			transactions.executeWithoutResult(status -> {
 				store.insert(check, idempotencyKey);
 				schedule.healthCheck(check.id(), reservationId, check.requestedAt());
 				timeline.record(reservationId, Timeline.HEALTH_CHECK, "SCHEDULED", cluster.state(), null,
-						kind + (level == null ? "" : " level " + level) + " asked for by " + caller.subject() + " (check " + check.id() + ").");
+						kind + (level == null ? "" : " level " + level) + (acrossNodes ? " across all nodes" : "")
+								+ " asked for by " + caller.subject() + " (check " + check.id() + ").");
 				audit.record(AuditRecord.created(tenant, "health-check", check.id().toString(), check));
 			});
 		}
@@ -112,6 +124,17 @@ public class HealthChecks {
 			return replay(reservationId, idempotencyKey).orElseThrow(() -> ex);
 		}
 		return new Requested(check, false);
+	}
+
+	private void requireAcrossNodes(UUID reservationId, Cluster cluster) {
+		if (cluster.nodes().size() < 2) {
+			throw AllotException.conflict("single_node_cluster", "The cluster of reservation " + reservationId
+					+ " has " + cluster.nodes().size() + " node: an all-reduce across nodes needs two or more");
+		}
+		if (!drivers.forPool(cluster.pool()).supportsMultiNodeChecks()) {
+			throw AllotException.conflict("multi_node_checks_not_supported", "The driver of pool " + cluster.pool()
+					+ " runs no check across nodes");
+		}
 	}
 
 	public HealthCheck get(Caller caller, String tenant, UUID reservationId, UUID checkId) {

@@ -24,11 +24,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param thresholds the pass marks per GPU type
  * @param multiNodeAllReduce acceptance of a cluster of several nodes ends with one {@code NCCL_ALL_REDUCE} job
  * across all of them (on drivers that run such jobs), judged by the multi-node bus bandwidth threshold
+ * @param rebootTimeout how long a node rebooted for a software fault may take to come back before it is quarantined
+ * (Allot checks it again once it is back)
  */
 @ConfigurationProperties("allot.provisioning.health")
 public record HealthProperties(List<HealthCheckKind> acceptance, int acceptanceDcgmLevel, Duration checkTimeout,
 		Map<HealthCheckKind, List<String>> commands, Duration cooldown, HealthThresholds.GpuType defaults,
-		Map<String, HealthThresholds.GpuType> thresholds, boolean multiNodeAllReduce) {
+		Map<String, HealthThresholds.GpuType> thresholds, boolean multiNodeAllReduce, Duration rebootTimeout) {
 
 	/** The real tools; {@code sh -c} only where the kernel log's Xid lines are appended. */
 	static final Map<HealthCheckKind, List<String>> DEFAULT_COMMANDS = Map.of(
@@ -66,6 +68,10 @@ public record HealthProperties(List<HealthCheckKind> acceptance, int acceptanceD
 			throw new IllegalArgumentException("allot.provisioning.health.cooldown must not be negative");
 		}
 		thresholds = thresholds == null ? Map.of() : Map.copyOf(thresholds);
+		rebootTimeout = rebootTimeout == null ? Duration.ofMinutes(30) : rebootTimeout;
+		if (rebootTimeout.isNegative() || rebootTimeout.isZero()) {
+			throw new IllegalArgumentException("allot.provisioning.health.reboot-timeout must be positive");
+		}
 	}
 
 	public HealthThresholds gpuTypes() {

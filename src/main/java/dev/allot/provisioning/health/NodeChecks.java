@@ -3,6 +3,7 @@ package dev.allot.provisioning.health;
 import java.time.Duration;
 import java.util.List;
 
+import dev.allot.booking.Reservation;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.HealthCheckJob;
@@ -28,6 +29,13 @@ public class NodeChecks {
 
 	/** The nodes of a cluster and what they must show. */
 	public record Target(ClusterRef ref, String gpuType, int gpusPerNode, int nodes) {
+
+		/** A reservation's nodes: its GPU type, its GPUs spread evenly over them. */
+		public static Target of(ClusterRef ref, Reservation reservation) {
+			return new Target(ref, reservation.gpuType(), reservation.gpus() / Math.max(reservation.nodes().size(), 1),
+					reservation.nodes().size());
+		}
+
 	}
 
 	/** A node's outcome: the verdict, and the tool's output as it came back. */

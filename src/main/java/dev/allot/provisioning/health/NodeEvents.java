@@ -59,7 +59,8 @@ public class NodeEvents {
 			return new NodeEventOutcome(hostname, fault, Remediation.Action.NONE, cluster == null ? null : cluster.reservationId());
 		}
 		if (cluster != null) {
-			return new NodeEventOutcome(hostname, fault, remediation.remediate(cluster, hostname, fault, why),
+			HealthCheckKind recheck = event.type() == Type.DCGM ? HealthCheckKind.DCGM_DIAG : HealthCheckKind.NVIDIA_SMI;
+			return new NodeEventOutcome(hostname, fault, remediation.remediate(cluster, hostname, fault, why, recheck),
 					cluster.reservationId());
 		}
 		if (fault == Verdict.Fault.HARDWARE) {

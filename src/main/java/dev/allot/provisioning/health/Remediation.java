@@ -18,11 +18,13 @@ import dev.allot.inventory.Inventory;
 import dev.allot.inventory.NodeCommitments;
 import dev.allot.provisioning.NodeDegradationEnded;
 import dev.allot.provisioning.NodeDegraded;
+import dev.allot.provisioning.NodeNotReplaced;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
 import dev.allot.provisioning.lifecycle.Timeline;
@@ -41,12 +43,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Tiered remediation of a node that failed a check or reported a fault, each step on the cluster's timeline and
  * in the audit trail:
  * <ol>
- * <li>a software-class fault, the node's first within the cooldown, reboots it through the driver;</li>
+ * <li>a software-class fault, the node's first within the cooldown, reboots it through the driver; once it is back
+ * the failed check runs on it again, and only a pass puts it back in service ({@link RebootRechecks});</li>
  * <li>a hardware-class fault, or a second failure within the cooldown, quarantines it (inventory);</li>
  * <li>every reservation holding the quarantined node from now on gets another free node in its place, one
  * transaction per reservation (booking); a live cluster is moved onto it through the driver, and the new node
- * is checked. A reservation for which no node is free keeps the node, and its tenant reads why on the
- * cluster's timeline; a live cluster stays {@code DEGRADED} with that reason.</li>
+ * is checked. A reservation for which no node is free keeps the node, its tenant is notified
+ * ({@link NodeNotReplaced}) and reads why on the cluster's timeline; a live cluster stays {@code DEGRADED} with that
+ * reason.</li>
  * </ol>
  */
 @Component
@@ -89,9 +93,12 @@ public class Remediation {
 
 	private final ApplicationEventPublisher events;
 
+	private final ClusterSchedule schedule;
+
 	Remediation(ClusterDrivers drivers, Clusters clusters, ReservationLifecycle reservations, Inventory inventory,
 			NodeChecks nodeChecks, Timeline timeline, AuditLog audit, HealthProperties properties, JdbcClient jdbc,
-			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, ClusterSchedule schedule) {
+		this.schedule = schedule;
 		this.events = events;
 		this.drivers = drivers;
 		this.clusters = clusters;
@@ -107,11 +114,13 @@ public class Remediation {
 	}
 
 	/**
-	 * Remediates a node of a serving cluster that failed.
+	 * Remediates a node of a serving cluster that failed. A node rebooted is checked again with {@code recheck} once
+	 * it is back ({@link RebootRechecks}), and counts as healthy only when that passes.
 	 *
 	 * @param why what failed, for the timeline and the node's state reason
+	 * @param recheck the check to run again after a reboot (the one that failed)
 	 */
-	public Action remediate(Cluster cluster, String node, Verdict.Fault fault, String why) {
+	public Action remediate(Cluster cluster, String node, Verdict.Fault fault, String why, HealthCheckKind recheck) {
 		if (fault == Verdict.Fault.NONE) {
 			return Action.NONE;
 		}
@@ -119,7 +128,11 @@ public class Remediation {
 		// the tenant is not charged for the node from now until it is replaced or passes again (billing)
 		transactions.executeWithoutResult(status -> events.publishEvent(new NodeDegraded(cluster.reservationId(),
 				cluster.tenant(), node, now, shorten(fault + " fault: " + why, 1000))));
-		return tiers(cluster, node, fault, why);
+		Action action = tiers(cluster, node, fault, why);
+		if (action == Action.REBOOT) {
+			schedule.recheckAfterReboot(cluster.reservationId(), node, recheck.name(), now.plus(RebootRechecks.POLL));
+		}
+		return action;
 	}
 
 	/**
@@ -177,13 +190,12 @@ public class Remediation {
 	private boolean replaceIn(UUID reservationId, String node, String reason) {
 		Optional<String> replacement = reservations.replaceNode(reservationId, node, List.of(node));
 		Cluster cluster = clusters.find(reservationId).orElse(null);
-		if (cluster == null) {
-			return replacement.isPresent();
-		}
 		if (replacement.isEmpty()) {
-			String why = node + ": quarantined (" + reason + "); no spare or free node can replace it";
-			degrade(cluster, why);
+			degrade(reservationId, node, reason);
 			return false;
+		}
+		if (cluster == null) {
+			return true;
 		}
 		String next = replacement.get();
 		if (!cluster.open() || !cluster.state().isServing()) {
@@ -196,8 +208,7 @@ public class Remediation {
 		driver.addNodes(cluster.ref(), List.of(next));
 		driver.removeNodes(cluster.ref(), List.of(node));
 		Reservation reservation = reservations.find(reservationId).orElseThrow();
-		NodeChecks.Outcome checked = nodeChecks.accept(driver, new NodeChecks.Target(cluster.ref(), reservation.gpuType(),
-				reservation.gpus() / Math.max(reservation.nodes().size(), 1), reservation.nodes().size()), next);
+		NodeChecks.Outcome checked = nodeChecks.accept(driver, NodeChecks.Target.of(cluster.ref(), reservation), next);
 		transactions.executeWithoutResult(status -> {
 			Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
 			List<NodeHealth> nodes = new ArrayList<>(current.nodes().stream()
@@ -219,17 +230,29 @@ public class Remediation {
 		return true;
 	}
 
-	private void degrade(Cluster cluster, String why) {
+	/**
+	 * No node could take the quarantined node's place: a serving cluster goes {@code DEGRADED} saying why, the
+	 * cluster's timeline says so, and the tenant is told ({@link NodeNotReplaced}).
+	 */
+	private void degrade(UUID reservationId, String node, String reason) {
+		String why = node + ": quarantined (" + reason + "); no spare or free node can replace it";
 		transactions.executeWithoutResult(status -> {
-			Cluster current = clusters.findForUpdate(cluster.reservationId()).orElseThrow();
-			ClusterState state = current.state();
-			if (current.open() && state.isServing()) {
-				clusters.moved(current, current.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + shorten(why, 300),
-						clock.instant()));
-				state = ClusterState.DEGRADED;
+			Reservation reservation = reservations.find(reservationId).orElseThrow();
+			Cluster current = clusters.findForUpdate(reservationId).orElse(null);
+			boolean live = false;
+			if (current != null) {
+				ClusterState state = current.state();
+				if (current.open() && state.isServing()) {
+					clusters.moved(current, current.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + shorten(why, 300),
+							clock.instant()));
+					state = ClusterState.DEGRADED;
+					live = true;
+				}
+				timeline.record(reservationId, Timeline.REMEDIATION, "FAILED", state, null,
+						shorten("A health check failed on " + why + ".", 4000));
 			}
-			timeline.record(cluster.reservationId(), Timeline.REMEDIATION, "FAILED", state, null,
-					shorten("A health check failed on " + why + ".", 4000));
+			events.publishEvent(new NodeNotReplaced(reservationId, reservation.tenant(), reservation.pool(), node,
+					shorten(reason, 1000), live, clock.instant()));
 		});
 	}
 

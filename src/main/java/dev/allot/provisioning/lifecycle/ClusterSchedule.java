@@ -35,6 +35,10 @@ public class ClusterSchedule {
 	static final TaskDescriptor<ClusterStep> HEALTH_CHECK = TaskDescriptor.of("cluster-health-check",
 			ClusterStep.class);
 
+	/** A node's check after its reboot: the instance id is {@code <reservation>/<node>/<kind>}. */
+	static final TaskDescriptor<ClusterStep> NODE_RECHECK = TaskDescriptor.of("cluster-node-recheck",
+			ClusterStep.class);
+
 	private final DataSource dataSource;
 
 	private final ObjectProvider<Task<?>> tasks;
@@ -57,6 +61,13 @@ public class ClusterSchedule {
 	public void healthCheck(UUID checkId, UUID reservationId, Instant at) {
 		client().scheduleIfNotExists(HEALTH_CHECK.instance(checkId.toString())
 			.data(new ClusterStep(reservationId, "health check " + checkId))
+			.scheduledTo(at));
+	}
+
+	/** Checks the node again once it is back from the reboot a check of this kind called for. */
+	public void recheckAfterReboot(UUID reservationId, String node, String kind, Instant at) {
+		client().scheduleIfNotExists(NODE_RECHECK.instance(reservationId + "/" + node + "/" + kind)
+			.data(new ClusterStep(reservationId, "re-check of " + node + " after its reboot"))
 			.scheduledTo(at));
 	}
 

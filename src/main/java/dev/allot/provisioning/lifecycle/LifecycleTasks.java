@@ -8,7 +8,9 @@ import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheckRuns;
+import dev.allot.provisioning.health.RebootRechecks;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -63,6 +65,23 @@ class LifecycleTasks {
 				runs.run(UUID.fromString(instance.getId()), instance.getData().reservationId(),
 						context.getExecution().consecutiveFailures + 1);
 				return new CompletionHandler.OnCompleteRemove<>();
+			});
+	}
+
+	@Bean
+	CustomTask<ClusterStep> clusterNodeRecheckTask(RebootRechecks rechecks, Clusters clusters, Timeline timeline) {
+		return Tasks.custom(ClusterSchedule.NODE_RECHECK)
+			.onFailure(new StepRetries(Timeline.REMEDIATION, new LifecycleProperties.Retry(3, null, null), clusters,
+					timeline, (instance, id, reason, attempt) -> rechecks.giveUp(id, instance.split("/", 3)[1], reason)))
+			.onDeadExecutionRevive()
+			.execute((instance, context) -> {
+				String[] parts = instance.getId().split("/", 3);
+				Instant again = rechecks.run(instance.getData().reservationId(), parts[1],
+						HealthCheckKind.valueOf(parts[2]));
+				if (again == null) {
+					return new CompletionHandler.OnCompleteRemove<>();
+				}
+				return (complete, operations) -> operations.reschedule(complete, again);
 			});
 	}
 

@@ -34,15 +34,19 @@ import org.springframework.web.bind.annotation.ResponseBody;
 @UiController
 class ClusterSection {
 
-	/** The check kinds as the form offers them: the kind, and what it tests in words. */
-	private static final Map<HealthCheckKind, String> KINDS = new LinkedHashMap<>();
+	/** The form's value for an all-reduce as one job across all the cluster's nodes. */
+	static final String ACROSS_NODES = "NCCL_ALL_REDUCE_ACROSS_NODES";
+
+	/** The checks as the form offers them: the value, and what it tests in words. */
+	private static final Map<String, String> KINDS = new LinkedHashMap<>();
 
 	static {
-		KINDS.put(HealthCheckKind.NVIDIA_SMI, "nvidia-smi: GPUs present, ECC errors, Xid errors");
-		KINDS.put(HealthCheckKind.DCGM_DIAG, "DCGM diagnostic, level 1");
-		KINDS.put(HealthCheckKind.GPU_BURN, "gpu_burn: a minute of stress");
-		KINDS.put(HealthCheckKind.NCCL_ALL_REDUCE, "NCCL all-reduce bus bandwidth");
-		KINDS.put(HealthCheckKind.NVBANDWIDTH, "nvbandwidth: copy bandwidth");
+		KINDS.put(HealthCheckKind.NVIDIA_SMI.name(), "nvidia-smi: GPUs present, ECC errors, Xid errors");
+		KINDS.put(HealthCheckKind.DCGM_DIAG.name(), "DCGM diagnostic, level 1");
+		KINDS.put(HealthCheckKind.GPU_BURN.name(), "gpu_burn: a minute of stress");
+		KINDS.put(HealthCheckKind.NCCL_ALL_REDUCE.name(), "NCCL all-reduce bus bandwidth, each node alone");
+		KINDS.put(ACROSS_NODES, "NCCL all-reduce bus bandwidth, one job across all nodes");
+		KINDS.put(HealthCheckKind.NVBANDWIDTH.name(), "nvbandwidth: copy bandwidth");
 	}
 
 	private final ClusterViews clusters;
@@ -71,10 +75,12 @@ class ClusterSection {
 	 */
 	@PostMapping("/tenants/{tenant}/reservations/{id}/cluster/health-checks")
 	String runCheck(Caller caller, Model model, @PathVariable String tenant, @PathVariable UUID id,
-			@RequestParam HealthCheckKind kind,
+			@RequestParam String kind,
 			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx) {
 		try {
-			HealthCheck check = checks.request(caller, tenant, id, kind, null, null).check();
+			boolean acrossNodes = ACROSS_NODES.equals(kind);
+			HealthCheck check = checks.request(caller, tenant, id, acrossNodes ? HealthCheckKind.NCCL_ALL_REDUCE
+					: kindOf(kind), null, acrossNodes, null).check();
 			if (htmx == null) {
 				return "redirect:/tenants/" + tenant + "/reservations/" + id + "/cluster/health-checks/" + check.id();
 			}
@@ -87,6 +93,15 @@ class ClusterSection {
 		model.addAttribute("reservationId", id);
 		model.addAttribute("section", "reservations");
 		return htmx != null ? "provisioning/health-check :: result" : "provisioning/health-check";
+	}
+
+	private static HealthCheckKind kindOf(String value) {
+		try {
+			return HealthCheckKind.valueOf(value);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new AllotException(400, "invalid_request", "Invalid request", "No check named " + value);
+		}
 	}
 
 	/** A check's progress and, once finished, its result per node; polled by the page while it runs. */

@@ -12,6 +12,7 @@ import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
 import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheckResult;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -19,6 +20,8 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -50,7 +53,7 @@ final class CheckJobs {
 	static final String CHECKED_NODE = "allot.dev/checked-node";
 
 	/** Pod failures that say the node, not the check, failed. */
-	private static final Set<String> NODE_LOST = Set.of("NodeLost", "Evicted", "Shutdown", "NodeShutdown",
+	static final Set<String> NODE_LOST = Set.of("NodeLost", "Evicted", "Shutdown", "NodeShutdown",
 			"Terminated");
 
 	private static final Duration POLL = Duration.ofMillis(200);
@@ -125,7 +128,7 @@ final class CheckJobs {
 				logOf(pod.getMetadata().getNamespace(), pod), took(started));
 	}
 
-	private static int exitCode(Pod pod, int otherwise) {
+	static int exitCode(Pod pod, int otherwise) {
 		List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
 		if (statuses == null) {
 			return otherwise;
@@ -139,7 +142,7 @@ final class CheckJobs {
 			.orElse(otherwise);
 	}
 
-	private static boolean deadlineExceeded(Job job) {
+	static boolean deadlineExceeded(Job job) {
 		List<JobCondition> conditions = job.getStatus() == null ? null : job.getStatus().getConditions();
 		return conditions != null && conditions.stream()
 			.anyMatch(c -> "Failed".equals(c.getType()) && "True".equals(c.getStatus())
@@ -151,7 +154,7 @@ final class CheckJobs {
 			.findFirst().orElse(null);
 	}
 
-	private String logOf(String namespace, @Nullable Pod pod) {
+	String logOf(String namespace, @Nullable Pod pod) {
 		if (pod == null) {
 			return "";
 		}
@@ -165,7 +168,7 @@ final class CheckJobs {
 		}
 	}
 
-	private boolean nodeReady(String name) {
+	boolean nodeReady(String name) {
 		Node node = client.nodes().withName(name).get();
 		return node != null && "Ready".equals(NodeClaims.readiness(node));
 	}
@@ -194,47 +197,61 @@ final class CheckJobs {
 	}
 
 	/** The booked /dev/shm size in a reservation's namespace, which its admission policy demands of every pod. */
-	private @Nullable String sharedMemoryIn(String namespace) {
+	@Nullable String sharedMemoryIn(String namespace) {
 		Namespace found = client.namespaces().withName(namespace).get();
 		Map<String, String> labels = found == null ? null : found.getMetadata().getLabels();
 		return labels == null ? null : labels.get(SHARED_MEMORY);
 	}
 
 	private Job job(HealthCheckJob check, Node node, String name, @Nullable String sharedMemory) {
-		String kind = check.kind().name();
-		JobBuilder job = new JobBuilder();
-		job.withNewMetadata().withName(name)
-			.addToLabels(MANAGED_BY, "allot").addToLabels(CHECK, kind).addToLabels(CHECKED_NODE, label(check.node()))
+		PodSpec pod = podSpec(check.kind(), check.command(), check.gpus(), tolerationsOf(node), sharedMemory, Map.of())
+			.withNodeName(check.node())
+			.build();
+		return new JobBuilder().withNewMetadata().withName(name)
+			.addToLabels(MANAGED_BY, "allot").addToLabels(CHECK, check.kind().name())
+			.addToLabels(CHECKED_NODE, label(check.node()))
 			.addToLabels(RESERVATION, check.ref().reservationId().toString())
-			.endMetadata();
-		var container = job.withNewSpec()
+			.endMetadata()
+			.withNewSpec()
 			.withBackoffLimit(0)
 			.withActiveDeadlineSeconds(Math.max(1, check.timeout().toSeconds()))
 			.withNewTemplate()
-			.withNewMetadata().addToLabels(MANAGED_BY, "allot").addToLabels(CHECK, kind).endMetadata()
-			.withNewSpec()
+			.withNewMetadata().addToLabels(MANAGED_BY, "allot").addToLabels(CHECK, check.kind().name()).endMetadata()
+			.withSpec(pod)
+			.endTemplate()
+			.endSpec()
+			.build();
+	}
+
+	/**
+	 * A check's pod: one container running the command with the GPUs asked for, {@code NODE_NAME} and {@code env}
+	 * in its environment, and the namespace's /dev/shm when its admission policy demands one.
+	 */
+	PodSpecBuilder podSpec(HealthCheckKind kind, List<String> command, int gpus, List<Toleration> tolerations,
+			@Nullable String sharedMemory, Map<String, String> env) {
+		var container = new PodSpecBuilder()
 			.withRestartPolicy("Never")
-			.withNodeName(check.node())
-			.withTolerations(tolerationsOf(node))
+			.withTolerations(tolerations)
 			.withAutomountServiceAccountToken(false)
 			.addNewContainer()
 			.withName("check")
-			.withImage(config.checkImage(check.kind()))
-			.withCommand(check.command())
+			.withImage(config.checkImage(kind))
+			.withCommand(command)
 			.addNewEnv().withName("NODE_NAME").withNewValueFrom().withNewFieldRef().withFieldPath("spec.nodeName")
 			.endFieldRef().endValueFrom().endEnv();
-		if (check.gpus() > 0) {
-			Quantity gpus = new Quantity(Integer.toString(check.gpus()));
-			container.withNewResources().addToLimits(GPU_RESOURCE, gpus).addToRequests(GPU_RESOURCE, gpus).endResources();
+		env.forEach((key, value) -> container.addNewEnv().withName(key).withValue(value).endEnv());
+		if (gpus > 0) {
+			Quantity quantity = new Quantity(Integer.toString(gpus));
+			container.withNewResources().addToLimits(GPU_RESOURCE, quantity).addToRequests(GPU_RESOURCE, quantity)
+				.endResources();
 		}
 		if (sharedMemory == null) {
-			return container.endContainer().endSpec().endTemplate().endSpec().build();
+			return container.endContainer();
 		}
 		return container.addNewVolumeMount().withName("dshm").withMountPath("/dev/shm").endVolumeMount()
 			.endContainer()
 			.addNewVolume().withName("dshm").withNewEmptyDir().withMedium("Memory")
-			.withSizeLimit(new Quantity(sharedMemory)).endEmptyDir().endVolume()
-			.endSpec().endTemplate().endSpec().build();
+			.withSizeLimit(new Quantity(sharedMemory)).endEmptyDir().endVolume();
 	}
 
 	/** Every taint of the node tolerated, so that the pod runs on a node dedicated or cordoned for anyone. */
@@ -259,12 +276,12 @@ final class CheckJobs {
 		return name;
 	}
 
-	private static String label(String value) {
+	static String label(String value) {
 		String cleaned = value.replaceAll("[^A-Za-z0-9._-]", "-");
 		return cleaned.length() > 63 ? cleaned.substring(0, 63) : cleaned;
 	}
 
-	private void delete(String namespace, String name) {
+	void delete(String namespace, String name) {
 		client.batch().v1().jobs().inNamespace(namespace).withName(name).withPropagationPolicy(
 				io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
 		// the mock server has no garbage collector; a real one would remove them with the Job
@@ -275,11 +292,11 @@ final class CheckJobs {
 		return new HealthCheckResult(check.node(), check.kind(), -1, why, took(started), false, true);
 	}
 
-	private static Duration took(long started) {
+	static Duration took(long started) {
 		return Duration.ofNanos(System.nanoTime() - started);
 	}
 
-	private static void pause() {
+	static void pause() {
 		try {
 			TimeUnit.NANOSECONDS.sleep(POLL.toNanos());
 		}

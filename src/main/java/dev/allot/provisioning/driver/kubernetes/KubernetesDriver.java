@@ -19,6 +19,7 @@ import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.driver.ProvisionedVolume;
 import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.driver.MultiNodeCheckJob;
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Provisioning;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -56,6 +57,8 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 
 	private final CheckJobs checks;
 
+	private final MultiNodeCheckJobs multiNodeChecks;
+
 	private final NodeReboots reboots;
 
 	private final CudaDriverPin cudaDriver;
@@ -69,6 +72,7 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 				: client.getConfiguration().getMasterUrl();
 		this.kubeconfigs = new TenantKubeconfigs(client, server, config.tokenWait());
 		this.checks = new CheckJobs(client, config);
+		this.multiNodeChecks = new MultiNodeCheckJobs(client, checks);
 		this.reboots = new NodeReboots(client);
 		this.cudaDriver = new CudaDriverPin(client);
 	}
@@ -236,10 +240,26 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 		return translated("healthCheck", () -> checks.run(job));
 	}
 
+	@Override
+	public boolean supportsMultiNodeChecks() {
+		return true;
+	}
+
+	/** An Indexed Job with one pod on each node ({@link MultiNodeCheckJobs}); rank 0's log comes back unjudged. */
+	@Override
+	public HealthCheckResult runMultiNodeCheck(MultiNodeCheckJob job) {
+		return translated("multiNodeCheck", () -> multiNodeChecks.run(job));
+	}
+
 	/** Cordon, drain and the provider's reboot annotation ({@link NodeReboots}). */
 	@Override
 	public String reboot(ClusterRef ref, String node) {
 		return translated("reboot", () -> reboots.reboot(ref.name(), node));
+	}
+
+	@Override
+	public boolean backFromReboot(ClusterRef ref, String node) {
+		return translated("backFromReboot", () -> reboots.back(node));
 	}
 
 	@Override

@@ -53,6 +53,15 @@ final class NodeReboots {
 				+ ", annotated " + REMEDIATION + "=reboot for the provider";
 	}
 
+	/** Back when the provider has done its part: the node is Ready, uncordoned, and the annotation is gone. */
+	boolean back(String node) {
+		io.fabric8.kubernetes.api.model.Node found = client.nodes().withName(node).get();
+		return found != null && "Ready".equals(NodeClaims.readiness(found))
+				&& !Boolean.TRUE.equals(found.getSpec().getUnschedulable())
+				&& (found.getMetadata().getAnnotations() == null
+						|| !found.getMetadata().getAnnotations().containsKey(REMEDIATION));
+	}
+
 	private static boolean daemonSetPod(Pod pod) {
 		return pod.getMetadata().getOwnerReferences() != null
 				&& pod.getMetadata().getOwnerReferences().stream().anyMatch(o -> "DaemonSet".equals(o.getKind()));

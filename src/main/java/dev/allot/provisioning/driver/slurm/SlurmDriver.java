@@ -489,6 +489,21 @@ public final class SlurmDriver implements ClusterDriver {
 	}
 
 	/**
+	 * Back when Slurm holds the node in service again: its slurmd registered, no reboot, down or drain flag. Read
+	 * with {@code scontrol show node}: in 22.05 {@code sinfo --json} leaves the pending reboot's flags out.
+	 */
+	@Override
+	public boolean backFromReboot(ClusterRef ref, String node) {
+		SlurmCommands.Result shown = slurm.run("scontrol", "show", "node", node, "--oneliner");
+		if (!shown.ok()) {
+			throw errors.failed("scontrol show node " + node, shown, List.of(node));
+		}
+		String state = SlurmRecord.parse(shown.stdout()).get("State").toUpperCase(java.util.Locale.ROOT);
+		return !state.isEmpty() && !unreachable(state)
+				&& !state.matches(".*(REBOOT|DRAIN|DOWN|NOT_RESPONDING|FAIL|POWER|\\*).*");
+	}
+
+	/**
 	 * Cancels the tenant's jobs in the partition, deletes the reservation, the partition and the /dev/shm size file,
 	 * then ends the tenant users' access ({@link SlurmLogins#revoke}).
 	 */

@@ -53,9 +53,21 @@ final class Kubelet implements AutoCloseable {
 		this.thread = Thread.ofVirtual().name("kubelet").start(this::loop);
 	}
 
-	/** What checks print on a node ({@code default}: any other node), a fixture of {@code health-outputs}. */
+	/**
+	 * What checks print on a node ({@code default}: any other node; {@code across}: rank 0 of a job across nodes),
+	 * a fixture of {@code health-outputs}; {@code <node>.<KIND>} for checks of one kind only.
+	 */
 	void record(String node, String fixture) {
 		outputs.put(node, fixture);
+	}
+
+	private String fixtureFor(String node, String kind) {
+		for (String key : List.of(node + "." + kind, node, "default." + kind, "default")) {
+			if (outputs.containsKey(key)) {
+				return outputs.get(key);
+			}
+		}
+		return "nvidia-smi-h100-healthy.txt";
 	}
 
 	/** The check's pod on this node starts and never ends. */
@@ -87,9 +99,14 @@ final class Kubelet implements AutoCloseable {
 
 	private void run(Job job) {
 		jobs.add(job);
+		String kind = job.getMetadata().getLabels().get(CheckJobs.CHECK);
+		if ("Indexed".equals(job.getSpec().getCompletionMode())) {
+			runAcross(job, kind);
+			return;
+		}
 		String namespace = job.getMetadata().getNamespace();
 		String node = job.getSpec().getTemplate().getSpec().getNodeName();
-		String fixture = outputs.getOrDefault(node, outputs.getOrDefault("default", "nvidia-smi-h100-healthy.txt"));
+		String fixture = fixtureFor(node, kind);
 		if (fixture.startsWith(FAIL_POD)) {
 			client.pods().inNamespace(job.getMetadata().getNamespace()).resource(new PodBuilder().withNewMetadata()
 				.withName(job.getMetadata().getName() + "-" + pods.incrementAndGet())
@@ -115,6 +132,38 @@ final class Kubelet implements AutoCloseable {
 					.withName("check").withNewState().withNewTerminated().withExitCode(exit).endTerminated().endState()
 					.endContainerStatus().endStatus().build();
 		client.pods().inNamespace(namespace).resource(created).create();
+	}
+
+	/**
+	 * An Indexed Job across nodes: plays the scheduler too, putting pod {@code i} on the {@code i}-th node its
+	 * required node affinity names (its anti-affinity keeps them apart); rank 0 prints the {@code across} fixture,
+	 * the others nothing, and all end with its exit code.
+	 */
+	private void runAcross(Job job, String kind) {
+		String namespace = job.getMetadata().getNamespace();
+		List<String> nodes = job.getSpec().getTemplate().getSpec().getAffinity().getNodeAffinity()
+			.getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().getFirst().getMatchExpressions()
+			.getFirst().getValues();
+		String fixture = fixtureFor("across", kind);
+		boolean hangs = HANG.equals(fixture);
+		String recorded = hangs ? "" : read(fixture);
+		int exit = recorded.startsWith("@@ exit ") ? Integer.parseInt(recorded.lines().findFirst().orElseThrow().substring(8).strip()) : 0;
+		for (int index = 0; index < job.getSpec().getCompletions(); index++) {
+			String pod = job.getMetadata().getName() + "-" + index + "-" + pods.incrementAndGet();
+			String output = index > 0 ? "" : recorded.lines().filter(line -> !line.startsWith("@@"))
+				.map(line -> line + "\n").collect(java.util.stream.Collectors.joining());
+			server.expect().get().withPath("/api/v1/namespaces/" + namespace + "/pods/" + pod + "/log?pretty=false")
+				.andReturn(200, output).always();
+			PodBuilder built = new PodBuilder().withNewMetadata().withName(pod).withNamespace(namespace)
+				.addToLabels("job-name", job.getMetadata().getName())
+				.addToLabels(MultiNodeCheckJobs.COMPLETION_INDEX, Integer.toString(index)).endMetadata()
+				.withSpec(job.getSpec().getTemplate().getSpec()).editSpec().withNodeName(nodes.get(index)).endSpec();
+			Pod created = hangs ? built.withNewStatus().withPhase("Running").endStatus().build()
+					: built.withNewStatus().withPhase(exit == 0 ? "Succeeded" : "Failed").addNewContainerStatus()
+						.withName("check").withNewState().withNewTerminated().withExitCode(exit).endTerminated().endState()
+						.endContainerStatus().endStatus().build();
+			client.pods().inNamespace(namespace).resource(created).create();
+		}
 	}
 
 	private static String read(String fixture) {

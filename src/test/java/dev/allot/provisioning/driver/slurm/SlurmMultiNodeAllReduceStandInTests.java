@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -139,6 +141,72 @@ class SlurmMultiNodeAllReduceStandInTests extends SlurmStandInTest {
 		}
 
 		runDueAt(hour(9));
+		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DELETED");
+	}
+
+	@Test
+	void anAllReduceAcrossNodesAskedForOnDemandBlamesTheNodeSlowAloneWhichIsRebootedAndBackInServiceOnlyAfterPassingAgain()
+			throws IOException {
+		Setup s = pool();
+		Instant start = hour(11);
+		String id = bookAndAwaitSchedule(s, 16, start, hour(12), "SLURM");
+		List<String> booked = booked(s, id);
+		String bad = booked.get(0);
+		record("across.NCCL_ALL_REDUCE", "nccl-all-reduce-h100-2x8.txt");
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");
+
+		record("across.NCCL_ALL_REDUCE", "nccl-all-reduce-h100-2x8-slow.txt");
+		record(bad + ".NCCL_ALL_REDUCE", "nccl-all-reduce-h100-8-slow.txt");
+		Api.Response asked = api.post(path(s, id) + "/health-checks", s.token(),
+				Map.of("kind", "NCCL_ALL_REDUCE", "acrossNodes", true));
+		assertThat(asked.status()).as(asked.body()).isEqualTo(202);
+		try {
+			runDueAt(start.minus(Duration.ofMinutes(14)));
+
+			JsonNode check = api.get(asked.header("Location"), s.token()).json();
+			assertThat(check.get("status").asString()).as(check.toString()).isEqualTo("FAILED");
+			assertThat(check.get("acrossNodesResult").get("summary").asString())
+				.startsWith("all_reduce_perf failed: average bus bandwidth 80.43 GB/s");
+			assertThat(check.get("detail").asString()).endsWith("alone it failed on " + bad);
+			assertThat(check.get("results").valueStream().filter(r -> !r.get("passed").asBoolean())
+				.map(r -> r.get("node").asString() + " " + r.get("fault").asString())).containsExactly(bad + " SOFTWARE");
+			JsonNode degraded = cluster(s, id);
+			assertThat(degraded.get("state").asString()).isEqualTo("DEGRADED");
+			assertThat(degraded.get("stateReason").asString()).isEqualTo("A health check failed on " + bad);
+			// one srun across both nodes, then one on each node alone, as Slurm's accounting recorded them
+			String job = "allot-check-" + id.substring(0, 8) + "-2-nodes";
+			await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(slurm.run("sacct", "-X", "-n", "-P",
+					"--name=" + job, "-o", "NNodes").stdout().lines().map(String::strip).toList()).contains("2"));
+			// the node's first fault, a software one: Slurm is asked to reboot it
+			assertThat(details(degraded)).anyMatch(d -> d.startsWith("Rebooting " + bad + " for a software fault")
+					&& d.endsWith("scontrol reboot ASAP nextstate=RESUME " + bad + "."));
+
+			// while Slurm holds it for the reboot, its check after the reboot waits: the node stays failed
+			runDueAt(start.minus(Duration.ofMinutes(13)));
+			JsonNode waiting = cluster(s, id);
+			assertThat(waiting.get("state").asString()).isEqualTo("DEGRADED");
+			assertThat(details(waiting)).noneMatch(d -> d.contains("is back from its reboot"));
+			assertThat(scheduled("cluster-node-recheck", id + "/" + bad + "/NCCL_ALL_REDUCE")).isNotNull();
+
+			// back (the test host does not reboot: its slurmd is brought back as after one), and fast again alone:
+			// the same check runs on it, passes, and only then is it back in service
+			Files.delete(recordings.resolve(bad + ".NCCL_ALL_REDUCE"));
+			slurm.backInService(bad);
+			runDueAt(start.minus(Duration.ofMinutes(10)));
+			JsonNode back = cluster(s, id);
+			assertThat(back.get("state").asString()).as(back.toString()).isEqualTo("READY");
+			assertThat(back.get("nodes").valueStream().map(n -> n.get("hostname").asString() + " " + n.get("health").asString()))
+				.containsExactlyInAnyOrder(booked.get(0) + " PASSED", booked.get(1) + " PASSED");
+			assertThat(details(back)).anyMatch(d -> d.startsWith(bad + " is back from its reboot and passed NCCL_ALL_REDUCE "
+					+ "again: back in service (NCCL_ALL_REDUCE: average bus bandwidth 453.63 GB/s"));
+			assertThat(scheduled("cluster-node-recheck", id + "/" + bad + "/NCCL_ALL_REDUCE")).isNull();
+		}
+		finally {
+			slurm.backInService(bad);
+		}
+
+		runDueAt(hour(12));
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DELETED");
 	}
 

@@ -1,0 +1,148 @@
+package dev.allot.provisioning.health;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.provisioning.NodeDegradationEnded;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.health.checks.Verdict;
+import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterState;
+import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.Timeline;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The check after a reboot for a software fault (a db-scheduler step, {@code cluster-node-recheck}): it waits until
+ * the driver says the node is back, then runs the check that failed on that node alone. Only a pass puts the node
+ * back in service for the tenant (health {@code PASSED}, its credited span ended, the cluster {@code READY} when
+ * nothing else is wrong); a failure is the node's second within the cooldown, which quarantines and replaces it; a
+ * node not back within {@code reboot-timeout} is quarantined as a hardware fault.
+ */
+@Component
+public class RebootRechecks {
+
+	/** How often a node not yet back from its reboot is looked at again. */
+	static final Duration POLL = Duration.ofMinutes(1);
+
+	private final Clusters clusters;
+
+	private final ClusterDrivers drivers;
+
+	private final ReservationLifecycle reservations;
+
+	private final NodeChecks nodeChecks;
+
+	private final Remediation remediation;
+
+	private final Timeline timeline;
+
+	private final HealthProperties properties;
+
+	private final JdbcClient jdbc;
+
+	private final TransactionTemplate transactions;
+
+	private final Clock clock;
+
+	private final ApplicationEventPublisher events;
+
+	RebootRechecks(Clusters clusters, ClusterDrivers drivers, ReservationLifecycle reservations, NodeChecks nodeChecks,
+			Remediation remediation, Timeline timeline, HealthProperties properties, JdbcClient jdbc,
+			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+		this.clusters = clusters;
+		this.drivers = drivers;
+		this.reservations = reservations;
+		this.nodeChecks = nodeChecks;
+		this.remediation = remediation;
+		this.timeline = timeline;
+		this.properties = properties;
+		this.jdbc = jdbc;
+		this.transactions = transactions;
+		this.clock = clock;
+		this.events = events;
+	}
+
+	/** Checks the node if it is back; returns when to look again, or null when done. */
+	public @Nullable Instant run(UUID reservationId, String node, HealthCheckKind kind) {
+		Cluster cluster = clusters.find(reservationId).orElse(null);
+		if (cluster == null || !cluster.open() || !cluster.state().isServing()
+				|| cluster.nodes().stream().noneMatch(n -> n.hostname().equals(node))) {
+			return null; // torn down, or the node was replaced meanwhile
+		}
+		ClusterDriver driver = drivers.forPool(cluster.pool());
+		Instant now = clock.instant();
+		if (!driver.backFromReboot(cluster.ref(), node)) {
+			Instant rebooted = rebootedAt(node, reservationId);
+			if (rebooted == null || now.isBefore(rebooted.plus(properties.rebootTimeout()))) {
+				return now.plus(POLL);
+			}
+			remediation.quarantineAndReplace(reservationId, node, Verdict.Fault.HARDWARE,
+					"not back within " + properties.rebootTimeout() + " of its reboot");
+			return null;
+		}
+		Reservation reservation = reservations.find(reservationId).orElseThrow();
+		NodeChecks.Outcome outcome = nodeChecks.run(driver, NodeChecks.Target.of(cluster.ref(), reservation), node, kind,
+				properties.acceptanceDcgmLevel());
+		if (!outcome.passed()) {
+			// the node's reboot is within the cooldown: this second failure quarantines and replaces it
+			remediation.remediate(cluster, node, outcome.verdict().fault(), "after its reboot, " + outcome.detail(),
+					kind);
+			return null;
+		}
+		transactions.executeWithoutResult(status -> {
+			Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
+			List<NodeHealth> nodes = current.nodes().stream()
+				.map(n -> !n.hostname().equals(node) ? n
+						: new NodeHealth(n.hostname(), n.state(), "PASSED", outcome.detail() + " (after its reboot)"))
+				.toList();
+			clusters.built(reservationId, current.endpoints(), nodes);
+			ClusterState state = current.state();
+			boolean healthy = nodes.stream().noneMatch(n -> n.health().equals("FAILED"));
+			if (healthy && state == ClusterState.DEGRADED && current.stateReason() != null
+					&& current.stateReason().startsWith(HealthCheckRuns.DEGRADED_BY_CHECK)) {
+				clusters.moved(current, current.recover(clock.instant()));
+				state = ClusterState.READY;
+			}
+			events.publishEvent(new NodeDegradationEnded(reservationId, node, clock.instant(),
+					kind + " passed after the reboot"));
+			timeline.record(reservationId, Timeline.REMEDIATION, "SUCCEEDED", state, null, Remediation.shorten(node
+					+ " is back from its reboot and passed " + kind + " again: back in service (" + outcome.detail()
+					+ ").", 4000));
+		});
+		return null;
+	}
+
+	/** The re-check could not run (the driver kept failing): the node stays as it is, and the tenant reads why. */
+	public void giveUp(UUID reservationId, String node, String reason) {
+		clusters.find(reservationId).ifPresent(cluster -> timeline.record(reservationId, Timeline.REMEDIATION, "GAVE_UP",
+				cluster.state(), null, Remediation.shorten("The check of " + node + " after its reboot " + reason
+						+ "; run a check to put it back in service.", 4000)));
+	}
+
+	private @Nullable Instant rebootedAt(String node, UUID reservationId) {
+		return jdbc.sql("""
+				SELECT max(at) FROM node_remediation WHERE hostname = ? AND reservation_id = ? AND action = 'REBOOT'""")
+			.params(node, reservationId)
+			.query((rs, row) -> rs.getTimestamp(1))
+			.list()
+			.stream()
+			.filter(java.util.Objects::nonNull)
+			.map(Timestamp::toInstant)
+			.findFirst()
+			.orElse(null);
+	}
+
+}
