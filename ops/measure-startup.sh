@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Start-up to readiness, measured: from process start to the first UP of /actuator/health/readiness, with the
-# resident memory (RSS, of the JVM alone) at that moment and the load average. Prints one line per start.
+# resident memory (RSS, of the JVM alone) at that moment, the CPU seconds the JVM used until then (user + system,
+# all its threads: the JIT compilers' too, not the embedded PostgreSQL's) and the load average. Prints one line
+# per start. The CPU seconds barely move with the load, the wall time does: compare builds by both.
 #
 #   ops/measure-startup.sh [JAR]                        # the packaged jar (target/allot-*.jar) by default
 #   MODES="external" ops/measure-startup.sh             # only some of: embedded external (default: both)
@@ -52,7 +54,9 @@ measure() {
   local t1; t1=$(date +%s%N)
   if [ -z "$up" ]; then echo "$label: did not become ready; last lines:" >&2; tail -20 "$WORK/$label.log" >&2; exit 1; fi
   local rss; rss=$(awk '/VmRSS/ {printf "%d", $2/1024}' "/proc/$APP/status")
-  printf '%-34s %6.2f s   RSS %4d MiB   load average %s\n' "$label" "$(echo "($t1-$t0)/1000000000" | bc -l)" "$rss" "$load"
+  local cpu; cpu=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$APP/stat")
+  printf '%-34s %6.2f s   CPU %5.1f s   RSS %4d MiB   load average %s\n' "$label" "$(echo "($t1-$t0)/1000000000" | bc -l)" \
+    "$cpu" "$rss" "$load"
   kill "$APP"; wait "$APP" 2>/dev/null || true; APP=""
 }
 
