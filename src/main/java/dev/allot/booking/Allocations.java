@@ -293,11 +293,12 @@ class Allocations {
 	 * The earliest starts from {@code after} on where {@code count} available nodes are free for the duration
 	 * (see {@link EarliestFit}), in order, found as they are asked for: the gaps holding the first window, then the
 	 * gaps starting after {@code after}, read a day, two days, four days... at a time in order of their start until
-	 * the next start is decided or no allocation of the pool ends later (its last hour in the calendar). Each read is one index lookup of the gaps overlapping the
+	 * the next start is decided, no allocation of the pool ends later (its last hour in the calendar), or the gaps
+	 * start at {@code until} or later. Each read is one index lookup of the gaps overlapping the
 	 * stretch, so the work grows with the pool's nodes and how far ahead the answer is, not with its history.
 	 */
 	java.util.Iterator<java.time.Instant> earliestStarts(UUID poolId, int count, java.time.Duration duration,
-			java.time.Instant after) {
+			java.time.Instant after, java.time.Instant until) {
 		EarliestFit fit = new EarliestFit(count, duration, Integer.MAX_VALUE);
 		// a gap ending before after + duration holds no window from after on: only those holding the first are read
 		fit.holding(after, jdbc.sql("""
@@ -314,6 +315,7 @@ class Allocations {
 			.query((rs, n) -> instant(rs.getTimestamp(1)))
 			.optional()
 			.map(last -> last.plus(java.time.Duration.ofHours(1)))
+			.map(last -> last.isBefore(until) ? last : until)
 			.orElse(after);
 		return new java.util.Iterator<>() {
 

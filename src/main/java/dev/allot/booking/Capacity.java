@@ -116,7 +116,7 @@ public class Capacity {
 	@Transactional(readOnly = true)
 	public List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
 			@Nullable String tenantSlug) {
-		return earliest(caller, poolName, gpus, duration, after, tenantSlug, 50);
+		return earliest(caller, poolName, gpus, duration, after, tenantSlug, 50, Instant.MAX);
 	}
 
 	/**
@@ -129,16 +129,16 @@ public class Capacity {
 		orchestrators.refusal(pool(poolName), orchestrator).ifPresent(refusal -> {
 			throw InvalidInputException.of("orchestrator", refusal.message());
 		});
-		return earliest(caller, poolName, gpus, duration, after, tenantSlug, 50);
+		return earliest(caller, poolName, gpus, duration, after, tenantSlug, 50, Instant.MAX);
 	}
 
 	/**
 	 * As {@link #earliest(Caller, String, int, Duration, Instant, String)}, looking at no more than {@code candidates}
-	 * starts where the nodes are free (some may be over the tenant's quota).
+	 * starts where the nodes are free (some may be over the tenant's quota), all before {@code until}.
 	 */
 	@Transactional(readOnly = true)
 	List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
-			@Nullable String tenantSlug, int candidates) {
+			@Nullable String tenantSlug, int candidates, Instant until) {
 		Pool pool = pool(poolName);
 		if (gpus <= 0 || gpus % pool.gpusPerNode() != 0) {
 			throw InvalidInputException.of("gpus", "must be a positive multiple of the pool's " + pool.gpusPerNode()
@@ -154,7 +154,7 @@ public class Capacity {
 		List<Fit> fits = new ArrayList<>();
 		int nodes = gpus / pool.gpusPerNode();
 		Instant sweepFrom = firstNotRuledOut(pool, nodes, duration, from);
-		java.util.Iterator<Instant> starts = allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom);
+		java.util.Iterator<Instant> starts = allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom, until);
 		for (int looked = 0; looked < candidates && starts.hasNext(); looked++) {
 			Instant start = starts.next();
 			TimeWindow window = new TimeWindow(start, start.plus(duration));

@@ -58,12 +58,14 @@ class Reclaiming {
 	 * alone (preempting it would not help this booking).
 	 */
 	void reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver) {
-		int free = allocations.countFree(pool.id(), window, driver);
-		if (free >= nodes) {
-			return;
-		}
+		// the candidates first: a partial index finds them at once, and without any the pool's free nodes (a count
+		// over the whole pool) need not be counted
 		List<Reservations.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
 		if (candidates.isEmpty()) {
+			return;
+		}
+		int free = allocations.countFree(pool.id(), window, driver);
+		if (free >= nodes) {
 			return;
 		}
 		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
