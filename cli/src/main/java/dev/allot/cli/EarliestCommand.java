@@ -49,7 +49,7 @@ class EarliestCommand implements Callable<Integer> {
 	static EarliestBody find(Session session, String pool, int gpus, Duration duration, Instant after)
 			throws ApiException {
 		return new CapacityApi(session.client()).findEarliestWindows(pool, gpus, duration.toString(),
-				after != null ? after.toString() : null, session.tenant());
+				after != null ? after.toString() : null, session.tenant(), null);
 	}
 
 }
