@@ -80,16 +80,17 @@ class Allocations {
 	 * Locks up to {@code count} free nodes in the order of {@link NodeChoice}, searching the pool's blocks a few at a
 	 * time (eight, then 32, then 64) until one holds them, so only the nodes of the blocks searched are read, not
 	 * every free node of the pool. A node another transaction holds is skipped for the next in that order; never
-	 * waits. The caller re-reads the gaps of what it locked.
+	 * waits. The caller re-reads the gaps of what it locked. {@code blocks} is the pool's {@link #blocks}, which a
+	 * booking reads before its transaction so that this replica keeps it (a read inside a writing transaction is
+	 * never kept).
 	 */
-	List<Locked> lockFreeNodes(UUID poolId, TimeWindow window, @Nullable String cudaDriver, int count,
-			List<Long> excluded) {
-		return lockFirst(preferredFreeNodes(poolId, window, cudaDriver, count, excluded), count);
+	List<Locked> lockFreeNodes(UUID poolId, List<String> blocks, TimeWindow window, @Nullable String cudaDriver,
+			int count, List<Long> excluded) {
+		return lockFirst(preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded), count);
 	}
 
-	private List<Long> preferredFreeNodes(UUID poolId, TimeWindow window, @Nullable String driver, int count,
-			List<Long> excluded) {
-		List<String> blocks = blocks(poolId);
+	private List<Long> preferredFreeNodes(UUID poolId, List<String> blocks, TimeWindow window,
+			@Nullable String driver, int count, List<Long> excluded) {
 		List<NodeChoice.Candidate> searched = new ArrayList<>();
 		// eight blocks at first (about 1 ms at 1M reservations), then 32, then 64 at a time
 		for (int from = 0, batch = 8; from < blocks.size(); from += batch, batch = Math.min(batch * 4, 64)) {
@@ -120,7 +121,7 @@ class Allocations {
 		List<String> keptBlocks = keptNodes.stream().map(NodeChoice.Candidate::block).distinct().toList();
 		List<Long> ordered = new ArrayList<>(keptBlocks.isEmpty() ? List.of()
 				: ids(NodeChoice.near(freeIn(poolId, keptBlocks, window, cudaDriver, excluded), keptNodes)));
-		preferredFreeNodes(poolId, window, cudaDriver, 1, excluded).stream()
+		preferredFreeNodes(poolId, blocks(poolId), window, cudaDriver, 1, excluded).stream()
 			.filter(id -> !ordered.contains(id))
 			.forEach(ordered::add);
 		return lockFirst(ordered, 1);

@@ -65,7 +65,8 @@ public class Bookings {
 			@Nullable QuotaExceededException refusal) {
 	}
 
-	private record Target(Tenant tenant, Project project, Pool pool, int nodes) {
+	/** What a request names, checked; {@code blocks}: the pool's InfiniBand blocks, in the order a booking searches them. */
+	private record Target(Tenant tenant, Project project, Pool pool, int nodes, List<String> blocks) {
 	}
 
 	private final Reservations reservations;
@@ -196,7 +197,7 @@ public class Bookings {
 		UUID tenantId = target.tenant().id();
 		// The nodes first (the quota lock is already held, so the lock order is unchanged): a booking refused for
 		// lack of them is then decided by reading its quota, without writing its usage only to roll it back.
-		List<Allocations.Locked> nodes = lockFreeNodes(pool, window, request.cluster().cudaDriver(), target.nodes(),
+		List<Allocations.Locked> nodes = lockFreeNodes(target, window, request.cluster().cudaDriver(), target.nodes(),
 				List.of());
 		if (nodes.size() < target.nodes()) {
 			QuotaDecision would = quotas.evaluate(tenantId, target.project().slug(), pool.gpuType(), window,
@@ -206,7 +207,7 @@ public class Bookings {
 			boolean reclaims = would.reservedOnly() && !request.preemptible();
 			if (reclaims) {
 				reclaiming.reclaim(pool, tenantId, target.nodes(), window, request.cluster().cudaDriver());
-				List<Allocations.Locked> more = lockFreeNodes(pool, window, request.cluster().cudaDriver(),
+				List<Allocations.Locked> more = lockFreeNodes(target, window, request.cluster().cudaDriver(),
 						target.nodes() - nodes.size(), nodes.stream().map(Allocations.Locked::nodeId).toList());
 				nodes = java.util.stream.Stream.concat(nodes.stream(), more.stream()).toList();
 			}
@@ -240,13 +241,13 @@ public class Bookings {
 	 * of the blocks searched, not every free node of the pool); a few rounds pick replacements for nodes found taken
 	 * after locking. Fewer when fewer are free.
 	 */
-	private List<Allocations.Locked> lockFreeNodes(Pool pool, TimeWindow window, @Nullable String driver, int count,
-			List<Long> excluded) {
+	private List<Allocations.Locked> lockFreeNodes(Target target, TimeWindow window, @Nullable String driver,
+			int count, List<Long> excluded) {
 		List<Allocations.Locked> chosen = new ArrayList<>();
 		List<Long> tried = new ArrayList<>(excluded);
 		for (int round = 0; round < 3 && chosen.size() < count; round++) {
-			List<Allocations.Locked> locked = allocations.lockFreeNodes(pool.id(), window, driver,
-					count - chosen.size(), tried);
+			List<Allocations.Locked> locked = allocations.lockFreeNodes(target.pool().id(), target.blocks(), window,
+					driver, count - chosen.size(), tried);
 			if (locked.isEmpty()) {
 				break;
 			}
@@ -405,10 +406,9 @@ public class Bookings {
 		}
 		Inventory.PoolSize size = inventory.size(pool.get());
 		request.requireFits(pool.get(), size.withoutSpares(), clock.instant());
-		// read here, outside the booking's transaction, so this replica keeps it (a read inside a writing
-		// transaction is never kept) and the node search inside finds it held
-		allocations.blocks(pool.get().id());
-		return new Target(tenant, project.get(), pool.get(), request.nodes(pool.get()));
+		// read here, outside the booking's transaction, so that this replica keeps them
+		return new Target(tenant, project.get(), pool.get(), request.nodes(pool.get()),
+				allocations.blocks(pool.get().id()));
 	}
 
 	private Optional<Booked> replay(Tenant tenant, IdempotencyKey key) {

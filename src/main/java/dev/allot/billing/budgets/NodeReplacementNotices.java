@@ -4,8 +4,6 @@ import java.time.Clock;
 import java.util.Map;
 
 import dev.allot.provisioning.NodeNotReplaced;
-import dev.allot.tenancy.Tenancy;
-import dev.allot.tenancy.Tenant;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
@@ -20,31 +18,27 @@ class NodeReplacementNotices {
 
 	private final Notifications notifications;
 
-	private final Tenancy tenancy;
-
 	private final Clock clock;
 
-	NodeReplacementNotices(Notifications notifications, Tenancy tenancy, Clock clock) {
+	NodeReplacementNotices(Notifications notifications, Clock clock) {
 		this.notifications = notifications;
-		this.tenancy = tenancy;
 		this.clock = clock;
 	}
 
 	@ApplicationModuleListener
 	void on(NodeNotReplaced failed) {
-		Tenant tenant = tenancy.find(failed.tenant()).orElseThrow();
 		String consequence = failed.live()
 				? "your cluster runs DEGRADED without it (its hours are not charged) until a node is free"
 				: "the reservation still holds it; unless a node is freed before the window starts, provisioning fails "
 						+ "and nothing is charged: cancel it or book another window";
-		notifications.raise(tenant.id(), Notifications.Kind.NODE_NOT_REPLACED,
+		notifications.tell(failed.tenant(), Notifications.Kind.NODE_NOT_REPLACED,
 				"node-not-replaced:" + failed.reservationId() + ":" + failed.hostname(),
 				"Node " + failed.hostname() + " of reservation " + failed.reservationId() + " in pool " + failed.pool()
 						+ " was taken out of service (" + failed.reason() + ") and no spare or free node can take its "
 						+ "place: " + consequence + ".",
 				Map.of("reservationId", failed.reservationId().toString(), "pool", failed.pool(), "node",
 						failed.hostname(), "reason", failed.reason(), "live", failed.live()),
-				notifications.webhookOf(tenant.id()), clock.instant());
+				clock.instant());
 	}
 
 }

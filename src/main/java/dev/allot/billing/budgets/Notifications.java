@@ -68,6 +68,17 @@ public class Notifications {
 			.orElse(null);
 	}
 
+	/**
+	 * Tells the tenant named by its slug, as {@link #raise} does, POSTed to its notification webhook when one is set:
+	 * for listeners of other modules' events, which name tenants by slug.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public boolean tell(String tenantSlug, Kind kind, String key, String message, Map<String, Object> details,
+			Instant now) {
+		UUID tenantId = tenancy.find(tenantSlug).orElseThrow().id();
+		return raise(tenantId, kind, key, message, details, webhookOf(tenantId), now);
+	}
+
 	/** Records the notification unless one with the key exists; schedules its webhook delivery if any. */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public boolean raise(UUID tenantId, Kind kind, String key, String message, Map<String, Object> details,

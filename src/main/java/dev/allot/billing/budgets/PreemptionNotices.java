@@ -4,8 +4,6 @@ import java.time.Clock;
 import java.util.Map;
 
 import dev.allot.booking.ReservationPreempted;
-import dev.allot.tenancy.Tenancy;
-import dev.allot.tenancy.Tenant;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
@@ -20,22 +18,17 @@ class PreemptionNotices {
 
 	private final Notifications notifications;
 
-	private final Tenancy tenancy;
-
 	private final Clock clock;
 
-	PreemptionNotices(Notifications notifications, Tenancy tenancy, Clock clock) {
+	PreemptionNotices(Notifications notifications, Clock clock) {
 		this.notifications = notifications;
-		this.tenancy = tenancy;
 		this.clock = clock;
 	}
 
 	@ApplicationModuleListener
 	void on(ReservationPreempted preempted) {
-		Tenant tenant = tenancy.find(preempted.tenant()).orElseThrow();
-		String webhook = notifications.webhookOf(tenant.id());
 		boolean running = preempted.freedFrom().isAfter(preempted.at());
-		notifications.raise(tenant.id(), Notifications.Kind.RESERVATION_PREEMPTED,
+		notifications.tell(preempted.tenant(), Notifications.Kind.RESERVATION_PREEMPTED,
 				"preempted:" + preempted.reservationId(),
 				"Reservation " + preempted.reservationId() + " in pool " + preempted.pool() + " was preempted: "
 						+ preempted.reason() + (running ? ". Its nodes stay yours until " + preempted.freedFrom()
@@ -43,7 +36,7 @@ class PreemptionNotices {
 				Map.of("reservationId", preempted.reservationId().toString(), "pool", preempted.pool(), "preemption",
 						Map.of("at", preempted.at().toString(), "reason", preempted.reason()), "nodesHeldUntil",
 						preempted.freedFrom().toString()),
-				webhook, clock.instant());
+				clock.instant());
 	}
 
 }
