@@ -157,6 +157,10 @@ MailProg=/bin/true
 # The slurmd of a fake GPU node reports the configured CPUs, memory and GPUs instead of this host's.
 SlurmdParameters=config_overrides
 RebootProgram=/bin/true
+# A fake node's reboot (/bin/true) never registers a new boot: once ResumeTimeout (60 s by default) has passed,
+# slurmctld stops waiting for one and the node's next response returns it to service (seen within two minutes), as if
+# it had rebooted, while a loaded test is still between its steps. The tests bring a rebooted node back themselves (SlurmCluster.backInService).
+ResumeTimeout=3600
 NodeName=vm NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN
 $(for node in "${GPU_NODES[@]}"; do
 	echo "NodeName=$node NodeAddr=127.0.0.1 Port=${GPU_PORT[$node]} CPUs=64 RealMemory=512000 Gres=gpu:8 Features=cuda550 State=UNKNOWN"

@@ -433,6 +433,20 @@ public final class SlurmDriver implements ClusterDriver {
 		String lower = result.stderr().toLowerCase(java.util.Locale.ROOT);
 		// srun may exit 0 when slurmctld cancels a step for a node failure: its error output tells
 		boolean nodeFailed = NODE_FAILED.stream().anyMatch(lower::contains);
+		if (!nodeFailed && result.exitCode() != 0) {
+			// what srun prints when slurmctld ends a step for a node that went down varies with timing (a killed
+			// task, an aborted step): the node's state after the job tells
+			Map<String, String> after = new SlurmNodes(slurm, errors).states();
+			List<String> downAfter = nodes.stream()
+				.filter(node -> unreachable(after.getOrDefault(node, "UNKNOWN")))
+				.map(node -> "Slurm reports " + node + " " + after.getOrDefault(node, "UNKNOWN") + " after the job")
+				.toList();
+			if (!downAfter.isEmpty()) {
+				return new HealthCheckResult(target, kind, result.exitCode(),
+						(String.join("; ", downAfter) + "\n" + result.stderr() + result.stdout()).strip(), took, false,
+						true);
+			}
+		}
 		String output = nodeFailed || result.stdout().isBlank() ? (result.stderr() + result.stdout()).strip()
 				: result.stdout();
 		return new HealthCheckResult(target, kind, result.exitCode(), output, took, false, nodeFailed);
