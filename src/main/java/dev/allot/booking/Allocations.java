@@ -1,8 +1,11 @@
 package dev.allot.booking;
 
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -87,6 +90,28 @@ class Allocations {
 	List<Locked> lockFreeNodes(UUID poolId, List<String> blocks, TimeWindow window, @Nullable String cudaDriver,
 			int count, List<Long> excluded) {
 		return lockFirst(preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded), count);
+	}
+
+	/**
+	 * As {@link #lockFreeNodes}, but waits for the nodes other transactions hold (in id order, so two waiting
+	 * bookings queue rather than cross); a deadlock with a booking holding nodes this one waits for is broken by
+	 * PostgreSQL and the aborted booking runs again ({@link BookingTransactions}). The last resort of a booking that
+	 * could not lock enough free nodes at once. The caller re-reads the gaps of what it locked.
+	 */
+	List<Locked> lockFreeNodesWaiting(UUID poolId, List<String> blocks, TimeWindow window,
+			@Nullable String cudaDriver, int count, List<Long> excluded) {
+		List<Long> candidates = preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded);
+		if (candidates.isEmpty()) {
+			return List.of();
+		}
+		return jdbc.sql("""
+				SELECT n.id, n.hostname FROM node n
+				WHERE n.id = ANY(:nodes) AND n.state = 'AVAILABLE' AND NOT n.spare
+				ORDER BY n.id
+				FOR NO KEY UPDATE OF n""")
+			.param("nodes", candidates.toArray(Long[]::new))
+			.query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
+			.list();
 	}
 
 	private List<Long> preferredFreeNodes(UUID poolId, List<String> blocks, TimeWindow window,
@@ -249,27 +274,66 @@ class Allocations {
 			.list();
 	}
 
+	/**
+	 * Ends the reservation's live allocations at {@code from}: each keeps what it held before then (retired when
+	 * that is nothing) and gives the rest back to its node's gaps. Per allocation, so a node replaced inside the
+	 * window, whose allocation already ends earlier, gives back only what it still held, and a replacement that
+	 * joined late keeps nothing from before it joined. Answers, for each window given back, the gaps it was merged
+	 * into (for {@link CapacityCalendar#returned}). The caller holds the nodes' locks.
+	 */
+	Map<TimeWindow, List<CapacityCalendar.Gap>> endAt(UUID reservationId, UUID poolId, Instant from) {
+		List<Map.Entry<Long, TimeWindow>> freed = jdbc.sql("""
+				WITH live AS (
+				    SELECT id, during FROM allocation
+				    WHERE reservation_id = :reservation AND active AND upper(during) > CAST(:from AS timestamptz)
+				)
+				UPDATE allocation a SET active = lower(l.during) < CAST(:from AS timestamptz),
+				    during = CASE WHEN lower(l.during) < CAST(:from AS timestamptz)
+				                  THEN tstzrange(lower(l.during), CAST(:from AS timestamptz), '[)') ELSE l.during END
+				FROM live l WHERE a.id = l.id
+				RETURNING a.node_id, greatest(lower(l.during), CAST(:from AS timestamptz)), upper(l.during)""")
+			.param("reservation", reservationId)
+			.param("from", ts(from))
+			.query((rs, row) -> Map.entry(rs.getLong(1),
+					new TimeWindow(rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant())))
+			.list();
+		Map<TimeWindow, List<Long>> byWindow = new LinkedHashMap<>();
+		freed.forEach(f -> byWindow.computeIfAbsent(f.getValue(), w -> new ArrayList<>()).add(f.getKey()));
+		Map<TimeWindow, List<CapacityCalendar.Gap>> gaps = new LinkedHashMap<>();
+		byWindow.forEach((window, nodes) -> gaps.put(window, returnToGaps(nodes, poolId, window)));
+		return gaps;
+	}
+
+	/**
+	 * The nodes holding the reservation at its end ({@code end}): its live allocations that run to it, so not a
+	 * node replaced inside the window.
+	 */
+	List<Long> nodesAt(UUID reservationId, Instant end) {
+		return jdbc.sql("""
+				SELECT node_id FROM allocation
+				WHERE reservation_id = ? AND active AND upper(during) = ? ORDER BY node_id""")
+			.params(reservationId, ts(end))
+			.query(Long.class)
+			.list();
+	}
+
+	/** Moves the end of the reservation's live allocations that run to {@code end} to {@code newEnd}. */
+	void extendTo(UUID reservationId, Instant end, Instant newEnd) {
+		jdbc.sql("""
+				UPDATE allocation SET during = tstzrange(lower(during), CAST(:newEnd AS timestamptz), '[)')
+				WHERE reservation_id = :reservation AND active AND upper(during) = CAST(:end AS timestamptz)""")
+			.param("reservation", reservationId)
+			.param("end", ts(end))
+			.param("newEnd", ts(newEnd))
+			.update();
+	}
+
 	void allocate(UUID reservationId, UUID poolId, List<Long> nodeIds, TimeWindow window) {
 		jdbc.sql("INSERT INTO allocation (reservation_id, node_id, pool_id, during) "
 				+ "SELECT :reservation, unnest(CAST(:nodes AS bigint[])), :pool, " + WINDOW)
 			.param("reservation", reservationId)
 			.param("nodes", nodeIds.toArray(Long[]::new))
 			.param("pool", poolId)
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.update();
-	}
-
-	/** Moves the reservation's live allocations to a new window, or retires them when there is none left. */
-	void reallocate(UUID reservationId, @Nullable TimeWindow window) {
-		if (window == null) {
-			jdbc.sql("UPDATE allocation SET active = false WHERE reservation_id = ? AND active")
-				.param(reservationId)
-				.update();
-			return;
-		}
-		jdbc.sql("UPDATE allocation SET during = " + WINDOW + " WHERE reservation_id = :reservation AND active")
-			.param("reservation", reservationId)
 			.param("start", ts(window.start()))
 			.param("end", ts(window.end()))
 			.update();
@@ -298,8 +362,8 @@ class Allocations {
 	 * start at {@code until} or later. Each read is one index lookup of the gaps overlapping the
 	 * stretch, so the work grows with the pool's nodes and how far ahead the answer is, not with its history.
 	 */
-	java.util.Iterator<java.time.Instant> earliestStarts(UUID poolId, int count, java.time.Duration duration,
-			java.time.Instant after, java.time.Instant until) {
+	java.util.Iterator<Instant> earliestStarts(UUID poolId, int count, java.time.Duration duration,
+			Instant after, Instant until) {
 		EarliestFit fit = new EarliestFit(count, duration, Integer.MAX_VALUE);
 		// a gap ending before after + duration holds no window from after on: only those holding the first are read
 		fit.holding(after, jdbc.sql("""
@@ -311,7 +375,7 @@ class Allocations {
 			.param("end", ts(after.plus(duration)))
 			.query((rs, n) -> new EarliestFit.Gap(instant(rs.getTimestamp(1)), instant(rs.getTimestamp(2))))
 			.list());
-		java.time.Instant horizon = jdbc.sql("SELECT max(hour) FROM pool_hour WHERE pool_id = ?")
+		Instant horizon = jdbc.sql("SELECT max(hour) FROM pool_hour WHERE pool_id = ?")
 			.param(poolId)
 			.query((rs, n) -> instant(rs.getTimestamp(1)))
 			.optional()
@@ -322,7 +386,7 @@ class Allocations {
 
 			private int taken;
 
-			private java.time.Instant from = after;
+			private Instant from = after;
 
 			private java.time.Duration stretch = java.time.Duration.ofDays(1);
 
@@ -340,7 +404,7 @@ class Allocations {
 			}
 
 			@Override
-			public java.time.Instant next() {
+			public Instant next() {
 				if (!hasNext()) {
 					throw new java.util.NoSuchElementException();
 				}
@@ -348,7 +412,7 @@ class Allocations {
 			}
 
 			private void readStretch() {
-				java.time.Instant to = from.plus(stretch);
+				Instant to = from.plus(stretch);
 				// gaps shorter than the duration hold no window: left out (the sweep would drop them)
 				jdbc.sql("""
 						SELECT lower(g.during), upper(g.during) FROM free_gap g
@@ -391,7 +455,7 @@ class Allocations {
 	 * Ends one node's live allocation of the reservation at {@code until}, or retires it when nothing of it is
 	 * kept ({@code until} at or before its start).
 	 */
-	void release(UUID reservationId, long nodeId, java.time.Instant until) {
+	void release(UUID reservationId, long nodeId, Instant until) {
 		jdbc.sql("""
 				UPDATE allocation SET active = lower(during) < CAST(:until AS timestamptz),
 				    during = CASE WHEN lower(during) < CAST(:until AS timestamptz)
@@ -403,9 +467,9 @@ class Allocations {
 			.update();
 	}
 
+	/** The nodes of the reservation's live allocations, a node replaced inside its window included. */
 	List<Long> nodesOf(UUID reservationId) {
 		return jdbc.sql("SELECT node_id FROM allocation WHERE reservation_id = ? AND active ORDER BY node_id")
-
 			.param(reservationId)
 			.query(Long.class)
 			.list();
@@ -418,7 +482,7 @@ class Allocations {
 				to == null ? null : to.toInstant());
 	}
 
-	private static Timestamp ts(java.time.Instant instant) {
+	private static Timestamp ts(Instant instant) {
 		return Timestamp.from(instant);
 	}
 

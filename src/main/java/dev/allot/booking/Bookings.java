@@ -239,7 +239,10 @@ public class Bookings {
 	/**
 	 * Locks up to {@code count} free nodes, not those {@code excluded} ({@link Allocations#lockFreeNodes}: the nodes
 	 * of the blocks searched, not every free node of the pool); a few rounds pick replacements for nodes found taken
-	 * after locking. Fewer when fewer are free.
+	 * after locking. Those rounds never wait: a node another transaction holds is passed by. When they come up short,
+	 * a last round waits for the free nodes others hold ({@link Allocations#lockFreeNodesWaiting}), since a lock on a
+	 * node is often a change of another window of it (a booking, a cancel, a node replaced in a later reservation)
+	 * and refusing for it would be a false {@code 409}. Fewer when fewer are free.
 	 */
 	private List<Allocations.Locked> lockFreeNodes(Target target, TimeWindow window, @Nullable String driver,
 			int count, List<Long> excluded) {
@@ -251,13 +254,22 @@ public class Bookings {
 			if (locked.isEmpty()) {
 				break;
 			}
-			locked.forEach(node -> tried.add(node.nodeId()));
-			// Locking waited for nobody, so re-read the gaps now that the nodes are ours.
-			Set<Long> free = new HashSet<>(
-					allocations.freeFor(locked.stream().map(Allocations.Locked::nodeId).toList(), window));
-			locked.stream().filter(node -> free.contains(node.nodeId())).forEach(chosen::add);
+			keepFree(locked, window, tried, chosen);
+		}
+		if (chosen.size() < count) {
+			keepFree(allocations.lockFreeNodesWaiting(target.pool().id(), target.blocks(), window, driver,
+					count - chosen.size(), tried), window, tried, chosen);
 		}
 		return chosen;
+	}
+
+	/** Adds to {@code chosen} those of the nodes just locked that are still free (the gaps may have changed before). */
+	private void keepFree(List<Allocations.Locked> locked, TimeWindow window, List<Long> tried,
+			List<Allocations.Locked> chosen) {
+		locked.forEach(node -> tried.add(node.nodeId()));
+		Set<Long> free = new HashSet<>(
+				allocations.freeFor(locked.stream().map(Allocations.Locked::nodeId).toList(), window));
+		locked.stream().filter(node -> free.contains(node.nodeId())).forEach(chosen::add);
 	}
 
 	public Quote quote(Caller caller, String tenantSlug, BookingRequest request) {
@@ -304,7 +316,8 @@ public class Bookings {
 			Reservation before = stored.reservation();
 			Instant now = clock.instant();
 			before.requireExtensible(newEnd, ifMatch, now);
-			List<Long> nodeIds = allocations.nodesOf(id);
+			// the nodes it holds at its end: not one replaced inside its window (out of service, and no longer its)
+			List<Long> nodeIds = allocations.nodesAt(id, before.endsAt());
 			if (allocations.lockNodes(nodeIds).stream().anyMatch(state -> !state.equals("AVAILABLE"))) {
 				throw capacityNotAvailable("A node of reservation " + id + " is out of service");
 			}
@@ -318,7 +331,7 @@ public class Bookings {
 					before.endsAt(), before.gpus());
 			lending.requireRoomBeyondHeld(tenant.id(), pool.gpuType(), extension, before.gpus(), decision);
 			List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, extension);
-			allocate(() -> allocations.reallocate(id, whole));
+			allocate(() -> allocations.extendTo(id, before.endsAt(), newEnd));
 			calendar.taken(stored.poolId(), gaps, extension);
 			Reservation after = before.extendTo(newEnd, decision, now);
 			reservations.update(after);
@@ -352,13 +365,9 @@ public class Bookings {
 			Reservation.Cancellation cancellation = before.cancel(now);
 			Instant freedFrom = cancellation.freedFrom();
 			if (freedFrom != null) {
-				List<Long> nodeIds = allocations.nodesOf(id);
-				allocations.lockNodes(nodeIds);
-				TimeWindow kept = freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom)
-						: null;
-				allocations.reallocate(id, kept);
-				TimeWindow freed = new TimeWindow(freedFrom, before.endsAt());
-				calendar.returned(stored.poolId(), allocations.returnToGaps(nodeIds, stored.poolId(), freed), freed);
+				allocations.lockNodes(allocations.nodesOf(id));
+				allocations.endAt(id, stored.poolId(), freedFrom)
+					.forEach((freed, gaps) -> calendar.returned(stored.poolId(), gaps, freed));
 				quotas.release(id, tenantId, freedFrom);
 			}
 			Reservation after = cancellation.cancelled();

@@ -119,10 +119,8 @@ class Reclaiming {
 			return false;
 		}
 		if (freedFrom.isBefore(before.endsAt())) {
-			allocations.reallocate(before.id(),
-					freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom) : null);
-			TimeWindow freed = new TimeWindow(freedFrom, before.endsAt());
-			calendar.returned(stored.poolId(), allocations.returnToGaps(nodeIds, stored.poolId(), freed), freed);
+			allocations.endAt(before.id(), stored.poolId(), freedFrom)
+				.forEach((freed, gaps) -> calendar.returned(stored.poolId(), gaps, freed));
 		}
 		quotas.releasePreempted(before.id(), at.isAfter(before.startsAt()) ? at : before.startsAt());
 		Reservation after = before.markPreempted(reason, at);

@@ -111,13 +111,9 @@ public class ReservationLifecycle {
 			}
 			Instant freedFrom = later(nextMinute(now), before.startsAt());
 			if (freedFrom.isBefore(before.endsAt())) {
-				List<Long> nodeIds = allocations.nodesOf(id);
-				allocations.lockNodes(nodeIds);
-				TimeWindow kept = freedFrom.isAfter(before.startsAt()) ? new TimeWindow(before.startsAt(), freedFrom)
-						: null;
-				allocations.reallocate(id, kept);
-				TimeWindow freed = new TimeWindow(freedFrom, before.endsAt());
-				calendar.returned(stored.poolId(), allocations.returnToGaps(nodeIds, stored.poolId(), freed), freed);
+				allocations.lockNodes(allocations.nodesOf(id));
+				allocations.endAt(id, stored.poolId(), freedFrom)
+					.forEach((freed, gaps) -> calendar.returned(stored.poolId(), gaps, freed));
 			}
 			quotas.release(id, tenantId, before.startsAt());
 			reservations.updateProgress(after);
