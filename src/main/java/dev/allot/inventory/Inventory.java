@@ -273,6 +273,13 @@ public class Inventory {
 		return changeState(caller, hostname, NodeState.AVAILABLE, reason);
 	}
 
+	/** What holds the node from {@code from} on: the reservations a change of its state affects. */
+	public List<NodeCommitments.Commitment> holding(String hostname, Instant from) {
+		return repository.node(hostname)
+			.map(node -> commitments.stream().flatMap(c -> c.onNodeFrom(node.id(), from).stream()).toList())
+			.orElse(List.of());
+	}
+
 	public StateChange changeState(Caller caller, String hostname, NodeState next, String reason) {
 		caller.requirePlatformAdmin();
 		// The row lock orders this change against bookings, which share-lock the nodes they allocate.

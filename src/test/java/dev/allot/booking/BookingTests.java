@@ -199,6 +199,7 @@ class BookingTests extends BookingFixture {
 		assertThat(quarantined.json().get("affectedReservations").get(0).get("id").asString())
 			.isEqualTo(booked.json().get("id").asString());
 		Api.Response second = book(s, 8, hour(70), hour(71));
+		assertThat(second.status()).as(second.body()).isEqualTo(201);
 		assertThat(second.json().get("nodes").get(0).asString()).isNotEqualTo(node);
 		assertThat(book(s, 8, hour(70), hour(71)).status()).isEqualTo(409);
 	}

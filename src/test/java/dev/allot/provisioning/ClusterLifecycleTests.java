@@ -203,6 +203,34 @@ class ClusterLifecycleTests extends LifecycleTest {
 	}
 
 	@Test
+	void aNodeAnAdminQuarantinesIsReplacedInTheLaterReservationHoldingItAndTheClusterIsBuiltOnTheOther() {
+		Setup s = fleet(2);
+		Instant start = hour(3);
+		String id = bookAndAwaitSchedule(s, 8, start, hour(4), "SLURM");
+		String node = api.get(path(s, id), s.token()).json().get("nodes").get(0).asString();
+		String other = s.nodes().stream().filter(n -> !n.equals(node)).findFirst().orElseThrow();
+
+		assertThat(api.post("/api/v1/nodes/" + node + "/quarantine", adminToken(),
+				java.util.Map.of("reason", "fan failure")).status()).isEqualTo(200);
+
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> api.get(path(s, id), s.token()).json().get("nodes").valueStream().map(JsonNode::asString)
+				.toList()
+				.equals(List.of(other)));
+		assertThat(activeAllocations(id)).isEqualTo(1);
+		assertThat(timeline(cluster(s, id))).contains("remediation ACTED PENDING");
+		assertThat(cluster(s, id).get("timeline").valueStream().map(e -> e.get("detail").asString()))
+			.contains(node + " was taken out of service (taken out of service by an admin: fan failure): this "
+					+ "reservation moves to " + other + ".");
+
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		JsonNode ready = cluster(s, id);
+		assertThat(ready.get("state").asString()).isEqualTo("READY");
+		assertThat(fake.clusters().get(UUID.fromString(id)).nodes()).containsExactly(other);
+	}
+
+	@Test
 	void cancellingDuringProvisioningTearsDownWhatWasBuilt() {
 		Setup s = fleet(2);
 		Instant start = hour(3);

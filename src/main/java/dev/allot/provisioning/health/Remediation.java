@@ -58,6 +58,9 @@ public class Remediation {
 
 	private static final Logger log = LoggerFactory.getLogger(Remediation.class);
 
+	/** How Allot's own quarantines begin their reason: those it replaces itself, as it takes the node out. */
+	static final String OWN_REASON = "Allot health: ";
+
 	/** Remediation acts for no user: as Allot itself, audited as such. */
 	static final Caller ALLOT = new Caller("allot-remediation", "Allot remediation", Caller.Kind.SERVICE_ACCOUNT,
 			EnumSet.of(PlatformRole.PLATFORM_ADMIN), Map.of());
@@ -175,10 +178,24 @@ public class Remediation {
 	 * own transaction; returns the reservations that could not get one.
 	 */
 	public List<UUID> quarantineAndReplace(@Nullable UUID reservationId, String node, Verdict.Fault fault, String reason) {
-		Inventory.StateChange change = inventory.quarantine(ALLOT, node, shorten("Allot health: " + reason, 400));
+		Inventory.StateChange change = inventory.quarantine(ALLOT, node, shorten(OWN_REASON + reason, 400));
 		note(reservationId, node, Action.QUARANTINE, fault, "Quarantined " + node + " (" + reason + ").");
 		List<UUID> stranded = new ArrayList<>();
 		for (NodeCommitments.Commitment held : change.affected()) {
+			if (!replaceIn(held.reservationId(), node, reason)) {
+				stranded.add(held.reservationId());
+			}
+		}
+		return stranded;
+	}
+
+	/**
+	 * A node an admin took out of service (quarantine, repair, retirement): every reservation holding it from then on
+	 * gets another node, as for Allot's own quarantines, each in its own transaction; returns those that could not.
+	 */
+	public List<UUID> replaceEverywhere(String node, Instant from, String reason) {
+		List<UUID> stranded = new ArrayList<>();
+		for (NodeCommitments.Commitment held : inventory.holding(node, from)) {
 			if (!replaceIn(held.reservationId(), node, reason)) {
 				stranded.add(held.reservationId());
 			}

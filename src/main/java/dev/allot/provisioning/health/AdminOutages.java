@@ -1,0 +1,34 @@
+package dev.allot.provisioning.health;
+
+import dev.allot.inventory.NodeState;
+import dev.allot.inventory.NodeStateChanged;
+
+import org.springframework.modulith.events.ApplicationModuleListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * A node an admin takes out of service (quarantine, repair or retirement, in the console or over the API) is
+ * replaced where it is held, as Allot's own quarantines are: in a live cluster by a spare or a free node, and in
+ * every later reservation by another free node, the tenant told where none can be had. Delivered after the change
+ * commits, from the event publication registry; a reservation no longer holding the node is not touched again.
+ */
+@Component
+class AdminOutages {
+
+	private final Remediation remediation;
+
+	AdminOutages(Remediation remediation) {
+		this.remediation = remediation;
+	}
+
+	@ApplicationModuleListener
+	void on(NodeStateChanged changed) {
+		if (changed.from() != NodeState.AVAILABLE || changed.to() == NodeState.AVAILABLE
+				|| changed.reason().startsWith(Remediation.OWN_REASON)) {
+			return; // back in service, or already out, or Allot's own quarantine (which replaces as it goes)
+		}
+		remediation.replaceEverywhere(changed.hostname(), changed.at(),
+				"taken out of service by an admin: " + changed.reason());
+	}
+
+}
