@@ -26,11 +26,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * across all of them (on drivers that run such jobs), judged by the multi-node bus bandwidth threshold
  * @param rebootTimeout how long a node rebooted for a software fault may take to come back before it is quarantined
  * (Allot checks it again once it is back)
+ * @param retryFailedChecks a check that fails on a node (not a hang, not a node that could not run it) runs once
+ * more; one that passes then is a software fault (a transient state a reboot clears), whatever the first output
+ * looked like. On by default.
  */
 @ConfigurationProperties("allot.provisioning.health")
 public record HealthProperties(List<HealthCheckKind> acceptance, int acceptanceDcgmLevel, Duration checkTimeout,
 		Map<HealthCheckKind, List<String>> commands, Duration cooldown, HealthThresholds.GpuType defaults,
-		Map<String, HealthThresholds.GpuType> thresholds, boolean multiNodeAllReduce, Duration rebootTimeout) {
+		Map<String, HealthThresholds.GpuType> thresholds, boolean multiNodeAllReduce, Duration rebootTimeout,
+		Boolean retryFailedChecks) {
 
 	/** The real tools; {@code sh -c} only where the kernel log's Xid lines are appended. */
 	static final Map<HealthCheckKind, List<String>> DEFAULT_COMMANDS = Map.of(
@@ -68,6 +72,7 @@ public record HealthProperties(List<HealthCheckKind> acceptance, int acceptanceD
 			throw new IllegalArgumentException("allot.provisioning.health.cooldown must not be negative");
 		}
 		thresholds = thresholds == null ? Map.of() : Map.copyOf(thresholds);
+		retryFailedChecks = retryFailedChecks == null || retryFailedChecks;
 		rebootTimeout = rebootTimeout == null ? Duration.ofMinutes(30) : rebootTimeout;
 		if (rebootTimeout.isNegative() || rebootTimeout.isZero()) {
 			throw new IllegalArgumentException("allot.provisioning.health.reboot-timeout must be positive");

@@ -52,11 +52,27 @@ public class NodeChecks {
 
 	}
 
+	/**
+	 * Runs the check on the node, and once more when it failed there (see {@link HealthProperties#retryFailedChecks}):
+	 * a failure that does not come back is a software fault, since a reboot clears what a second run did not meet.
+	 */
 	public Outcome run(ClusterDriver driver, Target target, String node, HealthCheckKind kind, int level) {
 		HealthCheckJob job = new HealthCheckJob(target.ref(), node, kind,
 				properties.command(kind, level, target.gpusPerNode()), target.gpusPerNode(), properties.checkTimeout());
 		HealthCheckResult result = driver.runHealthCheck(job);
-		return new Outcome(node, kind, judge(target, result, level, 1), result.output(), result.took());
+		Verdict verdict = judge(target, result, level, 1);
+		if (verdict.passed() || !properties.retryFailedChecks() || result.timedOut() || result.unreachable()) {
+			return new Outcome(node, kind, verdict, result.output(), result.took());
+		}
+		HealthCheckResult again = driver.runHealthCheck(job);
+		Verdict second = judge(target, again, level, 1);
+		Duration took = result.took().plus(again.took());
+		if (!second.passed()) {
+			return new Outcome(node, kind, second, again.output(), took);
+		}
+		return new Outcome(node, kind, new Verdict(Verdict.Fault.SOFTWARE, verdict.summary()
+				+ "; it passed when run again, so the fault is a transient (software) one", verdict.findings()),
+				result.output(), took);
 	}
 
 	/**
