@@ -7,8 +7,7 @@
 #
 # Prints <folder>/<node>.<kind> if it exists, else <folder>/default.<kind>, without its "@@" header lines; <node>
 # is the node the job runs on ($SLURMD_NODENAME under Slurm, $NODE_NAME in a Kubernetes pod). A recording whose
-# first line is "@@ hang" sleeps instead (a hung check); "@@ exit N" as first line exits N after printing; "@@ once"
-# as first line prints it and deletes it, so that the next run prints the default (a fault that passes on retry).
+# first line is "@@ hang" sleeps instead (a hung check); "@@ exit N" as first line exits N after printing.
 #
 # A job across several nodes (srun --nodes=N --ntasks-per-node=1, as nccl-tests built with MPI run) prints only
 # from its first task, as all_reduce_perf prints only from rank 0: <folder>/across-<the job's Slurm hostlist,
@@ -28,9 +27,6 @@ if [[ "$first" == "@@ hang" ]]; then
 	exec sleep 3600
 fi
 grep -v '^@@' "$file"
-if [[ "$first" == "@@ once" ]]; then
-	rm -f "$file"
-fi
 if [[ "$first" == "@@ exit "* ]]; then
 	exit "${first#@@ exit }"
 fi

@@ -114,6 +114,33 @@ class HealthCheckApiTests extends LifecycleTest {
 	}
 
 	@Test
+	void aCheckThatFailsOnceAndPassesWhenRunAgainIsASoftwareFaultWhateverItPrintedAndTheNodeIsRebootedNotQuarantined() {
+		Setup s = fleet(2);
+		Instant start = hour(3);
+		String id = bookAndAwaitSchedule(s, 8, start, hour(4), "KUBERNETES");
+		Instant ready = start.minus(Duration.ofMinutes(15));
+		runDueAt(ready);
+		String node = api.get(path(s, id), s.token()).json().get("nodes").get(0).asString();
+
+		// the first run prints an uncorrected ECC error (a hardware-class output), the run after it a healthy one
+		fake.failNextHealthCheckOn(node);
+		long before = fake.calls().stream().filter(c -> c.equals("health NVIDIA_SMI " + node)).count();
+		Api.Response asked = api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "NVIDIA_SMI"));
+		runDueAt(ready.plusSeconds(60));
+
+		JsonNode check = api.get(asked.header("Location"), s.token()).json();
+		assertThat(check.get("status").asString()).as(check.toString()).isEqualTo("FAILED");
+		JsonNode result = check.get("results").get(0);
+		assertThat(result.get("fault").asString()).isEqualTo("SOFTWARE");
+		assertThat(result.get("summary").asString())
+			.endsWith("; it passed when run again, so the fault is a transient (software) one");
+		assertThat(fake.calls().stream().filter(c -> c.equals("health NVIDIA_SMI " + node)).count() - before)
+			.as("the check and its second run").isEqualTo(2);
+		assertThat(fake.rebooted()).containsExactly(node);
+		assertThat(api.get("/api/v1/nodes/" + node, adminToken()).json().get("state").asString()).isEqualTo("AVAILABLE");
+	}
+
+	@Test
 	void anExporterReportsAHardwareXidAndTheNodeIsQuarantinedAndReplaced() {
 		Setup s = fleet(3);
 		Instant start = hour(3);

@@ -107,6 +107,20 @@ public abstract class IntegrationTest {
 		api = new Api(port);
 	}
 
+	/**
+	 * Waits until every listener of the events of this type that name {@code name} (in quotes, as a JSON value) has
+	 * run and completed its publication: for a test that goes on only once an asynchronous listener is done.
+	 */
+	protected void awaitListenersDone(Class<?> eventType, String name) {
+		org.awaitility.Awaitility.await("listeners of " + eventType.getSimpleName() + " naming " + name)
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> jdbc.sql("SELECT count(*) FROM event_publication WHERE completion_date IS NULL "
+					+ "AND event_type = ? AND serialized_event LIKE ?")
+				.params(eventType.getName(), "%\"" + name + "\"%")
+				.query(Long.class)
+				.single() == 0);
+	}
+
 	protected String adminToken() {
 		if (adminToken == null) {
 			adminToken = api.token(ADMIN_CLIENT, ADMIN_SECRET);

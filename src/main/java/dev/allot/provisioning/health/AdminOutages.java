@@ -5,6 +5,7 @@ import dev.allot.inventory.NodeStateChanged;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
 
 /**
  * A node an admin takes out of service (quarantine, repair or retirement, in the console or over the API) is
@@ -21,7 +22,9 @@ class AdminOutages {
 		this.remediation = remediation;
 	}
 
-	@ApplicationModuleListener
+	// no transaction around the listener: each reservation's replacement commits or rolls back on its own, and one
+	// that finds no node (rolled back) must not take the others, or the publication's completion, with it
+	@ApplicationModuleListener(propagation = Propagation.NOT_SUPPORTED)
 	void on(NodeStateChanged changed) {
 		if (changed.from() != NodeState.AVAILABLE || changed.to() == NodeState.AVAILABLE
 				|| changed.reason().startsWith(Remediation.OWN_REASON)) {

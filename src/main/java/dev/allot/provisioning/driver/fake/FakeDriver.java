@@ -41,6 +41,8 @@ public final class FakeDriver implements ClusterDriver {
 
 	private final Map<String, FakeCheckOutputs.Health> unhealthyNodes = new ConcurrentHashMap<>();
 
+	private final Set<String> failOnce = ConcurrentHashMap.newKeySet();
+
 	private final Set<String> rebooted = ConcurrentHashMap.newKeySet();
 
 	private final Faults faults = new Faults();
@@ -86,6 +88,12 @@ public final class FakeDriver implements ClusterDriver {
 		return this;
 	}
 
+	/** The next health check on this node finds a hardware fault (an uncorrected ECC error); the one after passes. */
+	public FakeDriver failNextHealthCheckOn(String node) {
+		failOnce.add(node);
+		return this;
+	}
+
 	/** Nodes rebooted through {@link #reboot}. */
 	public Set<String> rebooted() {
 		return Set.copyOf(rebooted);
@@ -98,6 +106,7 @@ public final class FakeDriver implements ClusterDriver {
 		clusters.clear();
 		calls.clear();
 		unhealthyNodes.clear();
+		failOnce.clear();
 		rebooted.clear();
 	}
 
@@ -198,7 +207,8 @@ public final class FakeDriver implements ClusterDriver {
 	@Override
 	public HealthCheckResult runHealthCheck(HealthCheckJob job) {
 		return call("health " + job.kind() + " " + job.node(), () -> {
-			FakeCheckOutputs.Health health = unhealthyNodes.getOrDefault(job.node(), FakeCheckOutputs.Health.HEALTHY);
+			FakeCheckOutputs.Health health = failOnce.remove(job.node()) ? FakeCheckOutputs.Health.HARDWARE_FAULT
+					: unhealthyNodes.getOrDefault(job.node(), FakeCheckOutputs.Health.HEALTHY);
 			return HealthCheckResult.finished(job.node(), job.kind(), 0,
 					FakeCheckOutputs.of(job.kind(), job.gpus(), health), Duration.ZERO);
 		});

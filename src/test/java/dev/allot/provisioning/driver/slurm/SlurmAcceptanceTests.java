@@ -1,7 +1,6 @@
 package dev.allot.provisioning.driver.slurm;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,18 +34,9 @@ class SlurmAcceptanceTests extends SlurmStandInTest {
 		registry.add("allot.provisioning.health.check-timeout", () -> "60s");
 	}
 
-	private static Setup setup;
-
-	private Setup pool() {
-		if (setup == null) {
-			setup = namedPool(POOL, NODES);
-		}
-		return setup;
-	}
-
 	@Test
 	void aNodeFailingAcceptanceIsReplacedOnSlurmBeforeHandoverAndAnOnDemandCheckDegradesTheCluster() throws IOException {
-		Setup s = pool();
+		Setup s = namedPool(POOL, NODES);
 		Instant start = hour(2);
 		String id = bookAndAwaitSchedule(s, 16, start, hour(3), "SLURM");
 		String name = "allot-" + id;
@@ -91,59 +81,6 @@ class SlurmAcceptanceTests extends SlurmStandInTest {
 		slurm.backInService(spare); // the test host does not reboot
 
 		runDueAt(hour(3));
-		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DELETED");
-	}
-
-	@Test
-	void aCheckThatFailsOnceAndPassesWhenRunAgainIsASoftwareFaultWhatEverItPrintedFirstAndTheNodeIsRebootedNotQuarantined()
-			throws IOException {
-		Setup s = pool();
-		Instant start = hour(5);
-		String id = bookAndAwaitSchedule(s, 8, start, hour(6), "SLURM");
-		String node = booked(s, id).getFirst();
-		try (var files = Files.list(recordings)) {
-			for (java.nio.file.Path file : files.toList()) {
-				Files.delete(file); // what other tests left
-			}
-		}
-		record("default.NVIDIA_SMI", "nvidia-smi-h100-healthy.txt");
-		runDueAt(start.minus(Duration.ofMinutes(15)));
-		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");
-
-		// the node's next check prints two uncorrected ECC errors and an Xid 79 (a hardware-class output), the one
-		// after that a healthy table: the stand-in deletes a recording headed "@@ once" after printing it
-		Files.writeString(recordings.resolve(node + ".NVIDIA_SMI"),
-				"@@ once\n" + Files.readString(OUTPUTS.resolve("nvidia-smi-h100-ecc-xid79.txt")));
-		Api.Response asked = api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "NVIDIA_SMI"));
-		assertThat(asked.status()).as(asked.body()).isEqualTo(202);
-		try {
-			runDueAt(start.minus(Duration.ofMinutes(14)));
-
-			JsonNode check = api.get(asked.header("Location"), s.token()).json();
-			assertThat(check.get("status").asString()).as(check.toString()).isEqualTo("FAILED");
-			JsonNode result = check.get("results").get(0);
-			assertThat(result.get("fault").asString()).isEqualTo("SOFTWARE");
-			assertThat(result.get("summary").asString())
-				.startsWith("nvidia-smi failed: GPU 3: 2 uncorrected ECC")
-				.endsWith("it passed when run again, so the fault is a transient (software) one");
-			assertThat(Files.exists(recordings.resolve(node + ".NVIDIA_SMI"))).as("the recording printed once").isFalse();
-			// acceptance's job, then the on-demand check and its second run, as Slurm's accounting recorded them
-			String job = "allot-check-" + id.substring(0, 8) + "-" + node;
-			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
-					slurm.run("sacct", "-X", "-n", "-P", "--name=" + job, "-o", "JobID").stdout().lines().count())
-				.isEqualTo(3));
-			JsonNode degraded = cluster(s, id);
-			assertThat(degraded.get("timeline").valueStream().map(e -> e.get("detail").asString()))
-				.anyMatch(d -> d.startsWith("Rebooting " + node + " for a software fault"))
-				.noneMatch(d -> d.startsWith("Quarantined " + node));
-			assertThat(api.get("/api/v1/nodes/" + node, adminToken()).json().get("state").asString())
-				.isEqualTo("AVAILABLE");
-		}
-		finally {
-			slurm.backInService(node); // the test host does not reboot
-		}
-
-		runDueAt(hour(6));
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DELETED");
 	}
 
