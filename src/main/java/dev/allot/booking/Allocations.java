@@ -339,6 +339,30 @@ class Allocations {
 			.update();
 	}
 
+	/**
+	 * How many available nodes of the pool hold, in the window, nothing but other tenants' live preemptible
+	 * reservations (or nothing at all): the room reclaiming could make there for {@code tenantId}. One lookup of the
+	 * allocations index per node of the pool; read only for a refused guaranteed booking.
+	 */
+	int countReclaimable(UUID poolId, UUID tenantId, TimeWindow window, @Nullable String cudaDriver) {
+		return jdbc.sql("""
+				SELECT count(*) FROM node n
+				WHERE n.pool_id = :pool AND n.state = 'AVAILABLE' AND NOT n.spare
+				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
+				  AND NOT EXISTS (
+				      SELECT 1 FROM allocation a JOIN reservation r ON r.id = a.reservation_id
+				      WHERE a.node_id = n.id AND a.active AND a.during && (""" + WINDOW + """
+				)       AND NOT (r.preemptible AND r.tenant_id <> :tenant AND r.cancelled_at IS NULL
+				                 AND (r.lifecycle_status IS NULL OR r.lifecycle_status IN ('PROVISIONING', 'ACTIVE'))))""")
+			.param("pool", poolId)
+			.param("tenant", tenantId)
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.param("driver", cudaDriver)
+			.query(Integer.class)
+			.single();
+	}
+
 	/** How many available nodes of the pool are free for the whole window. */
 	int countFree(UUID poolId, TimeWindow window, @Nullable String cudaDriver) {
 		return jdbc.sql("""

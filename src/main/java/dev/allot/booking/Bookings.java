@@ -182,7 +182,11 @@ public class Bookings {
 			return;
 		}
 		if (!fits.isEmpty()) {
-			refused.with("earliestStart", fits.getFirst().startsAt().toString());
+			// unless reclaiming after a notice comes sooner (bookLocked put that start there)
+			Object afterNotice = refused.properties().get("earliestStart");
+			if (afterNotice == null || fits.getFirst().startsAt().isBefore(Instant.parse(afterNotice.toString()))) {
+				refused.with("earliestStart", fits.getFirst().startsAt().toString());
+			}
 			refused.with("alternatives", fits.stream()
 				.limit(3)
 				.map(fit -> Map.of("startsAt", fit.startsAt().toString(), "endsAt", fit.endsAt().toString()))
@@ -212,8 +216,12 @@ public class Bookings {
 				nodes = java.util.stream.Stream.concat(nodes.stream(), more.stream()).toList();
 			}
 			if (nodes.size() < target.nodes()) {
-				throw capacityNotAvailable(pool.name() + " has " + nodes.size() + " of the " + target.nodes()
-						+ " nodes needed free for the whole window").with("reclaimConsidered", reclaims);
+				AllotException refused = capacityNotAvailable(pool.name() + " has " + nodes.size() + " of the "
+						+ target.nodes() + " nodes needed free for the whole window").with("reclaimConsidered", reclaims);
+				if (reclaims) {
+					startAfterNotice(target, request).ifPresent(start -> refused.with("earliestStart", start.toString()));
+				}
+				throw refused;
 			}
 		}
 		QuotaDecision decision = quotas.reserve(id, tenantId, target.project().slug(), pool.gpuType(), window,
@@ -234,6 +242,27 @@ public class Bookings {
 		events.publishEvent(new ReservationConfirmed(id, reservation.tenant(), reservation.project(), pool.name(),
 				reservation.gpus(), window.start(), window.end(), reservation.nodes()));
 		return reservation;
+	}
+
+	/**
+	 * A guaranteed booking refused because the reservations it would reclaim keep their nodes for their notice: when
+	 * the same booking would get its nodes by reclaiming once the notice has run out, and stay within the guarantee
+	 * then, that start ({@link Reclaiming#afterNotice}).
+	 */
+	private Optional<Instant> startAfterNotice(Target target, BookingRequest request) {
+		return reclaiming
+			.afterNotice(target.pool(), target.tenant().id(), target.nodes(), request.window(),
+					request.cluster().cudaDriver())
+			.filter(later -> {
+				try {
+					return quotas.evaluate(target.tenant().id(), target.project().slug(), target.pool().gpuType(),
+							later, request.gpus()).reservedOnly();
+				}
+				catch (QuotaExceededException outside) {
+					return false;
+				}
+			})
+			.map(TimeWindow::start);
 	}
 
 	/**

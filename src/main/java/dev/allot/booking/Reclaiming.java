@@ -89,6 +89,25 @@ class Reclaiming {
 	}
 
 	/**
+	 * For a guaranteed booking that reclaiming could not make room for because it asked to start before the notice
+	 * of the reservations in its way runs out: the same length from the end of that notice, when reclaiming would
+	 * make room then (enough nodes hold nothing but other tenants' live preemptible reservations). The start is a
+	 * minute past the end of the notice, rounded up to five minutes, so that a client booking it at once still finds
+	 * the notice run out by then.
+	 */
+	Optional<TimeWindow> afterNotice(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver) {
+		Instant noticeEnd = nextMinute(clock.instant().plus(preemptionNotice)).plus(Duration.ofMinutes(1));
+		long fiveMinutes = Duration.ofMinutes(5).toSeconds();
+		noticeEnd = Instant.ofEpochSecond(Math.ceilDiv(noticeEnd.getEpochSecond(), fiveMinutes) * fiveMinutes);
+		if (!noticeEnd.isAfter(window.start())) {
+			return Optional.empty();
+		}
+		TimeWindow later = new TimeWindow(noticeEnd, noticeEnd.plus(window.duration()));
+		return allocations.countReclaimable(pool.id(), tenantId, later, driver) >= nodes ? Optional.of(later)
+				: Optional.empty();
+	}
+
+	/**
 	 * Preempts one reservation, unless its notice keeps its nodes past {@code needed}'s start. Never waits: a victim
 	 * whose row or nodes another transaction holds (its owner changing it, another booking reclaiming it) is passed
 	 * by, so two reclaiming bookings cannot deadlock on each other's victims.
@@ -107,8 +126,11 @@ class Reclaiming {
 		}
 		Instant at = nextMinute(now);
 		Instant noticeEnd = nextMinute(now.plus(preemptionNotice));
-		Instant freedFrom = before.startsAt().isBefore(noticeEnd) ? noticeEnd : before.startsAt();
-		if (freedFrom.isAfter(needed.start())) {
+		boolean keepsNodesForTheNotice = before.startsAt().isBefore(noticeEnd);
+		Instant freedFrom = keepsNodesForTheNotice ? noticeEnd : before.startsAt();
+		// one that starts after the notice lets go of everything at once, whenever in the window it starts; one that
+		// keeps its nodes for the notice is no help to a booking starting before that ends
+		if (keepsNodesForTheNotice && noticeEnd.isAfter(needed.start())) {
 			return false;
 		}
 		String reason = "Reclaimed for a guaranteed booking of " + pool.gpuType().code()

@@ -1,5 +1,8 @@
 package dev.allot.booking;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 import dev.allot.support.Api;
@@ -53,6 +56,36 @@ class ReclaimingTests extends BookingFixture {
 		});
 		// The freed nodes not taken by a are free again.
 		assertThat(book(b, 16, hour(5), hour(9)).status()).isEqualTo(201);
+	}
+
+	@Test
+	void aGuaranteedBookingThatStartsWithinTheNoticeIsToldWhenReclaimingWouldMakeRoom() {
+		Setup b = setup(2, 0, 16, false);
+		prioritize(b, 0, 16, "EXPERIMENT");
+		Setup a = tenantOn(b.gpuType(), b.pool(), b.nodes(), 16, 16, false);
+		prioritize(a, 16, 16, "PRODUCTION_INFERENCE");
+		Instant soon = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(5));
+		Api.Response borrowed = book(b, 16, soon, hour(6));
+		assertThat(borrowed.status()).as(borrowed.toString()).isEqualTo(201);
+		String victim = borrowed.json().get("id").asString();
+
+		// a asks for the pool from ten minutes on: b keeps its nodes for the 30 minutes' notice, so not yet
+		Instant asked = Instant.now();
+		Api.Response refused = book(a, 16, soon.plus(Duration.ofMinutes(5)), soon.plus(Duration.ofMinutes(65)));
+		assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+		assertThat(refused.json().get("reclaimConsidered").asBoolean()).isTrue();
+		Instant earliest = Instant.parse(refused.json().get("earliestStart").asString());
+		assertThat(earliest).isBetween(asked.plus(Duration.ofMinutes(31)), asked.plus(Duration.ofMinutes(37)));
+		assertThat(earliest.getEpochSecond() % 300).isZero();
+		assertThat(api.get(path(b, victim), b.token()).json().get("status").asString()).isNotEqualTo("PREEMPTED");
+
+		// booked at that start, it reclaims b's nodes, which b keeps until its notice has run out
+		Api.Response later = book(a, 16, earliest, earliest.plus(Duration.ofHours(1)));
+		assertThat(later.status()).as(later.toString()).isEqualTo(201);
+		assertThat(api.get(path(b, victim), b.token()).json().get("status").asString()).isEqualTo("PREEMPTED");
+		Instant keptUntil = jdbc.sql("SELECT max(upper(during)) FROM allocation WHERE reservation_id = CAST(? AS uuid) "
+				+ "AND active").param(victim).query(java.sql.Timestamp.class).single().toInstant();
+		assertThat(keptUntil).isAfter(asked.plus(Duration.ofMinutes(29))).isBeforeOrEqualTo(earliest);
 	}
 
 	@Test
