@@ -60,9 +60,12 @@ public class Bookings {
 	public record Booked(Reservation reservation, boolean replayed) {
 	}
 
-	/** A quote: whether capacity and quota allow the request, and its price when the quota does. */
+	/**
+	 * A quote: whether capacity and quota allow the request, and its price when the quota does. {@code heldBack}:
+	 * the refusal a booking would get because other tenants do not lend what it would borrow (see {@link Lending}).
+	 */
 	public record Quote(boolean fits, int freeNodes, int neededNodes, @Nullable QuotaDecision decision,
-			@Nullable QuotaExceededException refusal) {
+			@Nullable QuotaExceededException refusal, @Nullable AllotException heldBack) {
 	}
 
 	/** What a request names, checked; {@code blocks}: the pool's InfiniBand blocks, in the order a booking searches them. */
@@ -301,6 +304,7 @@ public class Bookings {
 		locked.stream().filter(node -> free.contains(node.nodeId())).forEach(chosen::add);
 	}
 
+	@org.springframework.transaction.annotation.Transactional(readOnly = true)
 	public Quote quote(Caller caller, String tenantSlug, BookingRequest request) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		Target target = target(tenant, request);
@@ -308,10 +312,13 @@ public class Bookings {
 		try {
 			QuotaDecision decision = quotas.evaluate(tenant.id(), target.project().slug(), target.pool().gpuType(),
 					request.window(), request.gpus());
-			return new Quote(free >= target.nodes(), free, target.nodes(), decision, null);
+			AllotException heldBack = lending.heldBack(tenant.id(), target.pool().gpuType(), request.window(),
+					request.gpus(), decision).orElse(null);
+			return new Quote(heldBack == null && free >= target.nodes(), free, target.nodes(), decision, null,
+					heldBack);
 		}
 		catch (QuotaExceededException refusal) {
-			return new Quote(false, free, target.nodes(), null, refusal);
+			return new Quote(false, free, target.nodes(), null, refusal, null);
 		}
 	}
 

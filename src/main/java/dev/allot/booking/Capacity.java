@@ -61,9 +61,12 @@ public class Capacity {
 
 	private final OrchestratorCheck orchestrators;
 
+	private final Lending lending;
+
 	Capacity(CapacityCalendar calendar, LiveCalendar live, Allocations allocations, Inventory inventory, Quotas quotas, Tenancy tenancy,
-			JdbcClient jdbc, Clock clock, OrchestratorCheck orchestrators) {
+			JdbcClient jdbc, Clock clock, OrchestratorCheck orchestrators, Lending lending) {
 		this.orchestrators = orchestrators;
+		this.lending = lending;
 		this.calendar = calendar;
 		this.live = live;
 		this.allocations = allocations;
@@ -163,8 +166,11 @@ public class Capacity {
 			}
 			else {
 				try {
-					fits.add(new Fit(window.start(), window.end(),
-							quotas.evaluate(tenant.id(), pool.gpuType(), window, gpus)));
+					QuotaDecision decision = quotas.evaluate(tenant.id(), pool.gpuType(), window, gpus);
+					// and where other tenants lend enough for what it would borrow
+					if (lending.heldBack(tenant.id(), pool.gpuType(), window, gpus, decision).isEmpty()) {
+						fits.add(new Fit(window.start(), window.end(), decision));
+					}
 				}
 				catch (QuotaExceededException refused) {
 					switch (refused.limit()) {

@@ -4,6 +4,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import dev.allot.inventory.GpuType;
@@ -40,12 +41,25 @@ class Lending {
 
 	/** Inside the booking's transaction, after the quota decision and before any node is taken. */
 	void requireRoomBeyondHeld(UUID tenantId, GpuType type, TimeWindow window, int gpus, QuotaDecision decision) {
+		Optional<AllotException> refused = heldBack(tenantId, type, window, gpus, decision);
+		if (refused.isPresent()) {
+			throw refused.get();
+		}
+	}
+
+	/**
+	 * The refusal ({@code 409 capacity_not_available}, naming the hour and how much is held) of a booking that would
+	 * borrow what other tenants hold back in some hour of its window; empty when it would not (for quotes and
+	 * earliest-fit, which say so rather than fail).
+	 */
+	Optional<AllotException> heldBack(UUID tenantId, GpuType type, TimeWindow window, int gpus,
+			QuotaDecision decision) {
 		if (decision.reservedOnly()) {
-			return;
+			return Optional.empty();
 		}
 		Map<Instant, Integer> held = quotas.heldBackFromBorrowers(tenantId, type, window);
 		if (held.isEmpty()) {
-			return;
+			return Optional.empty();
 		}
 		int capacity = inventory.healthyGpus(type);
 		Map<Instant, Integer> allocated = new HashMap<>();
@@ -59,15 +73,17 @@ class Lending {
 		for (Map.Entry<Instant, Integer> hour : held.entrySet()) {
 			int free = capacity - allocated.getOrDefault(hour.getKey(), 0);
 			if (free - gpus < hour.getValue()) {
-				throw AllotException.conflict("capacity_not_available", "From " + UtcText.of(hour.getKey()) + ", "
-						+ Math.max(0, free) + " " + type.code() + " GPUs are free and " + hour.getValue()
-						+ " of them are held for other teams' guarantees, which they do not lend: a booking beyond your "
-						+ "own guarantee can take at most " + Math.max(0, free - hour.getValue()) + " then")
+				return Optional.of(AllotException.conflict("capacity_not_available", "From "
+						+ UtcText.of(hour.getKey()) + ", " + Math.max(0, free) + " " + type.code() + " GPUs are free and "
+						+ hour.getValue() + " of them are held for other teams' guarantees, which they do not lend: a "
+						+ "booking beyond your own guarantee can take at most " + Math.max(0, free - hour.getValue())
+						+ " then")
 					.with("at", hour.getKey().toString())
 					.with("freeGpus", Math.max(0, free))
-					.with("heldGpus", hour.getValue());
+					.with("heldGpus", hour.getValue()));
 			}
 		}
+		return Optional.empty();
 	}
 
 }

@@ -18,6 +18,17 @@ class LendingTests extends BookingFixture {
 		lendsHalf.put("lendableGpus", 8);
 		setQuota(a.tenant(), lendsHalf);
 
+		// the quote says so before booking, with the same refusal
+		Api.Response quoted = api.post("/api/v1/tenants/" + b.tenant() + "/quotes", b.token(),
+				body(b, 32, hour(5), hour(9)));
+		assertThat(quoted.status()).as(quoted.toString()).isEqualTo(200);
+		assertThat(quoted.json().get("fits").asBoolean()).isFalse();
+		assertThat(quoted.json().get("capacity").get("fits").asBoolean()).isTrue();
+		assertThat(quoted.json().get("refusal").get("code").asString()).isEqualTo("capacity_not_available");
+		assertThat(quoted.json().get("refusal").get("heldGpus").asInt()).isEqualTo(8);
+		assertThat(api.post("/api/v1/tenants/" + b.tenant() + "/quotes", b.token(), body(b, 24, hour(5), hour(9)))
+			.json().get("fits").asBoolean()).isTrue();
+
 		Api.Response all = book(b, 32, hour(5), hour(9));
 		assertThat(all.status()).as(all.toString()).isEqualTo(409);
 		assertThat(all.json().get("type").asString()).endsWith("capacity_not_available");
@@ -38,6 +49,24 @@ class LendingTests extends BookingFixture {
 		assertThat(own.status()).as(own.toString()).isEqualTo(201);
 		assertThat(api.get(path(b, lent.json().get("id").asString()), b.token()).json().get("status").asString())
 			.isEqualTo("CONFIRMED");
+	}
+
+	@Test
+	void earliestFitOffersABorrowerOnlyWindowsWhereEnoughIsLent() {
+		Setup b = setup(4, 0, 32, false);
+		Setup a = tenantOn(b.gpuType(), b.pool(), b.nodes(), 0, 16, false);
+		Map<String, Object> lendsHalf = policy(a.gpuType(), 16, 16, false);
+		lendsHalf.put("lendableGpus", 8);
+		setQuota(a.tenant(), lendsHalf);
+		String earliest = "/api/v1/capacity/earliest?pool=" + b.pool() + "&duration=PT2H&after=" + hour(2) + "&tenant="
+				+ b.tenant() + "&gpus=";
+
+		// every node is free, but a holds 8 of its GPUs back at every hour: 32 never fits for b
+		Api.Response all = api.get(earliest + 32, b.token());
+		assertThat(all.status()).as(all.body()).isEqualTo(200);
+		assertThat(all.json().get("windows").isEmpty()).as(all.body()).isTrue();
+		Api.Response lent = api.get(earliest + 24, b.token());
+		assertThat(lent.json().get("windows").get(0).get("startsAt").asString()).isEqualTo(hour(2).toString());
 	}
 
 	@Test

@@ -37,11 +37,12 @@ class QuotesController {
 	QuoteAnswer quote(Caller caller, @PathVariable String tenant, @Valid @RequestBody ReservationRequest body) {
 		Bookings.Quote quote = bookings.quote(caller, tenant, body.toRequest());
 		Map<String, Object> refusal = null;
-		if (quote.refusal() != null) {
+		dev.allot.shared.AllotException refused = quote.refusal() != null ? quote.refusal() : quote.heldBack();
+		if (refused != null) {
 			refusal = new java.util.LinkedHashMap<>();
-			refusal.put("code", quote.refusal().code());
-			refusal.put("detail", quote.refusal().getMessage());
-			refusal.putAll(quote.refusal().properties());
+			refusal.put("code", refused.code());
+			refusal.put("detail", refused.getMessage());
+			refusal.putAll(refused.properties());
 		}
 		boolean capacityFits = quote.freeNodes() >= quote.neededNodes();
 		return new QuoteAnswer(quote.fits(), new Capacity(capacityFits, quote.freeNodes(), quote.neededNodes()),

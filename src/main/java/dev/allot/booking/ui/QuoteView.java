@@ -30,6 +30,9 @@ record QuoteView(boolean fits, @Nullable QuotaDecision decision, List<String> re
 			limit = quote.refusal().limit();
 			reasons.add("Your quota refuses it: " + quote.refusal().getMessage() + ".");
 		}
+		if (quote.heldBack() != null) {
+			reasons.add(quote.heldBack().getMessage() + ".");
+		}
 		return new QuoteView(quote.fits(), quote.decision(), List.copyOf(reasons), limit,
 				quote.fits() ? List.of() : List.copyOf(suggestions), List.of());
 	}
