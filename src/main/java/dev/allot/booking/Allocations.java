@@ -279,9 +279,11 @@ class Allocations {
 	 * that is nothing) and gives the rest back to its node's gaps. Per allocation, so a node replaced inside the
 	 * window, whose allocation already ends earlier, gives back only what it still held, and a replacement that
 	 * joined late keeps nothing from before it joined. Answers, for each window given back, the gaps it was merged
-	 * into (for {@link CapacityCalendar#returned}). The caller holds the nodes' locks.
+	 * into (for {@link CapacityCalendar#returned}). Locks the reservation's nodes first (a no-op for those the caller
+	 * already holds), under the reservation's lock, so the order stays reservation, then nodes.
 	 */
 	Map<TimeWindow, List<CapacityCalendar.Gap>> endAt(UUID reservationId, UUID poolId, Instant from) {
+		lockNodes(nodesOf(reservationId));
 		List<Map.Entry<Long, TimeWindow>> freed = jdbc.sql("""
 				WITH live AS (
 				    SELECT id, during FROM allocation

@@ -401,7 +401,6 @@ public class Bookings {
 			Reservation.Cancellation cancellation = before.cancel(now);
 			Instant freedFrom = cancellation.freedFrom();
 			if (freedFrom != null) {
-				allocations.lockNodes(allocations.nodesOf(id));
 				allocations.endAt(id, stored.poolId(), freedFrom)
 					.forEach((freed, gaps) -> calendar.returned(stored.poolId(), gaps, freed));
 				quotas.release(id, tenantId, freedFrom);

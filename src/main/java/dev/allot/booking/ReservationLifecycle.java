@@ -111,7 +111,6 @@ public class ReservationLifecycle {
 			}
 			Instant freedFrom = later(nextMinute(now), before.startsAt());
 			if (freedFrom.isBefore(before.endsAt())) {
-				allocations.lockNodes(allocations.nodesOf(id));
 				allocations.endAt(id, stored.poolId(), freedFrom)
 					.forEach((freed, gaps) -> calendar.returned(stored.poolId(), gaps, freed));
 			}
