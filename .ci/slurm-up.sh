@@ -159,7 +159,9 @@ SlurmdParameters=config_overrides
 RebootProgram=/bin/true
 # A fake node's reboot (/bin/true) never registers a new boot: once ResumeTimeout (60 s by default) has passed,
 # slurmctld stops waiting for one and the node's next response returns it to service (seen within two minutes), as if
-# it had rebooted, while a loaded test is still between its steps. The tests bring a rebooted node back themselves (SlurmCluster.backInService).
+# it had rebooted, while a loaded test is still between its steps. Allot counts a node back only once its slurmd has
+# started again (a new SlurmdStartTime); the tests bring a rebooted node back themselves by restarting its slurmd
+# (SlurmCluster.backInService).
 ResumeTimeout=3600
 NodeName=vm NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN
 $(for node in "${GPU_NODES[@]}"; do

@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.allot.provisioning.health.HealthCheckResult;
 import dev.allot.provisioning.lifecycle.Failures;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds and removes the isolated cluster of one reservation on one pool's infrastructure.
@@ -55,18 +56,28 @@ public interface ClusterDriver {
 
 	/**
 	 * Restarts a node that a software-class fault left unhealthy (Slurm {@code scontrol reboot}; Kubernetes:
-	 * cordon, drain and the provider's reboot annotation). Returns a description of what was done.
+	 * cordon, drain and the provider's reboot annotation). Returns what was done, and what the driver read of the
+	 * node before asking, to tell later that it has restarted since (see {@link #backFromReboot}).
 	 */
-	default String reboot(ClusterRef ref, String node) {
+	default Reboot reboot(ClusterRef ref, String node) {
 		throw new UnsupportedDriverOperationException(getClass().getSimpleName(), "reboot");
 	}
 
 	/**
-	 * Whether a node restarted through {@link #reboot} is back: up, and no longer held out of service for the
-	 * reboot (Slurm: no reboot, down or drain flag; Kubernetes: {@code Ready}, uncordoned, the provider's annotation
-	 * gone). Allot checks it again only then.
+	 * A reboot asked of the driver: {@code done} describes it (for the timeline); {@code mark} is what the driver read
+	 * of the node before asking (Slurm: its slurmd's start time), null when the driver needs nothing to tell that the
+	 * node restarted.
 	 */
-	default boolean backFromReboot(ClusterRef ref, String node) {
+	record Reboot(String done, @Nullable String mark) {
+	}
+
+	/**
+	 * Whether a node restarted through {@link #reboot} is back: it has restarted since ({@code mark}, as the reboot
+	 * returned it), is up, and is no longer held out of service for the reboot (Slurm: a new slurmd start, no reboot,
+	 * down or drain flag; Kubernetes: {@code Ready}, uncordoned, the provider's annotation gone). Allot checks it
+	 * again only then.
+	 */
+	default boolean backFromReboot(ClusterRef ref, String node, @Nullable String mark) {
 		return true;
 	}
 

@@ -14,6 +14,7 @@ import dev.allot.provisioning.lifecycle.Cluster;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds every operation of a driver by a timeout, whatever the adapter does inside, and measures it
@@ -95,13 +96,13 @@ public final class TimeBoundedDriver implements ClusterDriver {
 	}
 
 	@Override
-	public String reboot(ClusterRef ref, String node) {
+	public Reboot reboot(ClusterRef ref, String node) {
 		return bounded("reboot", node, timeout, () -> delegate.reboot(ref, node));
 	}
 
 	@Override
-	public boolean backFromReboot(ClusterRef ref, String node) {
-		return bounded("backFromReboot", node, timeout, () -> delegate.backFromReboot(ref, node));
+	public boolean backFromReboot(ClusterRef ref, String node, @Nullable String mark) {
+		return bounded("backFromReboot", node, timeout, () -> delegate.backFromReboot(ref, node, mark));
 	}
 
 	@Override

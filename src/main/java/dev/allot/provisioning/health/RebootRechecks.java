@@ -1,6 +1,5 @@
 package dev.allot.provisioning.health;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +25,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The check after a reboot for a software fault (a db-scheduler step, {@code cluster-node-recheck}): it waits until
- * the driver says the node is back, then runs the check that failed on that node alone. Only a pass puts the node
+ * the driver says the node is back (restarted since the reboot was asked, and in service), then runs the check that failed on that node alone. Only a pass puts the node
  * back in service for the tenant (health {@code PASSED}, its credited span ended, the cluster {@code READY} when
  * nothing else is wrong); a failure is the node's second within the cooldown, which quarantines and replaces it; a
  * node not back within {@code reboot-timeout} is quarantined as a hardware fault.
@@ -84,9 +83,9 @@ public class RebootRechecks {
 		}
 		ClusterDriver driver = drivers.forPool(cluster.pool());
 		Instant now = clock.instant();
-		if (!driver.backFromReboot(cluster.ref(), node)) {
-			Instant rebooted = rebootedAt(node, reservationId);
-			if (rebooted == null || now.isBefore(rebooted.plus(properties.rebootTimeout()))) {
+		RebootAsked asked = lastReboot(node, reservationId);
+		if (!driver.backFromReboot(cluster.ref(), node, asked == null ? null : asked.mark())) {
+			if (asked == null || now.isBefore(asked.at().plus(properties.rebootTimeout()))) {
 				return now.plus(POLL);
 			}
 			remediation.quarantineAndReplace(reservationId, node, Verdict.Fault.HARDWARE,
@@ -132,16 +131,18 @@ public class RebootRechecks {
 						+ "; run a check to put it back in service.", 4000)));
 	}
 
-	private @Nullable Instant rebootedAt(String node, UUID reservationId) {
+	/** When the node's last reboot for this reservation was asked, and the driver's mark of it. */
+	private record RebootAsked(Instant at, @Nullable String mark) {
+	}
+
+	private @Nullable RebootAsked lastReboot(String node, UUID reservationId) {
 		return jdbc.sql("""
-				SELECT max(at) FROM node_remediation WHERE hostname = ? AND reservation_id = ? AND action = 'REBOOT'""")
+				SELECT at, reboot_mark FROM node_remediation
+				WHERE hostname = ? AND reservation_id = ? AND action = 'REBOOT'
+				ORDER BY at DESC, id DESC LIMIT 1""")
 			.params(node, reservationId)
-			.query((rs, row) -> rs.getTimestamp(1))
-			.list()
-			.stream()
-			.filter(java.util.Objects::nonNull)
-			.map(Timestamp::toInstant)
-			.findFirst()
+			.query((rs, row) -> new RebootAsked(rs.getTimestamp("at").toInstant(), rs.getString("reboot_mark")))
+			.optional()
 			.orElse(null);
 	}
 

@@ -157,9 +157,9 @@ public class Remediation {
 		ClusterDriver driver = drivers.forPool(cluster.pool());
 		if (fault == Verdict.Fault.SOFTWARE && !repeated) {
 			try {
-				String done = driver.reboot(cluster.ref(), node);
+				ClusterDriver.Reboot reboot = driver.reboot(cluster.ref(), node);
 				note(cluster.reservationId(), node, Action.REBOOT, fault,
-						"Rebooting " + node + " for a software fault (" + why + "): " + done + ".");
+						"Rebooting " + node + " for a software fault (" + why + "): " + reboot.done() + ".", reboot.mark());
 				return Action.REBOOT;
 			}
 			catch (ClusterDriverException | UnsupportedOperationException ex) {
@@ -179,7 +179,7 @@ public class Remediation {
 	 */
 	public List<UUID> quarantineAndReplace(@Nullable UUID reservationId, String node, Verdict.Fault fault, String reason) {
 		Inventory.StateChange change = inventory.quarantine(ALLOT, node, shorten(OWN_REASON + reason, 400));
-		note(reservationId, node, Action.QUARANTINE, fault, "Quarantined " + node + " (" + reason + ").");
+		note(reservationId, node, Action.QUARANTINE, fault, "Quarantined " + node + " (" + reason + ").", null);
 		List<UUID> stranded = new ArrayList<>();
 		for (NodeCommitments.Commitment held : change.affected()) {
 			if (!replaceIn(held.reservationId(), node, reason)) {
@@ -280,11 +280,16 @@ public class Remediation {
 			.single() > 0;
 	}
 
-	private void note(@Nullable UUID reservationId, String node, Action action, Verdict.Fault fault, String detail) {
+	/** Records the step; {@code rebootMark} is what the driver read of the node before a reboot ({@link RebootRechecks}). */
+	private void note(@Nullable UUID reservationId, String node, Action action, Verdict.Fault fault, String detail,
+			@Nullable String rebootMark) {
 		transactions.executeWithoutResult(status -> {
 			Instant now = clock.instant();
-			jdbc.sql("INSERT INTO node_remediation (hostname, reservation_id, action, fault, reason, at) VALUES (?, ?, ?, ?, ?, ?)")
-				.params(node, reservationId, action.name(), fault.name(), shorten(detail, 4000), Timestamp.from(now))
+			jdbc.sql("""
+					INSERT INTO node_remediation (hostname, reservation_id, action, fault, reason, at, reboot_mark)
+					VALUES (?, ?, ?, ?, ?, ?, ?)""")
+				.params(node, reservationId, action.name(), fault.name(), shorten(detail, 4000), Timestamp.from(now),
+						rebootMark == null ? null : shorten(rebootMark, 200))
 				.update();
 			Cluster cluster = reservationId == null ? null : clusters.find(reservationId).orElse(null);
 			if (cluster != null) {

@@ -216,11 +216,11 @@ public final class FakeDriver implements ClusterDriver {
 
 	/** A reboot cures a software fault. */
 	@Override
-	public String reboot(ClusterRef ref, String node) {
+	public Reboot reboot(ClusterRef ref, String node) {
 		return call("reboot " + node, () -> {
 			rebooted.add(node);
 			unhealthyNodes.remove(node, FakeCheckOutputs.Health.SOFTWARE_FAULT);
-			return "rebooted " + node + " (fake)";
+			return new Reboot("rebooted " + node + " (fake)", null);
 		});
 	}
 

@@ -253,13 +253,13 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
 
 	/** Cordon, drain and the provider's reboot annotation ({@link NodeReboots}). */
 	@Override
-	public String reboot(ClusterRef ref, String node) {
+	public Reboot reboot(ClusterRef ref, String node) {
 		return translated("reboot", () -> reboots.reboot(ref.name(), node));
 	}
 
 	@Override
-	public boolean backFromReboot(ClusterRef ref, String node) {
-		return translated("backFromReboot", () -> reboots.back(node));
+	public boolean backFromReboot(ClusterRef ref, String node, @Nullable String mark) {
+		return translated("backFromReboot", () -> reboots.back(node, mark));
 	}
 
 	@Override

@@ -3,10 +3,12 @@ package dev.allot.provisioning.driver.kubernetes;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.allot.provisioning.driver.ClusterDriver;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.jspecify.annotations.Nullable;
 
 import static dev.allot.provisioning.driver.kubernetes.Names.*;
 
@@ -15,7 +17,8 @@ import static dev.allot.provisioning.driver.kubernetes.Names.*;
  * the pods of Allot's tenant namespaces, respecting their disruption budgets), and asks the node's provider to
  * reboot or reprovision it with the annotation {@value #REMEDIATION}{@code : reboot}. Kubernetes cannot reboot a
  * machine itself; the provider's controller acts on the annotation, and uncordons the node and removes the
- * annotation when it is back.
+ * annotation when it is back. The node's {@code bootID} (which the kubelet reports anew after every boot) is read
+ * first, so that a node the provider hands back without restarting it is not counted back.
  */
 final class NodeReboots {
 
@@ -27,7 +30,8 @@ final class NodeReboots {
 		this.client = client;
 	}
 
-	String reboot(String reservation, String node) {
+	ClusterDriver.Reboot reboot(String reservation, String node) {
+		String bootId = bootId(client.nodes().withName(node).get());
 		client.nodes().withName(node).edit(n -> {
 			n.getSpec().setUnschedulable(true);
 			if (n.getMetadata().getAnnotations() == null) {
@@ -48,18 +52,33 @@ final class NodeReboots {
 				}
 			}
 		}
-		return "cordoned " + node + ", evicted " + evicted.size() + " pod" + (evicted.size() == 1 ? "" : "s")
+		return new ClusterDriver.Reboot("cordoned " + node + ", evicted " + evicted.size() + " pod"
+				+ (evicted.size() == 1 ? "" : "s")
 				+ (blocked.isEmpty() ? "" : " (" + String.join(", ", blocked) + " held by a disruption budget)")
-				+ ", annotated " + REMEDIATION + "=reboot for the provider";
+				+ ", annotated " + REMEDIATION + "=reboot for the provider", bootId);
 	}
 
-	/** Back when the provider has done its part: the node is Ready, uncordoned, and the annotation is gone. */
-	boolean back(String node) {
+	/**
+	 * Back when the provider has done its part: the node is Ready, uncordoned, the annotation is gone, and it has
+	 * booted since the reboot was asked (its {@code bootID} is not {@code bootIdBefore}; not compared when either is
+	 * unknown).
+	 */
+	boolean back(String node, @Nullable String bootIdBefore) {
 		io.fabric8.kubernetes.api.model.Node found = client.nodes().withName(node).get();
+		String bootId = bootId(found);
 		return found != null && "Ready".equals(NodeClaims.readiness(found))
 				&& !Boolean.TRUE.equals(found.getSpec().getUnschedulable())
 				&& (found.getMetadata().getAnnotations() == null
-						|| !found.getMetadata().getAnnotations().containsKey(REMEDIATION));
+						|| !found.getMetadata().getAnnotations().containsKey(REMEDIATION))
+				&& (bootIdBefore == null || bootId == null || !bootId.equals(bootIdBefore));
+	}
+
+	private static @Nullable String bootId(io.fabric8.kubernetes.api.model.@Nullable Node node) {
+		if (node == null || node.getStatus() == null || node.getStatus().getNodeInfo() == null) {
+			return null;
+		}
+		String id = node.getStatus().getNodeInfo().getBootID();
+		return id == null || id.isBlank() ? null : id;
 	}
 
 	private static boolean daemonSetPod(Pod pod) {

@@ -28,6 +28,7 @@ import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.driver.MultiNodeCheckJob;
 import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheckResult;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -490,31 +491,41 @@ public final class SlurmDriver implements ClusterDriver {
 
 	/**
 	 * {@code scontrol reboot ASAP nextstate=RESUME}: Slurm drains the node (no new job starts), reboots it with
-	 * its {@code RebootProgram} and returns it to service when its slurmd registers again.
+	 * its {@code RebootProgram} and returns it to service when its slurmd registers again. The node's
+	 * {@code SlurmdStartTime} is read first: it is the reboot's mark.
 	 */
 	@Override
-	public String reboot(ClusterRef ref, String node) {
+	public Reboot reboot(ClusterRef ref, String node) {
+		String slurmdStarted = shownNode(node).get("SlurmdStartTime");
 		SlurmCommands.Result rebooted = slurm.run("scontrol", "reboot", "ASAP", "nextstate=RESUME",
 				"reason=allot-remediation-" + ref.name(), node);
 		if (!rebooted.ok()) {
 			throw errors.failed("scontrol reboot " + node, rebooted, List.of(node));
 		}
-		return "scontrol reboot ASAP nextstate=RESUME " + node;
+		return new Reboot("scontrol reboot ASAP nextstate=RESUME " + node, slurmdStarted.isEmpty() ? null : slurmdStarted);
 	}
 
 	/**
-	 * Back when Slurm holds the node in service again: its slurmd registered, no reboot, down or drain flag. Read
-	 * with {@code scontrol show node}: in 22.05 {@code sinfo --json} leaves the pending reboot's flags out.
+	 * Back when the node's slurmd has started since the reboot was asked (its {@code SlurmdStartTime} is no longer
+	 * the mark; a reboot restarts it) and Slurm holds the node in service again: no reboot, down or drain flag.
+	 * Slurm alone is not enough: right after {@code scontrol reboot ASAP} it may report a node that never restarted
+	 * as idle, and a check job sent there then hangs in CONFIGURING. Read with {@code scontrol show node}: in 22.05
+	 * {@code sinfo --json} leaves the pending reboot's flags out.
 	 */
 	@Override
-	public boolean backFromReboot(ClusterRef ref, String node) {
+	public boolean backFromReboot(ClusterRef ref, String node, @Nullable String mark) {
+		SlurmRecord shown = shownNode(node);
+		String state = shown.get("State").toUpperCase(java.util.Locale.ROOT);
+		return (mark == null || !shown.get("SlurmdStartTime").equals(mark)) && !state.isEmpty() && !unreachable(state)
+				&& !state.matches(".*(REBOOT|DRAIN|DOWN|NOT_RESPONDING|FAIL|POWER|\\*).*");
+	}
+
+	private SlurmRecord shownNode(String node) {
 		SlurmCommands.Result shown = slurm.run("scontrol", "show", "node", node, "--oneliner");
 		if (!shown.ok()) {
 			throw errors.failed("scontrol show node " + node, shown, List.of(node));
 		}
-		String state = SlurmRecord.parse(shown.stdout()).get("State").toUpperCase(java.util.Locale.ROOT);
-		return !state.isEmpty() && !unreachable(state)
-				&& !state.matches(".*(REBOOT|DRAIN|DOWN|NOT_RESPONDING|FAIL|POWER|\\*).*");
+		return SlurmRecord.parse(shown.stdout());
 	}
 
 	/**

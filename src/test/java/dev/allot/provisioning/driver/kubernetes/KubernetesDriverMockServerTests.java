@@ -7,6 +7,7 @@ import java.util.Map;
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.ClusterAccess;
 import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
 import dev.allot.provisioning.driver.NodesUnavailableException;
@@ -214,6 +215,34 @@ class KubernetesDriverMockServerTests {
 			.containsExactly("nvidia.com/gpu");
 		assertThat(client.nodes().withName("gpu-001").get().getMetadata().getLabels())
 			.doesNotContainKeys("allot.dev/reservation", "allot.dev/tenant");
+	}
+
+	@Test
+	void aRebootedNodeOnTheMockServerIsBackOnlyWhenTheProviderReturnedItAndItBootedSince() {
+		ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-002"));
+		driver.provision(spec);
+		client.nodes().withName("gpu-002").edit(n -> {
+			n.getStatus().setNodeInfo(new io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder().withBootID("boot-1").build());
+			return n;
+		});
+
+		ClusterDriver.Reboot reboot = driver.reboot(spec.ref(), "gpu-002");
+		assertThat(reboot.mark()).isEqualTo("boot-1");
+		assertThat(driver.backFromReboot(spec.ref(), "gpu-002", reboot.mark())).as("cordoned and annotated").isFalse();
+
+		// the provider uncordons the node and removes the annotation, but the kubelet reports the same boot
+		client.nodes().withName("gpu-002").edit(n -> {
+			n.getSpec().setUnschedulable(false);
+			n.getMetadata().getAnnotations().remove("allot.dev/remediation");
+			return n;
+		});
+		assertThat(driver.backFromReboot(spec.ref(), "gpu-002", reboot.mark())).as("not booted since").isFalse();
+
+		client.nodes().withName("gpu-002").edit(n -> {
+			n.getStatus().getNodeInfo().setBootID("boot-2");
+			return n;
+		});
+		assertThat(driver.backFromReboot(spec.ref(), "gpu-002", reboot.mark())).isTrue();
 	}
 
 	@Test

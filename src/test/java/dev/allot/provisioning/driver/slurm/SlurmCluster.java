@@ -214,13 +214,15 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 	}
 
 	/**
-	 * Brings a node a test had Slurm reboot back into service, as its slurmd would register after a real reboot (the
-	 * test host does not reboot). A reboot still pending is cancelled first: resuming alone would let Slurm issue it
-	 * later, and the node would go down under the next test. Waits until the node can run jobs (no down, drain,
-	 * reboot or not-responding flag), resuming it again while it cannot.
+	 * Brings a node a test had Slurm reboot back into service, as after a real reboot (the test host does not
+	 * reboot): its slurmd restarts (a new {@code SlurmdStartTime}, which Allot waits for) and registers again. A
+	 * reboot still pending is cancelled first: resuming alone would let Slurm issue it later, and the node would go
+	 * down under the next test. Waits until the node can run jobs (no down, drain, reboot or not-responding flag),
+	 * resuming it again while it cannot.
 	 */
 	public void backInService(String node) {
 		run("scontrol", "cancel_reboot", node);
+		restartSlurmd(node);
 		org.awaitility.Awaitility.await("Slurm node " + node + " back in service")
 			.atMost(Duration.ofSeconds(120))
 			.pollInterval(Duration.ofSeconds(2))
@@ -233,6 +235,27 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 				return inService;
 			});
 		withCudaFeature(); // a slurmd registering again may leave its declared features inactive
+	}
+
+	/** Stops the node's slurmd (its pid file, as {@code .ci/slurm-up.sh} configures it) and starts it again. */
+	private void restartSlurmd(String node) {
+		Path pidFile = Path.of(slurmConf).getParent().getParent().resolve("slurm/run/slurmd-" + node + ".pid");
+		try {
+			if (Files.exists(pidFile)) {
+				ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(slurmd -> {
+					slurmd.destroy();
+					slurmd.onExit().orTimeout(30, TimeUnit.SECONDS).join();
+				});
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		String slurmd = Files.isExecutable(Path.of("/usr/sbin/slurmd")) ? "/usr/sbin/slurmd" : "slurmd";
+		Result started = run(slurmd, "-f", slurmConf, "-N", node);
+		if (started.exitCode() != 0) {
+			throw new IllegalStateException("slurmd -N " + node + " did not start: " + started.stderr());
+		}
 	}
 
 	private static Result exec(List<String> command, Duration timeout) {

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheckResult;
@@ -143,22 +144,36 @@ class SlurmHealthCheckTests {
 	}
 
 	@Test
-	void aRebootGoesThroughScontrolAndDrainsTheNodeUntilItComesBack() {
+	void aRebootGoesThroughScontrolAndTheNodeIsBackOnlyOnceItsSlurmdHasStartedAgain() {
 		spec = Specs.slurm(List.of("gpu-008"));
 		driver.provision(spec);
+		String startedBefore = SlurmRecord.parse(slurm.run("scontrol", "show", "node", "gpu-008", "--oneliner").stdout())
+			.get("SlurmdStartTime");
 
-		assertThat(driver.reboot(spec.ref(), "gpu-008")).isEqualTo("scontrol reboot ASAP nextstate=RESUME gpu-008");
+		ClusterDriver.Reboot reboot = driver.reboot(spec.ref(), "gpu-008");
+		assertThat(reboot.done()).isEqualTo("scontrol reboot ASAP nextstate=RESUME gpu-008");
+		assertThat(reboot.mark()).isEqualTo(startedBefore).matches("\\d+");
 
 		SlurmRecord node = SlurmRecord.parse(slurm.run("scontrol", "show", "node", "gpu-008", "--oneliner").stdout());
 		assertThat(node.get("State")).contains("REBOOT");
 		assertThat(node.get("Reason")).startsWith("allot-remediation-" + spec.ref().name());
-		// the test host does not really reboot: the node comes back as its slurmd would register after a reboot
-		slurm.run("scontrol", "update", "NodeName=gpu-008", "State=RESUME");
-		org.awaitility.Awaitility.await()
-			.atMost(Duration.ofSeconds(120))
-			.until(() -> SlurmRecord.parse(slurm.run("scontrol", "show", "node", "gpu-008", "--oneliner").stdout())
-				.get("State")
-				.equals("IDLE"));
+		assertThat(driver.backFromReboot(spec.ref(), "gpu-008", reboot.mark())).isFalse();
+		try {
+			// Slurm shows the node idle again although it never restarted: not back
+			slurm.run("scontrol", "cancel_reboot", "gpu-008");
+			slurm.run("scontrol", "update", "NodeName=gpu-008", "State=RESUME");
+			org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(120))
+				.until(() -> SlurmRecord.parse(slurm.run("scontrol", "show", "node", "gpu-008", "--oneliner").stdout())
+					.get("State")
+					.equals("IDLE"));
+			assertThat(driver.backFromReboot(spec.ref(), "gpu-008", reboot.mark())).isFalse();
+		}
+		finally {
+			// its slurmd starts again, as after a real reboot (the test host does not reboot): back
+			slurm.backInService("gpu-008");
+		}
+		assertThat(driver.backFromReboot(spec.ref(), "gpu-008", reboot.mark())).isTrue();
 	}
 
 }

@@ -145,9 +145,6 @@ class SlurmMultiNodeAllReduceStandInTests extends SlurmStandInTest {
 	}
 
 	@Test
-	@org.junit.jupiter.api.Disabled("Fails on the single-host cluster since 2026-12-04 (4 runs of 4): right after "
-			+ "'scontrol reboot ASAP' slurmctld logs the node set to IDLE, Allot's check after the reboot finds it back, "
-			+ "and its srun waits (CONFIGURING) until the check times out, which quarantines the node. Open in issue 13")
 	void anAllReduceAcrossNodesAskedForOnDemandBlamesTheNodeSlowAloneWhichIsRebootedAndBackInServiceOnlyAfterPassingAgain()
 			throws IOException {
 		Setup s = pool();
