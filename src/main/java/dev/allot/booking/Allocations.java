@@ -100,10 +100,12 @@ class Allocations {
 	 */
 	List<Locked> lockFreeNodesWaiting(UUID poolId, List<String> blocks, TimeWindow window,
 			@Nullable String cudaDriver, int count, List<Long> excluded) {
-		List<Long> candidates = preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded);
-		if (candidates.isEmpty()) {
+		List<Long> preferred = preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded);
+		if (preferred.isEmpty()) {
 			return List.of();
 		}
+		// the first count in the order of preference (the search answers every free node it read, best first)
+		List<Long> candidates = preferred.subList(0, Math.min(count, preferred.size()));
 		return jdbc.sql("""
 				SELECT n.id, n.hostname FROM node n
 				WHERE n.id = ANY(:nodes) AND n.state = 'AVAILABLE' AND NOT n.spare
@@ -206,6 +208,17 @@ class Allocations {
 			.param(nodeIds.toArray(Long[]::new))
 			.query(String.class)
 			.list();
+	}
+
+	/**
+	 * Queues this transaction behind others of the pool that called this before (a transaction-scoped advisory lock
+	 * on the pool): the patient reclaimers and repackers, which wait for nodes, then take their turns one at a time.
+	 */
+	void queueForPool(UUID poolId) {
+		jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(CAST(? AS text), 7)) IS NULL")
+			.param(poolId)
+			.query(Boolean.class)
+			.single();
 	}
 
 	/** Locks those of the nodes no other transaction holds, never waiting; answers how many it locked. */

@@ -53,6 +53,8 @@ public class Bookings {
 	/** How far past the requested start a refusal looks for alternatives ({@code GET /capacity/earliest}: further). */
 	private static final java.time.Duration ALTERNATIVES_WITHIN = java.time.Duration.ofDays(7);
 
+	private static final int CONTENDED_ATTEMPTS = 4;
+
 	/** GPUs a tenant's reservation holds in a pool, and when: what the calendar marks as the viewer's own. */
 	public record Held(String pool, int gpus, Instant startsAt, Instant endsAt) {
 	}
@@ -96,6 +98,8 @@ public class Bookings {
 
 	private final Reclaiming reclaiming;
 
+	private final Repacking repacking;
+
 	private final Lending lending;
 
 	private final List<ClusterChoices> choices;
@@ -109,7 +113,7 @@ public class Bookings {
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
-			Reclaiming reclaiming, Lending lending, List<ClusterChoices> choices, NodeMemory nodeMemory,
+			Reclaiming reclaiming, Repacking repacking, Lending lending, List<ClusterChoices> choices, NodeMemory nodeMemory,
 			StoredVolumes volumes, OrchestratorCheck orchestrators) {
 		this.nodeMemory = nodeMemory;
 		this.volumes = volumes;
@@ -117,6 +121,7 @@ public class Bookings {
 		this.capacity = capacity;
 		this.choices = List.copyOf(choices);
 		this.reclaiming = reclaiming;
+		this.repacking = repacking;
 		this.lending = lending;
 		this.reservations = reservations;
 		this.allocations = allocations;
@@ -140,16 +145,27 @@ public class Bookings {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
 		Target target = target(tenant, request);
 		try {
-			return transactions.execute(status -> {
-				quotas.lock(tenant.id());
-				if (idempotencyKey != null) {
-					Optional<Booked> replay = replay(tenant, idempotencyKey);
-					if (replay.isPresent()) {
-						return replay.get();
-					}
+			for (int attempt = 1;; attempt++) {
+				boolean patient = attempt == CONTENDED_ATTEMPTS;
+				try {
+					return transactions.execute(status -> {
+						quotas.lock(tenant.id());
+						if (idempotencyKey != null) {
+							Optional<Booked> replay = replay(tenant, idempotencyKey);
+							if (replay.isPresent()) {
+								return replay.get();
+							}
+						}
+						return new Booked(bookLocked(target, request, idempotencyKey, patient), false);
+					});
 				}
-				return new Booked(bookLocked(target, request, idempotencyKey), false);
-			});
+				catch (Contended lost) {
+					if (attempt >= CONTENDED_ATTEMPTS) {
+						throw lost.refusal;
+					}
+					pause(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 40L * attempt));
+				}
+			}
 		}
 		catch (DuplicateKeyException ex) {
 			if (idempotencyKey == null) {
@@ -162,6 +178,31 @@ public class Bookings {
 				withAlternatives(refused, caller, tenant, request);
 			}
 			throw refused;
+		}
+	}
+
+	/**
+	 * A guaranteed booking refused while reclaiming or repacking passed by what other transactions held (a victim, a
+	 * node, a reservation to move): a lost race rather than a lack of capacity, so {@link #book} runs it again, up to
+	 * {@value #CONTENDED_ATTEMPTS} times in all; its transaction rolled back.
+	 */
+	private static final class Contended extends RuntimeException {
+
+		private final AllotException refusal;
+
+		Contended(AllotException refusal) {
+			super(refusal.getMessage(), null, false, false);
+			this.refusal = refusal;
+		}
+
+	}
+
+	private static void pause(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
@@ -197,7 +238,12 @@ public class Bookings {
 		}
 	}
 
-	private Reservation bookLocked(Target target, BookingRequest request, @Nullable IdempotencyKey key) {
+	/**
+	 * Books under the tenant's quota lock. {@code patient}: the last attempt of a guaranteed booking that lost races
+	 * before; reclaiming and repacking then wait for what other transactions hold instead of passing it by.
+	 */
+	private Reservation bookLocked(Target target, BookingRequest request, @Nullable IdempotencyKey key,
+			boolean patient) {
 		UUID id = UUID.randomUUID();
 		Pool pool = target.pool();
 		TimeWindow window = request.window();
@@ -212,11 +258,21 @@ public class Bookings {
 			lending.requireRoomBeyondHeld(tenantId, pool.gpuType(), window, request.gpus(), would);
 			// reclaiming only when the free nodes do not suffice, and only for a booking within the guarantee
 			boolean reclaims = would.reservedOnly() && !request.preemptible();
+			boolean contended = false;
 			if (reclaims) {
-				reclaiming.reclaim(pool, tenantId, target.nodes(), window, request.cluster().cudaDriver());
+				contended = reclaiming.reclaim(pool, tenantId, target.nodes(), window, request.cluster().cudaDriver(),
+						patient);
 				List<Allocations.Locked> more = lockFreeNodes(target, window, request.cluster().cudaDriver(),
 						target.nodes() - nodes.size(), nodes.stream().map(Allocations.Locked::nodeId).toList());
 				nodes = java.util.stream.Stream.concat(nodes.stream(), more.stream()).toList();
+				if (nodes.size() < target.nodes()) {
+					// free in every hour but not on the same nodes for the whole window: move what has not started
+					Repacking.Made made = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
+							request.cluster().cudaDriver(), nodes.stream().map(Allocations.Locked::nodeId).toList(),
+							patient);
+					nodes = java.util.stream.Stream.concat(nodes.stream(), made.nodes().stream()).toList();
+					contended |= made.contended();
+				}
 			}
 			if (nodes.size() < target.nodes()) {
 				AllotException refused = capacityNotAvailable(pool.name() + " has " + nodes.size() + " of the "
@@ -224,7 +280,7 @@ public class Bookings {
 				if (reclaims) {
 					startAfterNotice(target, request).ifPresent(start -> refused.with("earliestStart", start.toString()));
 				}
-				throw refused;
+				throw contended ? new Contended(refused) : refused;
 			}
 		}
 		QuotaDecision decision = quotas.reserve(id, tenantId, target.project().slug(), pool.gpuType(), window,
@@ -314,8 +370,11 @@ public class Bookings {
 					request.window(), request.gpus());
 			AllotException heldBack = lending.heldBack(tenant.id(), target.pool().gpuType(), request.window(),
 					request.gpus(), decision).orElse(null);
-			return new Quote(heldBack == null && free >= target.nodes(), free, target.nodes(), decision, null,
-					heldBack);
+			// a booking within the guarantee also fits where it would reclaim borrowed nodes
+			boolean fits = free >= target.nodes() || decision.reservedOnly() && !request.preemptible()
+					&& reclaiming.wouldMakeRoom(target.pool(), tenant.id(), target.nodes(), request.window(),
+							request.cluster().cudaDriver());
+			return new Quote(heldBack == null && fits, free, target.nodes(), decision, null, heldBack);
 		}
 		catch (QuotaExceededException refusal) {
 			return new Quote(false, free, target.nodes(), null, refusal, null);

@@ -55,18 +55,26 @@ class Reclaiming {
 	 * tenants' preemptible reservations overlapping its window, lowest priority class first, then the most recently
 	 * created, until enough nodes are free. In the booking's transaction: if the booking still fails, the
 	 * preemptions roll back with it. A victim whose notice would keep its nodes past the window's start is left
-	 * alone (preempting it would not help this booking).
+	 * alone (preempting it would not help this booking). Answers whether the booking may find room when tried again:
+	 * a victim was passed by because another transaction held it, or enough nodes looked free without preempting
+	 * anything (another booking may take them before this one locks them). {@code patient}: wait for a victim (its
+	 * row and nodes) another transaction holds rather than pass it by, queued behind other patient reclaimers of the
+	 * pool; a deadlock this may close is broken by PostgreSQL, and the booking runs again.
 	 */
-	void reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver) {
+	boolean reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver,
+			boolean patient) {
 		// the candidates first: a partial index finds them at once, and without any the pool's free nodes (a count
 		// over the whole pool) need not be counted
 		List<Reservations.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
 		if (candidates.isEmpty()) {
-			return;
+			return false;
 		}
 		int free = allocations.countFree(pool.id(), window, driver);
 		if (free >= nodes) {
-			return;
+			return true;
+		}
+		if (patient) {
+			allocations.queueForPool(pool.id());
 		}
 		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
 				candidates.stream().map(Reservations.Preemptible::tenantId).toList(), pool.gpuType());
@@ -78,14 +86,32 @@ class Reclaiming {
 				.thenComparing(Reservations.Preemptible::id))
 			.toList();
 		Instant now = clock.instant();
+		boolean contended = false;
 		for (Reservations.Preemptible victim : victims) {
 			if (free >= nodes) {
-				return;
+				return true;
 			}
-			if (preempt(victim, pool, window, now)) {
+			Preempted preempted = preempt(victim, pool, window, now, patient);
+			if (preempted == Preempted.YES) {
 				free = allocations.countFree(pool.id(), window, driver);
 			}
+			contended |= preempted == Preempted.HELD_ELSEWHERE;
 		}
+		return contended && free < nodes;
+	}
+
+	private enum Preempted {
+		YES, NO, HELD_ELSEWHERE
+	}
+
+	/**
+	 * Whether a guaranteed booking of this window would get its nodes by reclaiming (for a quote, which changes
+	 * nothing): it starts after the notice, and enough nodes hold nothing but other tenants' live preemptible
+	 * reservations. Moving reservations that have not started ({@link Repacking}) is not counted.
+	 */
+	boolean wouldMakeRoom(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver) {
+		return !window.start().isBefore(clock.instant().plus(preemptionNotice))
+				&& allocations.countReclaimable(pool.id(), tenantId, window, driver) >= nodes;
 	}
 
 	/**
@@ -108,21 +134,23 @@ class Reclaiming {
 	}
 
 	/**
-	 * Preempts one reservation, unless its notice keeps its nodes past {@code needed}'s start. Never waits: a victim
-	 * whose row or nodes another transaction holds (its owner changing it, another booking reclaiming it) is passed
-	 * by, so two reclaiming bookings cannot deadlock on each other's victims.
+	 * Preempts one reservation, unless its notice keeps its nodes past {@code needed}'s start. Unless
+	 * {@code patient}, never waits: a victim whose row or nodes another transaction holds (its owner changing it,
+	 * another booking reclaiming it) is passed by, so two reclaiming bookings cannot deadlock on each other's victims.
 	 */
-	private boolean preempt(Reservations.Preemptible victim, Pool pool, TimeWindow needed, Instant now) {
-		Optional<Reservations.Stored> held = reservations.findForUpdateSkipLocked(victim.tenantId(), victim.id());
+	private Preempted preempt(Reservations.Preemptible victim, Pool pool, TimeWindow needed, Instant now,
+			boolean patient) {
+		Optional<Reservations.Stored> held = patient ? reservations.findForUpdate(victim.tenantId(), victim.id())
+				: reservations.findForUpdateSkipLocked(victim.tenantId(), victim.id());
 		if (held.isEmpty()) {
-			return false;
+			return Preempted.HELD_ELSEWHERE;
 		}
 		Reservations.Stored stored = held.get();
 		Reservation before = stored.reservation();
 		ReservationStatus status = before.status(now);
 		if (!before.preemptible() || !(status == ReservationStatus.CONFIRMED || status == ReservationStatus.PROVISIONING
 				|| status == ReservationStatus.ACTIVE)) {
-			return false; // changed since it was listed
+			return Preempted.NO; // changed since it was listed
 		}
 		Instant at = nextMinute(now);
 		Instant noticeEnd = nextMinute(now.plus(preemptionNotice));
@@ -131,14 +159,17 @@ class Reclaiming {
 		// one that starts after the notice lets go of everything at once, whenever in the window it starts; one that
 		// keeps its nodes for the notice is no help to a booking starting before that ends
 		if (keepsNodesForTheNotice && noticeEnd.isAfter(needed.start())) {
-			return false;
+			return Preempted.NO;
 		}
 		String reason = "Reclaimed for a guaranteed booking of " + pool.gpuType().code()
 				+ " capacity: this reservation was preemptible"
 				+ (before.quote().preemptible() ? " (part of it was borrowed above the guarantee)" : "");
 		List<Long> nodeIds = allocations.nodesOf(before.id());
-		if (allocations.lockNodesSkipLocked(nodeIds) < nodeIds.size()) {
-			return false;
+		if (patient) {
+			allocations.lockNodes(nodeIds);
+		}
+		else if (allocations.lockNodesSkipLocked(nodeIds) < nodeIds.size()) {
+			return Preempted.HELD_ELSEWHERE;
 		}
 		if (freedFrom.isBefore(before.endsAt())) {
 			allocations.endAt(before.id(), stored.poolId(), freedFrom)
@@ -151,7 +182,7 @@ class Reclaiming {
 				before, after));
 		events.publishEvent(new ReservationPreempted(before.id(), before.tenant(), pool.name(), at, freedFrom,
 				reason));
-		return true;
+		return Preempted.YES;
 	}
 
 	private static Instant nextMinute(Instant instant) {

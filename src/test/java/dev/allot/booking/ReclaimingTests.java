@@ -26,6 +26,11 @@ class ReclaimingTests extends BookingFixture {
 		assertThat(borrowed.status()).as(borrowed.toString()).isEqualTo(201);
 		assertThat(borrowed.json().get("preemptible").asBoolean()).isTrue();
 		String victim = borrowed.json().get("id").asString();
+		// a's quote says it fits, by reclaiming: no node is free
+		JsonNode quoted = api.post("/api/v1/tenants/" + a.tenant() + "/quotes", a.token(), body(a, 16, hour(6), hour(8)))
+			.json();
+		assertThat(quoted.get("fits").asBoolean()).as(quoted.toString()).isTrue();
+		assertThat(quoted.get("capacity").get("freeNodes").asInt()).isZero();
 
 		Api.Response guaranteed = book(a, 16, hour(6), hour(8));
 		assertThat(guaranteed.status()).as(guaranteed.toString()).isEqualTo(201);

@@ -82,12 +82,19 @@ class SharingContentionTests extends BookingFixture {
 				java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 
 		assertThat(serverErrors).isEmpty();
+		assertThat(outcomes).as("guaranteed bookings refused although reclaiming and repacking were tried")
+			.doesNotContainKey("guaranteed 409 after reclaiming");
 		assertThat(preempted).as("the run must have reclaimed").isPositive();
 		assertThat(jdbc.sql("""
 				SELECT count(*) FROM allocation a JOIN allocation b
 				  ON a.node_id = b.node_id AND a.id < b.id AND a.active AND b.active AND a.during && b.during
 				WHERE a.pool_id = (SELECT id FROM pool WHERE name = ?)""").param(first.pool()).query(Integer.class)
 			.single()).as("node-instants held twice").isZero();
+		assertThat(jdbc.sql("""
+				SELECT count(*) FROM reservation r
+				WHERE r.tenant_slug = ANY(?) AND (SELECT count(*) FROM allocation a
+				                                  WHERE a.reservation_id = r.id AND a.active) > r.gpus / 8""")
+			.param(tenants).query(Long.class).single()).as("reservations holding more nodes than they booked").isZero();
 		assertThat(jdbc.sql("SELECT count(*) FROM reservation WHERE tenant_slug = ANY(?) "
 				+ "AND lifecycle_status = 'PREEMPTED' AND NOT preemptible").param(tenants).query(Long.class).single())
 			.as("reservations preempted although not preemptible").isZero();

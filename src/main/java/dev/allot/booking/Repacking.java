@@ -1,0 +1,415 @@
+package dev.allot.booking;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.inventory.Pool;
+import dev.allot.shared.TimeWindow;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * Repacking: a guaranteed booking that still finds too few nodes free for its whole window after reclaiming moves
+ * reservations that have not started to other nodes of the pool, so that enough nodes are free for the window.
+ * <p>
+ * Guarantees are counted hour by hour, but a booking needs the same nodes for its whole window: other tenants'
+ * reservations, each within its own guarantee, may leave a free node in every hour and no node free in all of
+ * them. Repacking assigns nodes anew to the reservations overlapping the window that may move (they start more than
+ * {@code allot.sharing.repack-beyond} ahead and their cluster is not being built), together with the booking, in
+ * order of their start, each keeping its own nodes when they are still free, else taking others with its CUDA
+ * driver (its block first). Every reservation that may not move (it started, or is about to) starts before any that
+ * may, so whatever is in the way of a reservation being placed holds the moment it starts: this finds nodes for all
+ * of them whenever, at every start, the nodes needed there are no more than the nodes there are. A guaranteed
+ * booking within the healthy capacity is then refused only for reservations that may no longer move.
+ * <p>
+ * In the booking's transaction: the nodes involved are locked without waiting (a node another transaction holds,
+ * and what it holds, stay as they are), and so are the reservations moved; if the booking still fails, the moves
+ * roll back with it. A moved reservation keeps its window and size; its nodes change, which it shows, and each move
+ * is audited ({@code reservation.repacked}).
+ */
+@Component
+class Repacking {
+
+	/** Above this many reservations in the way, repacking is not tried (the plan is computed in memory). */
+	static final int MOST_MOVABLE = 2_000;
+
+	private final JdbcClient jdbc;
+
+	private final Reservations reservations;
+
+	private final Allocations allocations;
+
+	private final CapacityCalendar calendar;
+
+	private final AuditLog audit;
+
+	private final Clock clock;
+
+	private final Duration repackBeyond;
+
+	Repacking(JdbcClient jdbc, Reservations reservations, Allocations allocations, CapacityCalendar calendar,
+			AuditLog audit, Clock clock, SharingProperties sharing) {
+		this.jdbc = jdbc;
+		this.reservations = reservations;
+		this.allocations = allocations;
+		this.calendar = calendar;
+		this.audit = audit;
+		this.clock = clock;
+		this.repackBeyond = sharing.repackBeyond();
+	}
+
+	/** A reservation that may move: its window, its nodes (by id) and the CUDA driver it needs. */
+	private record Movable(UUID id, UUID tenantId, TimeWindow window, List<Long> nodes, @Nullable String cudaDriver) {
+	}
+
+	/** A node that may take reservations: its block, CUDA drivers, and the windows free on it once the movable are lifted. */
+	private record Room(long id, String hostname, String block, Set<String> cudaDrivers, List<TimeWindow> free) {
+
+		boolean fits(TimeWindow window, @Nullable String cudaDriver) {
+			return (cudaDriver == null || cudaDrivers.contains(cudaDriver))
+					&& free.stream().anyMatch(w -> !w.start().isAfter(window.start()) && !w.end().isBefore(window.end()));
+		}
+
+		void take(TimeWindow window) {
+			TimeWindow holding = free.stream()
+				.filter(w -> !w.start().isAfter(window.start()) && !w.end().isBefore(window.end()))
+				.findFirst()
+				.orElseThrow();
+			free.remove(holding);
+			if (holding.start().isBefore(window.start())) {
+				free.add(new TimeWindow(holding.start(), window.start()));
+			}
+			if (window.end().isBefore(holding.end())) {
+				free.add(new TimeWindow(window.end(), holding.end()));
+			}
+		}
+
+	}
+
+	/**
+	 * The nodes repacking freed for the booking, locked (none when it found no packing, and then nothing moved);
+	 * {@code contended} when it was short of what other transactions held (nodes or reservations passed by), so that
+	 * the booking may be tried again.
+	 */
+	record Made(List<Allocations.Locked> nodes, boolean contended) {
+
+		static final Made NOTHING = new Made(List.of(), false);
+
+	}
+
+	/**
+	 * Frees {@code count} more nodes for the whole window by moving reservations that have not started, and locks
+	 * them; the nodes already {@code chosen} for the booking stay its own.
+	 */
+	Made makeRoom(Pool pool, int count, TimeWindow window, @Nullable String cudaDriver, List<Long> chosen,
+			boolean patient) {
+		Instant settled = clock.instant().plus(repackBeyond);
+		List<Movable> inTheWay = movable(pool.id(), window, settled, null);
+		if (inTheWay == null || inTheWay.isEmpty()) {
+			return Made.NOTHING;
+		}
+		// and what is in the way of those, and so on, until none reaches further (a reservation left in place, starting
+		// later than one moved, may keep it from its nodes), as long as they stay few enough: inTheWay holds what
+		// overlaps reach
+		TimeWindow reach = window;
+		for (int round = 0; round < 32; round++) {
+			TimeWindow wider = span(reach, inTheWay);
+			List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled, null);
+			if (more == null) {
+				break;
+			}
+			reach = wider;
+			inTheWay = more;
+		}
+		List<Long> touching = nodesTouching(pool.id(), span(reach, inTheWay), chosen);
+		if (patient) {
+			allocations.queueForPool(pool.id());
+		}
+		List<Long> locked = patient ? lockWaiting(touching) : lockSkipLocked(touching);
+		boolean contended = locked.size() < touching.size();
+		// read again under the locks: only what the locked nodes hold may move
+		Set<Long> lockedSet = Set.copyOf(locked);
+		List<Movable> moving = movable(pool.id(), reach, settled, lockedSet);
+		if (moving == null || moving.isEmpty()) {
+			return new Made(List.of(), contended);
+		}
+		TimeWindow horizon = span(reach, moving);
+		Map<Long, Room> rooms = rooms(pool.id(), lockedSet, horizon, moving);
+		Optional<Plan> plan = plan(rooms, moving, window, count, cudaDriver);
+		if (plan.isEmpty()) {
+			return new Made(List.of(), contended);
+		}
+		if (!apply(pool, plan.get(), rooms, patient)) {
+			return new Made(List.of(), true);
+		}
+		return new Made(plan.get().booking().stream().map(id -> new Allocations.Locked(id, rooms.get(id).hostname()))
+			.toList(), contended);
+	}
+
+	/** The nodes each moved reservation gets, and the booking's. */
+	private record Plan(Map<Movable, List<Long>> moved, List<Long> booking) {
+	}
+
+	/** In order of start; the booking before reservations starting with it. Empty when one cannot be placed. */
+	private static Optional<Plan> plan(Map<Long, Room> rooms, List<Movable> moving, TimeWindow window, int count,
+			@Nullable String cudaDriver) {
+		List<Movable> order = new ArrayList<>(moving);
+		order.sort(Comparator.comparing((Movable m) -> m.window().start()).thenComparing(m -> m.id().toString()));
+		Map<Movable, List<Long>> moved = new LinkedHashMap<>();
+		List<Long> booking = null;
+		for (int i = 0; i <= order.size(); i++) {
+			if (booking == null && (i == order.size() || !order.get(i).window().start().isBefore(window.start()))) {
+				booking = place(rooms, window, count, cudaDriver, List.of());
+				if (booking == null) {
+					return Optional.empty();
+				}
+			}
+			if (i == order.size()) {
+				break;
+			}
+			Movable reservation = order.get(i);
+			List<Long> nodes = place(rooms, reservation.window(), reservation.nodes().size(), reservation.cudaDriver(),
+					reservation.nodes());
+			if (nodes == null) {
+				return Optional.empty();
+			}
+			if (!Set.copyOf(nodes).equals(Set.copyOf(reservation.nodes()))) {
+				moved.put(reservation, nodes);
+			}
+		}
+		return Optional.of(new Plan(moved, Objects.requireNonNull(booking)));
+	}
+
+	/**
+	 * Takes {@code count} nodes free for the window: those it holds now first, then nodes of their blocks, then any,
+	 * by id. Null when fewer fit.
+	 */
+	private static @Nullable List<Long> place(Map<Long, Room> rooms, TimeWindow window, int count,
+			@Nullable String cudaDriver, List<Long> current) {
+		Set<String> blocks = new LinkedHashSet<>();
+		current.stream().map(rooms::get).filter(Objects::nonNull).forEach(room -> blocks.add(room.block()));
+		List<Room> fitting = rooms.values().stream()
+			.filter(room -> room.fits(window, cudaDriver))
+			.sorted(Comparator.comparing((Room room) -> !current.contains(room.id()))
+				.thenComparing(room -> !blocks.contains(room.block()))
+				.thenComparing(Room::block)
+				.thenComparing(Room::id))
+			.limit(count)
+			.toList();
+		if (fitting.size() < count) {
+			return null;
+		}
+		fitting.forEach(room -> room.take(window));
+		return fitting.stream().map(Room::id).toList();
+	}
+
+	/**
+	 * Moves the reservations: each is locked without waiting (one another transaction holds makes the plan fail,
+	 * before anything changed); then every node they leave gets its window back, and only then does every node they
+	 * take lose it, so no two live allocations overlap at any step.
+	 */
+	private boolean apply(Pool pool, Plan plan, Map<Long, Room> rooms, boolean patient) {
+		Instant settled = clock.instant().plus(repackBeyond);
+		List<Reservations.Stored> held = new ArrayList<>();
+		for (Movable reservation : plan.moved().keySet()) {
+			Optional<Reservations.Stored> stored = patient
+					? reservations.findForUpdate(reservation.tenantId(), reservation.id())
+					: reservations.findForUpdateSkipLocked(reservation.tenantId(), reservation.id());
+			if (stored.isEmpty() || stored.get().reservation().cancelledAt() != null
+					|| stored.get().reservation().progress() != null
+					|| !stored.get().reservation().startsAt().isAfter(settled)) {
+				return false;
+			}
+			held.add(stored.get());
+		}
+		for (Movable reservation : plan.moved().keySet()) {
+			for (long left : leaving(reservation, plan)) {
+				allocations.release(reservation.id(), left, reservation.window().start());
+				calendar.returned(pool.id(), allocations.returnToGaps(List.of(left), pool.id(), reservation.window()),
+						reservation.window());
+			}
+		}
+		int i = 0;
+		for (Movable reservation : plan.moved().keySet()) {
+			List<Long> leaving = leaving(reservation, plan);
+			List<Long> joining = plan.moved().get(reservation).stream()
+				.filter(node -> !reservation.nodes().contains(node))
+				.toList();
+			List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(joining, reservation.window());
+			allocations.allocate(reservation.id(), pool.id(), joining, reservation.window());
+			calendar.taken(pool.id(), gaps, reservation.window());
+			Reservation before = held.get(i++).reservation();
+			Reservation after = before;
+			for (int n = 0; n < leaving.size(); n++) {
+				after = after.replacingNode(rooms.get(leaving.get(n)).hostname(), rooms.get(joining.get(n)).hostname());
+			}
+			reservations.updateNodes(after);
+			audit.record(new AuditRecord(before.tenant(), "reservation.repacked", "reservation",
+					before.id().toString(), before, after));
+		}
+		return true;
+	}
+
+	private static List<Long> leaving(Movable reservation, Plan plan) {
+		List<Long> now = plan.moved().get(reservation);
+		return reservation.nodes().stream().filter(node -> !now.contains(node)).toList();
+	}
+
+	/** One node of a reservation that may move. */
+	private record Held(UUID id, UUID tenantId, TimeWindow window, @Nullable String cudaDriver, long node) {
+	}
+
+	/**
+	 * The live reservations of the pool overlapping the window that may move: not started, not being built, starting
+	 * after {@code settled}, each node holding it for its whole window; with {@code onNodes}, only those all of
+	 * whose nodes are among them. Null when there are more than {@link #MOST_MOVABLE}. One lookup of the allocations
+	 * index per node of the pool.
+	 */
+	private @Nullable List<Movable> movable(UUID poolId, TimeWindow window, Instant settled,
+			@Nullable Set<Long> onNodes) {
+		int most = MOST_MOVABLE * 8;
+		List<Held> held = jdbc.sql("""
+				SELECT r.id, r.tenant_id, r.starts_at, r.ends_at, r.cluster ->> 'cudaDriver', a.node_id
+				FROM node n
+				JOIN allocation a ON a.node_id = n.id AND a.active AND a.during && tstzrange(?, ?, '[)')
+				JOIN reservation r ON r.id = a.reservation_id
+				WHERE n.pool_id = ? AND r.cancelled_at IS NULL AND r.lifecycle_status IS NULL AND r.starts_at > ?
+				  AND lower(a.during) = r.starts_at AND upper(a.during) = r.ends_at
+				LIMIT ?""")
+			.params(ts(window.start()), ts(window.end()), poolId, ts(settled), most + 1)
+			.query((rs, row) -> new Held(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
+					new TimeWindow(rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant()), rs.getString(5),
+					rs.getLong(6)))
+			.list();
+		if (held.size() > most) {
+			return null;
+		}
+		Map<UUID, List<Held>> byReservation = new LinkedHashMap<>();
+		held.forEach(h -> byReservation.computeIfAbsent(h.id(), id -> new ArrayList<>()).add(h));
+		if (byReservation.size() > MOST_MOVABLE) {
+			return null;
+		}
+		return byReservation.values().stream()
+			.filter(nodes -> onNodes == null || nodes.stream().allMatch(h -> onNodes.contains(h.node())))
+			.map(nodes -> {
+				Held first = nodes.getFirst();
+				return new Movable(first.id(), first.tenantId(), first.window(),
+						nodes.stream().map(Held::node).sorted().toList(), first.cudaDriver());
+			})
+			.toList();
+	}
+
+	/** The available, non-spare nodes of the pool free or holding a reservation within the horizon, but the chosen. */
+	private List<Long> nodesTouching(UUID poolId, TimeWindow horizon, List<Long> chosen) {
+		return jdbc.sql("""
+				SELECT n.id FROM node n
+				WHERE n.pool_id = ? AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(?))
+				  AND (EXISTS (SELECT 1 FROM free_gap g WHERE g.node_id = n.id AND g.during && tstzrange(?, ?, '[)'))
+				       OR EXISTS (SELECT 1 FROM allocation a WHERE a.node_id = n.id AND a.active
+				                    AND a.during && tstzrange(?, ?, '[)')))
+				ORDER BY n.id""")
+			.params(poolId, chosen.toArray(Long[]::new), ts(horizon.start()), ts(horizon.end()), ts(horizon.start()),
+					ts(horizon.end()))
+			.query(Long.class)
+			.list();
+	}
+
+	/** Locks the nodes in id order, waiting for other holders; answers those still there. */
+	private List<Long> lockWaiting(List<Long> nodeIds) {
+		return jdbc.sql("SELECT id FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE")
+			.param(nodeIds.toArray(Long[]::new))
+			.query(Long.class)
+			.list();
+	}
+
+	/** Locks those of the nodes no other transaction holds, in id order, never waiting; answers them. */
+	private List<Long> lockSkipLocked(List<Long> nodeIds) {
+		return jdbc.sql("SELECT id FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED")
+			.param(nodeIds.toArray(Long[]::new))
+			.query(Long.class)
+			.list();
+	}
+
+	/**
+	 * Each locked node with its free windows, cut to the horizon (a gap may run without end), the movable reservations'
+	 * windows on it added.
+	 */
+	private Map<Long, Room> rooms(UUID poolId, Set<Long> locked, TimeWindow horizon, List<Movable> moving) {
+		Map<Long, Room> rooms = new HashMap<>();
+		jdbc.sql("""
+				SELECT id, hostname, ib_block, cuda_drivers FROM node
+				WHERE id = ANY(?) AND pool_id = ? AND state = 'AVAILABLE' AND NOT spare""")
+			.params(locked.toArray(Long[]::new), poolId)
+			.query((rs, row) -> rooms.put(rs.getLong(1), new Room(rs.getLong(1), rs.getString(2), rs.getString(3),
+					Set.of((String[]) rs.getArray(4).getArray()), new ArrayList<>())))
+			.list();
+		Map<Long, List<TimeWindow>> windows = new HashMap<>();
+		jdbc.sql("""
+				SELECT node_id, greatest(lower(during), CAST(:start AS timestamptz)),
+				       least(upper(during), CAST(:end AS timestamptz))
+				FROM free_gap WHERE node_id = ANY(:nodes) AND during && tstzrange(:start, :end, '[)')""")
+			.param("nodes", locked.toArray(Long[]::new))
+			.param("start", ts(horizon.start()))
+			.param("end", ts(horizon.end()))
+			.query((rs, row) -> windows.computeIfAbsent(rs.getLong(1), n -> new ArrayList<>())
+				.add(new TimeWindow(rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant())))
+			.list();
+		moving.forEach(m -> m.nodes().forEach(node -> windows.computeIfAbsent(node, n -> new ArrayList<>()).add(m.window())));
+		windows.forEach((node, free) -> {
+			Room room = rooms.get(node);
+			if (room != null) {
+				room.free().addAll(merged(free));
+			}
+		});
+		return rooms;
+	}
+
+	/** Windows that touch or overlap joined into one. */
+	private static List<TimeWindow> merged(List<TimeWindow> windows) {
+		List<TimeWindow> sorted = new ArrayList<>(windows);
+		sorted.sort(Comparator.comparing(TimeWindow::start));
+		List<TimeWindow> merged = new ArrayList<>();
+		for (TimeWindow w : sorted) {
+			TimeWindow last = merged.isEmpty() ? null : merged.getLast();
+			if (last != null && !w.start().isAfter(last.end())) {
+				merged.set(merged.size() - 1, new TimeWindow(last.start(), w.end().isAfter(last.end()) ? w.end() : last.end()));
+			}
+			else {
+				merged.add(w);
+			}
+		}
+		return merged;
+	}
+
+	private static TimeWindow span(TimeWindow window, List<Movable> movable) {
+		Instant start = window.start();
+		Instant end = window.end();
+		for (Movable m : movable) {
+			start = m.window().start().isBefore(start) ? m.window().start() : start;
+			end = m.window().end().isAfter(end) ? m.window().end() : end;
+		}
+		return new TimeWindow(start, end);
+	}
+
+	private static Timestamp ts(Instant instant) {
+		return Timestamp.from(instant);
+	}
+
+}

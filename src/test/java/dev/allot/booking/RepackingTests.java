@@ -1,0 +1,99 @@
+package dev.allot.booking;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.allot.support.Api;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Guarantees are counted hour by hour, a booking needs the same nodes for its whole window: a guaranteed booking
+ * that finds a free node in every hour but none in all of them moves reservations that have not started.
+ */
+class RepackingTests extends BookingFixture {
+
+	@Test
+	void aGuaranteedBookingMovesAReservationThatHasNotStartedToFindOneNodeForItsWholeWindow() {
+		// two nodes; b holds one node 3-4 h from now and one (the other) 4-5 h from now, each within its guarantee
+		Scattered s = scattered();
+
+		Api.Response booked = book(s.a(), 8, hour(3), hour(5));
+
+		assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
+		assertThat(booked.json().get("preemptible").asBoolean()).isFalse();
+		String node = booked.json().get("nodes").get(0).asString();
+		// b's reservations share the other node now, each keeping its window and size
+		Map<String, List<String>> nodesOfB = Map.of(s.first(), nodes(s.b(), s.first()), s.second(),
+				nodes(s.b(), s.second()));
+		assertThat(nodesOfB.values()).allSatisfy(held -> assertThat(held).hasSize(1).doesNotContain(node));
+		assertThat(nodesOfB.get(s.first())).isEqualTo(nodesOfB.get(s.second()));
+		assertThat(api.get(path(s.b(), s.first()), s.b().token()).json().get("status").asString()).isEqualTo("CONFIRMED");
+		assertThat(api.get(path(s.b(), s.second()), s.b().token()).json().get("status").asString()).isEqualTo("CONFIRMED");
+		assertThat(count("SELECT count(*) FROM audit_event WHERE action = 'reservation.repacked' AND object_id = ANY(?)",
+				(Object) new String[] { s.first(), s.second() })).isEqualTo(1);
+		assertThat(doubleBooked(s.a().pool())).isZero();
+		// the gaps stay the complement of the allocations: the pool is full for the window, and free after it
+		assertThat(book(s.c(), 8, hour(3), hour(4)).status()).isEqualTo(409);
+		assertThat(book(s.c(), 16, hour(5), hour(6)).status()).isEqualTo(201);
+	}
+
+	@Test
+	void reservationsWhoseClustersAreBeingBuiltStayWhereTheyAreAndTheGuaranteedBookingIsRefused() {
+		Scattered s = scattered();
+		jdbc.sql("UPDATE reservation SET lifecycle_status = 'PROVISIONING', status_changed_at = now() WHERE id = ANY(?)")
+			.param(new java.util.UUID[] { java.util.UUID.fromString(s.first()), java.util.UUID.fromString(s.second()) })
+			.update();
+
+		Api.Response refused = book(s.a(), 8, hour(3), hour(5));
+
+		assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+		assertThat(refused.json().get("reclaimConsidered").asBoolean()).isTrue();
+		assertThat(count("SELECT count(*) FROM audit_event WHERE action = 'reservation.repacked' AND object_id = ANY(?)",
+				(Object) new String[] { s.first(), s.second() })).isZero();
+		assertThat(nodes(s.b(), s.first())).isNotEqualTo(nodes(s.b(), s.second()));
+	}
+
+	/** Tenants a and b (8 GPUs guaranteed each), c (borrows); b's two reservations scattered over the two nodes. */
+	private record Scattered(Setup a, Setup b, Setup c, String first, String second) {
+	}
+
+	private Scattered scattered() {
+		Setup c = setup(2, 0, 16, false);
+		prioritize(c, 0, 16, "EXPERIMENT");
+		Setup a = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
+		prioritize(a, 8, 8, "PRODUCTION_INFERENCE");
+		Setup b = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
+		prioritize(b, 8, 8, "TRAINING");
+		Api.Response first = book(b, 8, hour(3), hour(4));
+		assertThat(first.status()).as(first.toString()).isEqualTo(201);
+		// c borrows the same node right after, so that b's second reservation lands on the other node
+		String firstNode = first.json().get("nodes").get(0).asString();
+		Api.Response borrowed = book(c, 8, hour(4), hour(5));
+		assertThat(borrowed.status()).as(borrowed.toString()).isEqualTo(201);
+		assertThat(borrowed.json().get("nodes").get(0).asString()).as("best fit").isEqualTo(firstNode);
+		Api.Response second = book(b, 8, hour(4), hour(5));
+		assertThat(second.status()).as(second.toString()).isEqualTo(201);
+		assertThat(second.json().get("nodes").get(0).asString()).isNotEqualTo(firstNode);
+		assertThat(api.post(path(c, borrowed.json().get("id").asString()) + "/cancel", c.token(), Map.of()).status())
+			.isEqualTo(200);
+		return new Scattered(a, b, c, first.json().get("id").asString(), second.json().get("id").asString());
+	}
+
+	private List<String> nodes(Setup s, String id) {
+		return api.get(path(s, id), s.token()).json().get("nodes").valueStream().map(n -> n.asString()).toList();
+	}
+
+	private long count(String sql, Object... params) {
+		return jdbc.sql(sql).params(params).query(Long.class).single();
+	}
+
+	private int doubleBooked(String pool) {
+		return jdbc.sql("""
+				SELECT count(*) FROM allocation a JOIN allocation b
+				  ON a.node_id = b.node_id AND a.id < b.id AND a.active AND b.active AND a.during && b.during
+				WHERE a.pool_id = (SELECT id FROM pool WHERE name = ?)""").param(pool).query(Integer.class).single();
+	}
+
+}
