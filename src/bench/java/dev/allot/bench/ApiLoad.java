@@ -96,25 +96,12 @@ final class ApiLoad {
 					previousKey = key;
 					previousId = id;
 				}
-				else if (status == 409) {
-					tally.conflicts++;
-				}
-				else if (status == 422) {
-					tally.quota++;
-				}
-				else if (status >= 500) {
-					tally.server++;
-					tally.sample(status + " " + answer.body());
-				}
 				else {
-					tally.otherClient++;
-					tally.sample(status + " " + answer.body());
+					tally.refused(status, answer.body());
 				}
 			}
 			catch (Exception ex) {
-				tally.record(System.nanoTime() - start);
-				tally.errors++;
-				tally.sample(ex.toString());
+				tally.failed(System.nanoTime() - start, ex);
 			}
 		}
 	}

@@ -20,8 +20,10 @@ import tools.jackson.databind.json.JsonMapper;
  * so many reservations at so much occupancy) it starts the packaged application, books through the API with N
  * clients, then issues the same booking transaction over JDBC with N clients (the ceiling), reads the capacity
  * calendar idle and under booking load, and checks by SQL that nothing is double-booked and the calendar agrees
- * with the allocations. Prints a table, writes {@code target/bench/results.json}, and exits non-zero only when a
- * correctness check fails (a double booking, a 5xx, a wrong replay, a calendar mismatch), never on a timing.
+ * with the allocations. In the first scenario's application it also runs the sharing scenario ({@link Sharing}:
+ * guaranteed tenants reclaiming a pool that borrowers filled; {@code sharing} is null in the other scenarios).
+ * Prints a table, writes {@code target/bench/results.json}, and exits non-zero only when a correctness check fails
+ * (a double booking, a 5xx, a wrong replay, a calendar mismatch, a wrong preemption), never on a timing.
  */
 public final class Bench {
 
@@ -33,7 +35,7 @@ public final class Bench {
 
 	record ScenarioResult(String scenario, long reservations, int occupancyTargetPercent, History.Seeded seeded,
 			double startSeconds, double rssIdleMib, double rssLoadMib, List<Tally.Figures> phases, List<Calendar> calendar,
-			Checks.Result checks) {
+			Sharing.Result sharing, Checks.Result checks) {
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -62,13 +64,14 @@ public final class Bench {
 					seeded.usage(), seeded.seconds(), seeded.indexSeconds());
 			long watermark;
 			try (Connection c = Fleet.connect(settings)) {
+				fleet.shared().free(c);
 				watermark = Checks.maxAllocationId(c);
 			}
 			try (App app = App.start(settings, "s" + s); JdbcMirror mirror = new JdbcMirror(settings, fleet)) {
 				System.out.printf("Application ready in %.1f s%n", app.startSeconds());
 				Http http = new Http(app.baseUrl());
 				if (accounts == null) {
-					accounts = http.serviceAccounts(fleet);
+					accounts = http.serviceAccounts(fleet.tenants());
 				}
 				List<String> tokens = http.tokens(accounts);
 				ApiLoad api = new ApiLoad(app.baseUrl(), tokens, fleet.tenants());
@@ -154,9 +157,14 @@ public final class Bench {
 					}
 					calendar.forEach(Bench::print);
 				}
+				// in the same application, compared with the plain API phase at the same clients
+				Sharing.Result sharing = main ? Sharing.run(settings, fleet, app, phases.stream()
+					.filter(f -> f.mode().equals("API") && f.clients() == settings.curveClients())
+					.findFirst()
+					.orElse(null)) : null;
 				Checks.Result checks;
 				try (Connection c = Fleet.connect(settings)) {
-					checks = Checks.run(c, watermark, now);
+					checks = Checks.run(c, watermark, now, fleet.poolIds());
 				}
 				System.out.printf("Checks: %d double bookings, %d allocations overlapping a free gap, %d hourly and %d "
 						+ "daily calendar buckets that disagree with the allocations, %d usage edges or hour levels and %d "
@@ -165,7 +173,7 @@ public final class Bench {
 						checks.dayMismatches(), checks.usageMismatches(), checks.spendMismatches(),
 						checks.occupancy() * 100);
 				results.add(new ScenarioResult(scenario.label(), seeded.reservations(), scenario.occupancyPercent(), seeded,
-						app.startSeconds(), rssIdle, rssMax[0], phases, calendar, checks));
+						app.startSeconds(), rssIdle, rssMax[0], phases, calendar, sharing, checks));
 			}
 		}
 		boolean passed = report(settings, results, loadBefore);
@@ -199,6 +207,21 @@ public final class Bench {
 							ratio(f, ceiling), ratio(f, floor), answered(f),
 							ceiling == null ? "" : "%.1f".formatted(answered(ceiling)), f.p50(), f.p95(), f.p99(), f.max(),
 							f.conflicts(), f.quota(), f.server5xx()));
+			}
+		}
+		md.append("\n| scenario | sharing | clients | booked/s | guaranteed/s | borrowers/s | preemptions/s | plain booked/s "
+				+ "| of plain | guaranteed p99 ms | guaranteed 409 (after reclaiming) | guaranteed 422 | borrower 409 | 5xx "
+				+ "| load average |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+		for (ScenarioResult r : results) {
+			Sharing.Result s = r.sharing();
+			if (s != null) {
+				md.append("| %s | %s, %d nodes filled | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %.0f | %d (%d) | %d | %d | %d | %s |\n"
+					.formatted(r.scenario(), s.pool(), s.nodes(), s.all().clients(), s.all().acceptedPerSecond(),
+							s.guaranteed().acceptedPerSecond(), s.borrowed().acceptedPerSecond(), s.preemptionsPerSecond(),
+							s.plainBookedPerSecond(), s.ratio() == 0 ? "" : "%.2f".formatted(s.ratio()), s.guaranteed().p99(),
+							s.guaranteed().conflicts(), s.guaranteedRefusedAfterReclaiming(), s.guaranteed().quota(),
+							s.borrowed().conflicts(), s.all().server5xx() + s.fill().server5xx(), s.loadAtStart()));
 			}
 		}
 		md.append("\n| scenario | calendar request | when | samples | p50 ms | p99 ms | max ms |\n");
@@ -315,6 +338,20 @@ public final class Bench {
 				passed &= c.failures() == 0;
 			}
 			passed &= r.checks().passed();
+			Sharing.Result s = r.sharing();
+			if (s != null) {
+				passed &= s.passed();
+				Tally.Figures f = s.all();
+				System.out.printf("%-14s %-13s %7d %9.1f %9s %9s %7s %7s %7.1f %7.1f %7.1f %6d %6d %5d%n", r.scenario(),
+						"sharing", f.clients(), f.acceptedPerSecond(), "", "", "", "", f.p50(), f.p95(), f.p99(), f.conflicts(),
+						f.quota(), f.server5xx() + s.fill().server5xx());
+				System.out.printf("%-28s guaranteed %.1f/s, borrowers %.1f/s, %.1f preemptions/s; %s of plain's %.1f "
+						+ "booked/s at %d clients (target 0.5); guaranteed 409 %d (after reclaiming %d), 422 %d; load "
+						+ "average %s%n", "", s.guaranteed().acceptedPerSecond(), s.borrowed().acceptedPerSecond(),
+						s.preemptionsPerSecond(), s.ratio() == 0 ? "-" : "%.2f".formatted(s.ratio()),
+						s.plainBookedPerSecond(), f.clients(), s.guaranteed().conflicts(),
+						s.guaranteedRefusedAfterReclaiming(), s.guaranteed().quota(), s.loadAtStart());
+			}
 		}
 		System.out.println();
 		for (ScenarioResult r : results) {
@@ -325,6 +362,14 @@ public final class Bench {
 					r.checks().hourMismatches() + r.checks().dayMismatches(), r.checks().usageMismatches(),
 					r.checks().spendMismatches());
 			r.calendar().forEach(Bench::print);
+			if (r.sharing() != null) {
+				Checks.Shared c = r.sharing().checks();
+				System.out.printf("%-14s sharing: %d reservations on %s, %d preempted by %d bookings (at most %d by one); "
+						+ "double bookings %d; preempted although not preemptible %d; preempted still holding nodes or usage "
+						+ "%d; split against the policy %d%n", r.scenario(), c.reservations(), r.sharing().pool(),
+						c.preempted(), c.reclaimingBookings(), c.mostPreemptedByOne(), c.doubleBookings(),
+						c.preemptedNotPreemptible(), c.preemptedHolding(), c.misclassified());
+			}
 		}
 		Map<String, Object> json = new LinkedHashMap<>();
 		json.put("size", settings.size());

@@ -1,5 +1,6 @@
 package dev.allot.bench;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +10,8 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
 
 /** What must hold after the load, checked by SQL against the database the application wrote. */
 final class Checks {
@@ -19,6 +22,23 @@ final class Checks {
 		boolean passed() {
 			return doubleBookings == 0 && gapOverlaps == 0 && hourMismatches == 0 && dayMismatches == 0
 					&& usageMismatches == 0 && spendMismatches == 0;
+		}
+
+	}
+
+	/**
+	 * The sharing scenario's pool ({@link Sharing}) afterwards: nodes held twice, preempted reservations that were
+	 * not preemptible, preempted ones still holding nodes or quota usage (every one starts after the notice, so it
+	 * lets go of everything at once), and reservations whose split disagrees with their tenant's policy (a guaranteed
+	 * tenant's that is preemptible, a borrower's that is not). Besides, from the audit trail, how many bookings
+	 * preempted and the most one booking preempted (a request's audit records share its request id): the needless
+	 * preemptions show there.
+	 */
+	record Shared(long doubleBookings, long preemptedNotPreemptible, long preemptedHolding, long misclassified,
+			long reservations, long preempted, long reclaimingBookings, long mostPreemptedByOne) {
+
+		boolean passed() {
+			return doubleBookings == 0 && preemptedNotPreemptible == 0 && preemptedHolding == 0 && misclassified == 0;
 		}
 
 	}
@@ -38,7 +58,7 @@ final class Checks {
 	 * free gap of its node; and the calendar (per pool, hour and day) equals what the live allocations say, over
 	 * the booked horizon.
 	 */
-	static Result run(Connection c, long watermark, Instant now) throws SQLException {
+	static Result run(Connection c, long watermark, Instant now, List<UUID> plainPools) throws SQLException {
 		long doubles = single(c, """
 				SELECT count(*) FROM allocation a JOIN allocation b
 				  ON b.node_id = a.node_id AND b.id <> a.id AND b.active AND b.during && a.during
@@ -51,18 +71,56 @@ final class Checks {
 		long hours = mismatches(c, "pool_hour", "hour", "1 hour", from, to);
 		long days = mismatches(c, "pool_day", "day", "24 hours", from, to);
 		double occupancy;
+		// of the plain pools: the sharing scenario's pool is booked full over two days on purpose
 		try (PreparedStatement ps = c.prepareStatement("""
-				SELECT coalesce(sum(allocated_nodes), 0) / (SELECT count(*) * 24.0 * 90 FROM node)
-				FROM pool_hour WHERE hour >= ? AND hour < ?""")) {
+				SELECT coalesce(sum(allocated_nodes), 0) / (SELECT count(*) * 24.0 * 90 FROM node WHERE pool_id = ANY(?))
+				FROM pool_hour WHERE hour >= ? AND hour < ? AND pool_id = ANY(?)""")) {
 			Instant start = now.truncatedTo(ChronoUnit.HOURS);
-			ps.setTimestamp(1, Timestamp.from(start));
-			ps.setTimestamp(2, Timestamp.from(start.plus(Duration.ofDays(90))));
+			Array pools = c.createArrayOf("uuid", plainPools.toArray());
+			ps.setArray(1, pools);
+			ps.setTimestamp(2, Timestamp.from(start));
+			ps.setTimestamp(3, Timestamp.from(start.plus(Duration.ofDays(90))));
+			ps.setArray(4, pools);
 			try (ResultSet rs = ps.executeQuery()) {
 				rs.next();
 				occupancy = rs.getDouble(1);
 			}
 		}
 		return new Result(doubles, overlaps, hours, days, usageMismatches(c), spendMismatches(c), occupancy);
+	}
+
+	static Shared shared(Connection c, SharedPool pool) throws SQLException {
+		UUID id = pool.poolId();
+		Array guaranteed = c.createArrayOf("uuid", pool.guaranteed().stream().map(Fleet.Tenant::id).toArray());
+		Array borrowers = c.createArrayOf("uuid", pool.borrowers().stream().map(Fleet.Tenant::id).toArray());
+		long doubles = single(c, """
+				SELECT count(*) FROM allocation a JOIN allocation b
+				  ON b.node_id = a.node_id AND a.id < b.id AND b.active AND b.during && a.during
+				WHERE a.active AND a.pool_id = ?""", id);
+		long notPreemptible = single(c, """
+				SELECT count(*) FROM reservation
+				WHERE pool_id = ? AND lifecycle_status = 'PREEMPTED' AND NOT preemptible""", id);
+		long holding = single(c, """
+				SELECT count(*) FROM reservation r WHERE r.pool_id = ? AND r.lifecycle_status = 'PREEMPTED'
+				  AND (EXISTS (SELECT 1 FROM allocation a WHERE a.reservation_id = r.id AND a.active)
+				       OR EXISTS (SELECT 1 FROM quota_usage u WHERE u.reservation_id = r.id))""", id);
+		long misclassified = single(c, """
+				SELECT count(*) FROM reservation
+				WHERE pool_id = ? AND ((tenant_id = ANY(?) AND preemptible) OR (tenant_id = ANY(?) AND NOT preemptible))""",
+				id, guaranteed, borrowers);
+		long reservations = single(c, "SELECT count(*) FROM reservation WHERE pool_id = ?", id);
+		long preempted = single(c, "SELECT count(*) FROM reservation WHERE pool_id = ? AND lifecycle_status = 'PREEMPTED'",
+				id);
+		long reclaiming = single(c, """
+				SELECT count(DISTINCT e.request_id) FROM audit_event e
+				JOIN reservation r ON r.id::text = e.object_id AND r.pool_id = ? AND r.lifecycle_status = 'PREEMPTED'
+				WHERE e.action = 'reservation.preempted'""", id);
+		long most = single(c, """
+				SELECT coalesce(max(n), 0) FROM (
+				    SELECT count(*) AS n FROM audit_event e
+				    JOIN reservation r ON r.id::text = e.object_id AND r.pool_id = ? AND r.lifecycle_status = 'PREEMPTED'
+				    WHERE e.action = 'reservation.preempted' GROUP BY e.request_id) x""", id);
+		return new Shared(doubles, notPreemptible, holding, misclassified, reservations, preempted, reclaiming, most);
 	}
 
 	/**

@@ -16,10 +16,11 @@ import org.flywaydb.core.Flyway;
  * The fleet the benchmark books on: a fresh database migrated by the project's own Flyway migrations, GPU types
  * with rate cards, pools of 8-GPU nodes (InfiniBand blocks of 32 nodes, two racks each), and tenants with one
  * project and quota policies. Most tenants have room to spare; the last few have a tight cap without burst, so
- * that some bookings are refused by the quota (422).
+ * that some bookings are refused by the quota (422). Besides them, the sharing scenario's pool and tenants
+ * ({@link SharedPool}), apart from all of these.
  */
 record Fleet(List<UUID> gpuTypeIds, List<UUID> poolIds, List<Tenant> tenants, long[] nodeIds, String[] hostnames,
-		int[] nodePool) {
+		int[] nodePool, SharedPool shared) {
 
 	record Tenant(int index, UUID id, String slug, UUID projectId, boolean tight) {
 	}
@@ -93,8 +94,9 @@ record Fleet(List<UUID> gpuTypeIds, List<UUID> poolIds, List<Tenant> tenants, lo
 					nodePool[i] = i / perPool;
 				}
 			}
+			SharedPool shared = SharedPool.create(c, settings);
 			c.commit();
-			return new Fleet(types, pools, tenants, ids, hostnames, nodePool);
+			return new Fleet(types, pools, tenants, ids, hostnames, nodePool, shared);
 		}
 	}
 

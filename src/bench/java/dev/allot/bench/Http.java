@@ -48,10 +48,10 @@ final class Http {
 	}
 
 	/** One MEMBER service account per tenant, created through the API by the bootstrap platform admin. */
-	List<Account> serviceAccounts(Fleet fleet) throws IOException, InterruptedException {
+	List<Account> serviceAccounts(List<Fleet.Tenant> tenants) throws IOException, InterruptedException {
 		String admin = token(App.BOOTSTRAP_ID, App.BOOTSTRAP_SECRET);
 		List<Account> accounts = new ArrayList<>();
-		for (Fleet.Tenant tenant : fleet.tenants()) {
+		for (Fleet.Tenant tenant : tenants) {
 			HttpResponse<String> created = client.send(
 					HttpRequest.newBuilder(URI.create(base + "/api/v1/tenants/" + tenant.slug() + "/service-accounts"))
 						.header("Authorization", "Bearer " + admin)

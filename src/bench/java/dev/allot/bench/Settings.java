@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * What one run measures: the fleet, the history seeded before each scenario, the client counts and how long
  * each booking phase lasts. Sizes {@code small} (CI: about two minutes) and {@code full} (10,000 nodes, 1M
- * reservations), with overrides from {@code -Dbench.nodes=...} and friends.
+ * reservations), with overrides from {@code -Dbench.nodes=...} and friends. The sharing scenario's pool comes on
+ * top: 32 nodes (small) or 256 (full).
  */
 record Settings(String size, int nodes, int tenants, int tightTenants, Scenario main, List<Integer> clients,
 		int seconds, List<Scenario> curve, int curveClients, int curveSeconds, int calendarSamples, boolean jfr,
@@ -82,6 +83,16 @@ record Settings(String size, int nodes, int tenants, int tightTenants, Scenario 
 
 	int nodesPerPool() {
 		return nodes / POOLS.length;
+	}
+
+	/** The nodes of the sharing scenario's pool ({@link SharedPool}), besides {@link #nodes}. */
+	int sharingNodes() {
+		return size.equals("full") ? 256 : 32;
+	}
+
+	/** Guaranteed tenants of the shared pool, and as many borrowers: one of each per two clients. */
+	int sharingTenants() {
+		return Math.max(2, curveClients / 2);
 	}
 
 	private static int intOr(String value, int otherwise) {

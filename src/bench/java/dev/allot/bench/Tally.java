@@ -36,6 +36,32 @@ final class Tally {
 		nanos[attempts++] = latencyNanos;
 	}
 
+	/** Counts an answer that booked nothing: a 409, a 422, another 4xx or a 5xx (the last two sampled). */
+	void refused(int status, String body) {
+		if (status == 409) {
+			conflicts++;
+		}
+		else if (status == 422) {
+			quota++;
+		}
+		else {
+			if (status >= 500) {
+				server++;
+			}
+			else {
+				otherClient++;
+			}
+			sample(status + " " + body);
+		}
+	}
+
+	/** Counts a request that got no answer, with how long it took. */
+	void failed(long latencyNanos, Exception ex) {
+		record(latencyNanos);
+		errors++;
+		sample(ex.toString());
+	}
+
 	void sample(String what) {
 		if (samples.size() < 5) {
 			samples.add(what.length() > 400 ? what.substring(0, 400) : what);
