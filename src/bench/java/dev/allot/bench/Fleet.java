@@ -16,7 +16,8 @@ import org.flywaydb.core.Flyway;
  * The fleet the benchmark books on: a fresh database migrated by the project's own Flyway migrations, GPU types
  * with rate cards, pools of 8-GPU nodes (InfiniBand blocks of 32 nodes, two racks each), and tenants with one
  * project and quota policies. Most tenants have room to spare; the last few have a tight cap without burst, so
- * that some bookings are refused by the quota (422). Besides them, the sharing scenario's pool and tenants
+ * that some bookings are refused by the quota (422). None has a guarantee: these pools measure booking alone, and
+ * what guarantees add (reclaiming, repacking) is measured apart, in the sharing scenario. Besides them, the sharing scenario's pool and tenants
  * ({@link SharedPool}), apart from all of these.
  */
 record Fleet(List<UUID> gpuTypeIds, List<UUID> poolIds, List<Tenant> tenants, long[] nodeIds, String[] hostnames,
@@ -68,7 +69,7 @@ record Fleet(List<UUID> gpuTypeIds, List<UUID> poolIds, List<Tenant> tenants, lo
 				for (UUID type : types) {
 					update(c, "INSERT INTO quota_policy (tenant_id, gpu_type_id, guaranteed_gpus, max_gpus, burst, "
 							+ "max_window_seconds, max_advance_seconds, monthly_budget, priority) "
-							+ "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 'TRAINING')", tenant.id(), type, tight ? 16 : 1_000_000,
+							+ "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 'TRAINING')", tenant.id(), type, 0,
 							tight ? 64 : 1_000_000, !tight, 30L * 86400, 120L * 86400);
 				}
 				tenants.add(tenant);

@@ -48,7 +48,7 @@ import org.springframework.stereotype.Component;
 class Repacking {
 
 	/** Above this many reservations in the way, repacking is not tried (the plan is computed in memory). */
-	static final int MOST_MOVABLE = 2_000;
+	static final int MOST_MOVABLE = 500;
 
 	private final JdbcClient jdbc;
 
@@ -116,12 +116,14 @@ class Repacking {
 
 	/**
 	 * Frees {@code count} more nodes for the whole window by moving reservations that have not started, and locks
-	 * them; the nodes already {@code chosen} for the booking stay its own.
+	 * them; the nodes already {@code chosen} for the booking stay its own. Plans on what it reads without locking
+	 * (a pool too full for any packing is found so, holding nothing), then locks only the nodes the plan changes and
+	 * checks that they still hold what it read.
 	 */
 	Made makeRoom(Pool pool, int count, TimeWindow window, @Nullable String cudaDriver, List<Long> chosen,
 			boolean patient) {
 		Instant settled = clock.instant().plus(repackBeyond);
-		List<Movable> inTheWay = movable(pool.id(), window, settled, null);
+		List<Movable> inTheWay = movable(pool.id(), window, settled);
 		if (inTheWay == null || inTheWay.isEmpty()) {
 			return Made.NOTHING;
 		}
@@ -129,42 +131,76 @@ class Repacking {
 		// later than one moved, may keep it from its nodes), as long as they stay few enough: inTheWay holds what
 		// overlaps reach
 		TimeWindow reach = window;
-		for (int round = 0; round < 32; round++) {
+		for (int round = 0; round < 8; round++) {
 			TimeWindow wider = span(reach, inTheWay);
-			List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled, null);
+			List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled);
 			if (more == null) {
 				break;
 			}
 			reach = wider;
 			inTheWay = more;
 		}
-		List<Long> touching = nodesTouching(pool.id(), span(reach, inTheWay), chosen);
+		TimeWindow horizon = span(reach, inTheWay);
+		Set<Long> nodes = new java.util.HashSet<>(nodesTouching(pool.id(), horizon, chosen));
+		List<Movable> moving = inTheWay.stream().filter(m -> nodes.containsAll(m.nodes())).toList();
+		Map<Long, Room> rooms = rooms(pool.id(), nodes, horizon, moving);
+		Map<Long, String> read = held(rooms.keySet(), rooms, moving);
+		Optional<Plan> plan = plan(rooms, moving, window, count, cudaDriver);
+		if (plan.isEmpty()) {
+			return Made.NOTHING;
+		}
+		List<Long> involved = plan.get().involved();
 		if (patient) {
 			allocations.queueForPool(pool.id());
 		}
-		List<Long> locked = patient ? lockWaiting(touching) : lockSkipLocked(touching);
-		boolean contended = locked.size() < touching.size();
-		// read again under the locks: only what the locked nodes hold may move
-		Set<Long> lockedSet = Set.copyOf(locked);
-		List<Movable> moving = movable(pool.id(), reach, settled, lockedSet);
-		if (moving == null || moving.isEmpty()) {
-			return new Made(List.of(), contended);
+		List<Long> locked = patient ? lockWaiting(involved) : lockSkipLocked(involved);
+		if (locked.size() < involved.size()) {
+			return new Made(List.of(), true);
 		}
-		TimeWindow horizon = span(reach, moving);
-		Map<Long, Room> rooms = rooms(pool.id(), lockedSet, horizon, moving);
-		Optional<Plan> plan = plan(rooms, moving, window, count, cudaDriver);
-		if (plan.isEmpty()) {
-			return new Made(List.of(), contended);
-		}
-		if (!apply(pool, plan.get(), rooms, patient)) {
+		// under the locks: the nodes the plan changes still hold what it read
+		List<Movable> again = movable(pool.id(), reach, settled);
+		List<Movable> now = again == null ? List.of() : again.stream().filter(m -> nodes.containsAll(m.nodes())).toList();
+		Map<Long, Room> roomsNow = rooms(pool.id(), Set.copyOf(involved), horizon, now);
+		if (again == null || !held(involved, roomsNow, now).equals(read.entrySet().stream()
+			.filter(e -> involved.contains(e.getKey()))
+			.collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
+				|| !apply(pool, plan.get(), rooms)) {
 			return new Made(List.of(), true);
 		}
 		return new Made(plan.get().booking().stream().map(id -> new Allocations.Locked(id, rooms.get(id).hostname()))
-			.toList(), contended);
+			.toList(), false);
+	}
+
+	/**
+	 * What each of the nodes holds, as read (for comparing two reads): its free windows within the horizon and the
+	 * movable reservations on it.
+	 */
+	private static Map<Long, String> held(java.util.Collection<Long> nodeIds, Map<Long, Room> rooms,
+			List<Movable> moving) {
+		Map<Long, String> held = new HashMap<>();
+		for (long node : nodeIds) {
+			Room room = rooms.get(node);
+			held.put(node, (room == null ? "gone" : room.free().stream().sorted(Comparator.comparing(TimeWindow::start))
+				.toList()
+				.toString()) + " " + moving.stream().filter(m -> m.nodes().contains(node)).map(Movable::id).sorted()
+					.toList());
+		}
+		return held;
 	}
 
 	/** The nodes each moved reservation gets, and the booking's. */
 	private record Plan(Map<Movable, List<Long>> moved, List<Long> booking) {
+
+		/** The nodes it changes: the booking's, and those the moved reservations leave and take, in id order. */
+		List<Long> involved() {
+			java.util.TreeSet<Long> nodes = new java.util.TreeSet<>(booking);
+			moved.forEach((reservation, taken) -> {
+				nodes.addAll(reservation.nodes());
+				nodes.addAll(taken);
+			});
+			return List.copyOf(nodes);
+		}
+
 	}
 
 	/** In order of start; the booking before reservations starting with it. Empty when one cannot be placed. */
@@ -221,17 +257,17 @@ class Repacking {
 	}
 
 	/**
-	 * Moves the reservations: each is locked without waiting (one another transaction holds makes the plan fail,
-	 * before anything changed); then every node they leave gets its window back, and only then does every node they
+	 * Moves the reservations: each is locked without waiting, even by a patient booking (one another transaction
+	 * holds makes the plan fail, before anything changed: its holder, changing it, would wait for the nodes this
+	 * transaction holds); then every node they leave gets its window back, and only then does every node they
 	 * take lose it, so no two live allocations overlap at any step.
 	 */
-	private boolean apply(Pool pool, Plan plan, Map<Long, Room> rooms, boolean patient) {
+	private boolean apply(Pool pool, Plan plan, Map<Long, Room> rooms) {
 		Instant settled = clock.instant().plus(repackBeyond);
 		List<Reservations.Stored> held = new ArrayList<>();
 		for (Movable reservation : plan.moved().keySet()) {
-			Optional<Reservations.Stored> stored = patient
-					? reservations.findForUpdate(reservation.tenantId(), reservation.id())
-					: reservations.findForUpdateSkipLocked(reservation.tenantId(), reservation.id());
+			Optional<Reservations.Stored> stored = reservations.findForUpdateSkipLocked(reservation.tenantId(),
+					reservation.id());
 			if (stored.isEmpty() || stored.get().reservation().cancelledAt() != null
 					|| stored.get().reservation().progress() != null
 					|| !stored.get().reservation().startsAt().isAfter(settled)) {
@@ -278,12 +314,10 @@ class Repacking {
 
 	/**
 	 * The live reservations of the pool overlapping the window that may move: not started, not being built, starting
-	 * after {@code settled}, each node holding it for its whole window; with {@code onNodes}, only those all of
-	 * whose nodes are among them. Null when there are more than {@link #MOST_MOVABLE}. One lookup of the allocations
-	 * index per node of the pool.
+	 * after {@code settled}, each node holding it for its whole window. Null when there are more than
+	 * {@link #MOST_MOVABLE}. One lookup of the allocations index per node of the pool.
 	 */
-	private @Nullable List<Movable> movable(UUID poolId, TimeWindow window, Instant settled,
-			@Nullable Set<Long> onNodes) {
+	private @Nullable List<Movable> movable(UUID poolId, TimeWindow window, Instant settled) {
 		int most = MOST_MOVABLE * 8;
 		List<Held> held = jdbc.sql("""
 				SELECT r.id, r.tenant_id, r.starts_at, r.ends_at, r.cluster ->> 'cudaDriver', a.node_id
@@ -307,7 +341,6 @@ class Repacking {
 			return null;
 		}
 		return byReservation.values().stream()
-			.filter(nodes -> onNodes == null || nodes.stream().allMatch(h -> onNodes.contains(h.node())))
 			.map(nodes -> {
 				Held first = nodes.getFirst();
 				return new Movable(first.id(), first.tenantId(), first.window(),
@@ -351,12 +384,12 @@ class Repacking {
 	 * Each locked node with its free windows, cut to the horizon (a gap may run without end), the movable reservations'
 	 * windows on it added.
 	 */
-	private Map<Long, Room> rooms(UUID poolId, Set<Long> locked, TimeWindow horizon, List<Movable> moving) {
+	private Map<Long, Room> rooms(UUID poolId, Set<Long> nodeIds, TimeWindow horizon, List<Movable> moving) {
 		Map<Long, Room> rooms = new HashMap<>();
 		jdbc.sql("""
 				SELECT id, hostname, ib_block, cuda_drivers FROM node
 				WHERE id = ANY(?) AND pool_id = ? AND state = 'AVAILABLE' AND NOT spare""")
-			.params(locked.toArray(Long[]::new), poolId)
+			.params(nodeIds.toArray(Long[]::new), poolId)
 			.query((rs, row) -> rooms.put(rs.getLong(1), new Room(rs.getLong(1), rs.getString(2), rs.getString(3),
 					Set.of((String[]) rs.getArray(4).getArray()), new ArrayList<>())))
 			.list();
@@ -365,7 +398,7 @@ class Repacking {
 				SELECT node_id, greatest(lower(during), CAST(:start AS timestamptz)),
 				       least(upper(during), CAST(:end AS timestamptz))
 				FROM free_gap WHERE node_id = ANY(:nodes) AND during && tstzrange(:start, :end, '[)')""")
-			.param("nodes", locked.toArray(Long[]::new))
+			.param("nodes", nodeIds.toArray(Long[]::new))
 			.param("start", ts(horizon.start()))
 			.param("end", ts(horizon.end()))
 			.query((rs, row) -> windows.computeIfAbsent(rs.getLong(1), n -> new ArrayList<>())
