@@ -39,9 +39,11 @@ import org.springframework.stereotype.Component;
  * of them whenever, at every start, the nodes needed there are no more than the nodes there are. A guaranteed
  * booking within the healthy capacity is then refused only for reservations that may no longer move.
  * <p>
- * In the booking's transaction: the nodes involved are locked without waiting (a node another transaction holds,
- * and what it holds, stay as they are), and so are the reservations moved; if the booking still fails, the moves
- * roll back with it. A moved reservation keeps its window and size; its nodes change, which it shows, and each move
+ * In the booking's transaction: it plans on what it reads without locking (a pool too full for any packing is found
+ * so, holding nothing), then locks the nodes its plan changes (without waiting, unless the booking's last attempt)
+ * and checks that they still hold what it read, and locks the reservations it moves without waiting; anything
+ * another transaction holds or changed makes it answer {@code contended}, and the booking is tried again. If the
+ * booking still fails, the moves roll back with it. A moved reservation keeps its window and size; its nodes change, which it shows, and each move
  * is audited ({@code reservation.repacked}).
  */
 @Component
