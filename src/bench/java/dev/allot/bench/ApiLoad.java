@@ -1,6 +1,5 @@
 package dev.allot.bench;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -64,13 +63,7 @@ final class ApiLoad {
 			Requests.Request request = replay ? previous : requests.next(random);
 			String key = replay ? previousKey : UUID.randomUUID().toString();
 			Fleet.Tenant tenant = tenants.get(request.tenant());
-			HttpRequest post = HttpRequest.newBuilder(URI.create(base + "/api/v1/tenants/" + tenant.slug() + "/reservations"))
-				.header("Authorization", "Bearer " + tokens.get(request.tenant()))
-				.header("Content-Type", "application/json")
-				.header("Idempotency-Key", key)
-				.timeout(Duration.ofSeconds(60))
-				.POST(HttpRequest.BodyPublishers.ofString(request.json()))
-				.build();
+			HttpRequest post = Http.booking(base, tenant.slug(), tokens.get(request.tenant()), key, request.json());
 			long start = System.nanoTime();
 			try {
 				HttpResponse<String> answer = http.send(post, HttpResponse.BodyHandlers.ofString());

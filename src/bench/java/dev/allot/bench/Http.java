@@ -86,6 +86,17 @@ final class Http {
 		return answer.statusCode();
 	}
 
+	/** A booking through the API, as a team's CI sends it: the tenant's token and an Idempotency-Key. */
+	static HttpRequest booking(String base, String tenant, String token, String idempotencyKey, String json) {
+		return HttpRequest.newBuilder(URI.create(base + "/api/v1/tenants/" + tenant + "/reservations"))
+			.header("Authorization", "Bearer " + token)
+			.header("Content-Type", "application/json")
+			.header("Idempotency-Key", idempotencyKey)
+			.timeout(Duration.ofSeconds(60))
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build();
+	}
+
 	static String field(String json, String name) {
 		Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*\"([^\"]*)\"").matcher(json);
 		if (!m.find()) {

@@ -1,6 +1,5 @@
 package dev.allot.bench;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -223,14 +222,8 @@ final class Sharing {
 	/** Books and counts the answer; answers the body of a 409 (else null). */
 	private String book(HttpClient http, Booking booking, Tally tally) {
 		int index = shared.tenants().indexOf(booking.tenant());
-		HttpRequest post = HttpRequest.newBuilder(URI.create(base + "/api/v1/tenants/" + booking.tenant().slug()
-				+ "/reservations"))
-			.header("Authorization", "Bearer " + tokens.get(index))
-			.header("Content-Type", "application/json")
-			.header("Idempotency-Key", UUID.randomUUID().toString())
-			.timeout(Duration.ofSeconds(60))
-			.POST(HttpRequest.BodyPublishers.ofString(booking.json()))
-			.build();
+		HttpRequest post = Http.booking(base, booking.tenant().slug(), tokens.get(index), UUID.randomUUID().toString(),
+				booking.json());
 		long start = System.nanoTime();
 		try {
 			HttpResponse<String> answer = http.send(post, HttpResponse.BodyHandlers.ofString());

@@ -221,13 +221,12 @@ class Allocations {
 			.single();
 	}
 
-	/** Locks those of the nodes no other transaction holds, never waiting; answers how many it locked. */
-	int lockNodesSkipLocked(List<Long> nodeIds) {
+	/** Locks those of the nodes no other transaction holds, in id order, never waiting; answers them. */
+	List<Long> lockNodesSkipLocked(List<Long> nodeIds) {
 		return jdbc.sql("SELECT id FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED")
 			.param(nodeIds.toArray(Long[]::new))
 			.query(Long.class)
-			.list()
-			.size();
+			.list();
 	}
 
 	/** Which of the nodes have one free gap holding the whole window (read after locking them). */
@@ -376,32 +375,6 @@ class Allocations {
 			.param("driver", cudaDriver)
 			.query(Integer.class)
 			.single();
-	}
-
-	/**
-	 * The available nodes of the pool that hold, in the window, something, but nothing but other tenants' live
-	 * preemptible reservations: for each, those reservations. One lookup of the allocations index per node of the
-	 * pool; read only when a guaranteed booking finds too few nodes free.
-	 */
-	List<List<UUID>> reclaimableNodes(UUID poolId, UUID tenantId, TimeWindow window, @Nullable String cudaDriver) {
-		return jdbc.sql("""
-				SELECT array_agg(DISTINCT a.reservation_id) FROM node n
-				JOIN allocation a ON a.node_id = n.id AND a.active AND a.during && (""" + WINDOW + """
-				)
-				JOIN reservation r ON r.id = a.reservation_id
-				WHERE n.pool_id = :pool AND n.state = 'AVAILABLE' AND NOT n.spare
-				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
-				GROUP BY n.id
-				HAVING bool_and(r.preemptible AND r.tenant_id <> :tenant AND r.cancelled_at IS NULL
-				                AND (r.lifecycle_status IS NULL OR r.lifecycle_status IN ('PROVISIONING', 'ACTIVE')))
-				ORDER BY n.id""")
-			.param("pool", poolId)
-			.param("tenant", tenantId)
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.param("driver", cudaDriver)
-			.query((rs, row) -> List.of((UUID[]) rs.getArray(1).getArray()))
-			.list();
 	}
 
 	/** How many available nodes of the pool are free for the whole window. */

@@ -56,7 +56,7 @@ class BookingTransactions extends TransactionTemplate {
 					log.info("Booking change aborted by the database ({}), attempt {} of {}: retrying",
 							String.valueOf(aborted.getMostSpecificCause().getMessage()).lines().findFirst().orElse(""),
 							attempt, attempts);
-					sleep(ThreadLocalRandom.current().nextLong(5, 25L * attempt));
+					pause(ThreadLocalRandom.current().nextLong(5, 25L * attempt));
 				}
 			}
 		}
@@ -65,7 +65,8 @@ class BookingTransactions extends TransactionTemplate {
 		}
 	}
 
-	private static void sleep(long millis) {
+	/** Waits before a retry; an interrupt ends the wait (and stays set). */
+	static void pause(long millis) {
 		try {
 			Thread.sleep(millis);
 		}

@@ -163,7 +163,7 @@ public class Bookings {
 					if (attempt >= CONTENDED_ATTEMPTS) {
 						throw lost.refusal;
 					}
-					pause(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 40L * attempt));
+					BookingTransactions.pause(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 40L * attempt));
 				}
 			}
 		}
@@ -195,15 +195,6 @@ public class Bookings {
 			this.refusal = refusal;
 		}
 
-	}
-
-	private static void pause(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	/**

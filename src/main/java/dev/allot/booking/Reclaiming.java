@@ -3,8 +3,6 @@ package dev.allot.booking;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,9 +52,8 @@ class Reclaiming {
 
 	/**
 	 * Reclaiming: a booking wholly within its tenant's guarantee that finds too few nodes free preempts other
-	 * tenants' preemptible reservations overlapping its window, node by node: only nodes that nothing else holds in
-	 * the window, the node whose victims come first (lowest priority class first, then the most recently created)
-	 * first, until enough nodes are free. In the booking's transaction: if the booking still fails, the
+	 * tenants' preemptible reservations overlapping its window, lowest priority class first, then the most recently
+	 * created, until enough nodes are free. In the booking's transaction: if the booking still fails, the
 	 * preemptions roll back with it. A victim whose notice would keep its nodes past the window's start is left
 	 * alone (preempting it would not help this booking). Answers whether the booking may find room when tried again:
 	 * a victim was passed by because another transaction held it, or enough nodes looked free without preempting
@@ -81,49 +78,26 @@ class Reclaiming {
 		}
 		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
 				candidates.stream().map(Reservations.Preemptible::tenantId).toList(), pool.gpuType());
-		// victims in the order they are given up: the lowest priority class first, then the most recently created
-		Comparator<Reservations.Preemptible> victimOrder = Comparator
-			.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
-			.reversed()
-			.thenComparing(Reservations.Preemptible::createdAt, Comparator.reverseOrder())
-			.thenComparing(Reservations.Preemptible::id);
-		Map<UUID, Reservations.Preemptible> byId = new HashMap<>();
-		candidates.forEach(c -> byId.put(c.id(), c));
-		Instant now = clock.instant();
-		Instant noticeEnd = nextMinute(now.plus(preemptionNotice));
-		// the nodes that only such reservations hold in the window, each freed by preempting those on it (none that
-		// would keep it for its notice past the window's start), so that no victim is taken for a node it cannot
-		// free; the cheapest first: the node whose last victim in that order comes first, then fewer victims
-		List<List<Reservations.Preemptible>> nodesToFree = allocations.reclaimableNodes(pool.id(), tenantId, window,
-				driver)
-			.stream()
-			.map(held -> held.stream().map(byId::get).toList())
-			.filter(held -> held.stream().allMatch(v -> v != null && helps(v, window, noticeEnd)))
-			.map(held -> held.stream().sorted(victimOrder).toList())
-			.sorted(Comparator.comparing((List<Reservations.Preemptible> held) -> held.getLast(), victimOrder)
-				.thenComparingInt(List::size))
+		List<Reservations.Preemptible> victims = candidates.stream()
+			.sorted(java.util.Comparator
+				.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
+				.reversed()
+				.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
+				.thenComparing(Reservations.Preemptible::id))
 			.toList();
+		Instant now = clock.instant();
 		boolean contended = false;
-		for (List<Reservations.Preemptible> victims : nodesToFree) {
+		for (Reservations.Preemptible victim : victims) {
 			if (free >= nodes) {
 				return true;
 			}
-			boolean changed = false;
-			for (Reservations.Preemptible victim : victims) {
-				Preempted preempted = preempt(victim, pool, window, now, patient);
-				changed |= preempted == Preempted.YES;
-				contended |= preempted == Preempted.HELD_ELSEWHERE;
-			}
-			if (changed) {
+			Preempted preempted = preempt(victim, pool, window, now, patient);
+			if (preempted == Preempted.YES) {
 				free = allocations.countFree(pool.id(), window, driver);
 			}
+			contended |= preempted == Preempted.HELD_ELSEWHERE;
 		}
-		return free >= nodes || contended;
-	}
-
-	/** Whether preempting the reservation frees its nodes from the window's start (its notice does not keep them). */
-	private static boolean helps(Reservations.Preemptible victim, TimeWindow needed, Instant noticeEnd) {
-		return !(victim.startsAt().isBefore(noticeEnd) && noticeEnd.isAfter(needed.start()));
+		return contended && free < nodes;
 	}
 
 	private enum Preempted {
@@ -194,7 +168,7 @@ class Reclaiming {
 		if (patient) {
 			allocations.lockNodes(nodeIds);
 		}
-		else if (allocations.lockNodesSkipLocked(nodeIds) < nodeIds.size()) {
+		else if (allocations.lockNodesSkipLocked(nodeIds).size() < nodeIds.size()) {
 			return Preempted.HELD_ELSEWHERE;
 		}
 		if (freedFrom.isBefore(before.endsAt())) {

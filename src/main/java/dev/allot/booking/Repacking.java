@@ -5,13 +5,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -20,6 +17,9 @@ import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.TimeWindow;
+import dev.allot.booking.Packing.Movable;
+import dev.allot.booking.Packing.Plan;
+import dev.allot.booking.Packing.Room;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -77,34 +77,6 @@ class Repacking {
 		this.repackBeyond = sharing.repackBeyond();
 	}
 
-	/** A reservation that may move: its window, its nodes (by id) and the CUDA driver it needs. */
-	private record Movable(UUID id, UUID tenantId, TimeWindow window, List<Long> nodes, @Nullable String cudaDriver) {
-	}
-
-	/** A node that may take reservations: its block, CUDA drivers, and the windows free on it once the movable are lifted. */
-	private record Room(long id, String hostname, String block, Set<String> cudaDrivers, List<TimeWindow> free) {
-
-		boolean fits(TimeWindow window, @Nullable String cudaDriver) {
-			return (cudaDriver == null || cudaDrivers.contains(cudaDriver))
-					&& free.stream().anyMatch(w -> !w.start().isAfter(window.start()) && !w.end().isBefore(window.end()));
-		}
-
-		void take(TimeWindow window) {
-			TimeWindow holding = free.stream()
-				.filter(w -> !w.start().isAfter(window.start()) && !w.end().isBefore(window.end()))
-				.findFirst()
-				.orElseThrow();
-			free.remove(holding);
-			if (holding.start().isBefore(window.start())) {
-				free.add(new TimeWindow(holding.start(), window.start()));
-			}
-			if (window.end().isBefore(holding.end())) {
-				free.add(new TimeWindow(window.end(), holding.end()));
-			}
-		}
-
-	}
-
 	/**
 	 * The nodes repacking freed for the booking, locked (none when it found no packing, and then nothing moved);
 	 * {@code contended} when it was short of what other transactions held (nodes or reservations passed by), so that
@@ -134,7 +106,7 @@ class Repacking {
 		// overlaps reach
 		TimeWindow reach = window;
 		for (int round = 0; round < 8; round++) {
-			TimeWindow wider = span(reach, inTheWay);
+			TimeWindow wider = Packing.span(reach, inTheWay);
 			List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled);
 			if (more == null) {
 				break;
@@ -142,120 +114,33 @@ class Repacking {
 			reach = wider;
 			inTheWay = more;
 		}
-		TimeWindow horizon = span(reach, inTheWay);
+		TimeWindow horizon = Packing.span(reach, inTheWay);
 		Set<Long> nodes = new java.util.HashSet<>(nodesTouching(pool.id(), horizon, chosen));
 		List<Movable> moving = inTheWay.stream().filter(m -> nodes.containsAll(m.nodes())).toList();
 		Map<Long, Room> rooms = rooms(pool.id(), nodes, horizon, moving);
-		Map<Long, String> read = held(rooms.keySet(), rooms, moving);
-		Optional<Plan> plan = plan(rooms, moving, window, count, cudaDriver);
+		Map<Long, String> read = Packing.held(rooms.keySet(), rooms, moving);
+		Optional<Plan> plan = Packing.plan(rooms, moving, window, count, cudaDriver);
 		if (plan.isEmpty()) {
 			return Made.NOTHING;
 		}
 		List<Long> involved = plan.get().involved();
 		if (patient) {
 			allocations.queueForPool(pool.id());
+			allocations.lockNodes(involved);
 		}
-		List<Long> locked = patient ? lockWaiting(involved) : lockSkipLocked(involved);
-		if (locked.size() < involved.size()) {
+		else if (allocations.lockNodesSkipLocked(involved).size() < involved.size()) {
 			return new Made(List.of(), true);
 		}
 		// under the locks: the nodes the plan changes still hold what it read
 		List<Movable> again = movable(pool.id(), reach, settled);
 		List<Movable> now = again == null ? List.of() : again.stream().filter(m -> nodes.containsAll(m.nodes())).toList();
-		Map<Long, Room> roomsNow = rooms(pool.id(), Set.copyOf(involved), horizon, now);
-		if (again == null || !held(involved, roomsNow, now).equals(read.entrySet().stream()
-			.filter(e -> involved.contains(e.getKey()))
-			.collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
+		Map<Long, String> heldNow = Packing.held(involved, rooms(pool.id(), Set.copyOf(involved), horizon, now), now);
+		if (again == null || !involved.stream().allMatch(node -> heldNow.get(node).equals(read.get(node)))
 				|| !apply(pool, plan.get(), rooms)) {
 			return new Made(List.of(), true);
 		}
 		return new Made(plan.get().booking().stream().map(id -> new Allocations.Locked(id, rooms.get(id).hostname()))
 			.toList(), false);
-	}
-
-	/**
-	 * What each of the nodes holds, as read (for comparing two reads): its free windows within the horizon and the
-	 * movable reservations on it.
-	 */
-	private static Map<Long, String> held(java.util.Collection<Long> nodeIds, Map<Long, Room> rooms,
-			List<Movable> moving) {
-		Map<Long, String> held = new HashMap<>();
-		for (long node : nodeIds) {
-			Room room = rooms.get(node);
-			held.put(node, (room == null ? "gone" : room.free().stream().sorted(Comparator.comparing(TimeWindow::start))
-				.toList()
-				.toString()) + " " + moving.stream().filter(m -> m.nodes().contains(node)).map(Movable::id).sorted()
-					.toList());
-		}
-		return held;
-	}
-
-	/** The nodes each moved reservation gets, and the booking's. */
-	private record Plan(Map<Movable, List<Long>> moved, List<Long> booking) {
-
-		/** The nodes it changes: the booking's, and those the moved reservations leave and take, in id order. */
-		List<Long> involved() {
-			java.util.TreeSet<Long> nodes = new java.util.TreeSet<>(booking);
-			moved.forEach((reservation, taken) -> {
-				nodes.addAll(reservation.nodes());
-				nodes.addAll(taken);
-			});
-			return List.copyOf(nodes);
-		}
-
-	}
-
-	/** In order of start; the booking before reservations starting with it. Empty when one cannot be placed. */
-	private static Optional<Plan> plan(Map<Long, Room> rooms, List<Movable> moving, TimeWindow window, int count,
-			@Nullable String cudaDriver) {
-		List<Movable> order = new ArrayList<>(moving);
-		order.sort(Comparator.comparing((Movable m) -> m.window().start()).thenComparing(m -> m.id().toString()));
-		Map<Movable, List<Long>> moved = new LinkedHashMap<>();
-		List<Long> booking = null;
-		for (int i = 0; i <= order.size(); i++) {
-			if (booking == null && (i == order.size() || !order.get(i).window().start().isBefore(window.start()))) {
-				booking = place(rooms, window, count, cudaDriver, List.of());
-				if (booking == null) {
-					return Optional.empty();
-				}
-			}
-			if (i == order.size()) {
-				break;
-			}
-			Movable reservation = order.get(i);
-			List<Long> nodes = place(rooms, reservation.window(), reservation.nodes().size(), reservation.cudaDriver(),
-					reservation.nodes());
-			if (nodes == null) {
-				return Optional.empty();
-			}
-			if (!Set.copyOf(nodes).equals(Set.copyOf(reservation.nodes()))) {
-				moved.put(reservation, nodes);
-			}
-		}
-		return Optional.of(new Plan(moved, Objects.requireNonNull(booking)));
-	}
-
-	/**
-	 * Takes {@code count} nodes free for the window: those it holds now first, then nodes of their blocks, then any,
-	 * by id. Null when fewer fit.
-	 */
-	private static @Nullable List<Long> place(Map<Long, Room> rooms, TimeWindow window, int count,
-			@Nullable String cudaDriver, List<Long> current) {
-		Set<String> blocks = new LinkedHashSet<>();
-		current.stream().map(rooms::get).filter(Objects::nonNull).forEach(room -> blocks.add(room.block()));
-		List<Room> fitting = rooms.values().stream()
-			.filter(room -> room.fits(window, cudaDriver))
-			.sorted(Comparator.comparing((Room room) -> !current.contains(room.id()))
-				.thenComparing(room -> !blocks.contains(room.block()))
-				.thenComparing(Room::block)
-				.thenComparing(Room::id))
-			.limit(count)
-			.toList();
-		if (fitting.size() < count) {
-			return null;
-		}
-		fitting.forEach(room -> room.take(window));
-		return fitting.stream().map(Room::id).toList();
 	}
 
 	/**
@@ -278,7 +163,7 @@ class Repacking {
 			held.add(stored.get());
 		}
 		for (Movable reservation : plan.moved().keySet()) {
-			for (long left : leaving(reservation, plan)) {
+			for (long left : plan.leaving(reservation)) {
 				allocations.release(reservation.id(), left, reservation.window().start());
 				calendar.returned(pool.id(), allocations.returnToGaps(List.of(left), pool.id(), reservation.window()),
 						reservation.window());
@@ -286,7 +171,7 @@ class Repacking {
 		}
 		int i = 0;
 		for (Movable reservation : plan.moved().keySet()) {
-			List<Long> leaving = leaving(reservation, plan);
+			List<Long> leaving = plan.leaving(reservation);
 			List<Long> joining = plan.moved().get(reservation).stream()
 				.filter(node -> !reservation.nodes().contains(node))
 				.toList();
@@ -303,11 +188,6 @@ class Repacking {
 					before.id().toString(), before, after));
 		}
 		return true;
-	}
-
-	private static List<Long> leaving(Movable reservation, Plan plan) {
-		List<Long> now = plan.moved().get(reservation);
-		return reservation.nodes().stream().filter(node -> !now.contains(node)).toList();
 	}
 
 	/** One node of a reservation that may move. */
@@ -366,22 +246,6 @@ class Repacking {
 			.list();
 	}
 
-	/** Locks the nodes in id order, waiting for other holders; answers those still there. */
-	private List<Long> lockWaiting(List<Long> nodeIds) {
-		return jdbc.sql("SELECT id FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE")
-			.param(nodeIds.toArray(Long[]::new))
-			.query(Long.class)
-			.list();
-	}
-
-	/** Locks those of the nodes no other transaction holds, in id order, never waiting; answers them. */
-	private List<Long> lockSkipLocked(List<Long> nodeIds) {
-		return jdbc.sql("SELECT id FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED")
-			.param(nodeIds.toArray(Long[]::new))
-			.query(Long.class)
-			.list();
-	}
-
 	/**
 	 * Each locked node with its free windows, cut to the horizon (a gap may run without end), the movable reservations'
 	 * windows on it added.
@@ -410,37 +274,10 @@ class Repacking {
 		windows.forEach((node, free) -> {
 			Room room = rooms.get(node);
 			if (room != null) {
-				room.free().addAll(merged(free));
+				room.free().addAll(Packing.merged(free));
 			}
 		});
 		return rooms;
-	}
-
-	/** Windows that touch or overlap joined into one. */
-	private static List<TimeWindow> merged(List<TimeWindow> windows) {
-		List<TimeWindow> sorted = new ArrayList<>(windows);
-		sorted.sort(Comparator.comparing(TimeWindow::start));
-		List<TimeWindow> merged = new ArrayList<>();
-		for (TimeWindow w : sorted) {
-			TimeWindow last = merged.isEmpty() ? null : merged.getLast();
-			if (last != null && !w.start().isAfter(last.end())) {
-				merged.set(merged.size() - 1, new TimeWindow(last.start(), w.end().isAfter(last.end()) ? w.end() : last.end()));
-			}
-			else {
-				merged.add(w);
-			}
-		}
-		return merged;
-	}
-
-	private static TimeWindow span(TimeWindow window, List<Movable> movable) {
-		Instant start = window.start();
-		Instant end = window.end();
-		for (Movable m : movable) {
-			start = m.window().start().isBefore(start) ? m.window().start() : start;
-			end = m.window().end().isAfter(end) ? m.window().end() : end;
-		}
-		return new TimeWindow(start, end);
 	}
 
 	private static Timestamp ts(Instant instant) {

@@ -24,6 +24,11 @@ public record TimeWindow(Instant start, Instant end) {
 		return start.isBefore(other.end) && other.start.isBefore(end);
 	}
 
+	/** Whether the other window lies wholly within this one. */
+	public boolean covers(TimeWindow other) {
+		return !other.start.isBefore(start) && !other.end.isAfter(end);
+	}
+
 	public boolean contains(Instant instant) {
 		return !instant.isBefore(start) && instant.isBefore(end);
 	}

@@ -95,31 +95,6 @@ class ReclaimingTests extends BookingFixture {
 	}
 
 	@Test
-	void reclaimingPreemptsOnlyOnNodesItCanFreeForTheWholeWindow() {
-		Setup c = setup(2, 0, 16, false);
-		prioritize(c, 0, 16, "EXPERIMENT");
-		Setup a = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
-		prioritize(a, 8, 8, "PRODUCTION_INFERENCE");
-		Setup g = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
-		prioritize(g, 8, 8, "TRAINING");
-		// one node: g's guaranteed hour 5-6 and c's borrowed hour 4-5; the other: c's borrowed 4-6, created first
-		Api.Response kept = book(g, 8, hour(5), hour(6));
-		Api.Response older = book(c, 8, hour(4), hour(6));
-		Api.Response newer = book(c, 8, hour(4), hour(5));
-		assertThat(List.of(kept.status(), older.status(), newer.status())).containsOnly(201);
-		assertThat(newer.json().get("nodes").get(0).asString()).isEqualTo(kept.json().get("nodes").get(0).asString());
-
-		Api.Response guaranteed = book(a, 8, hour(4), hour(6));
-
-		assertThat(guaranteed.status()).as(guaranteed.toString()).isEqualTo(201);
-		// the newest borrower would come first, but preempting it frees no node for 4-6: it is left alone
-		assertThat(api.get(path(c, newer.json().get("id").asString()), c.token()).json().get("status").asString())
-			.isEqualTo("CONFIRMED");
-		assertThat(api.get(path(c, older.json().get("id").asString()), c.token()).json().get("status").asString())
-			.isEqualTo("PREEMPTED");
-	}
-
-	@Test
 	void reclaimingTakesTheLowestPriorityThenTheNewestAndNeverWhatIsNotPreemptible() {
 		Setup keeper = setup(4, 8, 8, false);
 		Setup a = tenantOn(keeper.gpuType(), keeper.pool(), keeper.nodes(), 16, 16, false);
