@@ -145,8 +145,14 @@ public record QuotaWindow(Set<DayOfWeek> days, int fromMinute, int toMinute, int
 		}
 	}
 
+	/**
+	 * The instant of that local time; for one a daylight-saving change skips, the change itself, the first instant
+	 * whose local time is past it (as {@link #covers} reads it), not the later one {@code ZonedDateTime} moves it to.
+	 */
 	private static Instant at(LocalDate day, int minute, ZoneId zone) {
-		return ZonedDateTime.of(day.atStartOfDay().plusMinutes(minute), zone).toInstant();
+		LocalDateTime local = day.atStartOfDay().plusMinutes(minute);
+		java.time.zone.ZoneOffsetTransition skipped = zone.getRules().getTransition(local);
+		return skipped != null && skipped.isGap() ? skipped.getInstant() : ZonedDateTime.of(local, zone).toInstant();
 	}
 
 	private static String text(int minute) {

@@ -68,6 +68,17 @@ class QuotaWindowProperties {
 	}
 
 	@Example
+	void aWindowEndingInTheHourTheClocksSkipEndsWhenTheyJump() {
+		// Saturday 03:00 to Sunday 02:30 in Los Angeles; on 2027-03-14 the clocks jump from 02:00 to 03:00
+		QuotaPolicy policy = new QuotaPolicy("H100", 0, 0, true, Duration.ofDays(30), Duration.ofDays(30), null,
+				Priority.TRAINING, 0, ZoneId.of("America/Los_Angeles"),
+				List.of(QuotaWindow.of("w", List.of("SAT"), "03:00", "02:30", 8)));
+		noStretchPassesTheCeilingInForceAtAnyMinuteOfIt(policy, 5561, 8000, 1, 0);
+		assertThat(policy.maxGpusAt(Instant.parse("2027-03-14T09:59:00Z"))).isEqualTo(8);
+		assertThat(policy.maxGpusAt(Instant.parse("2027-03-14T10:00:00Z"))).isZero();
+	}
+
+	@Example
 	void weekendsInBerlinAllow64WhereTheWeekAllows16() {
 		QuotaPolicy policy = new QuotaPolicy("H100", 8, 16, false, Duration.ofDays(30), Duration.ofDays(30), null,
 				Priority.TRAINING, 8, ZoneId.of("Europe/Berlin"),
