@@ -505,6 +505,40 @@ class Allocations {
 			.update();
 	}
 
+	/** The reservation's live allocations, by start then hostname. */
+	List<Holding> holdings(UUID reservationId) {
+		return jdbc.sql("""
+				SELECT a.reservation_id, n.hostname, lower(a.during), upper(a.during) FROM allocation a
+				JOIN node n ON n.id = a.node_id WHERE a.reservation_id = ? AND a.active
+				ORDER BY lower(a.during), n.hostname""")
+			.param(reservationId)
+			.query(Allocations::holding)
+			.list();
+	}
+
+	/**
+	 * Other reservations' live allocations, on the nodes this reservation holds, that still run at {@code at} and
+	 * began before this reservation's allocation of the node: whoever must let go of a node before this reservation
+	 * can have it (a preempted reservation keeping its nodes for its notice, or one that ends at this one's start).
+	 */
+	List<Holding> heldBefore(UUID reservationId, Instant at) {
+		return jdbc.sql("""
+				SELECT o.reservation_id, n.hostname, lower(o.during), upper(o.during) FROM allocation mine
+				JOIN allocation o ON o.node_id = mine.node_id AND o.active AND o.reservation_id <> mine.reservation_id
+				    AND upper(o.during) > ? AND lower(o.during) < lower(mine.during)
+				JOIN node n ON n.id = mine.node_id
+				WHERE mine.reservation_id = ? AND mine.active AND upper(mine.during) > ?
+				ORDER BY upper(o.during), n.hostname""")
+			.params(ts(at), reservationId, ts(at))
+			.query(Allocations::holding)
+			.list();
+	}
+
+	private static Holding holding(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+		return new Holding(rs.getObject(1, UUID.class), rs.getString(2), rs.getTimestamp(3).toInstant(),
+				rs.getTimestamp(4).toInstant());
+	}
+
 	/** The nodes of the reservation's live allocations, a node replaced inside its window included. */
 	List<Long> nodesOf(UUID reservationId) {
 		return jdbc.sql("SELECT node_id FROM allocation WHERE reservation_id = ? AND active ORDER BY node_id")

@@ -74,6 +74,23 @@ public class ReservationLifecycle {
 		return reservations.outOfService(id);
 	}
 
+	/**
+	 * What the reservation holds, from the one record of holding: each live allocation's node and interval (a node
+	 * replaced inside the window is two holdings; a preempted reservation's end at its notice's end).
+	 */
+	public List<Holding> holdings(UUID id) {
+		return allocations.holdings(id);
+	}
+
+	/**
+	 * Who else still holds, at {@code at} or later, a node this reservation holds, from before this reservation's
+	 * allocation of it begins: the cluster that must let go of the node first. Each holding is the other
+	 * reservation's, with the instant it lets go.
+	 */
+	public List<Holding> heldBefore(UUID id, Instant at) {
+		return allocations.heldBefore(id, at);
+	}
+
 	public Reservation markProvisioning(UUID id) {
 		return move(id, (r, now) -> r.markProvisioning(now));
 	}

@@ -45,7 +45,48 @@ public abstract class LifecycleTest extends FleetTest {
 	 * The application's clock in this context: the real one, seven years ahead. The manual scheduler also runs
 	 * billing's month closing at this time: the billing tests' clock ({@code BillingTest}) must stay months behind.
 	 */
-	private static final Clock AHEAD = Clock.offset(Clock.systemUTC(), Duration.ofDays(7 * 365));
+	private static final AheadClock AHEAD = new AheadClock(Duration.ofDays(7 * 365));
+
+	/**
+	 * The real clock, ahead by an offset that tests may only grow ({@link #advanceApplicationClock}): time still
+	 * flows, and a test can jump to where a deadline has passed. Every test reads its times from {@link #now()}.
+	 */
+	private static final class AheadClock extends Clock {
+
+		private volatile Duration ahead;
+
+		AheadClock(Duration ahead) {
+			this.ahead = ahead;
+		}
+
+		synchronized void advance(Duration by) {
+			if (by.isNegative()) {
+				throw new IllegalArgumentException("The application clock only moves forward");
+			}
+			ahead = ahead.plus(by);
+		}
+
+		@Override
+		public Instant instant() {
+			return Instant.now().plus(ahead);
+		}
+
+		@Override
+		public java.time.ZoneId getZone() {
+			return java.time.ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(java.time.ZoneId zone) {
+			return Clock.offset(Clock.system(zone), ahead);
+		}
+
+	}
+
+	/** Moves the application's clock forward (for every lifecycle test after this one too). */
+	protected static void advanceApplicationClock(Duration by) {
+		AHEAD.advance(by);
+	}
 
 	@TestBean(name = "clock", methodName = "lifecycleClock")
 	Clock applicationClock;

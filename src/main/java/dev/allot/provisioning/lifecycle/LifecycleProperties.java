@@ -15,10 +15,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param stuckAfter how long building may take, all attempts included, before the watchdog gives up on it
  * @param defaultCudaDriver the CUDA driver of a booking that named none
  * @param defaultSharedMemoryGi the {@code /dev/shm} size of a booking that named none
+ * @param startGrace how long past its start a cluster may wait for nodes another cluster still holds (a preempted
+ * reservation's, during its notice) before its reservation fails
  */
 @ConfigurationProperties("allot.provisioning.lifecycle")
 public record LifecycleProperties(Duration leadTime, Retry provisionRetry, Retry teardownRetry,
-		Duration watchdogInterval, Duration stuckAfter, String defaultCudaDriver, int defaultSharedMemoryGi) {
+		Duration watchdogInterval, Duration stuckAfter, String defaultCudaDriver, int defaultSharedMemoryGi,
+		Duration startGrace) {
 
 	private static final Pattern DRIVER_VERSION = Pattern.compile("^\\d{2,4}(\\.\\d{1,3}){0,2}$");
 
@@ -35,6 +38,7 @@ public record LifecycleProperties(Duration leadTime, Retry provisionRetry, Retry
 					+ "version such as 550.54.15");
 		}
 		defaultSharedMemoryGi = defaultSharedMemoryGi <= 0 ? 64 : defaultSharedMemoryGi;
+		startGrace = startGrace == null ? Duration.ofMinutes(10) : notNegative(startGrace, "start-grace");
 	}
 
 	/**

@@ -32,8 +32,11 @@ class LifecycleTasks {
 							attempt, Timeline.PROVISION)))
 			.onDeadExecutionRevive()
 			.execute((instance, context) -> {
-				provisioning.run(instance.getData(), context.getExecution().consecutiveFailures + 1);
-				return new CompletionHandler.OnCompleteRemove<>();
+				Instant again = provisioning.run(instance.getData(), context.getExecution().consecutiveFailures + 1);
+				if (again == null) {
+					return new CompletionHandler.OnCompleteRemove<>();
+				}
+				return (complete, operations) -> operations.reschedule(complete, again);
 			});
 	}
 

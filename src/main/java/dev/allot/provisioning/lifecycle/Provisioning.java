@@ -1,6 +1,7 @@
 package dev.allot.provisioning.lifecycle;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
+import dev.allot.booking.Holding;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
@@ -23,6 +25,7 @@ import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.Endpoints;
+import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.health.ClusterAllReduce;
 import dev.allot.provisioning.health.HealthCheckRuns;
@@ -31,6 +34,7 @@ import dev.allot.provisioning.health.NodeChecks;
 import dev.allot.provisioning.health.Remediation;
 import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.health.NodeHealth;
+import dev.allot.shared.UtcText;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,7 +123,11 @@ public class Provisioning {
 		this.clock = clock;
 	}
 
-	public void run(ClusterStep step, int attempt) {
+	/**
+	 * Runs the step; answers when to run it again when it waits for nodes another cluster still holds, else
+	 * {@code null}.
+	 */
+	public @Nullable Instant run(ClusterStep step, int attempt) {
 		Plan plan = transactions.execute(status -> plan(step, attempt));
 		try {
 			switch (plan.kind()) {
@@ -129,6 +137,13 @@ public class Provisioning {
 				case CONVERGE -> converge(plan.reservation(), attempt);
 				case CLEAN -> removeWhatWasBuilt(plan.cluster().ref(), plan.cluster().pool(), attempt);
 			}
+		}
+		catch (NodesUnavailableException ex) {
+			if (!ex.retryable()) {
+				failures.giveUpBuilding(step.reservationId(), ex.getMessage(), attempt, Timeline.PROVISION);
+				return null;
+			}
+			return waitFor(step.reservationId(), ex, attempt);
 		}
 		catch (ClusterDriverException ex) {
 			if (ex.retryable()) {
@@ -140,6 +155,56 @@ public class Provisioning {
 			failures.giveUpBuilding(step.reservationId(), "The booking cannot be built: " + ex.getMessage(), attempt,
 					Timeline.PROVISION);
 		}
+		return null;
+	}
+
+	/** How soon a step that waits for a node whose holder has let go of it (its cluster going) looks again. */
+	static final Duration WAIT_FOR_TEARDOWN = Duration.ofSeconds(30);
+
+	/**
+	 * The driver finds nodes of this reservation still in another reservation's cluster. The allocations say
+	 * whether that is a wait or a failure: a node another reservation holds until T (a preempted one keeping its
+	 * nodes for its notice) is free at T, when that cluster is torn down; one whose holder has let go already is
+	 * being torn down now. So the step waits ("waiting for node X, free at T", on the timeline), which is never an
+	 * error and uses no retry, until the reservation's start plus {@code start-grace}: then the reservation fails,
+	 * and its tenant is told.
+	 */
+	private @Nullable Instant waitFor(UUID id, NodesUnavailableException refused, int attempt) {
+		return transactions.execute(status -> {
+			Cluster cluster = clusters.findForUpdate(id).orElse(null);
+			Reservation reservation = reservations.find(id).orElse(null);
+			if (cluster == null || reservation == null || !cluster.open() || !cluster.state().isBuilding()) {
+				return null;
+			}
+			Instant now = clock.instant();
+			Instant deadline = reservation.startsAt().plus(properties.startGrace());
+			List<Holding> holders = reservations.heldBefore(id, now)
+				.stream()
+				.filter(h -> refused.nodes().contains(h.node()))
+				.toList();
+			if (!now.isBefore(deadline)) {
+				failures.giveUpBuilding(id, "Nodes " + String.join(", ", refused.nodes())
+						+ " were still held by another cluster " + properties.startGrace().toMinutes()
+						+ " minutes after the window's start", attempt, Timeline.PROVISION);
+				return null;
+			}
+			Instant freeAt = holders.stream().map(Holding::until).max(Instant::compareTo).orElse(now);
+			// the holder's teardown runs at freeAt and takes a moment: look again a little after it
+			Instant next = (freeAt.isAfter(now) ? freeAt : now).plus(WAIT_FOR_TEARDOWN);
+			if (next.isAfter(deadline)) {
+				next = deadline;
+			}
+			// a node whose holder's allocation has ended is held only by a cluster that is being torn down
+			String detail = refused.nodes().stream().map(node -> holders.stream()
+				.filter(h -> h.node().equals(node))
+				.map(h -> node + ", free at " + UtcText.of(h.until()))
+				.findFirst()
+				.orElse(node + ", whose cluster is being torn down"))
+				.collect(Collectors.joining("; "));
+			timeline.record(id, Timeline.PROVISION, "WAITING", cluster.state(), attempt, "Waiting for node "
+					+ detail + ". Looking again at " + UtcText.of(next) + "; the build goes on once the nodes are free.");
+			return next;
+		});
 	}
 
 	private Plan plan(ClusterStep step, int attempt) {
@@ -159,7 +224,8 @@ public class Provisioning {
 		}
 		Reservation reservation = reservations.find(id).orElseThrow();
 		ReservationStatus status = reservation.status(now);
-		if (status == ReservationStatus.CANCELLED || status == ReservationStatus.FAILED) {
+		if (status == ReservationStatus.CANCELLED || status == ReservationStatus.FAILED
+				|| status == ReservationStatus.PREEMPTED) {
 			timeline.record(id, Timeline.PROVISION, "SKIPPED", cluster.state(), attempt,
 					"Nothing to build: the reservation is " + status + ".");
 			schedule.teardown(id, now, "the reservation is " + status);

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.allot.booking.Holding;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
@@ -13,6 +14,7 @@ import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.shared.UtcText;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -23,7 +25,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The teardown step, at the end of the window, after a cancellation, or to clean up after a failure: the cluster
  * goes {@code DELETING} → {@code DELETED} (a failed one stays {@code FAILED}), the reservation {@code ACTIVE} →
  * {@code ENDING} → {@code COMPLETED}. It is done only when the driver finds nothing left. A teardown that comes
- * before the end of a live reservation (its window was extended after the step was scheduled) waits for the end.
+ * before the reservation's allocations end (its window was extended after the step was scheduled, or a preempted
+ * reservation's notice has not run out) waits for that end, read from the allocations, never from a copy.
  */
 @Component
 public class Teardown {
@@ -122,15 +125,22 @@ public class Teardown {
 		Instant now = clock.instant();
 		Reservation reservation = reservations.find(id).orElseThrow();
 		ReservationStatus status = reservation.status(now);
-		boolean live = status != ReservationStatus.CANCELLED && status != ReservationStatus.FAILED;
-		if (live && scheduledFor.isBefore(reservation.endsAt())) {
-			clusters.reschedule(id, reservation.endsAt());
+		boolean live = status != ReservationStatus.CANCELLED && status != ReservationStatus.FAILED
+				&& status != ReservationStatus.PREEMPTED;
+		// The allocations say how long the cluster may keep its nodes: to the end of the window (extended or not),
+		// to the end of a preempted reservation's notice, or not at all (cancelled, failed, preempted before it ran)
+		Instant heldUntil = status == ReservationStatus.CANCELLED || status == ReservationStatus.FAILED ? null
+				: reservations.holdings(id).stream().map(Holding::until).max(Instant::compareTo).orElse(null);
+		if (heldUntil != null && scheduledFor.isBefore(heldUntil) && now.isBefore(heldUntil)) {
+			clusters.reschedule(id, heldUntil);
 			timeline.record(id, Timeline.TEARDOWN, "POSTPONED", cluster.state(), attempt,
-					"Teardown waits for the end of the window, now " + reservation.endsAt() + ".");
-			return new Plan(Kind.POSTPONE, cluster, reservation.endsAt());
+					(live ? "Teardown waits for the end of the window, now "
+							: "Teardown waits for the end of the preemption's notice, ") + UtcText.of(heldUntil) + ".");
+			return new Plan(Kind.POSTPONE, cluster, heldUntil);
 		}
 		Cluster current = cluster;
-		String why = step.why();
+		String why = status == ReservationStatus.PREEMPTED ? "the reservation was preempted: its nodes are given up"
+				: step.why();
 		if (status == ReservationStatus.ACTIVE) {
 			reservations.markEnding(id);
 			why = "the window ended";

@@ -81,7 +81,8 @@ public class Watchdog {
 		ReservationStatus status = reservation.status(now);
 		boolean provisionScheduled = schedule.find(ClusterSchedule.PROVISION, id).isPresent();
 		boolean teardownScheduled = schedule.find(ClusterSchedule.TEARDOWN, id).isPresent();
-		boolean live = status != ReservationStatus.CANCELLED && status != ReservationStatus.FAILED;
+		boolean live = status != ReservationStatus.CANCELLED && status != ReservationStatus.FAILED
+				&& status != ReservationStatus.PREEMPTED;
 		ClusterState state = cluster.state();
 		if (!live || state == ClusterState.DELETING || state == ClusterState.FAILED) {
 			if (teardownScheduled) {

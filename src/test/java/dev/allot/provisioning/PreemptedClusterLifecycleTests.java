@@ -1,0 +1,171 @@
+package dev.allot.provisioning;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.support.Api;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Reclaiming through provisioning and teardown, on the fake driver: a borrower's READY cluster is preempted for a
+ * guaranteed booking. The borrower's cluster is torn down when the notice ends (before: its teardown was postponed
+ * to the window's original end, and it kept the nodes); the guaranteed cluster, built a lead time before its start
+ * and so inside the notice, waits for the nodes ("waiting for node X, free at T") instead of failing five times and
+ * ending FAILED before its start; and it fails only when its start plus the grace passes without them, telling its
+ * tenant.
+ */
+class PreemptedClusterLifecycleTests extends LifecycleTest {
+
+	@Autowired
+	FakeDriver fake;
+
+	@BeforeEach
+	void resetTheFakeDriver() {
+		fake.reset();
+	}
+
+	/** A 2-node pool filled by a borrower, whose cluster is READY, and a tenant guaranteed the whole pool. */
+	private record Reclaim(Setup borrower, Setup guaranteed, String victim) {
+	}
+
+	private Reclaim borrowerRunningOnTheWholePool() {
+		String type = newGpuType();
+		setRateCard(type);
+		String pool = newPool(type, 8);
+		List<String> nodes = addNodes(pool, 2, 4);
+		Setup borrower = setup(2, nodes, pool, type);
+		Map<String, Object> borrowing = policy(type, 0, 16, false);
+		borrowing.put("priority", "EXPERIMENT");
+		setQuota(borrower.tenant(), borrowing);
+		Setup guaranteed = setup(2, nodes, pool, type);
+
+		Instant start = now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(2));
+		String victim = bookAndAwaitSchedule(borrower, 16, start, hour(8), "SLURM");
+		runDueAt(start);
+		assertThat(cluster(borrower, victim).get("state").asString()).isEqualTo("READY");
+		return new Reclaim(borrower, guaranteed, victim);
+	}
+
+	/** The guaranteed tenant books at the start its 409 names: the end of the borrower's notice. */
+	private String reclaimAtTheNoticesEnd(Reclaim r) {
+		Instant soon = now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(10));
+		Api.Response refused = book(r.guaranteed(), 16, soon, soon.plus(Duration.ofHours(1)), "SLURM");
+		assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+		Instant earliest = Instant.parse(refused.json().get("earliestStart").asString());
+		String id = bookAndAwaitSchedule(r.guaranteed(), 16, earliest, earliest.plus(Duration.ofHours(1)), "SLURM");
+		assertThat(reservationStatus(r.borrower(), r.victim())).isEqualTo("PREEMPTED");
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> cluster(r.borrower(), r.victim()).get("timeline").valueStream()
+				.anyMatch(e -> e.get("detail").asString().startsWith("Preempted: teardown brought forward")));
+		return id;
+	}
+
+	private Instant noticeEnd(String victim) {
+		return jdbc.sql("SELECT max(upper(during)) FROM allocation WHERE reservation_id = ?::uuid AND active")
+			.param(victim)
+			.query(Timestamp.class)
+			.single()
+			.toInstant();
+	}
+
+	private Instant startOf(Setup s, String id) {
+		return Instant.parse(api.get(path(s, id), s.token()).json().get("startsAt").asString());
+	}
+
+	@Test
+	void aPreemptedRunningClusterIsTornDownWhenTheNoticeEndsAndTheGuaranteedClusterWaitsForItsNodesThenIsReady() {
+		Reclaim r = borrowerRunningOnTheWholePool();
+		String guaranteed = reclaimAtTheNoticesEnd(r);
+		Instant noticeEnd = noticeEnd(r.victim());
+		Instant start = startOf(r.guaranteed(), guaranteed);
+		assertThat(noticeEnd).isBeforeOrEqualTo(start);
+
+		// A lead time before its start, inside the notice: the borrower's cluster still holds both nodes, so the
+		// guaranteed cluster waits for them; no retry is used, nothing fails
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		JsonNode waiting = cluster(r.guaranteed(), guaranteed);
+		assertThat(waiting.get("state").asString()).isNotEqualTo("FAILED");
+		assertThat(reservationStatus(r.guaranteed(), guaranteed)).isNotEqualTo("FAILED");
+		assertThat(waiting.get("timeline").valueStream().filter(e -> e.get("outcome").asString().equals("WAITING")))
+			.singleElement()
+			.satisfies(e -> assertThat(e.get("detail").asString()).startsWith("Waiting for node ")
+				.contains("free at " + dev.allot.shared.UtcText.of(noticeEnd)));
+		assertThat(waiting.get("timeline").valueStream().map(e -> e.get("outcome").asString()))
+			.doesNotContain("RETRYING", "GAVE_UP");
+		assertThat(scheduled("cluster-provision", guaranteed)).isEqualTo(noticeEnd.plusSeconds(30));
+		assertThat(cluster(r.borrower(), r.victim()).get("state").asString()).isEqualTo("READY");
+		// The borrower's teardown is due at the notice's end, not at its window's original end
+		assertThat(scheduled("cluster-teardown", r.victim())).isEqualTo(noticeEnd);
+
+		// The notice ends: the borrower's cluster goes, and is not postponed to the original end
+		runDueAt(noticeEnd);
+		JsonNode victim = cluster(r.borrower(), r.victim());
+		assertThat(victim.get("state").asString()).isEqualTo("DELETED");
+		assertThat(victim.get("timeline").valueStream().map(e -> e.get("outcome").asString()))
+			.doesNotContain("POSTPONED");
+		assertThat(reservationStatus(r.borrower(), r.victim())).isEqualTo("PREEMPTED");
+		assertThat(fake.clusters()).doesNotContainKey(UUID.fromString(r.victim()));
+
+		// and the guaranteed cluster is built on the freed nodes, READY before its start
+		runDueAt(noticeEnd.plusSeconds(30));
+		JsonNode ready = cluster(r.guaranteed(), guaranteed);
+		assertThat(ready.get("state").asString()).isEqualTo("READY");
+		assertThat(Instant.parse(ready.get("readyAt").asString())).isBefore(start);
+		assertThat(fake.clusters()).containsOnlyKeys(UUID.fromString(guaranteed));
+		// no node is in two live clusters, judged by what the driver holds
+		assertThat(fake.clusters().get(UUID.fromString(guaranteed)).nodes()).containsExactlyInAnyOrderElementsOf(
+				r.guaranteed().nodes());
+	}
+
+	@Test
+	void aGuaranteedClusterWhoseNodesAreStillHeldAfterItsStartPlusTheGraceFailsAndItsTenantIsTold() {
+		Reclaim r = borrowerRunningOnTheWholePool();
+		String guaranteed = reclaimAtTheNoticesEnd(r);
+		Instant start = startOf(r.guaranteed(), guaranteed);
+		// The borrower's teardown never comes (say its driver hangs): the nodes stay held
+		jdbc.sql("DELETE FROM scheduled_tasks WHERE task_name = 'cluster-teardown' AND task_instance = ?")
+			.param(r.victim())
+			.update();
+
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		assertThat(cluster(r.guaranteed(), guaranteed).get("state").asString()).isNotEqualTo("FAILED");
+
+		// Still waiting at its start: not failed yet, the grace has not passed
+		Instant beforeDeadline = start.plus(Duration.ofMinutes(9));
+		advanceApplicationClock(Duration.between(now(), beforeDeadline));
+		runDueAt(beforeDeadline);
+		assertThat(reservationStatus(r.guaranteed(), guaranteed)).isNotEqualTo("FAILED");
+		// its holder let go at the notice's end, so the cluster going is a moment away: it looks again soon, and
+		// never later than the start plus the grace
+		assertThat(scheduled("cluster-provision", guaranteed)).isAfter(beforeDeadline)
+			.isBeforeOrEqualTo(start.plus(Duration.ofMinutes(10)));
+
+		advanceApplicationClock(Duration.ofMinutes(1));
+		runDueAt(start.plus(Duration.ofMinutes(10)));
+		JsonNode failed = cluster(r.guaranteed(), guaranteed);
+		assertThat(failed.get("state").asString()).isEqualTo("FAILED");
+		assertThat(failed.get("failureReason").asString()).contains("still held by another cluster");
+		assertThat(reservationStatus(r.guaranteed(), guaranteed)).isEqualTo("FAILED");
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(api
+			.get("/api/v1/tenants/" + r.guaranteed().tenant() + "/notifications", r.guaranteed().token())
+			.json()
+			.get("items")
+			.valueStream()
+			.filter(n -> n.get("kind").asString().equals("RESERVATION_FAILED"))).singleElement()
+			.satisfies(n -> assertThat(n.get("details").get("reservationId").asString()).isEqualTo(guaranteed)));
+	}
+
+}
