@@ -534,6 +534,16 @@ class Allocations {
 			.list();
 	}
 
+	/** The reservations whose live allocations hold the node at {@code since} or later. */
+	List<UUID> holdersOf(String hostname, Instant since) {
+		return jdbc.sql("""
+				SELECT DISTINCT a.reservation_id FROM allocation a JOIN node n ON n.id = a.node_id
+				WHERE n.hostname = ? AND a.active AND upper(a.during) > ? ORDER BY 1""")
+			.params(hostname, ts(since))
+			.query(UUID.class)
+			.list();
+	}
+
 	private static Holding holding(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
 		return new Holding(rs.getObject(1, UUID.class), rs.getString(2), rs.getTimestamp(3).toInstant(),
 				rs.getTimestamp(4).toInstant());

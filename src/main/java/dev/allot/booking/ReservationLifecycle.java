@@ -91,6 +91,11 @@ public class ReservationLifecycle {
 		return allocations.heldBefore(id, at);
 	}
 
+	/** The reservations that hold the node, by their live allocations, at {@code since} or later. */
+	public List<UUID> holdersOf(String hostname, Instant since) {
+		return allocations.holdersOf(hostname, since);
+	}
+
 	public Reservation markProvisioning(UUID id) {
 		return move(id, (r, now) -> r.markProvisioning(now));
 	}

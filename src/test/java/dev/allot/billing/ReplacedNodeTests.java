@@ -104,4 +104,63 @@ class ReplacedNodeTests extends BillingTest {
 		book(s, 24, start.plus(Duration.ofHours(3)), start.plus(Duration.ofHours(5)));
 	}
 
+
+	/**
+	 * Credits come from what the reservation held: the old node's outage is credited only while it held the node,
+	 * and a node replaced before the window, down for all of it, is credited nothing. Before, billing kept the node
+	 * list from booking time and credited the replaced node's outage for the whole window (7.64 of 7.73 GPU-hours
+	 * credited where about 3.8 was right, in the issue's example).
+	 */
+	@Test
+	void outagesAreCreditedOnlyForTheHoursTheReservationHeldTheNodeSoAReplacedNodeCreditsNothingMore() {
+		Instant t0 = newMonth();
+		Setup s = setup(4, 16, 24, false);
+		Instant start = t0.plus(Duration.ofDays(1)).plus(Duration.ofHours(2));
+		Instant end = start.plus(Duration.ofHours(4));
+		Api.Response before = book(s, 8, start, end);
+		UUID early = UUID.fromString(before.json().get("id").asString());
+		String replacedEarly = before.json().get("nodes").get(0).asString();
+
+		// replaced before its window: the node holds nothing of it, and stays out for the whole window
+		assertThat(api.post("/api/v1/nodes/" + replacedEarly + "/quarantine", adminToken(),
+				Map.of("reason", "PSU failure")).status()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(30)).until(() -> !api.get(path(s, "/reservations/" + early), s.token())
+			.json().get("nodes").get(0).asString().equals(replacedEarly));
+		assertThat(allocations(early)).filteredOn(Allocation::active).extracting(Allocation::node)
+			.doesNotContain(replacedEarly);
+
+		// another reservation whose node fails an hour into its window and is replaced then
+		Api.Response inside = book(s, 8, start, end);
+		UUID late = UUID.fromString(inside.json().get("id").asString());
+		String failing = inside.json().get("nodes").get(0).asString();
+		CLOCK.set(start.plus(Duration.ofMinutes(60)).plusSeconds(20));
+		Instant replacedAt = start.plus(Duration.ofMinutes(61));
+		assertThat(api.post("/api/v1/nodes/" + failing + "/quarantine", adminToken(), Map.of("reason", "XID 79"))
+			.status()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(30)).until(() -> !api.get(path(s, "/reservations/" + late), s.token())
+			.json().get("nodes").get(0).asString().equals(failing));
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql(
+				"SELECT count(*) FROM node_outage WHERE hostname = ANY(?)")
+			.param(new String[] { replacedEarly, failing })
+			.query(Long.class)
+			.single() == 2);
+		CLOCK.set(end.plus(Duration.ofHours(2)));
+		metering.meterDue(CLOCK.instant());
+		// 8 GPUs for 4 hours each, metered in full
+		assertThat(gpuSeconds(early, "USAGE", "RESERVED")).isEqualTo(8L * 4 * 3600);
+		assertThat(gpuSeconds(late, "USAGE", "RESERVED")).isEqualTo(8L * 4 * 3600);
+		// the node replaced before the window: no credit (its replacement served the whole window)
+		assertThat(gpuSeconds(early, "CREDIT", "RESERVED")).isZero();
+		// the node replaced inside the window: credited from its quarantine to its replacement only
+		Instant quarantinedAt = jdbc.sql("SELECT lower(during) FROM node_outage WHERE hostname = ? ORDER BY 1 DESC LIMIT 1")
+			.param(failing)
+			.query(java.sql.Timestamp.class)
+			.single()
+			.toInstant();
+		assertThat(gpuSeconds(late, "CREDIT", "RESERVED"))
+			.isEqualTo(8L * Duration.between(quarantinedAt, replacedAt).toSeconds());
+		assertThat(unbalancedTransactions()).isZero();
+	}
+
 }

@@ -17,6 +17,7 @@ import dev.allot.billing.ledger.Charge;
 import dev.allot.billing.ledger.Ledger;
 import dev.allot.billing.ledger.Line;
 import dev.allot.billing.ledger.Posting;
+import dev.allot.booking.ReservationLifecycle;
 import dev.allot.quota.Quotas;
 import dev.allot.quota.RateCard;
 import dev.allot.quota.RateClass;
@@ -51,8 +52,11 @@ public class LateOutageCredits {
 
 	private final Ledger ledger;
 
+	private final ReservationLifecycle holdings;
+
 	LateOutageCredits(JdbcClient jdbc, BillableReservations reservations, NodeOutages outages, Quotas quotas,
-			Ledger ledger) {
+			Ledger ledger, ReservationLifecycle holdings) {
+		this.holdings = holdings;
 		this.jdbc = jdbc;
 		this.reservations = reservations;
 		this.outages = outages;
@@ -65,12 +69,8 @@ public class LateOutageCredits {
 	public int correct(String hostname, Instant since) {
 		// Not filtered on metered_until: a metering run may be posting an hour right now; the lock below waits
 		// for it, and its hours are then seen.
-		List<UUID> held = jdbc.sql("""
-				SELECT reservation_id FROM billable_reservation
-				WHERE nodes @> ARRAY[?]::text[] AND ends_at > ? AND failed_at IS NULL ORDER BY reservation_id""")
-			.params(hostname, Timestamp.from(since))
-			.query(UUID.class)
-			.list();
+		// who held the node is the allocations' to say (a replacement holds it from when it joined)
+		List<UUID> held = holdings.holdersOf(hostname, since);
 		int corrected = 0;
 		for (UUID id : held) {
 			corrected += correct(id, since);

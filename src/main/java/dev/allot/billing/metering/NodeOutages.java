@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import dev.allot.booking.Holding;
+import dev.allot.booking.ReservationLifecycle;
 import dev.allot.inventory.NodeStateChanged;
 import org.jspecify.annotations.Nullable;
 
@@ -26,9 +28,13 @@ public class NodeOutages {
 
 	private final ObjectProvider<LateOutageCredits> lateCredits;
 
-	NodeOutages(JdbcClient jdbc, ObjectProvider<LateOutageCredits> lateCredits) {
+	private final ObjectProvider<ReservationLifecycle> holdings;
+
+	NodeOutages(JdbcClient jdbc, ObjectProvider<LateOutageCredits> lateCredits,
+			ObjectProvider<ReservationLifecycle> holdings) {
 		this.jdbc = jdbc;
 		this.lateCredits = lateCredits;
+		this.holdings = holdings;
 	}
 
 	/** Records the outage's start or end; hours already metered since then get their credit corrected. */
@@ -56,11 +62,27 @@ public class NodeOutages {
 	}
 
 	/**
-	 * What takes GPUs from the reservation in {@code [from, to)}: its nodes' outages and the time nodes sat
-	 * degraded under its cluster ({@link DegradedNodeHours}).
+	 * What takes GPUs from the reservation in {@code [from, to)}: its nodes' outages while it held them, read from
+	 * the allocations (the one record of holding: a node replaced before the window held nothing, one replaced
+	 * inside it only until then, and its replacement from then on), and the time nodes sat degraded under its
+	 * cluster ({@link DegradedNodeHours}).
 	 */
 	public List<Outage> of(BillableReservation r, Instant from, Instant to) {
-		List<Outage> down = new java.util.ArrayList<>(of(r.nodes(), from, to));
+		List<Outage> down = new java.util.ArrayList<>();
+		List<Holding> held = holdings.getObject().holdings(r.reservationId());
+		List<String> nodes = held.stream().map(Holding::node).distinct().toList();
+		for (Outage outage : nodes.isEmpty() ? List.<Outage>of() : of(nodes, from, to)) {
+			for (Holding holding : held) {
+				if (!holding.node().equals(outage.hostname())) {
+					continue;
+				}
+				Instant start = outage.from().isAfter(holding.from()) ? outage.from() : holding.from();
+				Instant end = outage.endOr(holding.until());
+				if (end.isAfter(start)) {
+					down.add(new Outage(outage.hostname(), start, end, r.reservationId()));
+				}
+			}
+		}
 		jdbc.sql("""
 				SELECT hostname, lower(during) AS s, upper(during) AS e FROM node_degraded
 				WHERE reservation_id = ? AND during && tstzrange(?, ?, '[)') ORDER BY lower(during)""")
