@@ -544,6 +544,23 @@ class Allocations {
 			.list();
 	}
 
+	/**
+	 * The nodes the reservation held (or was to hold) and let go of before its end: replaced, before or inside its
+	 * window. A reservation that ended early as a whole (cancelled, preempted) let go of none of them this way.
+	 */
+	List<String> nodesLetGo(UUID reservationId) {
+		return jdbc.sql("""
+				WITH mine AS (SELECT node_id, during, active FROM allocation WHERE reservation_id = ?),
+				     held AS (SELECT max(upper(during)) AS until FROM mine WHERE active)
+				SELECT n.hostname FROM mine JOIN node n ON n.id = mine.node_id, held
+				GROUP BY n.hostname, held.until
+				HAVING NOT bool_or(mine.active AND upper(mine.during) >= held.until)
+				ORDER BY 1""")
+			.param(reservationId)
+			.query(String.class)
+			.list();
+	}
+
 	private static Holding holding(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
 		return new Holding(rs.getObject(1, UUID.class), rs.getString(2), rs.getTimestamp(3).toInstant(),
 				rs.getTimestamp(4).toInstant());

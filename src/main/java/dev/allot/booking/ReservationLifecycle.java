@@ -96,6 +96,11 @@ public class ReservationLifecycle {
 		return allocations.holdersOf(hostname, since);
 	}
 
+	/** The nodes the reservation let go of before its end (replaced), by its allocations. */
+	public List<String> nodesLetGo(UUID id) {
+		return allocations.nodesLetGo(id);
+	}
+
 	public Reservation markProvisioning(UUID id) {
 		return move(id, (r, now) -> r.markProvisioning(now));
 	}

@@ -61,6 +61,8 @@ class HealthCheckApiTests extends LifecycleTest {
 				+ "no spare or free node can replace it");
 		assertThat(degraded.get("reservationStatus").asString()).isEqualTo("ACTIVE");
 		assertThat(api.get("/api/v1/nodes/" + bad, adminToken()).json().get("state").asString()).isEqualTo("QUARANTINED");
+		// the node list says so too (before, it kept saying PASSED)
+		assertThat(health(degraded, bad)).isEqualTo("QUARANTINED");
 		assertThat(degraded.get("timeline").valueStream().map(e -> e.get("step").asString() + " " + e.get("detail").asString()))
 			.anyMatch(d -> d.startsWith("remediation Quarantined " + bad + " (hardware fault: NVIDIA_SMI"));
 
@@ -92,11 +94,17 @@ class HealthCheckApiTests extends LifecycleTest {
 		api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "DCGM_DIAG", "level", 2));
 		runDueAt(ready.plusSeconds(60));
 		assertThat(fake.rebooted()).containsExactly(flaky);
-		assertThat(cluster(s, id).get("state").asString()).isEqualTo("DEGRADED");
+		JsonNode rebooting = cluster(s, id);
+		assertThat(rebooting.get("state").asString()).isEqualTo("DEGRADED");
+		assertThat(health(rebooting, flaky)).isEqualTo("REBOOTING");
+		// an on-demand check queued: the nodes it will check show CHECKING until it has run
 		Api.Response recheck = api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "DCGM_DIAG"));
+		assertThat(health(cluster(s, id), booked.get(1))).isEqualTo("CHECKING");
 		runDueAt(ready.plusSeconds(120));
 		assertThat(api.get(recheck.header("Location"), s.token()).json().get("status").asString()).isEqualTo("PASSED");
-		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");
+		JsonNode passed = cluster(s, id);
+		assertThat(passed.get("state").asString()).isEqualTo("READY");
+		assertThat(passed.get("nodes").valueStream().map(n -> n.get("health").asString())).containsOnly("PASSED");
 
 		fake.failHealthChecksUntilRebootOn(flaky); // fails again within the cooldown: quarantined, replaced
 		api.post(path(s, id) + "/health-checks", s.token(), Map.of("kind", "NVIDIA_SMI"));
@@ -104,8 +112,9 @@ class HealthCheckApiTests extends LifecycleTest {
 
 		JsonNode replaced = cluster(s, id);
 		assertThat(replaced.get("state").asString()).as(replaced.toString()).isEqualTo("READY");
-		assertThat(replaced.get("nodes").valueStream().map(n -> n.get("hostname").asString()))
-			.containsExactlyInAnyOrder(booked.get(1), free);
+		assertThat(replaced.get("nodes").valueStream().filter(n -> !n.get("health").asString().equals("REPLACED"))
+			.map(n -> n.get("hostname").asString())).containsExactlyInAnyOrder(booked.get(1), free);
+		assertThat(health(replaced, flaky)).isEqualTo("REPLACED");
 		assertThat(api.get("/api/v1/nodes/" + flaky, adminToken()).json().get("state").asString()).isEqualTo("QUARANTINED");
 		assertThat(replaced.get("timeline").valueStream().map(e -> e.get("detail").asString()))
 			.anyMatch(d -> d.startsWith(flaky + " was taken out of service (failed again within PT24H of a remediation")
@@ -162,8 +171,9 @@ class HealthCheckApiTests extends LifecycleTest {
 		assertThat(reported.json().get("action").asString()).isEqualTo("QUARANTINE");
 		JsonNode cluster = cluster(s, id);
 		assertThat(cluster.get("state").asString()).isEqualTo("READY");
-		assertThat(cluster.get("nodes").valueStream().map(n -> n.get("hostname").asString())).doesNotContain(bad)
-			.hasSize(2);
+		assertThat(cluster.get("nodes").valueStream().filter(n -> !n.get("health").asString().equals("REPLACED"))
+			.map(n -> n.get("hostname").asString())).doesNotContain(bad).hasSize(2);
+		assertThat(health(cluster, bad)).isEqualTo("REPLACED");
 		Api.Response corrected = api.post("/api/v1/nodes/" + booked.get(0) + "/events", adminToken(),
 				Map.of("type", "ECC", "uncorrectedErrors", 0));
 		assertThat(corrected.json().get("action").asString()).isEqualTo("NONE");
@@ -209,6 +219,12 @@ class HealthCheckApiTests extends LifecycleTest {
 		assertThat(api.post(path(s, id) + "/health-checks", stranger.token(), Map.of()).status()).isEqualTo(404);
 		assertThat(api.post(path(s, id) + "/health-checks", tenantToken(s.tenant(), "VIEWER"), Map.of()).status())
 			.isEqualTo(403);
+	}
+
+	/** The health the cluster's node list gives the node. */
+	private static String health(JsonNode cluster, String node) {
+		return cluster.get("nodes").valueStream().filter(n -> n.get("hostname").asString().equals(node))
+			.map(n -> n.get("health").asString()).findFirst().orElseThrow(() -> new AssertionError(node + " not listed"));
 	}
 
 }

@@ -112,7 +112,9 @@ class HotSpareTests extends LifecycleTest {
 		assertThat(reported.status()).as(reported.body()).isEqualTo(202);
 		JsonNode cluster = cluster(s, id);
 		assertThat(cluster.get("state").asString()).isEqualTo("READY");
-		assertThat(cluster.get("nodes").valueStream().map(n -> n.get("hostname").asString())).containsExactly(spare);
+		// the node list shows the spare serving, and the bad node as replaced
+		assertThat(cluster.get("nodes").valueStream().map(n -> n.get("hostname").asString() + " "
+				+ n.get("health").asString())).containsExactly(spare + " PASSED", bad + " REPLACED");
 		// the spare left the spares, and the newest other node free from now on took its place
 		List<String> replenished = spares(s);
 		assertThat(replenished).hasSize(1).doesNotContain(spare, bad);

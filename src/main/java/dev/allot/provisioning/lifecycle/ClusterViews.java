@@ -57,8 +57,11 @@ public class ClusterViews {
 
 	private final Clock clock;
 
+	private final NodeHealthNow healthNow;
+
 	ClusterViews(Bookings bookings, Clusters clusters, ClusterDrivers drivers, AuditLog audit,
-			TransactionTemplate transactions, LifecycleProperties properties, Clock clock) {
+			TransactionTemplate transactions, LifecycleProperties properties, Clock clock, NodeHealthNow healthNow) {
+		this.healthNow = healthNow;
 		this.bookings = bookings;
 		this.clusters = clusters;
 		this.drivers = drivers;
@@ -78,7 +81,8 @@ public class ClusterViews {
 					cluster.provisionAt(), cluster.readyAt(), cluster.endsAt(), cluster.tornDownAt(),
 					cluster.endpoints(),
 					// before provisioning the cluster knows no nodes yet: show the ones the reservation holds
-					cluster.nodes().isEmpty() ? notChecked(reservation) : cluster.nodes(),
+					cluster.nodes().isEmpty() ? notChecked(reservation)
+							: cluster.open() ? healthNow.of(reservationId, cluster.nodes()) : cluster.nodes(),
 					clusters.timeline(reservationId)))
 			// Booked a moment ago: the lifecycle has not picked the reservation up yet.
 			.orElseGet(() -> new ClusterView(reservationId, reservation.tenant(), reservation.status(now),
