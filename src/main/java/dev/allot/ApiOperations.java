@@ -255,7 +255,11 @@ final class ApiOperations {
 		Refusal noCapacity = refusal(409, "capacity_not_available",
 				"h100-us has 1 of the 2 nodes needed free for the whole window (earliestStart, alternatives)");
 		Refusal stale = refusal(412, "precondition_failed", "Reservation 5d1c… has changed; its ETag is \"3\"");
-		refuses("createReservation", noCapacity, quota,
+		Refusal headroom = refusal(409, "guarantee_headroom", "From 2026-12-08 09:00 UTC, other teams' 16 guaranteed "
+				+ "H100 GPUs they do not use then must stay available to them, and 16 are free: this booking beyond your "
+				+ "guarantee is not preemptible, so it cannot take them (at, hours, freeGpus, unusedGuaranteedGpus, "
+				+ "preemptiblePrice)");
+		refuses("createReservation", noCapacity, headroom, quota,
 				refusal(422, "rate_card_missing", "No rate card for H100 is in effect at the window's start"));
 		refuses("createQuote", quota, refusal(422, "rate_card_missing", "No rate card for H100 is in effect"));
 		refuses("extendReservation", noCapacity, quota, stale,

@@ -90,9 +90,18 @@ class OpenApiConfiguration {
 					.addProperty("at", new StringSchema().format("date-time")
 						.description("time-window quota and lending refusals: the first instant refused"))
 					.addProperty("freeGpus", new IntegerSchema()
-						.description("capacity_not_available for lending limits: the GPU type's free GPUs then"))
+						.description("capacity_not_available for lending limits, and guarantee_headroom: the GPU "
+								+ "type's free GPUs then"))
 					.addProperty("heldGpus", new IntegerSchema().description("capacity_not_available for lending "
 							+ "limits: of those, what other tenants' guarantees hold back from borrowers"))
+					.addProperty("unusedGuaranteedGpus", new IntegerSchema().description("guarantee_headroom: "
+							+ "what other tenants' guarantees do not use at `at`, which must stay available to them"))
+					.addProperty("hours", new ArraySchema()
+						.description("guarantee_headroom: each hour (its start) where the booking would take it")
+						.items(new StringSchema().format("date-time")))
+					.addProperty("preemptiblePrice", new io.swagger.v3.oas.models.media.NumberSchema()
+						.description("guarantee_headroom: what the same booking costs marked \"preemptible\": true"))
+					.addProperty("currency", new StringSchema().description("guarantee_headroom: of preemptiblePrice"))
 					.addProperty("earliestStart", new StringSchema().format("date-time")
 						.description("capacity_not_available: the earliest start where the same booking fits"))
 					.addProperty("alternatives", new ArraySchema()

@@ -366,9 +366,11 @@ public final class Bench {
 				Checks.Shared c = r.sharing().checks();
 				System.out.printf("%-14s sharing: %d reservations on %s, %d preempted by %d bookings (at most %d by one); "
 						+ "double bookings %d; preempted although not preemptible %d; preempted still holding nodes or usage "
-						+ "%d; split against the policy %d%n", r.scenario(), c.reservations(), r.sharing().pool(),
-						c.preempted(), c.reclaimingBookings(), c.mostPreemptedByOne(), c.doubleBookings(),
-						c.preemptedNotPreemptible(), c.preemptedHolding(), c.misclassified());
+						+ "%d; split against the policy %d; preempted holding no node of their preemptor %d; preempted "
+						+ "GPU-hours per GPU-hour booked by their preemptors %.2f%n", r.scenario(), c.reservations(),
+						r.sharing().pool(), c.preempted(), c.reclaimingBookings(), c.mostPreemptedByOne(),
+						c.doubleBookings(), c.preemptedNotPreemptible(), c.preemptedHolding(), c.misclassified(),
+						c.preemptedForNothing(), c.preemptedPerBooked());
 			}
 		}
 		Map<String, Object> json = new LinkedHashMap<>();

@@ -35,10 +35,18 @@ final class Checks {
 	 * preemptions show there.
 	 */
 	record Shared(long doubleBookings, long preemptedNotPreemptible, long preemptedHolding, long misclassified,
-			long reservations, long preempted, long reclaimingBookings, long mostPreemptedByOne) {
+			long reservations, long preempted, long reclaimingBookings, long mostPreemptedByOne,
+			long preemptedForNothing, double preemptedGpuHours, double reclaimingGpuHours) {
 
 		boolean passed() {
+			// preemptedForNothing is printed, not failed on: reclaiming's fallback (sweeping by priority for
+			// repacking to work with) may still preempt such a reservation
 			return doubleBookings == 0 && preemptedNotPreemptible == 0 && preemptedHolding == 0 && misclassified == 0;
+		}
+
+		/** Preempted GPU-hours (what the victims lost) per GPU-hour booked by the bookings that preempted them. */
+		double preemptedPerBooked() {
+			return reclaimingGpuHours == 0 ? 0 : preemptedGpuHours / reclaimingGpuHours;
 		}
 
 	}
@@ -120,7 +128,25 @@ final class Checks {
 				    SELECT count(*) AS n FROM audit_event e
 				    JOIN reservation r ON r.id::text = e.object_id AND r.pool_id = ? AND r.lifecycle_status = 'PREEMPTED'
 				    WHERE e.action = 'reservation.preempted' GROUP BY e.request_id) x""", id);
-		return new Shared(doubles, notPreemptible, holding, misclassified, reservations, preempted, reclaiming, most);
+		// A victim is preempted for nothing when it held no node of the booking that preempted it (the booking its
+		// request created: a request's audit records share its request id)
+		String preemptors = """
+				SELECT v.id AS victim, b.id AS booking FROM audit_event pe
+				JOIN reservation v ON v.id::text = pe.object_id AND v.pool_id = ? AND v.lifecycle_status = 'PREEMPTED'
+				JOIN audit_event ce ON ce.request_id = pe.request_id AND ce.action = 'reservation.created'
+				JOIN reservation b ON b.id::text = ce.object_id
+				WHERE pe.action = 'reservation.preempted'""";
+		long forNothing = single(c, "SELECT count(*) FROM (" + preemptors + """
+				) p WHERE NOT EXISTS (
+				    SELECT 1 FROM allocation va JOIN allocation ba ON ba.node_id = va.node_id AND ba.active
+				    WHERE va.reservation_id = p.victim AND ba.reservation_id = p.booking)""", id);
+		double lost = decimal(c, """
+				SELECT coalesce(sum(gpus * extract(epoch FROM ends_at - greatest(starts_at, status_changed_at)) / 3600), 0)
+				FROM reservation WHERE pool_id = ? AND lifecycle_status = 'PREEMPTED'""", id);
+		double booked = decimal(c, "SELECT coalesce(sum(b.gpus * extract(epoch FROM b.ends_at - b.starts_at) / 3600), 0) "
+				+ "FROM reservation b WHERE b.id IN (SELECT booking FROM (" + preemptors + ") p)", id);
+		return new Shared(doubles, notPreemptible, holding, misclassified, reservations, preempted, reclaiming, most,
+				forNothing, lost, booked);
 	}
 
 	/**
@@ -209,6 +235,18 @@ final class Checks {
 				WHERE coalesce(t.n, 0) <> coalesce(k.n, 0)""".formatted(unit, step, column, table, column, column),
 				Timestamp.from(from), Timestamp.from(to), Timestamp.from(from), Timestamp.from(to), Timestamp.from(from),
 				Timestamp.from(to));
+	}
+
+	private static double decimal(Connection c, String sql, Object... params) throws SQLException {
+		try (PreparedStatement ps = c.prepareStatement(sql)) {
+			for (int i = 0; i < params.length; i++) {
+				ps.setObject(i + 1, params[i]);
+			}
+			try (ResultSet rs = ps.executeQuery()) {
+				rs.next();
+				return rs.getDouble(1);
+			}
+		}
 	}
 
 	private static long single(Connection c, String sql, Object... params) throws SQLException {

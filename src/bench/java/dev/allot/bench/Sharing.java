@@ -300,9 +300,11 @@ final class Sharing {
 		System.out.printf("  %d preemptions by %d bookings (at most %d by one); guaranteed bookings refused (409) after "
 				+ "reclaiming %d, without %d; checks: %d double bookings in the pool, %d preempted reservations that were "
 				+ "not preemptible, %d preempted still holding nodes or usage, %d reservations split against their "
-				+ "tenant's policy%n", r.preemptions(), c.reclaimingBookings(), c.mostPreemptedByOne(),
+				+ "tenant's policy; %d preempted holding no node of their preemptor; %.2f preempted GPU-hours per GPU-hour "
+				+ "booked by their preemptors%n", r.preemptions(), c.reclaimingBookings(), c.mostPreemptedByOne(),
 				r.guaranteedRefusedAfterReclaiming(), r.guaranteedRefusedWithoutReclaiming(), c.doubleBookings(),
-				c.preemptedNotPreemptible(), c.preemptedHolding(), c.misclassified());
+				c.preemptedNotPreemptible(), c.preemptedHolding(), c.misclassified(), c.preemptedForNothing(),
+				c.preemptedPerBooked());
 	}
 
 }

@@ -377,6 +377,36 @@ class Allocations {
 			.single();
 	}
 
+	/**
+	 * For each available node of the pool (with the CUDA driver), the reservations whose live allocations hold it
+	 * somewhere in the window: none for a node free for the whole window. Read only for a guaranteed booking that
+	 * found too few nodes free, to choose which reservations to preempt ({@link Reclaiming}).
+	 */
+	Map<Long, List<UUID>> holdersIn(UUID poolId, TimeWindow window, @Nullable String cudaDriver) {
+		Map<Long, List<UUID>> holders = new LinkedHashMap<>();
+		jdbc.sql("""
+				SELECT n.id, a.reservation_id FROM node n
+				LEFT JOIN allocation a ON a.node_id = n.id AND a.active AND a.during && (""" + WINDOW + """
+				)
+				WHERE n.pool_id = :pool AND n.state = 'AVAILABLE' AND NOT n.spare
+				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
+				ORDER BY n.id""")
+			.param("pool", poolId)
+			.param("start", ts(window.start()))
+			.param("end", ts(window.end()))
+			.param("driver", cudaDriver)
+			.query((rs, row) -> {
+				List<UUID> of = holders.computeIfAbsent(rs.getLong(1), node -> new ArrayList<>());
+				UUID reservation = rs.getObject(2, UUID.class);
+				if (reservation != null && !of.contains(reservation)) {
+					of.add(reservation);
+				}
+				return row;
+			})
+			.list();
+		return holders;
+	}
+
 	/** How many available nodes of the pool are free for the whole window. */
 	int countFree(UUID poolId, TimeWindow window, @Nullable String cudaDriver) {
 		return jdbc.sql("""

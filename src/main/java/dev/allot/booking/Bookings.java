@@ -251,11 +251,19 @@ public class Bookings {
 			boolean reclaims = would.reservedOnly() && !request.preemptible();
 			boolean contended = false;
 			if (reclaims) {
-				contended = reclaiming.reclaim(pool, tenantId, target.nodes(), window, request.cluster().cudaDriver(),
-						patient);
+				Reclaiming.Reclaimed reclaimed = reclaiming.reclaim(pool, tenantId, target.nodes(), window,
+						request.cluster().cudaDriver(), patient);
+				contended = reclaimed.mayFindRoomAgain();
+				// the nodes reclaiming freed for this booking first, so that every victim holds a node it takes
+				List<Long> tried = new ArrayList<>(nodes.stream().map(Allocations.Locked::nodeId).toList());
+				List<Allocations.Locked> freed = new ArrayList<>();
+				List<Long> planned = reclaimed.nodes().stream().filter(node -> !tried.contains(node)).toList();
+				if (!planned.isEmpty()) {
+					keepFree(allocations.lockFirst(planned, target.nodes() - nodes.size()), window, tried, freed);
+				}
 				List<Allocations.Locked> more = lockFreeNodes(target, window, request.cluster().cudaDriver(),
-						target.nodes() - nodes.size(), nodes.stream().map(Allocations.Locked::nodeId).toList());
-				nodes = java.util.stream.Stream.concat(nodes.stream(), more.stream()).toList();
+						target.nodes() - nodes.size() - freed.size(), tried);
+				nodes = java.util.stream.Stream.of(nodes, freed, more).flatMap(List::stream).toList();
 				if (nodes.size() < target.nodes()) {
 					// free in every hour but not on the same nodes for the whole window: move what has not started
 					Repacking.Made made = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
@@ -277,6 +285,8 @@ public class Bookings {
 		QuotaDecision decision = quotas.reserve(id, tenantId, target.project().slug(), pool.gpuType(), window,
 				request.gpus());
 		lending.requireRoomBeyondHeld(tenantId, pool.gpuType(), window, request.gpus(), decision);
+		lending.requireGuaranteeHeadroom(tenantId, pool.gpuType(), window, request.gpus(), decision,
+				request.preemptible());
 		List<Long> nodeIds = nodes.stream().map(Allocations.Locked::nodeId).toList();
 		Reservation reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
 				pool.gpuType().code(), request.gpus(), window.start(), window.end(), null,
@@ -360,7 +370,10 @@ public class Bookings {
 			QuotaDecision decision = quotas.evaluate(tenant.id(), target.project().slug(), target.pool().gpuType(),
 					request.window(), request.gpus());
 			AllotException heldBack = lending.heldBack(tenant.id(), target.pool().gpuType(), request.window(),
-					request.gpus(), decision).orElse(null);
+					request.gpus(), decision)
+				.or(() -> lending.guaranteeHeadroom(tenant.id(), target.pool().gpuType(), request.window(),
+						request.gpus(), decision, request.preemptible()))
+				.orElse(null);
 			// a booking within the guarantee also fits where it would reclaim borrowed nodes
 			boolean fits = free >= target.nodes() || decision.reservedOnly() && !request.preemptible()
 					&& reclaiming.wouldMakeRoom(target.pool(), tenant.id(), target.nodes(), request.window(),

@@ -51,45 +51,70 @@ class Reclaiming {
 	}
 
 	/**
-	 * Reclaiming: a booking wholly within its tenant's guarantee that finds too few nodes free preempts other
-	 * tenants' preemptible reservations overlapping its window, lowest priority class first, then the most recently
-	 * created, until enough nodes are free. In the booking's transaction: if the booking still fails, the
-	 * preemptions roll back with it. A victim whose notice would keep its nodes past the window's start is left
-	 * alone (preempting it would not help this booking). Answers whether the booking may find room when tried again:
-	 * a victim was passed by because another transaction held it, or enough nodes looked free without preempting
-	 * anything (another booking may take them before this one locks them). {@code patient}: wait for a victim (its
-	 * row and nodes) another transaction holds rather than pass it by, queued behind other patient reclaimers of the
-	 * pool; a deadlock this may close is broken by PostgreSQL, and the booking runs again.
+	 * What reclaiming did: the nodes it freed for the booking (to lock first; empty when it swept by priority
+	 * instead), and whether the booking may find room when tried again (a victim was passed by because another
+	 * transaction held it, or enough nodes looked free without preempting anything).
 	 */
-	boolean reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver,
+	record Reclaimed(boolean mayFindRoomAgain, List<Long> nodes) {
+
+		static final Reclaimed NOTHING = new Reclaimed(false, List.of());
+
+	}
+
+	/**
+	 * Reclaiming: a booking wholly within its tenant's guarantee that finds too few nodes free preempts other
+	 * tenants' preemptible reservations overlapping its window, in the booking's transaction: if the booking still
+	 * fails, the preemptions roll back with it. Victims are minimal: it chooses nodes that nothing but such
+	 * reservations hold in the window, one at a time, each the node whose holders not yet chosen lose the fewest
+	 * GPU-hours (then the least important priority class, then the most recently created), and preempts only
+	 * their holders, so every victim holds a node the booking takes. When no such choice covers the booking (a
+	 * node's holders keep it for a notice past the start, or are not preemptible), it falls back to preempting by
+	 * priority and age until enough nodes are free, for repacking to work with. A victim whose notice would keep
+	 * its nodes past the window's start is left alone. {@code patient}: wait for a victim (its row and nodes)
+	 * another transaction holds rather than pass it by, queued behind other patient reclaimers of the pool; a
+	 * deadlock this may close is broken by PostgreSQL, and the booking runs again.
+	 */
+	Reclaimed reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver,
 			boolean patient) {
 		// the candidates first: a partial index finds them at once, and without any the pool's free nodes (a count
 		// over the whole pool) need not be counted
 		List<Reservations.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
 		if (candidates.isEmpty()) {
-			return false;
+			return Reclaimed.NOTHING;
 		}
 		int free = allocations.countFree(pool.id(), window, driver);
 		if (free >= nodes) {
-			return true;
+			return new Reclaimed(true, List.of());
 		}
 		if (patient) {
 			allocations.queueForPool(pool.id());
 		}
 		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
 				candidates.stream().map(Reservations.Preemptible::tenantId).toList(), pool.gpuType());
-		List<Reservations.Preemptible> victims = candidates.stream()
-			.sorted(java.util.Comparator
-				.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
-				.reversed()
-				.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
-				.thenComparing(Reservations.Preemptible::id))
-			.toList();
+		java.util.Comparator<Reservations.Preemptible> victimOrder = java.util.Comparator
+			.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
+			.reversed()
+			.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
+			.thenComparing(Reservations.Preemptible::id);
 		Instant now = clock.instant();
 		boolean contended = false;
-		for (Reservations.Preemptible victim : victims) {
+		Optional<VictimPlan> plan = VictimPlan.of(allocations.holdersIn(pool.id(), window, driver), candidates,
+				lostIfPreempted(candidates, window, now), priorities, nodes - free, victimOrder);
+		if (plan.isPresent()) {
+			boolean all = true;
+			for (Reservations.Preemptible victim : plan.get().victims()) {
+				Preempted preempted = preempt(victim, pool, window, now, patient);
+				contended |= preempted == Preempted.HELD_ELSEWHERE;
+				all &= preempted == Preempted.YES;
+			}
+			if (all) {
+				return new Reclaimed(true, plan.get().nodes());
+			}
+			free = allocations.countFree(pool.id(), window, driver);
+		}
+		for (Reservations.Preemptible victim : candidates.stream().sorted(victimOrder).toList()) {
 			if (free >= nodes) {
-				return true;
+				return new Reclaimed(true, List.of());
 			}
 			Preempted preempted = preempt(victim, pool, window, now, patient);
 			if (preempted == Preempted.YES) {
@@ -97,7 +122,27 @@ class Reclaiming {
 			}
 			contended |= preempted == Preempted.HELD_ELSEWHERE;
 		}
-		return contended && free < nodes;
+		return new Reclaimed(contended && free < nodes, List.of());
+	}
+
+	/**
+	 * The GPU-seconds each candidate would lose, for those that would let go of their nodes by the window's start:
+	 * those starting after the notice let go of everything at once, those keeping their nodes for the notice only
+	 * when it ends by then (the others are left out: preempting them would not help this booking).
+	 */
+	private Map<UUID, Long> lostIfPreempted(List<Reservations.Preemptible> candidates, TimeWindow window,
+			Instant now) {
+		Instant noticeEnd = nextMinute(now.plus(preemptionNotice));
+		Map<UUID, Long> lost = new java.util.HashMap<>();
+		for (Reservations.Preemptible candidate : candidates) {
+			boolean keepsNodesForTheNotice = candidate.startsAt().isBefore(noticeEnd);
+			if (!keepsNodesForTheNotice || !noticeEnd.isAfter(window.start())) {
+				Instant freedFrom = keepsNodesForTheNotice ? noticeEnd : candidate.startsAt();
+				lost.put(candidate.id(), candidate.gpus() * Math.max(0, Duration.between(freedFrom,
+						candidate.endsAt()).toSeconds()));
+			}
+		}
+		return lost;
 	}
 
 	private enum Preempted {

@@ -81,7 +81,7 @@ class Reservations {
 	}
 
 	/** A live preemptible reservation of another tenant, and what ranks it as a victim. */
-	record Preemptible(UUID id, UUID tenantId, Instant createdAt) {
+	record Preemptible(UUID id, UUID tenantId, Instant createdAt, int gpus, Instant startsAt, Instant endsAt) {
 	}
 
 	/**
@@ -90,12 +90,13 @@ class Reservations {
 	 */
 	List<Preemptible> preemptibleOverlapping(UUID poolId, UUID tenantId, dev.allot.shared.TimeWindow window) {
 		return jdbc.sql("""
-				SELECT id, tenant_id, created_at FROM reservation
+				SELECT id, tenant_id, created_at, gpus, starts_at, ends_at FROM reservation
 				WHERE pool_id = ? AND preemptible AND cancelled_at IS NULL AND starts_at < ? AND ends_at > ?
 				  AND tenant_id <> ? AND (lifecycle_status IS NULL OR lifecycle_status IN ('PROVISIONING', 'ACTIVE'))""")
 			.params(poolId, ts(window.end()), ts(window.start()), tenantId)
 			.query((rs, n) -> new Preemptible(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
-					rs.getTimestamp(3).toInstant()))
+					rs.getTimestamp(3).toInstant(), rs.getInt(4), rs.getTimestamp(5).toInstant(),
+					rs.getTimestamp(6).toInstant()))
 			.list();
 	}
 

@@ -69,6 +69,16 @@ class QuotaRepository {
 			.list();
 	}
 
+	/** The tenants other than {@code tenantId} with a guarantee of the type, all of it counted (for the headroom). */
+	List<HeldBack> guaranteesOfOthers(UUID gpuTypeId, UUID tenantId) {
+		return jdbc.sql("""
+				SELECT tenant_id, guaranteed_gpus, guaranteed_gpus FROM quota_policy
+				WHERE gpu_type_id = ? AND tenant_id <> ? AND guaranteed_gpus > 0""")
+			.params(gpuTypeId, tenantId)
+			.query((rs, n) -> new HeldBack(rs.getObject(1, UUID.class), rs.getInt(2), rs.getInt(3)))
+			.list();
+	}
+
 	int guaranteedByOthers(UUID tenantId, UUID gpuTypeId) {
 		return jdbc.sql("""
 				SELECT coalesce(sum(guaranteed_gpus), 0) FROM quota_policy WHERE gpu_type_id = ? AND tenant_id <> ?""")

@@ -359,7 +359,23 @@ public class Quotas {
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public Map<Instant, Integer> heldBackFromBorrowers(UUID borrower, GpuType type, TimeWindow window) {
-		List<QuotaRepository.HeldBack> holders = repository.heldBack(type.id(), borrower);
+		return unusedPerHour(repository.heldBack(type.id(), borrower), type, window);
+	}
+
+	/**
+	 * The guarantee headroom: per UTC hour of the window, the GPUs of the type that other tenants' guarantees do not
+	 * use then (counted as the standing counts it), which must stay coverable by free nodes and preemptible holdings.
+	 * Hours where every guarantee is in use are absent. Takes the GPU type's sharing lock when some other tenant has a
+	 * guarantee, so that two bookings beyond their guarantees check one after the other.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public Map<Instant, Integer> unusedGuaranteesOfOthers(UUID tenantId, GpuType type, TimeWindow window) {
+		return unusedPerHour(repository.guaranteesOfOthers(type.id(), tenantId), type, window);
+	}
+
+	/** Per hour, what the holders keep of their {@code heldBackGpus} and do not use (least use within the hour). */
+	private Map<Instant, Integer> unusedPerHour(List<QuotaRepository.HeldBack> holders, GpuType type,
+			TimeWindow window) {
 		if (holders.isEmpty()) {
 			return Map.of();
 		}

@@ -131,11 +131,14 @@ class ReclaimingTests extends BookingFixture {
 		Setup b = setup(4, 0, 32, false);
 		Setup burst = tenantOn(b.gpuType(), b.pool(), b.nodes(), 0, 0, true);
 		Setup other = tenantOn(b.gpuType(), b.pool(), b.nodes(), 0, 32, false);
-		Setup a = tenantOn(b.gpuType(), b.pool(), b.nodes(), 32, 32, false);
+		Setup a = tenantOn(b.gpuType(), b.pool(), b.nodes(), 0, 32, false);
 		String held = id(book(b, 16, hour(5), hour(9)));
 		Api.Response onDemand = book(burst, 16, hour(5), hour(9));
 		assertThat(onDemand.status()).as(onDemand.toString()).isEqualTo(201);
 		assertThat(onDemand.json().get("preemptible").asBoolean()).isFalse();
+		// a's guarantee comes after the on-demand booking (with it before, the on-demand booking would have been
+		// refused guarantee_headroom: GuaranteeHeadroomTests)
+		setQuota(a.tenant(), a.gpuType(), 32, 32, false);
 
 		Api.Response borrowing = book(other, 8, hour(6), hour(7));
 		assertThat(borrowing.status()).isEqualTo(409);
@@ -158,6 +161,52 @@ class ReclaimingTests extends BookingFixture {
 		assertThat(book(a, 16, hour(6), hour(7)).status()).isEqualTo(201);
 		assertThat(status(b, held)).isEqualTo("PREEMPTED");
 		assertThat(status(burst, id(onDemand))).isEqualTo("CONFIRMED");
+	}
+
+	/**
+	 * Victims are minimal: a guaranteed booking of one node preempts the 1-node borrower, not the newer 3-node one
+	 * (before, the most recent was taken, or either one when both were booked within the same second, and two of
+	 * the three nodes then sat idle).
+	 */
+	@Test
+	void reclaimingPreemptsTheReservationsThatLoseTheFewestGpuHoursNotTheNewestWhole() {
+		Setup large = setup(4, 0, 32, false);
+		Setup small = tenantOn(large.gpuType(), large.pool(), large.nodes(), 0, 8, false);
+		Setup a = tenantOn(large.gpuType(), large.pool(), large.nodes(), 8, 8, false);
+		String one = id(book(small, 8, hour(5), hour(9)));
+		String three = id(book(large, 24, hour(5), hour(9)));
+
+		Api.Response guaranteed = book(a, 8, hour(6), hour(7));
+		assertThat(guaranteed.status()).as(guaranteed.toString()).isEqualTo(201);
+		assertThat(status(small, one)).isEqualTo("PREEMPTED");
+		assertThat(status(large, three)).isEqualTo("CONFIRMED");
+		// the booking took the node the preempted reservation held
+		List<String> taken = guaranteed.json().get("nodes").valueStream().map(JsonNode::asString).toList();
+		assertThat(api.get(path(small, one), small.token()).json().get("nodes").valueStream().map(JsonNode::asString))
+			.containsAnyElementsOf(taken);
+	}
+
+	/**
+	 * Only reservations holding a node the booking takes are preempted: a borrower on a node that a reservation
+	 * which is not preemptible also holds in the window is left alone, since preempting it frees nothing (before,
+	 * being the newest, it was preempted first, for nothing).
+	 */
+	@Test
+	void reclaimingNeverPreemptsAReservationWhoseNodeStaysHeldByOneThatIsNotPreemptible() {
+		Setup keeper = setup(2, 8, 8, false);
+		Setup b = tenantOn(keeper.gpuType(), keeper.pool(), keeper.nodes(), 0, 16, false);
+		Setup a = tenantOn(keeper.gpuType(), keeper.pool(), keeper.nodes(), 8, 8, false);
+		String kept = id(book(keeper, 8, hour(6), hour(9)));
+		String whole = id(book(b, 8, hour(5), hour(9)));
+		String beside = id(book(b, 8, hour(5), hour(6)));
+		String keeperNode = api.get(path(keeper, kept), keeper.token()).json().get("nodes").get(0).asString();
+		assertThat(api.get(path(b, beside), b.token()).json().get("nodes").get(0).asString()).isEqualTo(keeperNode);
+
+		Api.Response guaranteed = book(a, 8, hour(5), hour(9));
+		assertThat(guaranteed.status()).as(guaranteed.toString()).isEqualTo(201);
+		assertThat(status(b, whole)).isEqualTo("PREEMPTED");
+		assertThat(status(b, beside)).isEqualTo("CONFIRMED");
+		assertThat(status(keeper, kept)).isEqualTo("CONFIRMED");
 	}
 
 	private String status(Setup s, String id) {
