@@ -115,7 +115,9 @@ class SimulatedMonthTests extends BillingTest {
 		long hour = 3600;
 		long expected = 8 * 24 * hour + 8 * (4 * hour + 21 * 60) + 24 * (4 * hour + 1800) + 8 * 5 * hour;
 		assertThat(usedSeconds(s.tenant(), "USAGE")).as("billable GPU-seconds").isEqualTo(expected);
-		assertThat(usedSeconds(s.tenant(), "CREDIT")).as("the quarantined node's hour").isEqualTo(8 * hour);
+		// the quarantined node was replaced at once by a free node of the pool (the allocations say so), which served
+		// the hour: nothing to credit. Before, billing kept the node list from booking time and credited the hour.
+		assertThat(usedSeconds(s.tenant(), "CREDIT")).as("the quarantined node's hour").isZero();
 		assertThat(billedFor(id(failed))).isZero();
 		assertThat(billedFor(id(cancelledEarly))).isZero();
 		assertThat(billedFor(id(asBooked))).isEqualByComparingTo(asBooked.json().get("quote").get("total").decimalValue());
@@ -130,7 +132,7 @@ class SimulatedMonthTests extends BillingTest {
 		JsonNode statement = api.get(path(s, "/statements/" + YearMonth.from(t0.atOffset(ZoneOffset.UTC))), s.token())
 			.json();
 		assertThat(statement.get("totals").get(0).get("total").decimalValue()).isEqualByComparingTo(receivable(s.tenant()));
-		assertThat(statement.get("lines").findValuesAsString("line")).contains("USAGE", "CREDIT");
+		assertThat(statement.get("lines").findValuesAsString("line")).contains("USAGE").doesNotContain("CREDIT");
 		assertThat(statement.get("adjustments")).hasSizeGreaterThanOrEqualTo(1);
 	}
 

@@ -51,7 +51,7 @@ class SlurmAcceptanceTests extends SlurmStandInTest {
 		JsonNode ready = cluster(s, id);
 		assertThat(ready.get("state").asString()).as(ready.toString()).isEqualTo("READY");
 		assertThat(ready.get("nodes").valueStream().map(n -> n.get("hostname").asString() + " " + n.get("health").asString()))
-			.containsExactlyInAnyOrder(booked.get(0) + " PASSED", spare + " PASSED");
+			.containsExactlyInAnyOrder(booked.get(0) + " PASSED", spare + " PASSED", bad + " REPLACED");
 		assertThat(ready.get("timeline").valueStream().map(e -> e.get("detail").asString()))
 			.anyMatch(d -> d.startsWith(bad + " failed acceptance (NVIDIA_SMI: nvidia-smi failed: GPU 3: 2 uncorrected ECC"))
 			.anyMatch(d -> d.endsWith("replaced by " + spare + " before handover."));

@@ -93,7 +93,7 @@ class SlurmFaultStandInTests extends SlurmStandInTest {
 			System.out.println("Timeline after the node died mid-check: " + details(ready));
 			assertThat(ready.get("state").asString()).as(ready.toString()).isEqualTo("READY");
 			assertThat(ready.get("nodes").valueStream().map(n -> n.get("hostname").asString() + " " + n.get("health").asString()))
-				.containsExactly(spare + " PASSED");
+				.containsExactly(spare + " PASSED", dying + " REPLACED");
 			assertThat(details(ready))
 				.anyMatch(d -> d.startsWith(dying + " failed acceptance (NVIDIA_SMI: the node could not run the check: ")
 						&& d.contains(dying + " ") && d.endsWith("replaced by " + spare + " before handover."))
