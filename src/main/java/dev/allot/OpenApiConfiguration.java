@@ -117,6 +117,12 @@ class OpenApiConfiguration {
 		};
 	}
 
+	/** Optional request fields are not required; nullable enums list null ({@link RequestSchemas}). */
+	@Bean
+	OpenApiCustomizer requestSchemas() {
+		return RequestSchemas::describe;
+	}
+
 	/**
 	 * Names every operation from {@link ApiOperations}: operationId, tag, summary and description. An operation
 	 * missing there fails the contract (and so {@code OpenApiContractTests}) instead of shipping as {@code get_7}.
