@@ -243,6 +243,15 @@ class OpenApiConfiguration {
 		};
 	}
 
+	/**
+	 * The response headers ({@link ResponseHeaders}); declared after the customizers that add the responses and
+	 * parameters it reads.
+	 */
+	@Bean
+	OpenApiCustomizer responseHeaders() {
+		return ResponseHeaders::describe;
+	}
+
 	private static final java.util.Map<String, String> PROBLEMS = new java.util.LinkedHashMap<>();
 
 	static {
