@@ -91,7 +91,7 @@ final class ClusterWait {
 			status = clusters.getClusterStatus(tenant, reservation, state,
 					Duration.ofSeconds(Math.max(1, poll.toSeconds())).toString());
 			seen.accept(status);
-			if (state.equals(status.getState())) {
+			if (state.equals(String.valueOf(status.getState()))) {
 				return new Outcome(Result.REACHED, status, null);
 			}
 			String ended = ended(status, state);
@@ -110,14 +110,14 @@ final class ClusterWait {
 
 	/** Why {@code wanted} will not come after this answer, or {@code null} while it still may. */
 	static String ended(ClusterStatusBody status, String wanted) {
-		String now = status.getState();
+		String now = status.getState() != null ? status.getState().getValue() : null;
 		if (now != null && FINAL.contains(now) && !FINAL.contains(wanted)) {
 			return "it is " + now + reason(status);
 		}
 		if ("DEGRADED".equals(now) && "READY".equals(wanted)) {
 			return "it is DEGRADED" + reason(status) + " (handed over, but a node is being remediated)";
 		}
-		if (status.getReservationStatus() != null && OVER.contains(status.getReservationStatus())
+		if (status.getReservationStatus() != null && OVER.contains(status.getReservationStatus().getValue())
 				&& !FINAL.contains(wanted)) {
 			return "the reservation is " + status.getReservationStatus() + " (cluster " + now + reason(status) + ")";
 		}
