@@ -14,7 +14,8 @@ import io.swagger.v3.oas.models.media.Schema;
  * What the request side of the contract says about absent values. {@link NullabilityModelConverter} lists every
  * field of a body as required, which is true of answers; a request may leave out what may be {@code null} (the
  * server reads an absent field as {@code null}), so in the schemas only requests use those fields are optional.
- * And a nullable enum lists {@code null} among its values, or a validator refuses the {@code null} its type allows.
+ * A nullable enum lists {@code null} among its values, or a validator refuses the {@code null} its type allows.
+ * And a request's instants are {@code date-time}.
  */
 final class RequestSchemas {
 
@@ -53,8 +54,26 @@ final class RequestSchemas {
 				required.removeIf(field -> nullable(schema.getProperties().get(field)));
 				schema.setRequired(required.isEmpty() ? null : required);
 			}
+			instants(schema);
 		}
 		schemas.values().forEach(RequestSchemas::nullInNullableEnums);
+	}
+
+	/**
+	 * An instant a request names ({@code startsAt}, {@code endsAt}: the {@code ...At} convention) is read as
+	 * ISO-8601 text by the server, which words its own 400 when it cannot parse it; the contract says date-time.
+	 */
+	private static void instants(Schema<?> schema) {
+		if (schema.getProperties() == null) {
+			return;
+		}
+		schema.getProperties().forEach((name, property) -> {
+			boolean text = "string".equals(property.getType())
+					|| property.getTypes() != null && property.getTypes().contains("string");
+			if (name.endsWith("At") && text && property.getFormat() == null && property.getEnum() == null) {
+				property.setFormat("date-time");
+			}
+		});
 	}
 
 	@SuppressWarnings("unchecked")

@@ -43,6 +43,15 @@ class RequestContractTests {
 		assertThat(errors(patch("/api/v1/tenants/vision-lab", "{\"status\":\"ASLEEP\"}"))).contains("ASLEEP");
 	}
 
+	@Test
+	void aRequestInstantIsADateTime() {
+		assertThat(errors(post("/api/v1/tenants/vision-lab/reservations", """
+				{"project":"nightly","pool":"h100-us","gpus":8,"startsAt":"next tuesday",
+				 "endsAt":"2027-01-05T11:00:00Z"}"""))).contains("date-time");
+		assertThat(errors(patch("/api/v1/tenants/vision-lab/reservations/0b7e2f52-5d2a-4c55-9a39-8e0f3f6b1a11",
+				"{\"endsAt\":\"2027-01-05T12:00:00Z\"}"))).isEmpty();
+	}
+
 	private static SimpleRequest post(String path, String body) {
 		return json(SimpleRequest.Builder.post(path).withHeader("Idempotency-Key", "key-1"), body);
 	}

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -100,8 +101,8 @@ class BookingOptions {
 		return new ReservationRequest().project(this.project)
 			.pool(this.pool)
 			.gpus(this.gpus)
-			.startsAt(from != null ? from.toString() : null)
-			.endsAt(to != null ? to.toString() : null)
+			.startsAt(from != null ? from.atOffset(ZoneOffset.UTC) : null)
+			.endsAt(to != null ? to.atOffset(ZoneOffset.UTC) : null)
 			.cluster(cluster)
 			.preemptible(this.preemptible ? Boolean.TRUE : null);
 	}

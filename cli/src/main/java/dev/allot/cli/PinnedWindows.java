@@ -49,8 +49,7 @@ final class PinnedWindows {
 			ReservationRequest same = JSON.readValue(JSON.writeValueAsString(unpinned), ReservationRequest.class)
 				.startsAt(first.getStartsAt())
 				.endsAt(first.getEndsAt());
-			boolean sameLength = Duration.between(Instant.parse(first.getStartsAt()), Instant.parse(first.getEndsAt()))
-				.equals(length);
+			boolean sameLength = Duration.between(first.getStartsAt(), first.getEndsAt()).equals(length);
 			return same.equals(first) && sameLength ? first : null;
 		}
 		catch (IOException | RuntimeException unreadable) {
