@@ -19,8 +19,6 @@ import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
-import io.swagger.v3.oas.models.security.OAuthFlow;
-import io.swagger.v3.oas.models.security.OAuthFlows;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
@@ -126,6 +124,12 @@ class OpenApiConfiguration {
 		};
 	}
 
+	/** Optional request fields are not required; nullable enums list null ({@link RequestSchemas}). */
+	@Bean
+	OpenApiCustomizer requestSchemas() {
+		return RequestSchemas::describe;
+	}
+
 	/**
 	 * Names every operation from {@link ApiOperations}: operationId, tag, summary and description. An operation
 	 * missing there fails the contract (and so {@code OpenApiContractTests}) instead of shipping as {@code get_7}.
@@ -166,6 +170,12 @@ class OpenApiConfiguration {
 							break;
 						}
 					}
+				}
+				// JSON first: generated clients (Python's) take the first media type as the one to ask for
+				if (json != null && ok.getContent().size() > 1) {
+					Content jsonFirst = new Content().addMediaType("application/json", json);
+					ok.getContent().forEach(jsonFirst::putIfAbsent);
+					ok.setContent(jsonFirst);
 				}
 			}));
 			// A kubeconfig is YAML, not the JSON the return type suggests.
@@ -246,6 +256,15 @@ class OpenApiConfiguration {
 		};
 	}
 
+	/**
+	 * The response headers ({@link ResponseHeaders}); declared after the customizers that add the responses and
+	 * parameters it reads.
+	 */
+	@Bean
+	OpenApiCustomizer responseHeaders() {
+		return ResponseHeaders::describe;
+	}
+
 	private static final java.util.Map<String, String> PROBLEMS = new java.util.LinkedHashMap<>();
 
 	static {
@@ -261,23 +280,22 @@ class OpenApiConfiguration {
 
 	@Bean
 	OpenAPI allotOpenApi() {
-		SecurityScheme clientCredentials = new SecurityScheme().type(SecurityScheme.Type.OAUTH2)
-			.description("A service account's client id and secret, exchanged at POST /oauth2/token for a JWT")
-			.flows(new OAuthFlows().clientCredentials(new OAuthFlow().tokenUrl("/oauth2/token")
-				// Allot's tokens carry no scopes: what a client may do follows from its tenant role
-				.scopes(new io.swagger.v3.oas.models.security.Scopes())));
-		SecurityScheme bearer = new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT");
+		// one scheme for every operation: two alternatives (bearer or client credentials) made typescript-fetch
+		// overwrite the bearer header with an empty one; how to get the token is said here
+		SecurityScheme bearer = new SecurityScheme().type(SecurityScheme.Type.HTTP)
+			.scheme("bearer")
+			.bearerFormat("JWT")
+			.description("A JWT: POST /oauth2/token with grant_type=client_credentials and a service account's client "
+					+ "id and secret as HTTP Basic (OAuth2 client credentials; no scopes: what a client may do follows "
+					+ "from its tenant role)");
 		return new OpenAPI()
 			.info(new Info().title("Allot API")
 				.version("v1")
 				.description("Book dedicated GPU nodes from a shared fleet, get an isolated cluster, pay for what you "
 						+ "used. Errors are RFC 9457 problems (application/problem+json) with a stable type."))
-			.components(new Components().addSecuritySchemes("clientCredentials", clientCredentials)
-				.addSecuritySchemes("bearer", bearer))
+			.components(new Components().addSecuritySchemes("bearer", bearer))
 			.servers(List.of(new Server().url("/").description("this Allot")))
-			// either a bearer token in hand, or the client credentials to get one
-			.addSecurityItem(new SecurityRequirement().addList("bearer"))
-			.addSecurityItem(new SecurityRequirement().addList("clientCredentials"));
+			.addSecurityItem(new SecurityRequirement().addList("bearer"));
 	}
 
 }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,29 +54,46 @@ class BookingOptions {
 	@Option(names = "--preemptible")
 	boolean preemptible;
 
+	/** The request for the window asked for, or the earliest that fits; see {@link #request(Session, String)}. */
 	ReservationRequest request(Session session) throws ApiException {
+		return request(session, null);
+	}
+
+	/**
+	 * The request, its window fixed once: a retry of it (by the CLI, or a pipeline step run again with the same
+	 * {@code pinnedBy} idempotency key) sends the same body.
+	 */
+	ReservationRequest request(Session session, String pinnedBy) throws ApiException {
 		if ((this.end == null) == (this.duration == null)) {
 			throw new CliFailure(ExitCodes.BAD_INPUT, "give either --end or --duration");
 		}
-		Instant from = this.start;
-		Instant to = this.end;
-		if (from == null) {
-			Duration length = this.duration != null ? this.duration : null;
-			if (length == null) {
-				throw new CliFailure(ExitCodes.BAD_INPUT, "without --start, give --duration");
-			}
-			EarliestBody earliest = EarliestCommand.find(session, this.pool, this.gpus, length, null);
-			if (earliest.getWindows().isEmpty()) {
-				throw new CliFailure(ExitCodes.NO_CAPACITY, "no window in pool " + this.pool + " fits " + this.gpus
-						+ " GPUs for " + length + " within the tenant's booking horizon");
-			}
-			FitBody first = earliest.getWindows().getFirst();
-			from = first.getStartsAt().toInstant();
-			to = first.getEndsAt().toInstant();
+		if (this.start != null) {
+			return body(this.start, this.end != null ? this.end : this.start.plus(this.duration));
 		}
-		else if (to == null) {
-			to = from.plus(this.duration);
+		if (this.duration == null) {
+			throw new CliFailure(ExitCodes.BAD_INPUT, "without --start, give --duration");
 		}
+		PinnedWindows pinned = pinnedBy != null ? new PinnedWindows(session.configFile()) : null;
+		if (pinned != null) {
+			ReservationRequest first = pinned.find(pinnedBy, body(null, null), this.duration);
+			if (first != null) {
+				return first;
+			}
+		}
+		EarliestBody earliest = EarliestCommand.find(session, this.pool, this.gpus, this.duration, null);
+		if (earliest.getWindows().isEmpty()) {
+			throw new CliFailure(ExitCodes.NO_CAPACITY, "no window in pool " + this.pool + " fits " + this.gpus
+					+ " GPUs for " + this.duration + " within the tenant's booking horizon");
+		}
+		FitBody first = earliest.getWindows().getFirst();
+		ReservationRequest request = body(first.getStartsAt().toInstant(), first.getEndsAt().toInstant());
+		if (pinned != null) {
+			pinned.keep(pinnedBy, request);
+		}
+		return request;
+	}
+
+	private ReservationRequest body(Instant from, Instant to) {
 		ClusterBody cluster = new ClusterBody().orchestrator(this.orchestrator).sshPublicKeys(keys());
 		if (this.cudaDriver != null) {
 			cluster.cudaDriver(this.cudaDriver);
@@ -83,8 +101,8 @@ class BookingOptions {
 		return new ReservationRequest().project(this.project)
 			.pool(this.pool)
 			.gpus(this.gpus)
-			.startsAt(from.toString())
-			.endsAt(to.toString())
+			.startsAt(from != null ? from.atOffset(ZoneOffset.UTC) : null)
+			.endsAt(to != null ? to.atOffset(ZoneOffset.UTC) : null)
 			.cluster(cluster)
 			.preemptible(this.preemptible ? Boolean.TRUE : null);
 	}

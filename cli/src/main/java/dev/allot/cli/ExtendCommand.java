@@ -2,6 +2,7 @@ package dev.allot.cli;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -55,7 +56,7 @@ class ExtendCommand implements Callable<Integer> {
 		Instant newEnd = this.end.to != null ? this.end.to
 				: current.getData().getEndsAt().toInstant().plus(this.end.by);
 		ReservationBody extended = reservations.extendReservation(tenant, this.id,
-				new ExtendRequest().endsAt(newEnd.toString()), etag.getFirst());
+				new ExtendRequest().endsAt(newEnd.atOffset(ZoneOffset.UTC)), etag.getFirst());
 		if (this.session.json()) {
 			this.session.printJson(extended);
 		}

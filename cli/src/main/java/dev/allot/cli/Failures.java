@@ -6,14 +6,16 @@ import java.net.http.HttpTimeoutException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.allot.client.ApiException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Turns a failed command into one line on stderr (the problem's detail, as the server worded it) and an exit code
- * from {@link ExitCodes}, instead of a stack trace.
+ * Turns a failed command into one line on stderr (the problem's detail, as the server worded it, and for a
+ * refused booking its earliest start and alternatives) and an exit code from {@link ExitCodes}, instead of a stack
+ * trace. With {@code -o json} stdout gets the problem JSON as well: the server's, or one the CLI words the same way.
  */
 class Failures implements IExecutionExceptionHandler {
 
@@ -22,36 +24,47 @@ class Failures implements IExecutionExceptionHandler {
 	@Override
 	public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parseResult) {
 		PrintWriter err = commandLine.getErr();
+		boolean json = json(parseResult);
+		if (ex instanceof ApiException api && api.getCode() != 0) {
+			JsonNode problem = parse(api.getResponseBody());
+			int exit = problem(api, problem, err);
+			if (json) {
+				print(commandLine, problem != null ? problem : cliProblem("HTTP " + api.getCode(), api.getCode(), exit));
+			}
+			return exit;
+		}
+		int exit;
+		String reason;
 		if (ex instanceof CliFailure failure) {
-			err.println("allot: " + failure.getMessage());
-			err.flush();
-			return failure.exitCode();
+			exit = failure.exitCode();
+			reason = failure.getMessage();
 		}
-		if (ex instanceof ApiException api) {
-			return problem(api, err);
+		else if (ex instanceof CommandLine.ParameterException) {
+			exit = ExitCodes.BAD_INPUT;
+			reason = ex.getMessage();
 		}
-		if (ex instanceof CommandLine.ParameterException) {
-			err.println("allot: " + ex.getMessage());
-			err.flush();
-			return ExitCodes.BAD_INPUT;
+		else {
+			exit = ExitCodes.FAILED;
+			reason = networkReason(ex);
 		}
-		Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
-		String reason = (cause instanceof ConnectException) ? "cannot reach the server"
-				: (cause instanceof HttpTimeoutException) ? "the server did not answer in time" : String.valueOf(cause);
 		err.println("allot: " + reason);
 		err.flush();
-		return ExitCodes.FAILED;
+		if (json) {
+			print(commandLine, cliProblem(reason, null, exit));
+		}
+		return exit;
 	}
 
-	static int problem(ApiException ex, PrintWriter err) {
-		if (ex.getCode() == 0) {
-			err.println("allot: " + (ex.getCause() != null ? ex.getCause() : ex.getMessage()));
-			err.flush();
-			return ExitCodes.FAILED;
-		}
+	static String networkReason(Exception ex) {
+		Throwable cause = ex.getCause() != null ? ex.getCause() : ex;
+		return (cause instanceof ConnectException) ? "cannot reach the server"
+				: (cause instanceof HttpTimeoutException) ? "the server did not answer in time" : String.valueOf(cause);
+	}
+
+	/** Writes the problem's line (and a refusal's way out) to stderr; returns the exit code. */
+	static int problem(ApiException ex, JsonNode problem, PrintWriter err) {
 		String code = "";
 		String line = "HTTP " + ex.getCode();
-		JsonNode problem = parse(ex.getResponseBody());
 		if (problem != null) {
 			code = problem.path("code").asText("");
 			String title = problem.path("title").asText("");
@@ -59,8 +72,34 @@ class Failures implements IExecutionExceptionHandler {
 			line = ex.getCode() + " " + (code.isEmpty() ? title : code) + (detail.isEmpty() ? "" : ": " + detail);
 		}
 		err.println("allot: " + line);
+		String wayOut = wayOut(problem);
+		if (wayOut != null) {
+			err.println("allot: " + wayOut);
+		}
 		err.flush();
 		return exitCode(ex.getCode(), code);
+	}
+
+	/** A refused booking's earliest start and alternatives, as one line; {@code null} when it names none. */
+	static String wayOut(JsonNode problem) {
+		if (problem == null) {
+			return null;
+		}
+		StringBuilder line = new StringBuilder();
+		if (problem.hasNonNull("earliestStart")) {
+			line.append("earliest start ").append(problem.get("earliestStart").asText());
+		}
+		JsonNode alternatives = problem.path("alternatives");
+		if (alternatives.isArray() && !alternatives.isEmpty()) {
+			line.append(line.isEmpty() ? "" : "; ").append("alternatives:");
+			for (JsonNode window : alternatives) {
+				line.append(' ')
+					.append(window.path("startsAt").asText())
+					.append(" .. ")
+					.append(window.path("endsAt").asText());
+			}
+		}
+		return line.isEmpty() ? null : line.toString();
 	}
 
 	static int exitCode(int status, String code) {
@@ -73,7 +112,39 @@ class Failures implements IExecutionExceptionHandler {
 		};
 	}
 
-	private static JsonNode parse(String body) {
+	/** A failure the server did not word (bad options, no network), shaped like its problems. */
+	static ObjectNode cliProblem(String detail, Integer status, int exitCode) {
+		ObjectNode problem = JSON.createObjectNode();
+		problem.put("title", "allot CLI failure");
+		if (status != null) {
+			problem.put("status", status);
+		}
+		problem.put("detail", detail);
+		problem.put("exitCode", exitCode);
+		return problem;
+	}
+
+	/** Whether the command that ran was given {@code -o json}. */
+	static boolean json(ParseResult parseResult) {
+		ParseResult last = parseResult;
+		while (last.hasSubcommand()) {
+			last = last.subcommand();
+		}
+		return last.hasMatchedOption("--output")
+				&& last.matchedOptionValue("--output", Session.Format.text) == Session.Format.json;
+	}
+
+	private static void print(CommandLine commandLine, JsonNode problem) {
+		try {
+			commandLine.getOut().println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(problem));
+			commandLine.getOut().flush();
+		}
+		catch (Exception ex) {
+			commandLine.getErr().println("allot: cannot print the problem: " + ex.getMessage());
+		}
+	}
+
+	static JsonNode parse(String body) {
 		if (body == null || body.isBlank()) {
 			return null;
 		}

@@ -41,6 +41,16 @@ class Session {
 			description = "text or json (default: ${DEFAULT-VALUE}).")
 	Format output;
 
+	@Option(names = "--max-retries", defaultValue = "4", paramLabel = "N",
+			description = "Send a request again up to N times after 429, 502, 503, 504 or a network failure, "
+					+ "after the server's Retry-After or an exponential back-off with jitter (default: ${DEFAULT-VALUE}).")
+	int maxRetries;
+
+	@Option(names = "--timeout", defaultValue = "PT1M", paramLabel = "DURATION",
+			description = "Give up on one request after (ISO-8601; default: ${DEFAULT-VALUE}); a cluster wait's "
+					+ "long-poll has ten minutes more.")
+	Duration timeout;
+
 	enum Format {
 
 		text, json
@@ -70,25 +80,32 @@ class Session {
 		return chosen;
 	}
 
+	/** The signed-in client, every request retried as --max-retries says, each given --timeout. */
 	ApiClient client() throws ApiException {
 		if (this.client == null) {
-			Credentials stored = credentials();
-			if (!stored.hasTokenValidAt(Instant.now())) {
-				Tokens.Token token = Tokens.fetch(stored.url(), stored.clientId(), stored.clientSecret());
-				stored = stored.withToken(token.value(), token.expiresAt());
-				stored.write(configFile());
-				this.credentials = stored;
-			}
-			String bearer = "Bearer " + stored.accessToken();
-			ApiClient api = new ApiClient();
-			api.updateBaseUri(URI.create(Tokens.stripSlash(stored.url())).toString());
-			api.setConnectTimeout(Duration.ofSeconds(10));
-			// the cluster long-poll holds a request up to ten minutes
-			api.setReadTimeout(Duration.ofMinutes(11));
-			api.setRequestInterceptor((request) -> request.header("Authorization", bearer));
-			this.client = api;
+			this.client = client(this.timeout);
 		}
 		return this.client;
+	}
+
+	/** Another signed-in client whose requests may take {@code requestTimeout} (the cluster long-poll). */
+	ApiClient client(Duration requestTimeout) throws ApiException {
+		Credentials stored = credentials();
+		if (!stored.hasTokenValidAt(Instant.now())) {
+			Tokens.Token token = Tokens.fetch(stored.url(), stored.clientId(), stored.clientSecret());
+			stored = stored.withToken(token.value(), token.expiresAt());
+			stored.write(configFile());
+			this.credentials = stored;
+		}
+		String bearer = "Bearer " + stored.accessToken();
+		ApiClient api = new ApiClient();
+		api.setHttpClientBuilder(RetryingHttpClient.builder(ApiClient.createDefaultHttpClientBuilder(),
+				new Retries(Math.max(0, this.maxRetries), Duration.ofSeconds(1), Duration.ofSeconds(30), err())));
+		api.updateBaseUri(URI.create(Tokens.stripSlash(stored.url())).toString());
+		api.setConnectTimeout(Duration.ofSeconds(10));
+		api.setReadTimeout(requestTimeout);
+		api.setRequestInterceptor((request) -> request.header("Authorization", bearer));
+		return api;
 	}
 
 	/**
@@ -98,7 +115,7 @@ class Session {
 	String text(String path, String accept) throws ApiException {
 		ApiClient api = client();
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api.getBaseUri() + path))
-			.timeout(Duration.ofMinutes(1))
+			.timeout(this.timeout)
 			.header("Accept", accept)
 			.GET();
 		api.getRequestInterceptor().accept(request);

@@ -23,12 +23,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged application ({@code -Dallot.jar}) started as a process on a free port, against a fresh database
- * {@code allot_cli_e2e} on the PostgreSQL server named by SPRING_DATASOURCE_URL (else 127.0.0.1:5432), with a
+ * {@code allot_cli_e2e} (or the one named by ALLOT_CLI_E2E_DATABASE, so that two runs on one server do not drop
+ * each other's) on the PostgreSQL server named by SPRING_DATASOURCE_URL (else 127.0.0.1:5432), with a
  * platform-admin bootstrap client.
  */
 final class RunningAllot implements AutoCloseable {
 
-	static final String DATABASE = "allot_cli_e2e";
+	static final String DATABASE = System.getenv().getOrDefault("ALLOT_CLI_E2E_DATABASE", "allot_cli_e2e");
 
 	final String url;
 
@@ -95,6 +96,9 @@ final class RunningAllot implements AutoCloseable {
 
 	/** Drops and creates allot_cli_e2e beside the configured database; returns its JDBC URL. */
 	private static String freshDatabase(String jdbc, String user, String password) throws SQLException {
+		if (!DATABASE.matches("[a-z_][a-z0-9_]{0,62}")) {
+			throw new IllegalArgumentException("ALLOT_CLI_E2E_DATABASE is not a plain database name: " + DATABASE);
+		}
 		int slash = jdbc.lastIndexOf('/');
 		String server = jdbc.substring(0, slash + 1);
 		try (Connection admin = DriverManager.getConnection(server + "postgres", user, password);

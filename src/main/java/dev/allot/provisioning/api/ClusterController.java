@@ -115,15 +115,16 @@ class ClusterController {
 			.body(kubeconfig);
 	}
 
-	record ClusterStatusBody(UUID reservationId, String reservationStatus, String orchestrator, String pool, String state,
+	record ClusterStatusBody(UUID reservationId, ReservationStatus reservationStatus, Orchestrator orchestrator, String pool,
+			ClusterState state,
 			@Nullable String stateReason, @Nullable String failureReason, Instant provisionAt, @Nullable Instant readyAt,
 			Instant endsAt, @Nullable Instant tornDownAt, ClusterEndpointsBody endpoints, List<NodeHealth> nodes,
 			List<TimelineEntry> timeline) {
 
 		static ClusterStatusBody of(ClusterView view, @Nullable String kubeconfig) {
 			var e = view.endpoints();
-			return new ClusterStatusBody(view.reservationId(), view.reservationStatus().name(), view.orchestrator().name(),
-					view.pool(), view.state().name(), view.stateReason(), view.failureReason(), view.provisionAt(),
+			return new ClusterStatusBody(view.reservationId(), view.reservationStatus(), view.orchestrator(),
+					view.pool(), view.state(), view.stateReason(), view.failureReason(), view.provisionAt(),
 					view.readyAt(), view.endsAt(), view.tornDownAt(),
 					new ClusterEndpointsBody(e.sshHost(), e.slurmAccount(), e.slurmPartition(), e.slurmReservation(),
 							e.apiServer(), e.namespace(), kubeconfig, e.other(), null),

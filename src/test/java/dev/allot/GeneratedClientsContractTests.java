@@ -1,0 +1,72 @@
+package dev.allot;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What generated clients take from {@code openapi.yaml} literally: one security scheme to apply (two
+ * alternatives made typescript-fetch overwrite the bearer header), and the first media type of an answer as the
+ * one to ask for (Python's client asked usage and statements for CSV).
+ */
+class GeneratedClientsContractTests {
+
+	private static final Map<String, Object> CONTRACT = load();
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void everyOperationListsOneSecurityScheme() {
+		assertThat((List<Object>) CONTRACT.get("security")).hasSize(1);
+		List<String> withOwn = new ArrayList<>();
+		operations().forEach((name, operation) -> {
+			if (operation.get("security") instanceof List<?> own && own.size() > 1) {
+				withOwn.add(name);
+			}
+		});
+		assertThat(withOwn).isEmpty();
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void anAnswerInJsonOrCsvListsJsonFirst() {
+		List<String> csvFirst = new ArrayList<>();
+		operations().forEach((name, operation) -> ((Map<String, Object>) operation.get("responses"))
+			.forEach((status, response) -> {
+				if (((Map<String, Object>) response).get("content") instanceof Map<?, ?> content && content.size() > 1
+						&& content.containsKey("application/json")
+						&& !"application/json".equals(content.keySet().iterator().next())) {
+					csvFirst.add(name + " " + status);
+				}
+			}));
+		assertThat(csvFirst).isEmpty();
+		assertThat(operations()).containsKey("get /api/v1/tenants/{tenant}/usage");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Map<String, Object>> operations() {
+		Map<String, Map<String, Object>> operations = new java.util.TreeMap<>();
+		((Map<String, Map<String, Object>>) CONTRACT.get("paths")).forEach((path, item) -> item.forEach((method, op) -> {
+			if (op instanceof Map<?, ?> operation && operation.containsKey("responses")) {
+				operations.put(method + " " + path, (Map<String, Object>) operation);
+			}
+		}));
+		return operations;
+	}
+
+	private static Map<String, Object> load() {
+		try {
+			return new Yaml().load(Files.readString(Path.of("openapi.yaml")));
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+	}
+
+}
