@@ -38,7 +38,6 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
-import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 import org.springframework.security.web.savedrequest.HttpSessionRequestCache;
 import org.springframework.security.web.util.matcher.AnyRequestMatcher;
@@ -139,7 +138,7 @@ class SecurityConfiguration {
 		var signedIn = new SavedRequestAwareAuthenticationSuccessHandler();
 		var resumeAuthorize = new SavedRequestAwareAuthenticationSuccessHandler();
 		resumeAuthorize.setRequestCache(authorizeRequests());
-		var notSignedIn = new SimpleUrlAuthenticationFailureHandler("/login?error");
+		var notSignedIn = new FailedSignInPage();
 		http.authorizeHttpRequests(requests -> requests
 			.requestMatchers("/login", "/webjars/**", "/css/**", "/js/**", "/favicon.ico", "/error",
 					"/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
