@@ -159,6 +159,29 @@ class SignInThrottlingTests extends IntegrationTest {
 	}
 
 	@Test
+	void aUsernamePaddedCaseChangedOrFullWidthCountsAgainstItsAccount() throws Exception {
+		String username = newUser();
+		String fullWidth = username.chars()
+			.map(c -> c + 0xFEE0)
+			.collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+			.toString();
+		List<String> spellings = List.of(" " + username, username + "\t", username.toUpperCase(),
+				"\u00A0" + username, fullWidth);
+		for (String spelling : spellings) {
+			// each from an address of its own: the back-off of the account, not an address budget, must stop them
+			HttpResponse<String> failed = login(newAddress(), spelling, "wrong-" + unique("p"));
+			assertThat(failed.headers().firstValue("Location").orElseThrow()).as(spelling).endsWith("/login?error");
+		}
+		// five failures under five spellings are five failures of one account: even its right password waits
+		HttpResponse<String> refused = login(newAddress(), username, "password-" + username);
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE action = 'sign_in.failed' AND object_id = ?")
+			.param(username).query(Long.class).single()).isEqualTo(spellings.size());
+		assertThat(jdbc.sql("SELECT failures FROM sign_in_failure WHERE channel = 'user' AND principal = ?")
+			.param(username).query(Integer.class).single()).isEqualTo(spellings.size());
+	}
+
+	@Test
 	void concurrentFailuresAreAllCounted() throws Exception {
 		Client client = serviceAccount(newTenant(), "MEMBER");
 		Api from = new Api(newAddress(), port);
