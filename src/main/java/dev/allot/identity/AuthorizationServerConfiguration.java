@@ -1,6 +1,8 @@
 package dev.allot.identity;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
@@ -20,6 +22,7 @@ import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
 import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtClaimsSet;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
@@ -87,14 +90,22 @@ class AuthorizationServerConfiguration {
 		return decoder;
 	}
 
-	/** Adds the caller's platform roles and tenant roles to access tokens and ID tokens. */
+	/**
+	 * Adds the caller's platform roles and tenant roles to access tokens and ID tokens. An access token lives no
+	 * longer than {@code allot.security.access-token-ttl} says now, whatever its client was registered with: a
+	 * client keeps the lifetime it was registered with, so once the cap was lowered the token endpoint issued
+	 * tokens the API refused ({@code 401 "lifetime exceeds PT3M"}).
+	 */
 	@Bean
-	OAuth2TokenCustomizer<JwtEncodingContext> tokenClaims(Callers callers) {
+	OAuth2TokenCustomizer<JwtEncodingContext> tokenClaims(Callers callers, SecurityProperties properties) {
 		return context -> {
 			boolean accessToken = OAuth2TokenType.ACCESS_TOKEN.equals(context.getTokenType());
 			boolean idToken = OidcParameterNames.ID_TOKEN.equals(context.getTokenType().getValue());
 			if (!accessToken && !idToken) {
 				return;
+			}
+			if (accessToken) {
+				capLifetime(context.getClaims(), properties.accessTokenTtl());
 			}
 			String subject = context.getPrincipal().getName();
 			Caller caller = AuthorizationGrantType.CLIENT_CREDENTIALS.equals(context.getAuthorizationGrantType())
@@ -107,6 +118,15 @@ class AuthorizationServerConfiguration {
 				context.getClaims().claim("preferred_username", caller.subject());
 			}
 		};
+	}
+
+	private static void capLifetime(JwtClaimsSet.Builder claims, Duration ttl) {
+		JwtClaimsSet set = claims.build();
+		Instant issued = set.getIssuedAt();
+		Instant expires = set.getExpiresAt();
+		if (issued != null && expires != null && expires.isAfter(issued.plus(ttl))) {
+			claims.expiresAt(issued.plus(ttl));
+		}
 	}
 
 }

@@ -29,6 +29,24 @@ class TokenTests extends IntegrationTest {
 	}
 
 	@Test
+	void aClientRegisteredBeforeTheCapWasLoweredGetsATokenTheApiAccepts() {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		// registered when tokens lived 2 hours; the cap (allot.security.max-token-lifetime) is 1 hour now
+		assertThat(jdbc.sql("""
+				UPDATE oauth2_registered_client SET token_settings = replace(token_settings,
+				    '"settings.token.access-token-time-to-live":["java.time.Duration","PT15M"]',
+				    '"settings.token.access-token-time-to-live":["java.time.Duration","PT2H"]')
+				WHERE client_id = ?""").param(client.clientId()).update()).isEqualTo(1);
+		assertThat(jdbc.sql("SELECT token_settings FROM oauth2_registered_client WHERE client_id = ?")
+			.param(client.clientId()).query(String.class).single()).contains("\"PT2H\"");
+
+		Api.Response token = api.tokenResponse(client.clientId(), client.clientSecret());
+		assertThat(token.status()).isEqualTo(200);
+		assertThat(token.json().get("expires_in").asLong()).isBetween(14 * 60L, 15 * 60L);
+		assertThat(api.get("/api/v1/me", token.json().get("access_token").asString()).status()).isEqualTo(200);
+	}
+
+	@Test
 	void aWrongSecretGetsNoToken() {
 		Client client = serviceAccount(newTenant(), "MEMBER");
 		assertThat(api.tokenResponse(client.clientId(), client.clientSecret() + "x").status()).isEqualTo(401);
