@@ -46,6 +46,31 @@ class WebHardeningTests extends IntegrationTest {
 	}
 
 	@Test
+	void anonymousRequestsWriteNoSessionAndTheTokenEndpointAnswersInvalidClient() throws Exception {
+		long sessions = jdbc.sql("SELECT count(*) FROM spring_session").query(Long.class).single();
+		HttpClient anonymous = HttpClient.newHttpClient();
+		for (int i = 0; i < 30; i++) {
+			HttpRequest.Builder token = HttpRequest.newBuilder(URI.create(api.baseUrl() + "/oauth2/token"))
+				.header("Content-Type", "application/x-www-form-urlencoded")
+				.POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"));
+			if (i % 2 == 0) {
+				token.header("Accept", "*/*");
+			}
+			HttpResponse<String> refused = anonymous.send(token.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
+			assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/json");
+			assertThat(refused.body()).contains("\"error\":\"invalid_client\"");
+			assertThat(refused.headers().allValues("Set-Cookie")).isEmpty();
+		}
+		for (String path : new String[] { "/api/v1/me", "/css/allot.css", "/favicon.ico", "/openapi.yaml" }) {
+			HttpResponse<String> answered = anonymous.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + path))
+				.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(answered.headers().allValues("Set-Cookie")).as(path).isEmpty();
+		}
+		assertThat(jdbc.sql("SELECT count(*) FROM spring_session").query(Long.class).single()).isEqualTo(sessions);
+	}
+
+	@Test
 	void metricsNeedTheScrapeToken() {
 		Api.Response anonymous = api.get("/actuator/prometheus", null, "Accept", "text/plain");
 		assertThat(anonymous.status()).isEqualTo(401);

@@ -33,7 +33,7 @@ public class SignInThrottle extends OncePerRequestFilter {
 
 	static final String LOGIN = "/login";
 
-	static final Set<String> CLIENT_ENDPOINTS = Set.of("/oauth2/token", "/oauth2/introspect", "/oauth2/revoke");
+	public static final Set<String> CLIENT_ENDPOINTS = Set.of("/oauth2/token", "/oauth2/introspect", "/oauth2/revoke");
 
 	/** Longer names are cut, so a giant "username" cannot bloat the buckets. */
 	private static final int MAX_PRINCIPAL = 200;
