@@ -50,8 +50,9 @@ class AuthorizationServerConfiguration {
 	}
 
 	@Bean
-	OAuth2AuthorizationService authorizationService(JdbcTemplate jdbc, RegisteredClientRepository clients) {
-		return new HashedTokenAuthorizations(new JdbcOAuth2AuthorizationService(jdbc, clients));
+	OAuth2AuthorizationService authorizationService(JdbcTemplate jdbc, RegisteredClientRepository clients,
+			RevokedTokens revoked) {
+		return new HashedTokenAuthorizations(new JdbcOAuth2AuthorizationService(jdbc, clients), revoked);
 	}
 
 	@Bean
@@ -72,11 +73,12 @@ class AuthorizationServerConfiguration {
 	}
 
 	/**
-	 * Verifies locally against the stored keys: signature, expiry (a minute of skew), Allot's issuer and a
-	 * lifetime no longer than the configured maximum.
+	 * Verifies locally against the stored keys: signature, expiry (a minute of skew), Allot's issuer, a
+	 * lifetime no longer than the configured maximum, and not revoked.
 	 */
 	@Bean
-	JwtDecoder jwtDecoder(SigningKeys keys, Issuer expectedIssuer, SecurityProperties properties, Clock clock) {
+	JwtDecoder jwtDecoder(SigningKeys keys, Issuer expectedIssuer, SecurityProperties properties, Clock clock,
+			RevokedTokens revoked) {
 		DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
 		processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, keys));
 		processor.setJWTClaimsSetVerifier((claims, context) -> {
@@ -86,7 +88,7 @@ class AuthorizationServerConfiguration {
 				? OAuth2TokenValidatorResult.success()
 				: OAuth2TokenValidatorResult.failure(new OAuth2Error("invalid_token", "The token has another issuer", null));
 		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(), issuer,
-				new TokenLifetime(properties.maxTokenLifetime(), clock)));
+				new TokenLifetime(properties.maxTokenLifetime(), clock), revoked));
 		return decoder;
 	}
 

@@ -47,6 +47,42 @@ class TokenTests extends IntegrationTest {
 	}
 
 	@Test
+	void aRevokedAccessTokenIsRefusedAtTheApiAtOnce() throws Exception {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		String token = api.token(client.clientId(), client.clientSecret());
+		assertThat(api.get("/api/v1/me", token).status()).isEqualTo(200);
+
+		String basic = java.util.Base64.getEncoder().encodeToString(
+				(client.clientId() + ":" + client.clientSecret()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		var revoked = java.net.http.HttpClient.newHttpClient()
+			.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(api.baseUrl() + "/oauth2/revoke"))
+				.header("Authorization", "Basic " + basic)
+				.header("Content-Type", "application/x-www-form-urlencoded")
+				.POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + token))
+				.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+		assertThat(revoked.statusCode()).isEqualTo(200);
+
+		Api.Response refused = api.get("/api/v1/me", token);
+		assertThat(refused.status()).isEqualTo(401);
+		assertThat(refused.body()).contains("revoked");
+		assertThat(jdbc.sql("SELECT count(*) FROM revoked_access_token WHERE token_hash = ?")
+			.param(HashedTokenAuthorizations.hash(token)).query(Long.class).single()).isEqualTo(1);
+	}
+
+	@Test
+	void aTokenRevokedOnAnotherReplicaIsRefusedWithinSeconds() {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		String token = api.token(client.clientId(), client.clientSecret());
+		assertThat(api.get("/api/v1/me", token).status()).isEqualTo(200);
+		// what the replica that revoked it writes
+		jdbc.sql("INSERT INTO revoked_access_token (token_hash, expires_at) VALUES (?, now() + interval '15 minutes')")
+			.param(HashedTokenAuthorizations.hash(token)).update();
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(2).plus(RevokedTokens.REFRESH))
+			.until(() -> api.get("/api/v1/me", token).status() == 401);
+	}
+
+	@Test
 	void aWrongSecretGetsNoToken() {
 		Client client = serviceAccount(newTenant(), "MEMBER");
 		assertThat(api.tokenResponse(client.clientId(), client.clientSecret() + "x").status()).isEqualTo(401);
