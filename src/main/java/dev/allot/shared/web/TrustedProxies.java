@@ -34,6 +34,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * {@code RemoteIpValve} reads it: a proxy that appends (nginx's {@code $proxy_add_x_forwarded_for}, AWS ALB)
  * keeps whatever the client sent on the left, so the leftmost entry, which Spring's filter takes, was the
  * client's choice (200 attempts recorded 200 forged addresses, none throttled per address).
+ * <p>
+ * Redirects stay relative (with 303 See Other, as Spring's relative redirects answer), never built from
+ * {@code X-Forwarded-Host}.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -56,6 +59,9 @@ class TrustedProxies extends OncePerRequestFilter {
 			.map(IpAddressMatcher::new)
 			.toList();
 		this.remove.setRemoveOnly(true);
+		// a redirect keeps the relative Location the application wrote: built absolute from X-Forwarded-Host it
+		// sent the browser to whatever host the proxy passed on
+		this.apply.setRelativeRedirects(true);
 	}
 
 	@Override

@@ -45,6 +45,15 @@ class TrustedProxiesTests {
 	}
 
 	@Test
+	void aRedirectBehindATrustedProxyStaysRelative() throws Exception {
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		filter.doFilter(request("10.1.2.3"), response, new MockFilterChain(new jakarta.servlet.http.HttpServlet() {
+		}, (req, res, chain) -> ((jakarta.servlet.http.HttpServletResponse) res).sendRedirect("/login")));
+		assertThat(response.getHeader("Location")).isEqualTo("/login");
+		assertThat(response.getStatus()).isEqualTo(303);
+	}
+
+	@Test
 	void anyoneElsesForwardedHeadersAreDroppedUnread() throws Exception {
 		for (String client : new String[] { "127.0.0.1", "11.0.0.1", "2001:db8::2", "192.168.1.10" }) {
 			MockHttpServletRequest request = request(client);
