@@ -122,7 +122,7 @@ class TokenStorageTests extends FleetTest {
 	}
 
 	/** The home page answered, or sent elsewhere than to the sign-in. */
-	private static boolean signedIn(HttpResponse<String> home) {
+	static boolean signedIn(HttpResponse<String> home) {
 		return home.statusCode() == 200 || (home.statusCode() == 302
 				&& !home.headers().firstValue("Location").orElse("").contains("/oauth2/authorization"));
 	}

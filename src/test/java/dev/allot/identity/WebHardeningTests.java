@@ -71,6 +71,27 @@ class WebHardeningTests extends IntegrationTest {
 	}
 
 	@Test
+	void aSessionEndsTwelveHoursAfterItStartedHoweverActive() throws Exception {
+		String user = newUser();
+		TokenStorageTests.Browser browser = new TokenStorageTests.Browser(api.baseUrl());
+		browser.signInThroughOidc(user, "password-" + user);
+		startedHoursAgo(user, 11);
+		assertThat(TokenStorageTests.signedIn(browser.get("/"))).as("11 hours in, still signed in").isTrue();
+
+		startedHoursAgo(user, 13);
+		assertThat(TokenStorageTests.signedIn(browser.get("/"))).as("13 hours in, signed out").isFalse();
+		assertThat(jdbc.sql("SELECT count(*) FROM spring_session WHERE principal_name = ?").param(user)
+			.query(Long.class).single()).isZero();
+	}
+
+	/** Moves the start of the user's session back, as if it had been kept busy since. */
+	private void startedHoursAgo(String user, int hours) {
+		assertThat(jdbc.sql("""
+				UPDATE spring_session SET creation_time = (extract(epoch FROM now()) * 1000)::bigint - ? * 3600000
+				WHERE principal_name = ?""").params(hours, user).update()).isEqualTo(1);
+	}
+
+	@Test
 	void metricsNeedTheScrapeToken() {
 		Api.Response anonymous = api.get("/actuator/prometheus", null, "Accept", "text/plain");
 		assertThat(anonymous.status()).isEqualTo(401);
