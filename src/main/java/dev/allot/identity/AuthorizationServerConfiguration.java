@@ -4,7 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
@@ -25,7 +27,8 @@ import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtClaimsSet;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
-import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
+import org.springframework.security.oauth2.jwt.JwtTypeValidator;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
 import org.springframework.security.oauth2.server.authorization.JdbcOAuth2AuthorizationService;
@@ -43,6 +46,9 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
  */
 @Configuration(proxyBeanMethods = false)
 class AuthorizationServerConfiguration {
+
+	/** The JOSE type of Allot's access tokens (RFC 9068); ID tokens keep {@code JWT}. */
+	static final JOSEObjectType ACCESS_TOKEN_TYPE = new JOSEObjectType("at+jwt");
 
 	@Bean
 	RegisteredClientRepository registeredClientRepository(JdbcTemplate jdbc) {
@@ -73,21 +79,25 @@ class AuthorizationServerConfiguration {
 	}
 
 	/**
-	 * Verifies locally against the stored keys: signature, expiry (a minute of skew), Allot's issuer, a
-	 * lifetime no longer than the configured maximum, and not revoked.
+	 * Verifies locally against the stored keys: an access token ({@code typ at+jwt}), its signature, expiry (a
+	 * minute of skew), Allot's issuer, a lifetime no longer than the configured maximum, and not revoked.
 	 */
 	@Bean
 	JwtDecoder jwtDecoder(SigningKeys keys, Issuer expectedIssuer, SecurityProperties properties, Clock clock,
 			RevokedTokens revoked) {
 		DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
 		processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, keys));
+		// only access tokens (here and in the validators below): an ID token of the UI (audience allot-ui, 30
+		// minutes) was accepted as a bearer token
+		processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(ACCESS_TOKEN_TYPE));
 		processor.setJWTClaimsSetVerifier((claims, context) -> {
 		});
 		NimbusJwtDecoder decoder = new NimbusJwtDecoder(processor);
 		OAuth2TokenValidator<Jwt> issuer = jwt -> expectedIssuer.get().equals(String.valueOf(jwt.getIssuer()))
 				? OAuth2TokenValidatorResult.success()
 				: OAuth2TokenValidatorResult.failure(new OAuth2Error("invalid_token", "The token has another issuer", null));
-		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(), issuer,
+		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(new JwtTimestampValidator(),
+				new JwtTypeValidator(ACCESS_TOKEN_TYPE.getType()), issuer,
 				new TokenLifetime(properties.maxTokenLifetime(), clock), revoked));
 		return decoder;
 	}
@@ -108,6 +118,8 @@ class AuthorizationServerConfiguration {
 			}
 			if (accessToken) {
 				capLifetime(context.getClaims(), properties.accessTokenTtl());
+				// RFC 9068: what the API accepts, and an ID token (typ JWT, same audience) is not
+				context.getJwsHeader().type(ACCESS_TOKEN_TYPE.getType());
 			}
 			String subject = context.getPrincipal().getName();
 			Caller caller = AuthorizationGrantType.CLIENT_CREDENTIALS.equals(context.getAuthorizationGrantType())

@@ -117,7 +117,7 @@ class SigningKeyRotationTests extends IntegrationTest {
 			.expiresAt(now.plus(5, ChronoUnit.MINUTES))
 			.build();
 		return new NimbusJwtEncoder(new ImmutableJWKSet<>(new JWKSet(key)))
-			.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).keyId(key.getKeyID()).build(),
+			.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).type("at+jwt").keyId(key.getKeyID()).build(),
 					claims))
 			.getTokenValue();
 	}

@@ -83,6 +83,16 @@ class TokenTests extends IntegrationTest {
 	}
 
 	@Test
+	void anIdTokenIsNoApiToken() throws Exception {
+		String user = newUser();
+		var tokens = new TokenStorageTests.Browser(api.baseUrl()).authorizationCodeTokens(user, "password-" + user);
+		assertThat(api.get("/api/v1/me", tokens.get("access_token")).status()).isEqualTo(200);
+		// same issuer, key and audience (allot-ui), but an ID token
+		Api.Response refused = api.get("/api/v1/me", tokens.get("id_token"));
+		assertThat(refused.status()).isEqualTo(401);
+	}
+
+	@Test
 	void aWrongSecretGetsNoToken() {
 		Client client = serviceAccount(newTenant(), "MEMBER");
 		assertThat(api.tokenResponse(client.clientId(), client.clientSecret() + "x").status()).isEqualTo(401);
