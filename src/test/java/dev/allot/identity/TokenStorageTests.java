@@ -274,6 +274,25 @@ class TokenStorageTests extends FleetTest {
 
 		/** The authorization-code flow with PKCE, as a public client; answers the code and the tokens. */
 		Map<String, String> authorizationCodeTokens(String username, String password) throws Exception {
+			return authorizationCodeTokens(authorize -> location(login(authorize, username, password)));
+		}
+
+		/**
+		 * The same flow by a browser that has signed in already (through the UI's OIDC sign-in, say): the
+		 * authorization answers at once; answers the code and the token endpoint's response.
+		 */
+		Map<String, String> authorizationCodeTokensSignedIn() throws Exception {
+			return authorizationCodeTokens(authorize -> location(get(authorize)));
+		}
+
+		/** How a browser gets from the authorization request to its callback URL. */
+		interface ToCallback {
+
+			String from(String authorize) throws Exception;
+
+		}
+
+		private Map<String, String> authorizationCodeTokens(ToCallback toCallback) throws Exception {
 			byte[] random = new byte[32];
 			new java.security.SecureRandom().nextBytes(random);
 			String verifier = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
@@ -283,7 +302,7 @@ class TokenStorageTests extends FleetTest {
 			String authorize = "/oauth2/authorize?response_type=code&client_id=" + UiClientRegistration.CLIENT_ID
 					+ "&scope=openid&state=s1&redirect_uri=" + URLEncoder.encode(redirect, StandardCharsets.UTF_8)
 					+ "&code_challenge=" + challenge + "&code_challenge_method=S256";
-			String callback = location(login(authorize, username, password));
+			String callback = toCallback.from(authorize);
 			String code = query(callback, "code");
 			HttpResponse<String> tokens = postForm("/oauth2/token", Map.of("grant_type", "authorization_code", "code",
 					code, "redirect_uri", redirect, "client_id", UiClientRegistration.CLIENT_ID, "code_verifier",
@@ -291,7 +310,7 @@ class TokenStorageTests extends FleetTest {
 			assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
 			var json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(tokens.body());
 			return Map.of("code", code, "access_token", json.get("access_token").asString(), "id_token",
-					json.get("id_token").asString());
+					json.get("id_token").asString(), "code_verifier", verifier, "redirect_uri", redirect);
 		}
 
 		/** Asks for the authorization, signs in on the login form, and answers the authorization's redirect. */

@@ -93,6 +93,24 @@ class TokenTests extends IntegrationTest {
 	}
 
 	@Test
+	void theCodeOfAnAuthorizationAfterTheUisOwnSignInIsExchangedOnce() throws Exception {
+		String user = newUser();
+		TokenStorageTests.Browser browser = new TokenStorageTests.Browser(api.baseUrl());
+		browser.signInThroughOidc(user, "password-" + user);
+		// signed in through OIDC, the browser is authorized at once; its code is exchanged (it answered 500)
+		var tokens = browser.authorizationCodeTokensSignedIn();
+		assertThat(api.get("/api/v1/me", tokens.get("access_token")).status()).isEqualTo(200);
+
+		// once only: a second exchange is refused, and revokes what the first one got
+		var again = browser.postForm("/oauth2/token", java.util.Map.of("grant_type", "authorization_code", "code",
+				tokens.get("code"), "redirect_uri", tokens.get("redirect_uri"), "client_id",
+				UiClientRegistration.CLIENT_ID, "code_verifier", tokens.get("code_verifier")));
+		assertThat(again.statusCode()).isEqualTo(400);
+		assertThat(again.body()).contains("invalid_grant");
+		assertThat(api.get("/api/v1/me", tokens.get("access_token")).status()).isEqualTo(401);
+	}
+
+	@Test
 	void aWrongSecretGetsNoToken() {
 		Client client = serviceAccount(newTenant(), "MEMBER");
 		assertThat(api.tokenResponse(client.clientId(), client.clientSecret() + "x").status()).isEqualTo(401);
