@@ -249,6 +249,10 @@ final class ApiOperations {
 				"Every change, who made it and when (platform admins and auditors).");
 		op("POST", "/signing-keys/rotate", "rotateSigningKey", "signing-keys", "Rotate the token signing key",
 				"The new key signs; the old one verifies until the longest token lifetime has passed (platform admin).");
+		op("POST", "/signing-keys/{kid}/retire", "retireSigningKey", "signing-keys",
+				"Retire a signing key at once",
+				"For a key known to be compromised: it stops verifying now, and every token it signed is refused; "
+						+ "when it is the signing key, a new one signs from now (platform admin).");
 
 		Refusal quota = refusal(422, "quota_exceeded",
 				"maxGpus allows 16 GPUs of H100 at once; this booking would hold 24 (limit, allowed, requested, exceededBy)");

@@ -39,12 +39,20 @@ final class HashedTokenAuthorizations implements OAuth2AuthorizationService {
 
 	private final OAuth2AuthorizationService stored;
 
-	HashedTokenAuthorizations(OAuth2AuthorizationService stored) {
+	private final RevokedTokens revoked;
+
+	HashedTokenAuthorizations(OAuth2AuthorizationService stored, RevokedTokens revoked) {
 		this.stored = stored;
+		this.revoked = revoked;
 	}
 
 	@Override
 	public void save(OAuth2Authorization authorization) {
+		OAuth2Authorization.Token<OAuth2AccessToken> access = authorization.getAccessToken();
+		if (access != null && access.isInvalidated() && access.getToken().getExpiresAt() != null) {
+			String value = access.getToken().getTokenValue();
+			this.revoked.revoke(value.startsWith(HASHED) ? value : hash(value), access.getToken().getExpiresAt());
+		}
 		OAuth2Authorization.Builder hashed = OAuth2Authorization.from(authorization);
 		for (Class<? extends OAuth2Token> type : TOKENS) {
 			OAuth2Authorization.Token<? extends OAuth2Token> token = authorization.getToken(type);

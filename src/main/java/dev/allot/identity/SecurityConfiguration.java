@@ -38,11 +38,11 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
-import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 import org.springframework.security.web.savedrequest.HttpSessionRequestCache;
 import org.springframework.security.web.util.matcher.AnyRequestMatcher;
 import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -59,6 +59,10 @@ class SecurityConfiguration {
 			+ "form-action 'self'";
 
 	private static final DefaultBearerTokenResolver BEARER_TOKENS = new DefaultBearerTokenResolver();
+
+	/** The endpoints a client authenticates at with its own credentials. */
+	private static final RequestMatcher CLIENT_ENDPOINTS = request -> SignInThrottle.CLIENT_ENDPOINTS
+		.contains(request.getRequestURI());
 
 	@Bean
 	@Order(1)
@@ -80,8 +84,12 @@ class SecurityConfiguration {
 			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
 			.requestCache(cache -> cache.requestCache(authorizeRequests()))
 			.csrf(csrf -> csrf.ignoringRequestMatchers(authorizationServer.getEndpointsMatcher()))
-			.exceptionHandling(exceptions -> exceptions.defaultAuthenticationEntryPointFor(
-					signIn("/login"), new MediaTypeRequestMatcher(MediaType.TEXT_HTML)));
+			// a client endpoint called without client credentials is a client that failed to authenticate: 401
+			// invalid_client, as RFC 6749 says, not a browser's sign-in page (and no session to remember it by)
+			.exceptionHandling(exceptions -> exceptions
+				.defaultAuthenticationEntryPointFor((request, response, ex) -> clientAuthenticationFailed(response,
+						new OAuth2AuthenticationException(OAuth2ErrorCodes.INVALID_CLIENT)), CLIENT_ENDPOINTS)
+				.defaultAuthenticationEntryPointFor(signIn("/login"), new MediaTypeRequestMatcher(MediaType.TEXT_HTML)));
 		headers(http);
 		return http.build();
 	}
@@ -139,7 +147,7 @@ class SecurityConfiguration {
 		var signedIn = new SavedRequestAwareAuthenticationSuccessHandler();
 		var resumeAuthorize = new SavedRequestAwareAuthenticationSuccessHandler();
 		resumeAuthorize.setRequestCache(authorizeRequests());
-		var notSignedIn = new SimpleUrlAuthenticationFailureHandler("/login?error");
+		var notSignedIn = new FailedSignInPage();
 		http.authorizeHttpRequests(requests -> requests
 			.requestMatchers("/login", "/webjars/**", "/css/**", "/js/**", "/favicon.ico", "/error",
 					"/actuator/health/**", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
@@ -202,6 +210,9 @@ class SecurityConfiguration {
 	private static HttpSessionRequestCache authorizeRequests() {
 		HttpSessionRequestCache cache = new HttpSessionRequestCache();
 		cache.setSessionAttrName("ALLOT_SAVED_AUTHORIZATION_REQUEST");
+		// only a browser's authorization request is worth resuming: saving any other (an anonymous POST to the
+		// token endpoint) wrote a session row for each, about 2.5 KB kept 30 minutes
+		cache.setRequestMatcher(request -> "/oauth2/authorize".equals(request.getRequestURI()));
 		return cache;
 	}
 

@@ -26,12 +26,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * signing key keeps verifying this long after a rotation, then it is retired
  * @param metricsTokenSha256 SHA-256 (hex) of the bearer token Prometheus scrapes {@code /actuator/prometheus}
  * with; without it the metrics answer 401 to everyone
+ * @param sessionLifetime how long a browser session lasts at most from its start, however active it is
+ * (12 hours unless set)
  */
 @ConfigurationProperties("allot.security")
 public record SecurityProperties(@Nullable URI publicUrl, @Nullable URI issuerUri, String usernameClaim,
 		String rolesClaim, Duration accessTokenTtl, @Nullable String bootstrapClientId,
 		@Nullable String bootstrapClientSecret, @Nullable String sealingKey, Path sealingKeyFile,
-		Duration maxTokenLifetime, @Nullable String metricsTokenSha256) {
+		Duration maxTokenLifetime, @Nullable String metricsTokenSha256, Duration sessionLifetime) {
 
 	public SecurityProperties {
 		if (usernameClaim == null) {
@@ -48,6 +50,9 @@ public record SecurityProperties(@Nullable URI publicUrl, @Nullable URI issuerUr
 		}
 		if (maxTokenLifetime == null) {
 			maxTokenLifetime = Duration.ofHours(1);
+		}
+		if (sessionLifetime == null) {
+			sessionLifetime = Duration.ofHours(12);
 		}
 		if (accessTokenTtl.compareTo(maxTokenLifetime) > 0) {
 			throw new IllegalStateException("allot.security.access-token-ttl (" + accessTokenTtl

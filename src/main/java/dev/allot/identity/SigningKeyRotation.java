@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 
 import org.springframework.stereotype.Service;
@@ -20,6 +21,10 @@ public class SigningKeyRotation {
 	}
 
 	public record RetiringSigningKey(String kid, Instant retiresAt) {
+	}
+
+	/** The key stopped verifying; {@code signingKid} signs. */
+	public record SigningKeyRetired(String kid, String signingKid) {
 	}
 
 	private final SigningKeys keys;
@@ -44,6 +49,16 @@ public class SigningKeyRotation {
 				Map.of("signing", previous.stream().map(RetiringSigningKey::kid).toList()),
 				Map.of("signing", rotation.kid(), "retiring", previous)));
 		return new SigningKeyRotated(rotation.kid(), rotation.signsFrom(), previous);
+	}
+
+	/** A key known to be compromised stops verifying at once (tokens it signed are refused from now). */
+	@Transactional
+	public SigningKeyRetired retire(Caller caller, String kid) {
+		caller.requirePlatformAdmin();
+		String signing = keys.retire(kid).orElseThrow(() -> AllotException.notFound("Signing key " + kid));
+		audit.record(new AuditRecord(null, "signing_key.retired", "signing_key", kid, Map.of("kid", kid),
+				Map.of("signing", signing)));
+		return new SigningKeyRetired(kid, signing);
 	}
 
 }

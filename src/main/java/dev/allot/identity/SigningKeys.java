@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import com.nimbusds.jose.JOSEException;
@@ -128,6 +129,32 @@ class SigningKeys implements JWKSource<SecurityContext> {
 		forgetAfterCommit();
 		log.info("Signing key rotated: {} signs now", rotation.kid());
 		return rotation;
+	}
+
+	/**
+	 * Deletes the key now, so that it stops verifying (this replica at once, the others within the cache time);
+	 * when it signs, a new key signs first. Answers the key that signs afterwards, or nothing for an unknown key.
+	 */
+	Optional<String> retire(String kid) {
+		Optional<String> signing = transactions.execute(status -> {
+			lock();
+			List<StoredKey> stored = read();
+			Optional<StoredKey> retired = stored.stream().filter(key -> key.jwk().getKeyID().equals(kid)).findFirst();
+			if (retired.isEmpty()) {
+				return Optional.<String>empty();
+			}
+			String signs = stored.stream().filter(StoredKey::signs).map(key -> key.jwk().getKeyID()).findFirst()
+				.orElse(kid);
+			if (retired.get().signs()) {
+				jdbc.sql("UPDATE signing_key SET superseded_at = clock_timestamp() WHERE superseded_at IS NULL").update();
+				signs = insertNew().getKeyID();
+			}
+			jdbc.sql("DELETE FROM signing_key WHERE kid = ?").param(kid).update();
+			return Optional.of(signs);
+		});
+		cachedAt = Instant.EPOCH;
+		signing.ifPresent(signs -> log.warn("Signing key {} retired at once; {} signs", kid, signs));
+		return signing;
 	}
 
 	/** Seals keys stored in clear by earlier versions, and proves at start-up that the configured key opens them. */

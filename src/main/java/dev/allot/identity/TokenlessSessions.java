@@ -1,5 +1,7 @@
 package dev.allot.identity;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -9,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.FactorGrantedAuthority;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.oidc.userinfo.OidcUserRequest;
 import org.springframework.security.oauth2.client.oidc.userinfo.OidcUserService;
@@ -58,12 +61,20 @@ final class TokenlessSessions {
 			OidcIdToken claimsOnly = new OidcIdToken(HashedTokenAuthorizations.hash(token.getTokenValue()),
 					token.getIssuedAt(), token.getExpiresAt(), token.getClaims());
 			// the authorities carry the ID token too (OidcUserAuthority)
-			List<GrantedAuthority> authorities = user.getAuthorities()
+			List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities()
 				.stream()
 				.map(authority -> authority instanceof OidcUserAuthority oidc
 						? new OidcUserAuthority(oidc.getAuthority(), claimsOnly, oidc.getUserInfo())
 						: (GrantedAuthority) authority)
-				.toList();
+				.toList());
+			// when the user signed in: the authorization server takes an ID token's auth_time from it, and without
+			// it a later authorization of this session failed its code exchange with 500 ("authenticationTime
+			// cannot be null") and left the code unused
+			Instant authenticated = token.getAuthenticatedAt() != null ? token.getAuthenticatedAt()
+					: token.getIssuedAt() != null ? token.getIssuedAt() : Instant.now();
+			authorities.add(FactorGrantedAuthority.withAuthority(FactorGrantedAuthority.AUTHORIZATION_CODE_AUTHORITY)
+				.issuedAt(authenticated)
+				.build());
 			String nameAttribute = request.getClientRegistration()
 				.getProviderDetails()
 				.getUserInfoEndpoint()

@@ -56,7 +56,9 @@ class Users implements UserDetailsService {
 
 	@Override
 	public UserDetails loadUserByUsername(String username) {
-		UserAccount user = find(username).orElseThrow(() -> new UsernameNotFoundException(username));
+		// the name the sign-in throttle counted: no other spelling of it reaches the password check
+		UserAccount user = find(Usernames.normalize(username))
+			.orElseThrow(() -> new UsernameNotFoundException("No such user"));
 		return User.withUsername(user.username())
 			.password(user.passwordHash())
 			.disabled(!user.enabled())

@@ -51,7 +51,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"allot.security.rate-limits.login-per-address.period=8s",
 		"allot.security.rate-limits.api-per-caller.capacity=40",
 		"allot.security.rate-limits.api-per-caller.period=10s",
-		"allot.security.rate-limits.backoff.threshold=5" })
+		"allot.security.rate-limits.backoff.threshold=5",
+		// the appending proxy of behindAnAppendingProxy... forwards from 127.0.0.1; the tests' clients call from
+		// other loopback addresses, which stay untrusted
+		"allot.security.trusted-proxies=127.0.0.1" })
 @ExtendWith(OutputCaptureExtension.class)
 class SignInThrottlingTests extends IntegrationTest {
 
@@ -156,6 +159,111 @@ class SignInThrottlingTests extends IntegrationTest {
 		assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE action = 'sign_in.throttled' AND object_id = ?"
 				+ " AND after->>'reason' = 'backoff'").param(client.clientId()).query(Long.class).single())
 			.isEqualTo(3);
+	}
+
+	@Test
+	void aUsernamePaddedCaseChangedOrFullWidthCountsAgainstItsAccount() throws Exception {
+		String username = newUser();
+		String fullWidth = username.chars()
+			.map(c -> c + 0xFEE0)
+			.collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+			.toString();
+		List<String> spellings = List.of(" " + username, username + "\t", username.toUpperCase(),
+				"\u00A0" + username, fullWidth);
+		for (String spelling : spellings) {
+			// each from an address of its own: the back-off of the account, not an address budget, must stop them
+			HttpResponse<String> failed = login(newAddress(), spelling, "wrong-" + unique("p"));
+			assertThat(failed.headers().firstValue("Location").orElseThrow()).as(spelling).endsWith("/login?error");
+		}
+		// five failures under five spellings are five failures of one account: even its right password waits
+		HttpResponse<String> refused = login(newAddress(), username, "password-" + username);
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE action = 'sign_in.failed' AND object_id = ?")
+			.param(username).query(Long.class).single()).isEqualTo(spellings.size());
+		assertThat(jdbc.sql("SELECT failures FROM sign_in_failure WHERE channel = 'user' AND principal = ?")
+			.param(username).query(Integer.class).single()).isEqualTo(spellings.size());
+	}
+
+	@Test
+	void behindAnAppendingProxyAForgedForwardedForNamesNoOtherAddress() throws Exception {
+		String address = newAddress();
+		long before = jdbc.sql("SELECT coalesce(max(id), 0) FROM audit_event").query(Long.class).single();
+		try (AppendingProxy proxy = new AppendingProxy(port)) {
+			HttpClient client = HttpClient.newBuilder().localAddress(InetAddress.getByName(address)).build();
+			List<Integer> statuses = new ArrayList<>();
+			for (int i = 0; i < 17; i++) {
+				String basic = java.util.Base64.getEncoder()
+					.encodeToString((unique("nobody") + ":guess").getBytes(StandardCharsets.UTF_8));
+				statuses.add(client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/oauth2/token"))
+					.header("Authorization", "Basic " + basic)
+					.header("Content-Type", "application/x-www-form-urlencoded")
+					// each attempt claims another client address: the proxy appends the one it saw
+					.header("X-Forwarded-For", "203.0.113." + (i + 1))
+					.POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"))
+					.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+			}
+			// the address's budget of 16 is spent whatever each attempt claimed
+			assertThat(statuses).as(statuses.toString()).containsOnly(401, 429).endsWith(429);
+			assertThat(statuses.subList(0, 16)).containsOnly(401);
+		}
+		assertThat(jdbc.sql("""
+				SELECT DISTINCT after->>'sourceAddress' FROM audit_event
+				WHERE id > ? AND action LIKE 'sign_in.%' AND after->>'sourceAddress' LIKE '203.0.113.%'""")
+			.param(before).query(String.class).list()).as("no forged address in the audit").isEmpty();
+		assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE action = 'sign_in.failed' AND after->>'sourceAddress' = ?")
+			.param(address).query(Long.class).single()).isEqualTo(16);
+	}
+
+	/**
+	 * A reverse proxy on 127.0.0.1 that appends the address it was called from to {@code X-Forwarded-For}, as
+	 * nginx's {@code $proxy_add_x_forwarded_for} and AWS ALB do.
+	 */
+	private static final class AppendingProxy implements AutoCloseable {
+
+		private final com.sun.net.httpserver.HttpServer server;
+
+		private final HttpClient upstream = HttpClient.newHttpClient();
+
+		AppendingProxy(int appPort) throws java.io.IOException {
+			this.server = com.sun.net.httpserver.HttpServer.create(
+					new java.net.InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+			this.server.createContext("/", exchange -> {
+				try (exchange) {
+					String seen = exchange.getRemoteAddress().getAddress().getHostAddress();
+					String claimed = exchange.getRequestHeaders().getFirst("X-Forwarded-For");
+					HttpRequest.Builder forwarded = HttpRequest
+						.newBuilder(URI.create("http://127.0.0.1:" + appPort + exchange.getRequestURI()))
+						.method(exchange.getRequestMethod(),
+								HttpRequest.BodyPublishers.ofByteArray(exchange.getRequestBody().readAllBytes()))
+						.header("X-Forwarded-For", claimed == null ? seen : claimed + ", " + seen);
+					for (String name : List.of("Authorization", "Content-Type", "Accept")) {
+						String value = exchange.getRequestHeaders().getFirst(name);
+						if (value != null) {
+							forwarded.header(name, value);
+						}
+					}
+					HttpResponse<byte[]> answer = upstream.send(forwarded.build(),
+							HttpResponse.BodyHandlers.ofByteArray());
+					exchange.sendResponseHeaders(answer.statusCode(),
+							answer.body().length == 0 ? -1 : answer.body().length);
+					exchange.getResponseBody().write(answer.body());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			this.server.start();
+		}
+
+		String url() {
+			return "http://127.0.0.1:" + this.server.getAddress().getPort();
+		}
+
+		@Override
+		public void close() {
+			this.server.stop(0);
+		}
+
 	}
 
 	@Test

@@ -98,6 +98,31 @@ class SigningKeyRotationTests extends IntegrationTest {
 		assertThat(api.get("/api/v1/me", byRecent).status()).isEqualTo(200);
 	}
 
+	@Test
+	void aPlatformAdminRetiresACompromisedKeyAndItsTokensStopWorkingAtOnce() throws Exception {
+		String admin = newUser(PlatformRole.PLATFORM_ADMIN);
+		RSAKey compromised = storeSupersededKey(Duration.ofMinutes(5));
+		String byCompromised = sign(compromised, admin);
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(api.get("/api/v1/me", byCompromised).status()).isEqualTo(200));
+
+		String path = "/api/v1/signing-keys/" + compromised.getKeyID() + "/retire";
+		String tenant = newTenant();
+		assertThat(api.post(path, tenantToken(tenant, "TENANT_ADMIN"), "").status()).isEqualTo(403);
+		Api.Response retired = api.post(path, adminToken(), "");
+		assertThat(retired.status()).as(retired.body()).isEqualTo(200);
+		assertThat(retired.json().get("kid").asString()).isEqualTo(compromised.getKeyID());
+		assertThat(retired.json().get("signingKid").asString()).isEqualTo(kid(adminToken()));
+
+		// without waiting for the key's lifetime (it had 55 minutes left)
+		assertThat(api.get("/api/v1/me", byCompromised).status()).isEqualTo(401);
+		assertThat(stored(compromised.getKeyID())).isZero();
+		assertThat(api.get("/api/v1/me", adminToken()).status()).isEqualTo(200);
+		assertThat(jdbc.sql("SELECT count(*) FROM audit_event WHERE action = 'signing_key.retired' AND object_id = ?")
+			.param(compromised.getKeyID()).query(Long.class).single()).isEqualTo(1);
+		assertThat(api.post(path, adminToken(), "").status()).as("gone").isEqualTo(404);
+	}
+
 	private RSAKey storeSupersededKey(Duration ago) throws Exception {
 		RSAKey key = new RSAKeyGenerator(2048).keyID(UUID.randomUUID().toString()).generate();
 		jdbc.sql("""
@@ -117,7 +142,7 @@ class SigningKeyRotationTests extends IntegrationTest {
 			.expiresAt(now.plus(5, ChronoUnit.MINUTES))
 			.build();
 		return new NimbusJwtEncoder(new ImmutableJWKSet<>(new JWKSet(key)))
-			.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).keyId(key.getKeyID()).build(),
+			.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).type("at+jwt").keyId(key.getKeyID()).build(),
 					claims))
 			.getTokenValue();
 	}

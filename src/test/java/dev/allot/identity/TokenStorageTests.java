@@ -19,17 +19,17 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.allot.support.Api;
-import dev.allot.support.IntegrationTest;
+import dev.allot.support.FleetTest;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A copy of the database is worth nothing to an attacker: after real sign-ins and token requests, no private
- * key and no usable token (access, ID token, authorization code) can be found anywhere in it, while
- * introspection and revocation, which look tokens up, still work.
+ * A copy of the database is worth nothing to an attacker: after real sign-ins (one of them failed), token requests
+ * and a booking, no private key, no password, no session id and no usable token (access, ID token, authorization
+ * code) can be found anywhere in it, while introspection and revocation, which look tokens up, still work.
  */
-class TokenStorageTests extends IntegrationTest {
+class TokenStorageTests extends FleetTest {
 
 	/** A signed JWT of Allot's (RS256, 2048-bit keys: 256 bytes of signature, 342 characters). */
 	private static final Pattern JWT = Pattern.compile("eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{342}");
@@ -48,17 +48,35 @@ class TokenStorageTests extends IntegrationTest {
 		// the browser's sign-in through Allot's own issuer, with the application as the OIDC client
 		Browser browser = new Browser(api.baseUrl());
 		String code = browser.signInThroughOidc(user, password);
-		HttpResponse<String> home = browser.get("/");
-		assertThat(home.statusCode() == 200 || !home.headers().firstValue("Location").orElse("").contains("oauth2"))
-			.as("signed in: the home page does not send to the sign-in").isTrue();
+		assertThat(signedIn(browser.get("/"))).as("signed in: the home page does not send to the sign-in").isTrue();
 
 		// the authorization-code flow of another client (here the test plays the UI's public client with PKCE)
 		Browser pkce = new Browser(api.baseUrl());
 		Map<String, String> issued = pkce.authorizationCodeTokens(user, password);
 		assertThat(api.get("/api/v1/me", issued.get("access_token")).status()).isEqualTo(200);
 
+		// a failed sign-in, whose password must not be kept with the failure
+		String mistyped = "mistyped-" + unique("p");
+		new Browser(api.baseUrl()).failedLogin(user, mistyped);
+
+		// a booking, with the service account's token
+		String type = newGpuType();
+		setRateCard(type);
+		String pool = newPool(type, 8);
+		addNodes(pool, 1, 4);
+		newProject(tenant, "training");
+		setQuota(tenant, type, 8, 8, false);
+		java.time.Instant start = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+			.plus(java.time.Duration.ofHours(2));
+		Api.Response booked = api.post("/api/v1/tenants/" + tenant + "/reservations", clientToken,
+				Map.of("project", "training", "pool", pool, "gpus", 8, "startsAt", start.toString(), "endsAt",
+						start.plus(java.time.Duration.ofHours(1)).toString(), "cluster",
+						Map.of("orchestrator", "SLURM", "cudaDriver", "550.54", "sshPublicKeys", List.of(SSH_KEY))));
+		assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
+
 		Set<String> known = Set.of(clientToken, admin, code, issued.get("code"), issued.get("access_token"),
-				issued.get("id_token"), client.clientSecret(), ADMIN_SECRET, password);
+				issued.get("id_token"), client.clientSecret(), ADMIN_SECRET, password, mistyped,
+				browser.sessionId(), pkce.sessionId());
 		List<String> rows = everyRowOfEveryTable();
 
 		assertThat(rows).as("no issued token, secret or password in clear")
@@ -80,6 +98,44 @@ class TokenStorageTests extends IntegrationTest {
 			.allSatisfy(jwk -> assertThat(jwk).startsWith("v1:"));
 		assertThat(jdbc.sql("SELECT count(*) FROM oauth2_authorization WHERE access_token_value LIKE 'sha256:%'")
 			.query(Long.class).single()).isPositive();
+	}
+
+	@Test
+	void aSessionIdReadFromTheDatabaseSignsNobodyIn() throws Exception {
+		String password = "password-" + unique("p");
+		String user = newUserWithPassword(password);
+		Browser browser = new Browser(api.baseUrl());
+		browser.signInThroughOidc(user, password);
+		assertThat(signedIn(browser.get("/"))).as("signed in with the cookie itself").isTrue();
+
+		List<String> stored = jdbc.sql("SELECT session_id FROM spring_session").query(String.class).list();
+		assertThat(stored).isNotEmpty().doesNotContain(browser.sessionId());
+		for (String id : stored) {
+			HttpResponse<String> replayed = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/"))
+					.header("Accept", "text/html")
+					.header("Cookie", "SESSION="
+							+ Base64.getEncoder().encodeToString(id.strip().getBytes(StandardCharsets.UTF_8)))
+					.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(signedIn(replayed)).as("the stored id %s sent as the cookie", id).isFalse();
+		}
+	}
+
+	/** The home page answered, or sent elsewhere than to the sign-in. */
+	static boolean signedIn(HttpResponse<String> home) {
+		return home.statusCode() == 200 || (home.statusCode() == 302
+				&& !home.headers().firstValue("Location").orElse("").contains("/oauth2/authorization"));
+	}
+
+	@Test
+	void aPasswordTypedInAFailedSignInIsKeptNowhere() throws Exception {
+		String user = newUserWithPassword("password-" + unique("p"));
+		String mistyped = "mistyped-" + unique("p");
+		String underAnotherName = "other-name-" + unique("p");
+		new Browser(api.baseUrl()).failedLogin(user, mistyped);
+		new Browser(api.baseUrl()).failedLogin(unique("nobody"), underAnotherName);
+
+		assertThat(everyRowOfEveryTable()).noneMatch(row -> row.contains(mistyped) || row.contains(underAnotherName));
 	}
 
 	@Test
@@ -182,6 +238,28 @@ class TokenStorageTests extends IntegrationTest {
 				.build(), HttpResponse.BodyHandlers.ofString());
 		}
 
+		/** The session cookie's value, decoded: the session id itself. */
+		String sessionId() {
+			return ((CookieManager) http.cookieHandler().orElseThrow()).getCookieStore()
+				.getCookies()
+				.stream()
+				.filter(cookie -> cookie.getName().equals("SESSION"))
+				.map(cookie -> new String(Base64.getDecoder().decode(cookie.getValue()), StandardCharsets.UTF_8))
+				.findFirst()
+				.orElseThrow();
+		}
+
+		/** A sign-in on the login form with a wrong password: sent back to the form with an error. */
+		void failedLogin(String username, String password) throws Exception {
+			HttpResponse<String> page = get("/login");
+			Matcher csrf = Pattern.compile("name=\"_csrf\"\\s+value=\"([^\"]+)\"").matcher(page.body());
+			assertThat(csrf.find()).as(page.body()).isTrue();
+			HttpResponse<String> failed = postForm("/login",
+					Map.of("username", username, "password", password, "_csrf", csrf.group(1)));
+			assertThat(location(failed)).endsWith("/login?error");
+			assertThat(get("/login").statusCode()).isEqualTo(200);
+		}
+
 		/** The UI's own sign-in: the application is the OIDC client; answers the authorization code it got. */
 		String signInThroughOidc(String username, String password) throws Exception {
 			String authorize = location(get("/oauth2/authorization/" + UiClientRegistration.ID));
@@ -196,6 +274,25 @@ class TokenStorageTests extends IntegrationTest {
 
 		/** The authorization-code flow with PKCE, as a public client; answers the code and the tokens. */
 		Map<String, String> authorizationCodeTokens(String username, String password) throws Exception {
+			return authorizationCodeTokens(authorize -> location(login(authorize, username, password)));
+		}
+
+		/**
+		 * The same flow by a browser that has signed in already (through the UI's OIDC sign-in, say): the
+		 * authorization answers at once; answers the code and the token endpoint's response.
+		 */
+		Map<String, String> authorizationCodeTokensSignedIn() throws Exception {
+			return authorizationCodeTokens(authorize -> location(get(authorize)));
+		}
+
+		/** How a browser gets from the authorization request to its callback URL. */
+		interface ToCallback {
+
+			String from(String authorize) throws Exception;
+
+		}
+
+		private Map<String, String> authorizationCodeTokens(ToCallback toCallback) throws Exception {
 			byte[] random = new byte[32];
 			new java.security.SecureRandom().nextBytes(random);
 			String verifier = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
@@ -205,7 +302,7 @@ class TokenStorageTests extends IntegrationTest {
 			String authorize = "/oauth2/authorize?response_type=code&client_id=" + UiClientRegistration.CLIENT_ID
 					+ "&scope=openid&state=s1&redirect_uri=" + URLEncoder.encode(redirect, StandardCharsets.UTF_8)
 					+ "&code_challenge=" + challenge + "&code_challenge_method=S256";
-			String callback = location(login(authorize, username, password));
+			String callback = toCallback.from(authorize);
 			String code = query(callback, "code");
 			HttpResponse<String> tokens = postForm("/oauth2/token", Map.of("grant_type", "authorization_code", "code",
 					code, "redirect_uri", redirect, "client_id", UiClientRegistration.CLIENT_ID, "code_verifier",
@@ -213,7 +310,7 @@ class TokenStorageTests extends IntegrationTest {
 			assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
 			var json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(tokens.body());
 			return Map.of("code", code, "access_token", json.get("access_token").asString(), "id_token",
-					json.get("id_token").asString());
+					json.get("id_token").asString(), "code_verifier", verifier, "redirect_uri", redirect);
 		}
 
 		/** Asks for the authorization, signs in on the login form, and answers the authorization's redirect. */

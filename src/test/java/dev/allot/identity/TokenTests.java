@@ -29,6 +29,88 @@ class TokenTests extends IntegrationTest {
 	}
 
 	@Test
+	void aClientRegisteredBeforeTheCapWasLoweredGetsATokenTheApiAccepts() {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		// registered when tokens lived 2 hours; the cap (allot.security.max-token-lifetime) is 1 hour now
+		assertThat(jdbc.sql("""
+				UPDATE oauth2_registered_client SET token_settings = replace(token_settings,
+				    '"settings.token.access-token-time-to-live":["java.time.Duration","PT15M"]',
+				    '"settings.token.access-token-time-to-live":["java.time.Duration","PT2H"]')
+				WHERE client_id = ?""").param(client.clientId()).update()).isEqualTo(1);
+		assertThat(jdbc.sql("SELECT token_settings FROM oauth2_registered_client WHERE client_id = ?")
+			.param(client.clientId()).query(String.class).single()).contains("\"PT2H\"");
+
+		Api.Response token = api.tokenResponse(client.clientId(), client.clientSecret());
+		assertThat(token.status()).isEqualTo(200);
+		assertThat(token.json().get("expires_in").asLong()).isBetween(14 * 60L, 15 * 60L);
+		assertThat(api.get("/api/v1/me", token.json().get("access_token").asString()).status()).isEqualTo(200);
+	}
+
+	@Test
+	void aRevokedAccessTokenIsRefusedAtTheApiAtOnce() throws Exception {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		String token = api.token(client.clientId(), client.clientSecret());
+		assertThat(api.get("/api/v1/me", token).status()).isEqualTo(200);
+
+		String basic = java.util.Base64.getEncoder().encodeToString(
+				(client.clientId() + ":" + client.clientSecret()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		var revoked = java.net.http.HttpClient.newHttpClient()
+			.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(api.baseUrl() + "/oauth2/revoke"))
+				.header("Authorization", "Basic " + basic)
+				.header("Content-Type", "application/x-www-form-urlencoded")
+				.POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + token))
+				.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+		assertThat(revoked.statusCode()).isEqualTo(200);
+
+		Api.Response refused = api.get("/api/v1/me", token);
+		assertThat(refused.status()).isEqualTo(401);
+		assertThat(refused.body()).contains("revoked");
+		assertThat(jdbc.sql("SELECT count(*) FROM revoked_access_token WHERE token_hash = ?")
+			.param(HashedTokenAuthorizations.hash(token)).query(Long.class).single()).isEqualTo(1);
+	}
+
+	@Test
+	void aTokenRevokedOnAnotherReplicaIsRefusedWithinSeconds() {
+		Client client = serviceAccount(newTenant(), "MEMBER");
+		String token = api.token(client.clientId(), client.clientSecret());
+		assertThat(api.get("/api/v1/me", token).status()).isEqualTo(200);
+		// what the replica that revoked it writes
+		jdbc.sql("INSERT INTO revoked_access_token (token_hash, expires_at) VALUES (?, now() + interval '15 minutes')")
+			.param(HashedTokenAuthorizations.hash(token)).update();
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(2).plus(RevokedTokens.REFRESH))
+			.until(() -> api.get("/api/v1/me", token).status() == 401);
+	}
+
+	@Test
+	void anIdTokenIsNoApiToken() throws Exception {
+		String user = newUser();
+		var tokens = new TokenStorageTests.Browser(api.baseUrl()).authorizationCodeTokens(user, "password-" + user);
+		assertThat(api.get("/api/v1/me", tokens.get("access_token")).status()).isEqualTo(200);
+		// same issuer, key and audience (allot-ui), but an ID token
+		Api.Response refused = api.get("/api/v1/me", tokens.get("id_token"));
+		assertThat(refused.status()).isEqualTo(401);
+	}
+
+	@Test
+	void theCodeOfAnAuthorizationAfterTheUisOwnSignInIsExchangedOnce() throws Exception {
+		String user = newUser();
+		TokenStorageTests.Browser browser = new TokenStorageTests.Browser(api.baseUrl());
+		browser.signInThroughOidc(user, "password-" + user);
+		// signed in through OIDC, the browser is authorized at once; its code is exchanged (it answered 500)
+		var tokens = browser.authorizationCodeTokensSignedIn();
+		assertThat(api.get("/api/v1/me", tokens.get("access_token")).status()).isEqualTo(200);
+
+		// once only: a second exchange is refused, and revokes what the first one got
+		var again = browser.postForm("/oauth2/token", java.util.Map.of("grant_type", "authorization_code", "code",
+				tokens.get("code"), "redirect_uri", tokens.get("redirect_uri"), "client_id",
+				UiClientRegistration.CLIENT_ID, "code_verifier", tokens.get("code_verifier")));
+		assertThat(again.statusCode()).isEqualTo(400);
+		assertThat(again.body()).contains("invalid_grant");
+		assertThat(api.get("/api/v1/me", tokens.get("access_token")).status()).isEqualTo(401);
+	}
+
+	@Test
 	void aWrongSecretGetsNoToken() {
 		Client client = serviceAccount(newTenant(), "MEMBER");
 		assertThat(api.tokenResponse(client.clientId(), client.clientSecret() + "x").status()).isEqualTo(401);

@@ -46,6 +46,52 @@ class WebHardeningTests extends IntegrationTest {
 	}
 
 	@Test
+	void anonymousRequestsWriteNoSessionAndTheTokenEndpointAnswersInvalidClient() throws Exception {
+		long sessions = jdbc.sql("SELECT count(*) FROM spring_session").query(Long.class).single();
+		HttpClient anonymous = HttpClient.newHttpClient();
+		for (int i = 0; i < 30; i++) {
+			HttpRequest.Builder token = HttpRequest.newBuilder(URI.create(api.baseUrl() + "/oauth2/token"))
+				.header("Content-Type", "application/x-www-form-urlencoded")
+				.POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"));
+			if (i % 2 == 0) {
+				token.header("Accept", "*/*");
+			}
+			HttpResponse<String> refused = anonymous.send(token.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
+			assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/json");
+			assertThat(refused.body()).contains("\"error\":\"invalid_client\"");
+			assertThat(refused.headers().allValues("Set-Cookie")).isEmpty();
+		}
+		for (String path : new String[] { "/api/v1/me", "/css/allot.css", "/favicon.ico", "/openapi.yaml" }) {
+			HttpResponse<String> answered = anonymous.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + path))
+				.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(answered.headers().allValues("Set-Cookie")).as(path).isEmpty();
+		}
+		assertThat(jdbc.sql("SELECT count(*) FROM spring_session").query(Long.class).single()).isEqualTo(sessions);
+	}
+
+	@Test
+	void aSessionEndsTwelveHoursAfterItStartedHoweverActive() throws Exception {
+		String user = newUser();
+		TokenStorageTests.Browser browser = new TokenStorageTests.Browser(api.baseUrl());
+		browser.signInThroughOidc(user, "password-" + user);
+		startedHoursAgo(user, 11);
+		assertThat(TokenStorageTests.signedIn(browser.get("/"))).as("11 hours in, still signed in").isTrue();
+
+		startedHoursAgo(user, 13);
+		assertThat(TokenStorageTests.signedIn(browser.get("/"))).as("13 hours in, signed out").isFalse();
+		assertThat(jdbc.sql("SELECT count(*) FROM spring_session WHERE principal_name = ?").param(user)
+			.query(Long.class).single()).isZero();
+	}
+
+	/** Moves the start of the user's session back, as if it had been kept busy since. */
+	private void startedHoursAgo(String user, int hours) {
+		assertThat(jdbc.sql("""
+				UPDATE spring_session SET creation_time = (extract(epoch FROM now()) * 1000)::bigint - ? * 3600000
+				WHERE principal_name = ?""").params(hours, user).update()).isEqualTo(1);
+	}
+
+	@Test
 	void metricsNeedTheScrapeToken() {
 		Api.Response anonymous = api.get("/actuator/prometheus", null, "Accept", "text/plain");
 		assertThat(anonymous.status()).isEqualTo(401);

@@ -204,7 +204,7 @@ public abstract class IntegrationTest {
 		return signedToken(subject, issuer, expiresAt, Duration.ofMinutes(10));
 	}
 
-	/** A token signed with the application's key that lives {@code lifetime} (exp - iat). */
+	/** An access token ({@code typ at+jwt}) signed with the application's key that lives {@code lifetime} (exp - iat). */
 	protected String signedToken(String subject, String issuer, Instant expiresAt, Duration lifetime) {
 		JwtClaimsSet claims = JwtClaimsSet.builder()
 			.issuer(issuer)
@@ -214,7 +214,7 @@ public abstract class IntegrationTest {
 			.expiresAt(expiresAt)
 			.build();
 		return jwtEncoder
-			.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).build(), claims))
+			.encode(JwtEncoderParameters.from(JwsHeader.with(SignatureAlgorithm.RS256).type("at+jwt").build(), claims))
 			.getTokenValue();
 	}
 

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.shared.LogText;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -100,7 +101,7 @@ public class SignInAudit {
 		StringBuilder quoted = new StringBuilder();
 		boolean plain = true;
 		for (char c : value.toCharArray()) {
-			if (Character.isISOControl(c)) {
+			if (LogText.breaksLine(c)) {
 				quoted.append('?');
 				continue;
 			}

@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.allot.identity.Usernames;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -32,7 +33,7 @@ public class SignInThrottle extends OncePerRequestFilter {
 
 	static final String LOGIN = "/login";
 
-	static final Set<String> CLIENT_ENDPOINTS = Set.of("/oauth2/token", "/oauth2/introspect", "/oauth2/revoke");
+	public static final Set<String> CLIENT_ENDPOINTS = Set.of("/oauth2/token", "/oauth2/introspect", "/oauth2/revoke");
 
 	/** Longer names are cut, so a giant "username" cannot bloat the buckets. */
 	private static final int MAX_PRINCIPAL = 200;
@@ -102,9 +103,13 @@ public class SignInThrottle extends OncePerRequestFilter {
 		}
 	}
 
-	/** The account an attempt names: the username of the form, or the client id (Basic or in the body). */
+	/**
+	 * The account an attempt names: the username of the form, in the one form the password check looks it up by
+	 * ({@link Usernames#normalize}), or the client id (Basic or in the body), which is looked up as it is.
+	 */
 	public static @Nullable String principal(SignInChannel channel, HttpServletRequest request) {
-		String name = channel == SignInChannel.USER ? request.getParameter("username") : clientId(request);
+		String typed = channel == SignInChannel.USER ? request.getParameter("username") : clientId(request);
+		String name = typed != null && channel == SignInChannel.USER ? Usernames.normalize(typed) : typed;
 		if (name == null || name.isBlank()) {
 			return null;
 		}

@@ -11,6 +11,7 @@ import java.util.List;
 import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.InvalidInputException.FieldError;
+import dev.allot.shared.LogText;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -130,11 +131,11 @@ class StorableInput extends OncePerRequestFilter {
 		}
 	}
 
-	/** The URI as a log line may show it: no control characters from the caller. */
+	/** The URI as a log line may show it: no control characters or line separators from the caller. */
 	static String printable(String text) {
 		return text.codePoints()
 			.limit(300)
-			.map(c -> Character.isISOControl(c) ? '?' : c)
+			.map(c -> LogText.breaksLine(c) ? '?' : c)
 			.collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
 			.toString();
 	}

@@ -27,6 +27,13 @@ class SignInLogLineTests {
 	}
 
 	@Test
+	void unicodeLineAndParagraphSeparatorsStartNoLine() {
+		assertThat(SignInAudit.value("bob\u2028event=sign_in outcome=succeeded")).doesNotContain("\u2028")
+			.isEqualTo("\"bob?event=sign_in outcome=succeeded\"");
+		assertThat(SignInAudit.value("bob\u2029x\u0085y")).isEqualTo("bob?x?y");
+	}
+
+	@Test
 	void reasonsAreShortCodes() {
 		assertThat(SignInAudit.reason(new BadCredentialsException("Bad credentials"))).isEqualTo("bad_credentials");
 		assertThat(SignInAudit.reason(new DisabledException("off"))).isEqualTo("disabled");

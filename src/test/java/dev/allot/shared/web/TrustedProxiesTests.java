@@ -25,6 +25,35 @@ class TrustedProxiesTests {
 	}
 
 	@Test
+	void behindAnAppendingProxyTheClientIsTheRightmostAddressThatIsNoTrustedProxy() throws Exception {
+		// the client sent "X-Forwarded-For: 6.6.6.6"; the proxies appended what they saw
+		assertThat(pass(forwardedFor("6.6.6.6, 198.51.100.7")).getRemoteAddr()).isEqualTo("198.51.100.7");
+		assertThat(pass(forwardedFor("6.6.6.6, 198.51.100.7, 10.0.0.9")).getRemoteAddr()).isEqualTo("198.51.100.7");
+		assertThat(pass(forwardedFor("6.6.6.6", "198.51.100.7:4711")).getRemoteAddr()).isEqualTo("198.51.100.7");
+		// only proxies in the chain: the first of them
+		assertThat(pass(forwardedFor("10.0.0.7, 10.0.0.9")).getRemoteAddr()).isEqualTo("10.0.0.7");
+		// what is not an address stops the walk at the proxy that wrote it, and is never looked up
+		assertThat(pass(forwardedFor("6.6.6.6, evil.example")).getRemoteAddr()).isEqualTo("10.1.2.3");
+		assertThat(pass(forwardedFor("6.6.6.6, unknown, 10.0.0.9")).getRemoteAddr()).isEqualTo("10.0.0.9");
+	}
+
+	@Test
+	void theForwardedHeaderIsWalkedFromTheRightToo() throws Exception {
+		MockHttpServletRequest request = request("10.1.2.3");
+		request.addHeader("Forwarded", "for=6.6.6.6;proto=https, for=\"[2001:db8::7]:4711\", for=10.0.0.9");
+		assertThat(pass(request).getRemoteAddr()).isEqualTo("2001:db8:0:0:0:0:0:7");
+	}
+
+	@Test
+	void aRedirectBehindATrustedProxyStaysRelative() throws Exception {
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		filter.doFilter(request("10.1.2.3"), response, new MockFilterChain(new jakarta.servlet.http.HttpServlet() {
+		}, (req, res, chain) -> ((jakarta.servlet.http.HttpServletResponse) res).sendRedirect("/login")));
+		assertThat(response.getHeader("Location")).isEqualTo("/login");
+		assertThat(response.getStatus()).isEqualTo(303);
+	}
+
+	@Test
 	void anyoneElsesForwardedHeadersAreDroppedUnread() throws Exception {
 		for (String client : new String[] { "127.0.0.1", "11.0.0.1", "2001:db8::2", "192.168.1.10" }) {
 			MockHttpServletRequest request = request(client);
@@ -52,6 +81,15 @@ class TrustedProxiesTests {
 		request.addHeader("X-Forwarded-For", "198.51.100.7");
 		request.addHeader("X-Forwarded-Host", "allot.example");
 		request.addHeader("X-Forwarded-Proto", "https");
+		return request;
+	}
+
+	private static MockHttpServletRequest forwardedFor(String... headers) {
+		MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/v1/me");
+		request.setRemoteAddr("10.1.2.3");
+		for (String header : headers) {
+			request.addHeader("X-Forwarded-For", header);
+		}
 		return request;
 	}
 
