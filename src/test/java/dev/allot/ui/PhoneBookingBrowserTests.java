@@ -2,15 +2,12 @@ package dev.allot.ui;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.interactions.PointerInput;
-import org.openqa.selenium.interactions.Sequence;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,13 +47,7 @@ class PhoneBookingBrowserTests extends ConsoleBrowserTest {
 
 		// A tap where Book was books.
 		WebElement html = find("html");
-		PointerInput finger = new PointerInput(PointerInput.Kind.TOUCH, "finger");
-		Sequence tap = new Sequence(finger, 0)
-			.addAction(finger.createPointerMove(Duration.ZERO, PointerInput.Origin.viewport(), before.get("x").intValue(),
-					before.get("y").intValue()))
-			.addAction(finger.createPointerDown(PointerInput.MouseButton.LEFT.asArg()))
-			.addAction(finger.createPointerUp(PointerInput.MouseButton.LEFT.asArg()));
-		browser.perform(List.of(tap));
+		tap(before.get("x"), before.get("y"));
 		waitFor(driver -> isGone(html));
 		assertThat(find("#notice").getText()).isEqualTo("Booked 24 GPUs of " + team.pool() + ".");
 	}
