@@ -94,6 +94,41 @@
   window.allot.renderTimes = renderTimes;
 })();
 
+// A table wider than its box scrolls inside it (.table-scroll): while it does, the box can be focused and scrolled by
+// keyboard, named after the table's caption or its section's heading (on a phone most tables scroll).
+(function () {
+  'use strict';
+
+  function name(box) {
+    var caption = box.querySelector('caption');
+    var section = box.closest('section, article, main');
+    var heading = section && section.querySelector('h1, h2, h3');
+    var text = caption ? caption.textContent : (heading ? heading.textContent : 'Table');
+    return text.replace(/\s+/g, ' ').trim() + ' (scrolls sideways)';
+  }
+
+  function mark(root) {
+    var boxes = (root && root.querySelectorAll ? root : document).querySelectorAll('.table-scroll');
+    for (var i = 0; i < boxes.length; i++) {
+      var box = boxes[i];
+      if (box.scrollWidth > box.clientWidth + 1) {
+        box.setAttribute('tabindex', '0');
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', name(box));
+      }
+      else if (box.getAttribute('role') === 'region') {
+        box.removeAttribute('tabindex');
+        box.removeAttribute('role');
+        box.removeAttribute('aria-label');
+      }
+    }
+  }
+
+  document.addEventListener('DOMContentLoaded', function () { mark(document); });
+  document.addEventListener('htmx:load', function (event) { mark(event.target.parentNode || document); });
+  window.addEventListener('resize', function () { mark(document); });
+})();
+
 // <form data-submit-once>: after the first submit its buttons are disabled, so a double click sends one request.
 // The server does not rely on it: such forms carry an idempotency key.
 (function () {

@@ -256,24 +256,35 @@
     return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   }
 
+  // Below this width (a phone) every cell is at least TOUCH px wide and high, a hit target for a finger, and the grid
+  // scrolls sideways inside its box when the columns need more than the screen.
+  var PHONE = 600;
+  var TOUCH = 24;
+
   function layout(rowCount, columnCount) {
-    var width = Math.max(300, root.clientWidth);
-    var label = Math.round(Math.min(230, Math.max(105, width * 0.15)));
+    var phone = root.clientWidth < PHONE;
+    var label = Math.round(Math.min(230, Math.max(105, Math.max(300, root.clientWidth) * 0.15)));
+    var width = Math.max(300, root.clientWidth, phone ? label + columnCount * TOUCH : 0);
     var axis = 30;
     var top = root.getBoundingClientRect().top + window.scrollY;
-    // Fill the window below the grid's top; rows between 8 and 26 px high.
+    // Fill the window below the grid's top; rows between 8 (TOUCH on a phone) and 26 px high.
     var room = window.innerHeight - top - axis - 4;
-    var rowHeight = Math.max(8, Math.min(26, Math.floor(room / Math.max(1, rowCount))));
+    var rowHeight = Math.max(phone ? TOUCH : 8, Math.min(26, Math.floor(room / Math.max(1, rowCount))));
     return {
-      width: width, label: label, axis: axis, row: rowHeight,
+      phone: phone, width: width, label: label, axis: axis, row: rowHeight,
       cell: (width - label) / columnCount, height: axis + rowHeight * rowCount
     };
   }
 
-  function labelEvery(cell, hourly) {
+  // Every how many columns a label fits without overlapping the next: the widest label, at about 6.5 px a character
+  // of the 11 px axis font, and a gap.
+  function labelEvery(cell, hourly, cols) {
+    var widest = 0;
+    cols.forEach(function (col) { widest = Math.max(widest, String(col.label).length); });
+    var room = Math.max(20, widest * 6.5 + 6);
     var steps = hourly ? [1, 2, 3, 6, 12, 24] : [1, 2, 7, 14];
     for (var i = 0; i < steps.length; i++) {
-      if (steps[i] * cell >= 20) {
+      if (steps[i] * cell >= room) {
         return steps[i];
       }
     }
@@ -303,7 +314,8 @@
     var hourly = data.step === 'hour';
     var parts = [];
     var fontSize = Math.max(8, Math.min(12, L.row - 1));
-    parts.push('<svg xmlns="' + SVG + '" class="hm" id="heatmap-svg" role="application" tabindex="0"'
+    parts.push('<svg xmlns="' + SVG + '" class="hm' + (L.width > root.clientWidth ? ' wide' : '')
+      + '" id="heatmap-svg" role="application" tabindex="0"'
       + ' aria-describedby="calendar-help"'
       + ' aria-label="' + esc('GPUs free per pool, ' + data.days + (data.days === 1 ? ' day' : ' days') + ' by '
         + data.step + ', times in ' + data.zone) + '"'
@@ -312,7 +324,7 @@
       + '<rect width="2" height="4" fill="#525252"/></pattern></defs>');
 
     // The time axis: months (by day) or days (by hour) above, days or hours below.
-    var every = labelEvery(L.cell, hourly);
+    var every = labelEvery(L.cell, hourly, cols);
     var lastGroup = null;
     for (var c = 0; c < cols.length; c++) {
       var x = L.label + c * L.cell;
@@ -503,12 +515,13 @@
     var L = state.layout;
     box.textContent = describe(r, c);
     box.hidden = false;
-    var x = L.label + (c + 1) * L.cell + 8;
+    // In the box's coordinates: the grid may be scrolled sideways (on a phone).
+    var x = L.label + (c + 1) * L.cell + 8 - root.scrollLeft;
     var y = root.offsetTop + L.axis + (r + 1) * L.row + 4;
     if (x + box.offsetWidth > root.clientWidth) {
-      x = Math.max(0, L.label + c * L.cell - box.offsetWidth - 8);
+      x = L.label + c * L.cell - box.offsetWidth - 8 - root.scrollLeft;
     }
-    box.style.left = (root.offsetLeft + x) + 'px';
+    box.style.left = (root.offsetLeft + Math.max(0, Math.min(x, root.clientWidth - box.offsetWidth))) + 'px';
     box.style.top = y + 'px';
   }
 
@@ -724,6 +737,29 @@
   }
 
   var drag = null;
+  // A finger cannot hover: its first tap on a cell shows the cell's numbers, and only a second tap on the same cell
+  // books it (the mouse books on the first click, having shown the numbers on hover).
+  var pointerType = 'mouse';
+  var tapped = null;
+
+  root.addEventListener('pointerdown', function (event) { pointerType = event.pointerType || 'mouse'; });
+
+  function firstTap(at) {
+    if (pointerType !== 'touch' && pointerType !== 'pen') {
+      return false;
+    }
+    var row = state.rows[at.row];
+    if (!row || !row.pool || (tapped && tapped.row === at.row && tapped.col === at.col)) {
+      tapped = null;
+      return false;
+    }
+    tapped = { row: at.row, col: at.col };
+    var text = describe(at.row, at.col) + (state.data.canBook ? '\nTap the cell again to book it.' : '');
+    info(text);
+    tip(at.row, at.col, true);
+    document.getElementById('heatmap-tip').textContent = text;
+    return true;
+  }
 
   root.addEventListener('mousedown', function (event) {
     var at = hit(event);
@@ -778,6 +814,9 @@
       state.focus = { row: at.row, col: at.col };
       placeFocus(false);
       if (at.onLabel && state.rows[at.row].pool) {
+        return;
+      }
+      if (firstTap(at)) {
         return;
       }
       activate(at.row, at.col, event.shiftKey);

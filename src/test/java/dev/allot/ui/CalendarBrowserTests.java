@@ -216,16 +216,6 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		return text;
 	}
 
-	@SuppressWarnings("unchecked")
-	private Map<String, Long> centre(String pool, Instant start) {
-		return (Map<String, Long>) browser.executeScript("""
-				var c = window.allotHeatmap.cellCentre(arguments[0], arguments[1]);
-				var svg = document.getElementById('heatmap-svg');
-				svg.scrollIntoView({ block: 'nearest' });
-				var box = svg.getBoundingClientRect();
-				return { x: Math.round(box.left + c.x), y: Math.round(box.top + c.y) };""", pool, start.toString());
-	}
-
 	/** Points at the cell with the mouse; answers the hover text. */
 	private String hover(String pool, Instant start) {
 		Map<String, Long> at = centre(pool, start);

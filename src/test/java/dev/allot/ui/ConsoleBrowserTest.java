@@ -119,6 +119,29 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 		browser.manage().window().setSize(before);
 	}
 
+	/** Where a calendar cell's centre is in the window, the grid scrolled into view. */
+	@SuppressWarnings("unchecked")
+	protected Map<String, Long> centre(String pool, Instant start) {
+		return (Map<String, Long>) browser.executeScript("""
+				var c = window.allotHeatmap.cellCentre(arguments[0], arguments[1]);
+				var svg = document.getElementById('heatmap-svg');
+				svg.scrollIntoView({ block: 'nearest' });
+				var box = svg.getBoundingClientRect();
+				return { x: Math.round(box.left + c.x), y: Math.round(box.top + c.y) };""", pool, start.toString());
+	}
+
+	/** A finger's tap at a point of the window (a touch pointer, as on a phone). */
+	protected void tap(Number x, Number y) {
+		org.openqa.selenium.interactions.PointerInput finger = new org.openqa.selenium.interactions.PointerInput(
+				org.openqa.selenium.interactions.PointerInput.Kind.TOUCH, "finger");
+		org.openqa.selenium.interactions.Sequence tap = new org.openqa.selenium.interactions.Sequence(finger, 0)
+			.addAction(finger.createPointerMove(Duration.ZERO,
+					org.openqa.selenium.interactions.PointerInput.Origin.viewport(), x.intValue(), y.intValue()))
+			.addAction(finger.createPointerDown(org.openqa.selenium.interactions.PointerInput.MouseButton.LEFT.asArg()))
+			.addAction(finger.createPointerUp(org.openqa.selenium.interactions.PointerInput.MouseButton.LEFT.asArg()));
+		browser.perform(List.of(tap));
+	}
+
 	protected long count(String sql, Object... params) {
 		return jdbc.sql(sql).params(params).query(Long.class).single();
 	}
