@@ -9,10 +9,4 @@ import java.util.UUID;
  * within them; neither keeps a node list of its own.
  */
 public record Holding(UUID reservationId, String node, Instant from, Instant until) {
-
-	/** Whether it still holds its node at {@code at} or later. */
-	public boolean runsPast(Instant at) {
-		return until.isAfter(at);
-	}
-
 }

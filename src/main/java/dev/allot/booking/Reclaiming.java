@@ -132,17 +132,26 @@ class Reclaiming {
 	 */
 	private Map<UUID, Long> lostIfPreempted(List<Reservations.Preemptible> candidates, TimeWindow window,
 			Instant now) {
-		Instant noticeEnd = nextMinute(now.plus(preemptionNotice));
 		Map<UUID, Long> lost = new java.util.HashMap<>();
 		for (Reservations.Preemptible candidate : candidates) {
-			boolean keepsNodesForTheNotice = candidate.startsAt().isBefore(noticeEnd);
-			if (!keepsNodesForTheNotice || !noticeEnd.isAfter(window.start())) {
-				Instant freedFrom = keepsNodesForTheNotice ? noticeEnd : candidate.startsAt();
-				lost.put(candidate.id(), candidate.gpus() * Math.max(0, Duration.between(freedFrom,
-						candidate.endsAt()).toSeconds()));
-			}
+			freedFrom(candidate.startsAt(), window, now).ifPresent(freedFrom -> lost.put(candidate.id(),
+					candidate.gpus() * Math.max(0, Duration.between(freedFrom, candidate.endsAt()).toSeconds())));
 		}
 		return lost;
+	}
+
+	/**
+	 * When a reservation starting at {@code startsAt}, preempted {@code now}, lets go of its nodes: one that runs or
+	 * starts within the notice keeps them until the notice's end, one further ahead lets go at once (from its
+	 * start). Empty when that is after {@code needed} starts: preempting it would not help that booking.
+	 */
+	private Optional<Instant> freedFrom(Instant startsAt, TimeWindow needed, Instant now) {
+		Instant noticeEnd = nextMinute(now.plus(preemptionNotice));
+		boolean keepsNodesForTheNotice = startsAt.isBefore(noticeEnd);
+		if (keepsNodesForTheNotice && noticeEnd.isAfter(needed.start())) {
+			return Optional.empty();
+		}
+		return Optional.of(keepsNodesForTheNotice ? noticeEnd : startsAt);
 	}
 
 	private enum Preempted {
@@ -198,14 +207,11 @@ class Reclaiming {
 			return Preempted.NO; // changed since it was listed
 		}
 		Instant at = nextMinute(now);
-		Instant noticeEnd = nextMinute(now.plus(preemptionNotice));
-		boolean keepsNodesForTheNotice = before.startsAt().isBefore(noticeEnd);
-		Instant freedFrom = keepsNodesForTheNotice ? noticeEnd : before.startsAt();
-		// one that starts after the notice lets go of everything at once, whenever in the window it starts; one that
-		// keeps its nodes for the notice is no help to a booking starting before that ends
-		if (keepsNodesForTheNotice && noticeEnd.isAfter(needed.start())) {
+		Optional<Instant> letsGo = freedFrom(before.startsAt(), needed, now);
+		if (letsGo.isEmpty()) {
 			return Preempted.NO;
 		}
+		Instant freedFrom = letsGo.get();
 		String reason = "Reclaimed for a guaranteed booking of " + pool.gpuType().code()
 				+ " capacity: this reservation was preemptible"
 				+ (before.quote().preemptible() ? " (part of it was borrowed above the guarantee)" : "");

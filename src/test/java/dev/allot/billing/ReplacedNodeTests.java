@@ -105,6 +105,14 @@ class ReplacedNodeTests extends BillingTest {
 	}
 
 
+	/** An admin quarantines the node; waits until the reservation holding it lists its replacement instead. */
+	private void quarantineAndAwaitReplacement(Setup s, UUID reservation, String node, String reason) {
+		assertThat(api.post("/api/v1/nodes/" + node + "/quarantine", adminToken(), Map.of("reason", reason)).status())
+			.isEqualTo(200);
+		await().atMost(Duration.ofSeconds(30)).until(() -> api.get(path(s, "/reservations/" + reservation), s.token())
+			.json().get("nodes").valueStream().map(n -> n.asString()).noneMatch(node::equals));
+	}
+
 	/**
 	 * Credits come from what the reservation held: the old node's outage is credited only while it held the node,
 	 * and a node replaced before the window, down for all of it, is credited nothing. Before, billing kept the node
@@ -122,10 +130,7 @@ class ReplacedNodeTests extends BillingTest {
 		String replacedEarly = before.json().get("nodes").get(0).asString();
 
 		// replaced before its window: the node holds nothing of it, and stays out for the whole window
-		assertThat(api.post("/api/v1/nodes/" + replacedEarly + "/quarantine", adminToken(),
-				Map.of("reason", "PSU failure")).status()).isEqualTo(200);
-		await().atMost(Duration.ofSeconds(30)).until(() -> !api.get(path(s, "/reservations/" + early), s.token())
-			.json().get("nodes").get(0).asString().equals(replacedEarly));
+		quarantineAndAwaitReplacement(s, early, replacedEarly, "PSU failure");
 		assertThat(allocations(early)).filteredOn(Allocation::active).extracting(Allocation::node)
 			.doesNotContain(replacedEarly);
 
@@ -135,10 +140,7 @@ class ReplacedNodeTests extends BillingTest {
 		String failing = inside.json().get("nodes").get(0).asString();
 		CLOCK.set(start.plus(Duration.ofMinutes(60)).plusSeconds(20));
 		Instant replacedAt = start.plus(Duration.ofMinutes(61));
-		assertThat(api.post("/api/v1/nodes/" + failing + "/quarantine", adminToken(), Map.of("reason", "XID 79"))
-			.status()).isEqualTo(200);
-		await().atMost(Duration.ofSeconds(30)).until(() -> !api.get(path(s, "/reservations/" + late), s.token())
-			.json().get("nodes").get(0).asString().equals(failing));
+		quarantineAndAwaitReplacement(s, late, failing, "XID 79");
 
 		await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql(
 				"SELECT count(*) FROM node_outage WHERE hostname = ANY(?)")

@@ -14,10 +14,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
-
-import org.springframework.test.context.TestContextManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Guarantees are set once per scenario (a guarantee raised later may start out uncovered: that is the admin's
  * choice, flagged on the Quotas page).
  */
-class GuaranteeHeadroomProperties extends BookingFixture {
+class GuaranteeHeadroomProperties extends BookingPropertyTest {
 
 	private static final int GPUS_PER_NODE = 8;
 
@@ -51,12 +48,6 @@ class GuaranteeHeadroomProperties extends BookingFixture {
 	}
 
 	private record Booked(String id, Setup tenant) {
-	}
-
-	@BeforeProperty
-	void prepare() throws Exception {
-		new TestContextManager(getClass()).prepareTestInstance(this);
-		api = new Api(port);
 	}
 
 	@Property(tries = 20)

@@ -13,11 +13,8 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
 import tools.jackson.databind.JsonNode;
-
-import org.springframework.test.context.TestContextManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the sharing rules hold. jqwik runs the tries; Spring's test context (the one the other integration tests share) is
  * prepared by hand, since jqwik is not a JUnit Jupiter extension host.
  */
-class SharingRulesProperties extends BookingFixture {
+class SharingRulesProperties extends BookingPropertyTest {
 
 	private static final List<String> PRIORITIES = List.of("EXPERIMENT", "TRAINING", "PRODUCTION_FINE_TUNE",
 			"PRODUCTION_INFERENCE");
@@ -58,12 +55,6 @@ class SharingRulesProperties extends BookingFixture {
 	}
 
 	private record Booked(String id, Setup tenant) {
-	}
-
-	@BeforeProperty
-	void prepare() throws Exception {
-		new TestContextManager(getClass()).prepareTestInstance(this);
-		api = new Api(port);
 	}
 
 	@Property(tries = 25)

@@ -28,10 +28,9 @@ public class NodeOutages {
 
 	private final ObjectProvider<LateOutageCredits> lateCredits;
 
-	private final ObjectProvider<ReservationLifecycle> holdings;
+	private final ReservationLifecycle holdings;
 
-	NodeOutages(JdbcClient jdbc, ObjectProvider<LateOutageCredits> lateCredits,
-			ObjectProvider<ReservationLifecycle> holdings) {
+	NodeOutages(JdbcClient jdbc, ObjectProvider<LateOutageCredits> lateCredits, ReservationLifecycle holdings) {
 		this.jdbc = jdbc;
 		this.lateCredits = lateCredits;
 		this.holdings = holdings;
@@ -69,7 +68,7 @@ public class NodeOutages {
 	 */
 	public List<Outage> of(BillableReservation r, Instant from, Instant to) {
 		List<Outage> down = new java.util.ArrayList<>();
-		List<Holding> held = holdings.getObject().holdings(r.reservationId());
+		List<Holding> held = holdings.holdings(r.reservationId());
 		List<String> nodes = held.stream().map(Holding::node).distinct().toList();
 		for (Outage outage : nodes.isEmpty() ? List.<Outage>of() : of(nodes, from, to)) {
 			for (Holding holding : held) {
