@@ -100,21 +100,18 @@ class Reclaiming {
 		boolean contended = false;
 		Optional<VictimPlan> plan = VictimPlan.of(allocations.holdersIn(pool.id(), window, driver), candidates,
 				lostIfPreempted(candidates, window, now), priorities, nodes - free, victimOrder);
+		List<Long> planned = plan.map(VictimPlan::nodes).orElse(List.of());
 		if (plan.isPresent()) {
-			boolean all = true;
 			for (Reservations.Preemptible victim : plan.get().victims()) {
-				Preempted preempted = preempt(victim, pool, window, now, patient);
-				contended |= preempted == Preempted.HELD_ELSEWHERE;
-				all &= preempted == Preempted.YES;
+				contended |= preempt(victim, pool, window, now, patient) == Preempted.HELD_ELSEWHERE;
 			}
-			if (all) {
-				return new Reclaimed(true, plan.get().nodes());
-			}
+			// the plan was made on what was read without locks: another booking may have taken a planned node since,
+			// or a victim changed; counted again, what is still missing is swept for as before
 			free = allocations.countFree(pool.id(), window, driver);
 		}
 		for (Reservations.Preemptible victim : candidates.stream().sorted(victimOrder).toList()) {
 			if (free >= nodes) {
-				return new Reclaimed(true, List.of());
+				return new Reclaimed(true, planned);
 			}
 			Preempted preempted = preempt(victim, pool, window, now, patient);
 			if (preempted == Preempted.YES) {
@@ -122,7 +119,7 @@ class Reclaiming {
 			}
 			contended |= preempted == Preempted.HELD_ELSEWHERE;
 		}
-		return new Reclaimed(contended && free < nodes, List.of());
+		return new Reclaimed(contended && free < nodes, planned);
 	}
 
 	/**
