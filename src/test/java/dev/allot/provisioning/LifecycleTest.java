@@ -116,7 +116,8 @@ public abstract class LifecycleTest extends FleetTest {
 		schedulerClock = new SettableClock();
 		schedulerClock.set(now());
 		List<Task<?>> steps = tasks.stream()
-			.filter(t -> t.getName().startsWith("cluster-") && !t.getName().equals("cluster-watchdog"))
+			.filter(t -> t.getName().startsWith("cluster-") && !t.getName().equals("cluster-watchdog")
+					&& !t.getName().equals("cluster-reconciler"))
 			.toList();
 		scheduler = TestHelper.createManualScheduler(dataSource, steps).clock(schedulerClock).build();
 	}

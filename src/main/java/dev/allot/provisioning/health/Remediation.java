@@ -24,6 +24,7 @@ import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterReconciler;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
@@ -80,7 +81,7 @@ public class Remediation {
 
 	private final Inventory inventory;
 
-	private final NodeChecks nodeChecks;
+	private final ClusterReconciler reconciler;
 
 	private final Timeline timeline;
 
@@ -99,7 +100,7 @@ public class Remediation {
 	private final ClusterSchedule schedule;
 
 	Remediation(ClusterDrivers drivers, Clusters clusters, ReservationLifecycle reservations, Inventory inventory,
-			NodeChecks nodeChecks, Timeline timeline, AuditLog audit, HealthProperties properties, JdbcClient jdbc,
+			ClusterReconciler reconciler, Timeline timeline, AuditLog audit, HealthProperties properties, JdbcClient jdbc,
 			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, ClusterSchedule schedule) {
 		this.schedule = schedule;
 		this.events = events;
@@ -107,7 +108,7 @@ public class Remediation {
 		this.clusters = clusters;
 		this.reservations = reservations;
 		this.inventory = inventory;
-		this.nodeChecks = nodeChecks;
+		this.reconciler = reconciler;
 		this.timeline = timeline;
 		this.audit = audit;
 		this.properties = properties;
@@ -203,6 +204,9 @@ public class Remediation {
 		return stranded;
 	}
 
+	/** How long a replacement waits for another replica's reconciliation of the same cluster to finish. */
+	private static final java.time.Duration RECONCILE_PATIENCE = java.time.Duration.ofSeconds(30);
+
 	/** One reservation holding a quarantined node: another node in its place (and in its live cluster), or why not. */
 	private boolean replaceIn(UUID reservationId, String node, String reason) {
 		Optional<String> replacement = reservations.replaceNode(reservationId, node, List.of(node));
@@ -221,27 +225,21 @@ public class Remediation {
 					node + " was taken out of service (" + reason + "): this reservation moves to " + next + ".");
 			return true;
 		}
-		ClusterDriver driver = drivers.forPool(cluster.pool());
-		driver.addNodes(cluster.ref(), List.of(next));
-		driver.removeNodes(cluster.ref(), List.of(node));
-		Reservation reservation = reservations.find(reservationId).orElseThrow();
-		NodeChecks.Outcome checked = nodeChecks.accept(driver, NodeChecks.Target.of(cluster.ref(), reservation), next);
+		// the allocations now say the reservation holds the replacement: the reconciler moves the cluster onto it
+		ClusterReconciler.Reconciled done = reconciler.reconcile(reservationId, RECONCILE_PATIENCE);
+		String how = !done.added().contains(next) ? "the reconciler adds it on its next pass"
+				: done.check(next).map(NodeChecks.Outcome::detail).orElse("not checked on this pool");
 		transactions.executeWithoutResult(status -> {
 			Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
-			List<NodeHealth> nodes = new ArrayList<>(current.nodes().stream()
-				.filter(n -> !n.hostname().equals(node))
-				.toList());
-			nodes.add(new NodeHealth(next, null, checked.passed() ? "PASSED" : "FAILED", checked.detail()));
-			clusters.built(reservationId, current.endpoints(), nodes);
 			ClusterState state = current.state();
-			boolean healthy = nodes.stream().noneMatch(n -> n.health().equals("FAILED"));
+			boolean healthy = current.nodes().stream().noneMatch(n -> n.health().equals("FAILED"));
 			if (healthy && state == ClusterState.DEGRADED) {
 				clusters.moved(current, current.recover(clock.instant()));
 				state = ClusterState.READY;
 			}
 			timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", state, null, shorten(node
 					+ " was taken out of service (" + reason + "): replaced by " + next + " in the running cluster ("
-					+ checked.detail() + ").", 4000));
+					+ how + ").", 4000));
 			events.publishEvent(new NodeDegradationEnded(reservationId, node, clock.instant(), "replaced by " + next));
 		});
 		return true;

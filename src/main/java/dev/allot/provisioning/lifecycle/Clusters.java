@@ -120,6 +120,40 @@ public class Clusters {
 			.update();
 	}
 
+	/**
+	 * Claims the reconciliation of a serving cluster until {@code until}: empty when the cluster is not serving or
+	 * another replica's claim has not run out. The claim is a lease, not a row lock: its owner talks to the driver
+	 * while holding it.
+	 */
+	Optional<Cluster> claim(UUID reservationId, Instant now, Instant until) {
+		return jdbc.sql("""
+				UPDATE cluster SET reconciling_until = :until
+				WHERE reservation_id = :id AND open AND state IN ('READY', 'DEGRADED')
+				  AND (reconciling_until IS NULL OR reconciling_until <= :now)
+				RETURNING *""")
+			.param("until", ts(until))
+			.param("id", reservationId)
+			.param("now", ts(now))
+			.query(this::cluster)
+			.optional();
+	}
+
+	void release(UUID reservationId) {
+		jdbc.sql("UPDATE cluster SET reconciling_until = NULL WHERE reservation_id = ?").param(reservationId).update();
+	}
+
+	/** The serving clusters whose window runs at {@code now}, least recently changed first. */
+	List<UUID> serving(Instant now, int limit) {
+		return jdbc.sql("""
+				SELECT reservation_id FROM cluster
+				WHERE open AND state IN ('READY', 'DEGRADED') AND provision_at <= :now AND ends_at > :now
+				ORDER BY state_changed_at LIMIT :limit""")
+			.param("now", ts(now))
+			.param("limit", limit)
+			.query(UUID.class)
+			.list();
+	}
+
 	void reschedule(UUID reservationId, Instant endsAt) {
 		jdbc.sql("UPDATE cluster SET ends_at = ? WHERE reservation_id = ?").params(ts(endsAt), reservationId).update();
 	}

@@ -17,11 +17,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param defaultSharedMemoryGi the {@code /dev/shm} size of a booking that named none
  * @param startGrace how long past its start a cluster may wait for nodes another cluster still holds (a preempted
  * reservation's, during its notice) before its reservation fails
+ * @param reconcileInterval how often the reconciler compares every serving cluster's nodes, as the driver reports
+ * them, with what its reservation holds, and converges them
  */
 @ConfigurationProperties("allot.provisioning.lifecycle")
 public record LifecycleProperties(Duration leadTime, Retry provisionRetry, Retry teardownRetry,
 		Duration watchdogInterval, Duration stuckAfter, String defaultCudaDriver, int defaultSharedMemoryGi,
-		Duration startGrace) {
+		Duration startGrace, Duration reconcileInterval) {
 
 	private static final Pattern DRIVER_VERSION = Pattern.compile("^\\d{2,4}(\\.\\d{1,3}){0,2}$");
 
@@ -39,6 +41,8 @@ public record LifecycleProperties(Duration leadTime, Retry provisionRetry, Retry
 		}
 		defaultSharedMemoryGi = defaultSharedMemoryGi <= 0 ? 64 : defaultSharedMemoryGi;
 		startGrace = startGrace == null ? Duration.ofMinutes(10) : notNegative(startGrace, "start-grace");
+		reconcileInterval = positive(reconcileInterval == null ? Duration.ofMinutes(2) : reconcileInterval,
+				"reconcile-interval");
 	}
 
 	/**

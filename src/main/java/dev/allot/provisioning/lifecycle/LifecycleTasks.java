@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The lifecycle's db-scheduler tasks: per reservation a provision and a teardown step (instance id: the reservation
  * id), retried with backoff by {@link StepRetries} and revived when the replica running them dies; and the
- * recurring {@link Watchdog}. db-scheduler runs each execution on one replica at a time.
+ * recurring {@link Watchdog} and {@link ClusterReconciler} pass. db-scheduler runs each execution on one replica at a time.
  */
 @Configuration(proxyBeanMethods = false)
 class LifecycleTasks {
@@ -86,6 +86,13 @@ class LifecycleTasks {
 				}
 				return (complete, operations) -> operations.reschedule(complete, again);
 			});
+	}
+
+	/** The reconciler's periodic pass ({@link ClusterReconciler}), on one replica at a time. */
+	@Bean
+	RecurringTask<Void> clusterReconcilerTask(ClusterReconciler reconciler, LifecycleProperties properties) {
+		return Tasks.recurring("cluster-reconciler", FixedDelay.of(properties.reconcileInterval()))
+			.execute((instance, context) -> reconciler.pass());
 	}
 
 	@Bean

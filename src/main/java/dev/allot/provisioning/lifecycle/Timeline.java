@@ -23,6 +23,8 @@ public class Timeline {
 
 	public static final String REMEDIATION = "remediation";
 
+	static final String RECONCILE = "reconcile";
+
 	private final Clusters clusters;
 
 	private final Clock clock;

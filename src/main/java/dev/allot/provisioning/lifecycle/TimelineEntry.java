@@ -9,14 +9,16 @@ public record TimelineEntry(Instant at, String step, String outcome, ClusterStat
 		String detail) {
 
 	private static final java.util.Map<String, String> STEPS = java.util.Map.of("schedule", "Provisioning",
-			"provision", "Provisioning", "teardown", "Teardown", "watchdog", "Watchdog", "health-check", "Health check");
+			"provision", "Provisioning", "teardown", "Teardown", "watchdog", "Watchdog", "health-check", "Health check",
+			"reconcile", "Reconciler");
 
 	private static final java.util.Map<String, String> OUTCOMES = java.util.Map.ofEntries(
 			java.util.Map.entry("SCHEDULED", "scheduled"), java.util.Map.entry("STARTED", "started"),
 			java.util.Map.entry("PROGRESSED", "progressed"), java.util.Map.entry("SUCCEEDED", "done"),
 			java.util.Map.entry("SKIPPED", "skipped"), java.util.Map.entry("FAILED", "failed"),
 			java.util.Map.entry("GAVE_UP", "gave up"), java.util.Map.entry("POSTPONED", "postponed"),
-			java.util.Map.entry("RETRYING", "will retry"), java.util.Map.entry("ACTED", "acted"));
+			java.util.Map.entry("RETRYING", "will retry"), java.util.Map.entry("ACTED", "acted"),
+			java.util.Map.entry("WAITING", "waiting"));
 
 	/** The entry as a person reads it: {@code Provisioning scheduled}, {@code Teardown done}, never {@code schedule scheduled}. */
 	public String summary() {
