@@ -119,7 +119,9 @@ class PreemptedClusterLifecycleTests extends LifecycleTest {
 		assertThat(reservationStatus(r.borrower(), r.victim())).isEqualTo("PREEMPTED");
 		assertThat(fake.clusters()).doesNotContainKey(UUID.fromString(r.victim()));
 
-		// and the guaranteed cluster is built on the freed nodes, READY before its start
+		// and the guaranteed cluster is built on the freed nodes, READY before its start (provisioning reads the
+		// allocations at the application's time: the borrower's holding has ended by then)
+		advanceApplicationClock(Duration.between(now(), noticeEnd.plusSeconds(30)));
 		runDueAt(noticeEnd.plusSeconds(30));
 		JsonNode ready = cluster(r.guaranteed(), guaranteed);
 		assertThat(ready.get("state").asString()).isEqualTo("READY");

@@ -207,12 +207,17 @@ public class ClusterReconciler {
 		List<String> waiting = List.of();
 		List<NodeChecks.Outcome> checks = new ArrayList<>();
 		if (!missing.isEmpty()) {
+			// a node another cluster still has (its teardown not done yet) is added by a later pass
+			List<String> elsewhere = clusters.inOtherClusters(id, missing);
+			waiting = elsewhere;
+			List<String> free = missing.stream().filter(node -> !elsewhere.contains(node)).toList();
 			try {
-				driver.addNodes(cluster.ref(), missing);
-				added = missing;
+				if (!free.isEmpty()) {
+					driver.addNodes(cluster.ref(), free);
+					added = free;
+				}
 			}
 			catch (NodesUnavailableException ex) {
-				// still in another cluster (one being torn down): a later pass adds it
 				waiting = missing;
 			}
 			if (!added.isEmpty() && driver.supportsHealthChecks()) {

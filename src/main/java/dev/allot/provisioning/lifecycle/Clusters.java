@@ -121,6 +121,20 @@ public class Clusters {
 	}
 
 	/**
+	 * Which of these nodes another cluster still has, as Allot last recorded it (built, being built or being torn
+	 * down): a node a cluster holds until its teardown has removed it.
+	 */
+	List<String> inOtherClusters(UUID reservationId, java.util.Collection<String> hostnames) {
+		return jdbc.sql("""
+				SELECT DISTINCT e ->> 'hostname' FROM cluster c, jsonb_array_elements(c.nodes) e
+				WHERE c.open AND c.reservation_id <> ? AND c.state NOT IN ('PENDING', 'DELETED')
+				  AND e ->> 'hostname' = ANY(?) ORDER BY 1""")
+			.params(reservationId, hostnames.toArray(String[]::new))
+			.query(String.class)
+			.list();
+	}
+
+	/**
 	 * Claims the reconciliation of a serving cluster until {@code until}: empty when the cluster is not serving or
 	 * another replica's claim has not run out. The claim is a lease, not a row lock: its owner talks to the driver
 	 * while holding it.
