@@ -32,11 +32,61 @@ final class Packing {
 	record Movable(UUID id, UUID tenantId, TimeWindow window, List<Long> nodes, @Nullable String cudaDriver) {
 	}
 
-	/** A node that may take reservations: its block, CUDA drivers, and the windows free on it once the movable are lifted. */
-	record Room(long id, String hostname, String block, Set<String> cudaDrivers, List<TimeWindow> free) {
+	/**
+	 * A window on a node that a preemptible reservation holds and would let go of if preempted: only the booking may
+	 * use it (a reservation moved there would make its preemption serve no node of the booking), and using it costs
+	 * the GPU-seconds the victim loses.
+	 */
+	record Claim(UUID victim, TimeWindow window, long lost) {
+	}
+
+	/**
+	 * A node that may take reservations: its block, CUDA drivers, the windows free on it once the movable are lifted,
+	 * and the windows preemptible reservations hold that the booking may reclaim.
+	 */
+	record Room(long id, String hostname, String block, Set<String> cudaDrivers, List<TimeWindow> free,
+			List<Claim> claims) {
+
+		Room(long id, String hostname, String block, Set<String> cudaDrivers, List<TimeWindow> free) {
+			this(id, hostname, block, cudaDrivers, free, new ArrayList<>());
+		}
 
 		boolean fits(TimeWindow window, @Nullable String cudaDriver) {
 			return (cudaDriver == null || cudaDrivers.contains(cudaDriver)) && free.stream().anyMatch(w -> w.covers(window));
+		}
+
+		/** Whether the booking fits, reclaiming what it must: free and reclaimable windows together cover it. */
+		boolean fitsReclaiming(TimeWindow window, @Nullable String cudaDriver) {
+			if (cudaDriver != null && !cudaDrivers.contains(cudaDriver)) {
+				return false;
+			}
+			List<TimeWindow> all = new ArrayList<>(free);
+			claims.forEach(c -> all.add(c.window()));
+			return merged(all).stream().anyMatch(w -> w.covers(window));
+		}
+
+		/** The claims the booking's window overlaps: the reservations it preempts on this node. */
+		List<Claim> reclaimedBy(TimeWindow window) {
+			return claims.stream().filter(c -> c.window().overlaps(window)).toList();
+		}
+
+		/** Takes the window for the booking: nothing else may use any part of it, free or claimed. */
+		void takeReclaiming(TimeWindow window) {
+			List<TimeWindow> rest = new ArrayList<>();
+			for (TimeWindow w : free) {
+				if (!w.overlaps(window)) {
+					rest.add(w);
+					continue;
+				}
+				if (w.start().isBefore(window.start())) {
+					rest.add(new TimeWindow(w.start(), window.start()));
+				}
+				if (window.end().isBefore(w.end())) {
+					rest.add(new TimeWindow(window.end(), w.end()));
+				}
+			}
+			free.clear();
+			free.addAll(rest);
 		}
 
 		void take(TimeWindow window) {
@@ -69,8 +119,12 @@ final class Packing {
 		return held;
 	}
 
-	/** The nodes each moved reservation gets, and the booking's. */
-	record Plan(Map<Movable, List<Long>> moved, List<Long> booking) {
+	/** The nodes each moved reservation gets, the booking's, and the reservations it reclaims on them. */
+	record Plan(Map<Movable, List<Long>> moved, List<Long> booking, Set<UUID> victims) {
+
+		Plan(Map<Movable, List<Long>> moved, List<Long> booking) {
+			this(moved, booking, Set.of());
+		}
 
 		/** The nodes it changes: the booking's, and those the moved reservations leave and take, in id order. */
 		List<Long> involved() {
@@ -90,18 +144,54 @@ final class Packing {
 
 	}
 
-	/** In order of start; the booking before reservations starting with it. Empty when one cannot be placed. */
+	/**
+	 * In order of start; the booking before reservations starting with it. Empty when one cannot be placed. Where
+	 * the rooms hold claims (reclaiming), the booking may take claimed windows and nothing else may, and up to
+	 * {@link #RECLAIMING_ATTEMPTS} packings are tried.
+	 */
 	static Optional<Plan> plan(Map<Long, Room> rooms, List<Movable> moving, TimeWindow window, int count,
 			@Nullable String cudaDriver) {
+		boolean reclaiming = rooms.values().stream().anyMatch(room -> !room.claims().isEmpty());
+		if (!reclaiming) {
+			return planAvoiding(rooms, moving, window, count, cudaDriver, false, Set.of()).plan();
+		}
+		// reclaiming: the cheapest nodes for the booking may leave a reservation they hold nowhere to go; then the
+		// booking avoids the first of them and the whole plan is made again, on fresh copies of the rooms
+		Set<Long> avoid = new LinkedHashSet<>();
+		for (int attempt = 0; attempt < RECLAIMING_ATTEMPTS; attempt++) {
+			Map<Long, Room> copies = new LinkedHashMap<>();
+			rooms.forEach((id, room) -> copies.put(id, new Room(room.id(), room.hostname(), room.block(),
+					room.cudaDrivers(), new ArrayList<>(room.free()), new ArrayList<>(room.claims()))));
+			Attempt tried = planAvoiding(copies, moving, window, count, cudaDriver, true, avoid);
+			if (tried.plan().isPresent() || tried.booking() == null
+					|| !tried.booking().stream().filter(node -> !avoid.contains(node)).findFirst().map(avoid::add)
+						.orElse(false)) {
+				return tried.plan();
+			}
+		}
+		return Optional.empty();
+	}
+
+	/** How many packings reclaiming tries, each avoiding one more node for the booking. */
+	static final int RECLAIMING_ATTEMPTS = 8;
+
+	/** A packing tried: the plan, or empty with the booking's nodes it had taken (null when the booking did not fit). */
+	private record Attempt(Optional<Plan> plan, @Nullable List<Long> booking) {
+	}
+
+	private static Attempt planAvoiding(Map<Long, Room> rooms, List<Movable> moving, TimeWindow window, int count,
+			@Nullable String cudaDriver, boolean reclaiming, Set<Long> avoid) {
 		List<Movable> order = new ArrayList<>(moving);
 		order.sort(Comparator.comparing((Movable m) -> m.window().start()).thenComparing(m -> m.id().toString()));
 		Map<Movable, List<Long>> moved = new LinkedHashMap<>();
 		List<Long> booking = null;
+		Set<UUID> victims = new LinkedHashSet<>();
 		for (int i = 0; i <= order.size(); i++) {
 			if (booking == null && (i == order.size() || !order.get(i).window().start().isBefore(window.start()))) {
-				booking = place(rooms, window, count, cudaDriver, List.of());
+				booking = reclaiming ? placeReclaiming(rooms, window, count, cudaDriver, victims, avoid)
+						: place(rooms, window, count, cudaDriver, List.of());
 				if (booking == null) {
-					return Optional.empty();
+					return new Attempt(Optional.empty(), null);
 				}
 			}
 			if (i == order.size()) {
@@ -111,13 +201,38 @@ final class Packing {
 			List<Long> nodes = place(rooms, reservation.window(), reservation.nodes().size(), reservation.cudaDriver(),
 					reservation.nodes());
 			if (nodes == null) {
-				return Optional.empty();
+				return new Attempt(Optional.empty(), booking);
 			}
 			if (!Set.copyOf(nodes).equals(Set.copyOf(reservation.nodes()))) {
 				moved.put(reservation, nodes);
 			}
 		}
-		return Optional.of(new Plan(moved, Objects.requireNonNull(booking)));
+		return new Attempt(Optional.of(new Plan(moved, Objects.requireNonNull(booking), Set.copyOf(victims))), booking);
+	}
+
+	/**
+	 * Takes {@code count} nodes for the booking where free and reclaimable windows cover it: the cheapest first (the
+	 * GPU-seconds its victims lose, a free node costing nothing), then by block and id, none of {@code avoid}. Adds
+	 * the reservations it reclaims to {@code victims}. Null when fewer fit.
+	 */
+	static @Nullable List<Long> placeReclaiming(Map<Long, Room> rooms, TimeWindow window, int count,
+			@Nullable String cudaDriver, Set<UUID> victims, Set<Long> avoid) {
+		List<Room> fitting = rooms.values().stream()
+			.filter(room -> !avoid.contains(room.id()) && room.fitsReclaiming(window, cudaDriver))
+			.sorted(Comparator.comparingLong((Room room) -> room.reclaimedBy(window).stream()
+				.filter(c -> !victims.contains(c.victim()))
+				.mapToLong(Claim::lost)
+				.sum()).thenComparing(Room::block).thenComparing(Room::id))
+			.limit(count)
+			.toList();
+		if (fitting.size() < count) {
+			return null;
+		}
+		for (Room room : fitting) {
+			room.reclaimedBy(window).forEach(c -> victims.add(c.victim()));
+			room.takeReclaiming(window);
+		}
+		return fitting.stream().map(Room::id).toList();
 	}
 
 	/**

@@ -51,13 +51,17 @@ class Reclaiming {
 	}
 
 	/**
-	 * What reclaiming did: the nodes it freed for the booking (to lock first; empty when it swept by priority
-	 * instead), and whether the booking may find room when tried again (a victim was passed by because another
-	 * transaction held it, or enough nodes looked free without preempting anything).
+	 * What reclaiming did: the nodes it freed for the booking (to lock first), and whether the booking may find room
+	 * when tried again (a victim was passed by because another transaction held it, or enough nodes looked free
+	 * without preempting anything). When no set of nodes held only by preemptible reservations covered the booking,
+	 * it preempted nothing: {@code reclaimable} then lists the reservations repacking may reclaim together with its
+	 * moves ({@link Repacking#makeRoom(Pool, int, TimeWindow, String, List, boolean, Map, java.util.function.Predicate)}),
+	 * and {@code sweepOrder} the order of a last-resort sweep.
 	 */
-	record Reclaimed(boolean mayFindRoomAgain, List<Long> nodes) {
+	record Reclaimed(boolean mayFindRoomAgain, List<Long> nodes, Map<UUID, Repacking.Reclaimable> reclaimable,
+			List<Reservations.Preemptible> sweepOrder) {
 
-		static final Reclaimed NOTHING = new Reclaimed(false, List.of());
+		static final Reclaimed NOTHING = new Reclaimed(false, List.of(), Map.of(), List.of());
 
 	}
 
@@ -68,11 +72,11 @@ class Reclaiming {
 	 * reservations hold in the window, one at a time, each the node whose holders not yet chosen lose the fewest
 	 * GPU-hours (then the least important priority class, then the most recently created), and preempts only
 	 * their holders, so every victim holds a node the booking takes. When no such choice covers the booking (a
-	 * node's holders keep it for a notice past the start, or are not preemptible), it falls back to preempting by
-	 * priority and age until enough nodes are free, for repacking to work with. A victim whose notice would keep
-	 * its nodes past the window's start is left alone. {@code patient}: wait for a victim (its row and nodes)
-	 * another transaction holds rather than pass it by, queued behind other patient reclaimers of the pool; a
-	 * deadlock this may close is broken by PostgreSQL, and the booking runs again.
+	 * node is also held by reservations that may only move), it preempts nothing and leaves the choice to repacking,
+	 * which plans the moves and the victims together ({@link Reclaimed#reclaimable}); {@link #sweep} is the last
+	 * resort. A victim whose notice would keep its nodes past the window's start is left alone. {@code patient}: wait
+	 * for a victim (its row and nodes) another transaction holds rather than pass it by, queued behind other patient
+	 * reclaimers of the pool; a deadlock this may close is broken by PostgreSQL, and the booking runs again.
 	 */
 	Reclaimed reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver,
 			boolean patient) {
@@ -84,7 +88,7 @@ class Reclaiming {
 		}
 		int free = allocations.countFree(pool.id(), window, driver);
 		if (free >= nodes) {
-			return new Reclaimed(true, List.of());
+			return new Reclaimed(true, List.of(), Map.of(), List.of());
 		}
 		if (patient) {
 			allocations.queueForPool(pool.id());
@@ -96,22 +100,48 @@ class Reclaiming {
 			.reversed()
 			.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
 			.thenComparing(Reservations.Preemptible::id);
+		List<Reservations.Preemptible> sweepOrder = candidates.stream().sorted(victimOrder).toList();
 		Instant now = clock.instant();
-		boolean contended = false;
+		Map<UUID, Long> lost = lostIfPreempted(candidates, window, now);
 		Optional<VictimPlan> plan = VictimPlan.of(allocations.holdersIn(pool.id(), window, driver), candidates,
-				lostIfPreempted(candidates, window, now), priorities, nodes - free, victimOrder);
-		List<Long> planned = plan.map(VictimPlan::nodes).orElse(List.of());
-		if (plan.isPresent()) {
-			for (Reservations.Preemptible victim : plan.get().victims()) {
-				contended |= preempt(victim, pool, window, now, patient) == Preempted.HELD_ELSEWHERE;
+				lost, priorities, nodes - free, victimOrder);
+		if (plan.isEmpty()) {
+			Map<UUID, Repacking.Reclaimable> reclaimable = new java.util.HashMap<>();
+			for (Reservations.Preemptible c : candidates) {
+				if (lost.containsKey(c.id())) {
+					reclaimable.put(c.id(), new Repacking.Reclaimable(freedFrom(c.startsAt(), window, now).orElseThrow(),
+							lost.get(c.id())));
+				}
 			}
-			// the plan was made on what was read without locks: another booking may have taken a planned node since,
-			// or a victim changed; counted again, what is still missing is swept for as before
-			free = allocations.countFree(pool.id(), window, driver);
+			return new Reclaimed(false, List.of(), reclaimable, sweepOrder);
 		}
-		for (Reservations.Preemptible victim : candidates.stream().sorted(victimOrder).toList()) {
+		boolean contended = false;
+		List<Long> planned = plan.get().nodes();
+		for (Reservations.Preemptible victim : plan.get().victims()) {
+			contended |= preempt(victim, pool, window, now, patient) == Preempted.HELD_ELSEWHERE;
+		}
+		// the plan was made on what was read without locks: another booking may have taken a planned node since,
+		// or a victim changed; counted again, what is still missing is swept for as before
+		SweepResult swept = sweep(pool, nodes, window, driver, patient, sweepOrder);
+		return new Reclaimed(swept.enough() || contended || swept.contended(), planned, Map.of(), List.of());
+	}
+
+	/** What a sweep found: enough nodes free, and whether it passed a victim another transaction held. */
+	record SweepResult(boolean enough, boolean contended) {
+	}
+
+	/**
+	 * The last resort: preempts in priority and age order until enough nodes are free for the whole window (a victim
+	 * may then hold no node the booking takes: its nodes make room for repacking to move others).
+	 */
+	SweepResult sweep(Pool pool, int nodes, TimeWindow window, @Nullable String driver, boolean patient,
+			List<Reservations.Preemptible> order) {
+		Instant now = clock.instant();
+		int free = allocations.countFree(pool.id(), window, driver);
+		boolean contended = false;
+		for (Reservations.Preemptible victim : order) {
 			if (free >= nodes) {
-				return new Reclaimed(true, planned);
+				return new SweepResult(true, contended);
 			}
 			Preempted preempted = preempt(victim, pool, window, now, patient);
 			if (preempted == Preempted.YES) {
@@ -119,7 +149,19 @@ class Reclaiming {
 			}
 			contended |= preempted == Preempted.HELD_ELSEWHERE;
 		}
-		return new Reclaimed(contended && free < nodes, planned);
+		return new SweepResult(free >= nodes, contended);
+	}
+
+	/** Preempts the reservations repacking chose (each among {@code candidates}); false when one could not be. */
+	boolean preemptAll(java.util.Set<UUID> victims, List<Reservations.Preemptible> candidates, Pool pool,
+			TimeWindow window, boolean patient) {
+		Instant now = clock.instant();
+		for (Reservations.Preemptible victim : candidates) {
+			if (victims.contains(victim.id()) && preempt(victim, pool, window, now, patient) != Preempted.YES) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

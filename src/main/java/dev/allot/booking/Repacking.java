@@ -96,9 +96,28 @@ class Repacking {
 	 */
 	Made makeRoom(Pool pool, int count, TimeWindow window, @Nullable String cudaDriver, List<Long> chosen,
 			boolean patient) {
+		return makeRoom(pool, count, window, cudaDriver, chosen, patient, Map.of(), victims -> true);
+	}
+
+	/**
+	 * A preemptible reservation the booking may reclaim: it lets go of its nodes from {@code freedFrom}, losing
+	 * {@code lost} GPU-seconds.
+	 */
+	record Reclaimable(Instant freedFrom, long lost) {
+	}
+
+	/**
+	 * As {@link #makeRoom(Pool, int, TimeWindow, String, List, boolean)}, planning the moves and the reclaiming
+	 * together: the booking may also take nodes that {@code reclaimable} reservations hold (the cheapest first), which
+	 * no moved reservation may take, so that every reservation preempted holds a node the booking takes. Once the
+	 * nodes are locked and found unchanged, {@code preempt} preempts the plan's victims (false: one could not be, and
+	 * nothing is moved).
+	 */
+	Made makeRoom(Pool pool, int count, TimeWindow window, @Nullable String cudaDriver, List<Long> chosen,
+			boolean patient, Map<UUID, Reclaimable> reclaimable, java.util.function.Predicate<Set<UUID>> preempt) {
 		Instant settled = clock.instant().plus(repackBeyond);
 		List<Movable> inTheWay = movable(pool.id(), window, settled);
-		if (inTheWay == null || inTheWay.isEmpty()) {
+		if (inTheWay == null || (inTheWay.isEmpty() && reclaimable.isEmpty())) {
 			return Made.NOTHING;
 		}
 		// and what is in the way of those, and so on, until none reaches further (a reservation left in place, starting
@@ -116,8 +135,13 @@ class Repacking {
 		}
 		TimeWindow horizon = Packing.span(reach, inTheWay);
 		Set<Long> nodes = new java.util.HashSet<>(nodesTouching(pool.id(), horizon, chosen));
-		List<Movable> moving = inTheWay.stream().filter(m -> nodes.containsAll(m.nodes())).toList();
+		// a reservation the booking may reclaim is not moved: where it is in the way of the booking it is preempted, so
+		// that no move needs room only a preemption elsewhere (of a reservation holding no node of the booking) makes
+		List<Movable> moving = inTheWay.stream()
+			.filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
+			.toList();
 		Map<Long, Room> rooms = rooms(pool.id(), nodes, horizon, moving);
+		claims(rooms, horizon, reclaimable);
 		Map<Long, String> read = Packing.held(rooms.keySet(), rooms, moving);
 		Optional<Plan> plan = Packing.plan(rooms, moving, window, count, cudaDriver);
 		if (plan.isEmpty()) {
@@ -133,14 +157,47 @@ class Repacking {
 		}
 		// under the locks: the nodes the plan changes still hold what it read
 		List<Movable> again = movable(pool.id(), reach, settled);
-		List<Movable> now = again == null ? List.of() : again.stream().filter(m -> nodes.containsAll(m.nodes())).toList();
+		List<Movable> now = again == null ? List.of() : again.stream()
+			.filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
+			.toList();
 		Map<Long, String> heldNow = Packing.held(involved, rooms(pool.id(), Set.copyOf(involved), horizon, now), now);
 		if (again == null || !involved.stream().allMatch(node -> heldNow.get(node).equals(read.get(node)))
-				|| !apply(pool, plan.get(), rooms)) {
+				|| !preempt.test(plan.get().victims()) || !apply(pool, plan.get(), rooms)) {
 			return new Made(List.of(), true);
 		}
 		return new Made(plan.get().booking().stream().map(id -> new Allocations.Locked(id, rooms.get(id).hostname()))
 			.toList(), false);
+	}
+
+	/**
+	 * Adds to each room the windows the reclaimable reservations hold on it from when they would let go, within the
+	 * horizon.
+	 */
+	private void claims(Map<Long, Room> rooms, TimeWindow horizon, Map<UUID, Reclaimable> reclaimable) {
+		if (reclaimable.isEmpty()) {
+			return;
+		}
+		jdbc.sql("""
+				SELECT reservation_id, node_id, lower(during), upper(during) FROM allocation
+				WHERE reservation_id = ANY(?) AND active AND node_id = ANY(?)""")
+			.params(reclaimable.keySet().toArray(UUID[]::new), rooms.keySet().toArray(Long[]::new))
+			.query((rs, row) -> {
+				UUID victim = rs.getObject(1, UUID.class);
+				Reclaimable r = reclaimable.get(victim);
+				Instant from = latest(rs.getTimestamp(3).toInstant(), r.freedFrom(), horizon.start());
+				Instant until = rs.getTimestamp(4).toInstant();
+				Instant to = until.isBefore(horizon.end()) ? until : horizon.end();
+				if (from.isBefore(to)) {
+					rooms.get(rs.getLong(2)).claims().add(new Packing.Claim(victim, new TimeWindow(from, to), r.lost()));
+				}
+				return row;
+			})
+			.list();
+	}
+
+	private static Instant latest(Instant a, Instant b, Instant c) {
+		Instant ab = a.isAfter(b) ? a : b;
+		return ab.isAfter(c) ? ab : c;
 	}
 
 	/**

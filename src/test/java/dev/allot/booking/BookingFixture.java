@@ -62,6 +62,12 @@ abstract class BookingFixture extends FleetTest {
 		return book(s, body(s, gpus, start, end));
 	}
 
+	/** The id of a booking that must have been made. */
+	static String created(Api.Response booked) {
+		org.assertj.core.api.Assertions.assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
+		return booked.json().get("id").asString();
+	}
+
 	String path(Setup s, String id) {
 		return "/api/v1/tenants/" + s.tenant() + "/reservations/" + id;
 	}

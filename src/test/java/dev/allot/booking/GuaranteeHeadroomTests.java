@@ -1,5 +1,6 @@
 package dev.allot.booking;
 
+import java.util.List;
 import java.util.Map;
 
 import dev.allot.support.Api;
@@ -51,6 +52,47 @@ class GuaranteeHeadroomTests extends BookingFixture {
 		assertThat(owner.status()).as(owner.toString()).isEqualTo(201);
 		assertThat(api.get(path(burst, lent.json().get("id").asString()), burst.token()).json().get("status").asString())
 			.isEqualTo("PREEMPTED");
+	}
+
+	/**
+	 * An extension beyond the guarantee is checked like a booking: before, only the lending limits were, so an
+	 * on-demand reservation could be extended into hours where another team's unused guarantee no longer fitted.
+	 */
+	@Test
+	void anOnDemandExtensionThatWouldTakeAnotherTeamsUnusedGuaranteeIsRefusedAndWritesNothing() {
+		// three nodes; only the last has CUDA driver 560.35 (and not 550.54), so the extended reservation is there and
+		// the other team's is not
+		String type = newGpuType();
+		setRateCard(type);
+		String pool = newPool(type, 8);
+		List<String> nodes = List.of(pool + "-n0", pool + "-n1", pool + "-n2");
+		for (String node : nodes) {
+			assertThat(api.post("/api/v1/pools/" + pool + "/nodes", adminToken(), Map.of("hostname", node, "rack",
+					"rack-0", "ibBlock", "ib-0", "cudaDrivers",
+					node.endsWith("n2") ? List.of("560.35") : List.of("550.54"))).status()).isEqualTo(201);
+		}
+		Setup burst = tenantOn(type, pool, nodes, 0, 0, true);
+		tenantOn(type, pool, nodes, 16, 16, false);
+		Setup other = tenantOn(type, pool, nodes, 0, 0, true);
+		Map<String, Object> onNewDriver = body(burst, 8, hour(5), hour(9));
+		onNewDriver.put("cluster", Map.of("orchestrator", "SLURM", "cudaDriver", "560.35"));
+		String id = created(book(burst, onNewDriver));
+		// another team on demand after it, on another node: 16 GPUs stay free for the unused guarantee
+		String after = created(book(other, 8, hour(9), hour(13)));
+		assertThat(api.get(path(other, after), other.token()).json().get("nodes").get(0).asString()).isNotEqualTo(
+				nodes.get(2));
+
+		Api.Response current = api.get(path(burst, id), burst.token());
+		Api.Response extended = api.patch(path(burst, id), burst.token(), Map.of("endsAt", hour(13).toString()),
+				"If-Match", current.header("ETag"));
+
+		assertThat(extended.status()).as(extended.toString()).isEqualTo(409);
+		assertThat(extended.json().get("code").asString()).isEqualTo("guarantee_headroom");
+		assertThat(extended.json().get("at").asString()).isEqualTo(hour(9).toString());
+		assertThat(api.get(path(burst, id), burst.token()).json().get("endsAt").asString())
+			.isEqualTo(current.json().get("endsAt").asString());
+		assertThat(count("SELECT count(*) FROM allocation WHERE reservation_id = ?::uuid AND upper(during) > ?", id,
+				java.sql.Timestamp.from(hour(9)))).isZero();
 	}
 
 	@Test

@@ -55,6 +55,47 @@ class RepackingTests extends BookingFixture {
 		assertThat(nodes(s.b(), s.first())).isNotEqualTo(nodes(s.b(), s.second()));
 	}
 
+	/**
+	 * Every node is held in the window by a reservation that is not preemptible (it may only move), so no node can
+	 * be freed by preemption alone: reclaiming and repacking plan together. The booking takes the node of one
+	 * borrower and moves what else is there; the other borrower, on a node the booking does not take, is left alone.
+	 * Before, reclaiming fell back to preempting by priority and age, newest first: the other borrower first, whose
+	 * node the booking never took.
+	 */
+	@Test
+	void whenNoNodeCanBeFreedByPreemptionAloneOnlyTheBorrowerOnTheNodeTheBookingTakesIsPreempted() {
+		Setup c = setup(3, 0, 24, false);
+		prioritize(c, 0, 24, "EXPERIMENT");
+		Setup a = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
+		prioritize(a, 8, 8, "PRODUCTION_INFERENCE");
+		Setup b = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
+		prioritize(b, 8, 8, "TRAINING");
+		Setup d = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
+		String first = created(book(b, 8, hour(3), hour(4)));
+		String n0 = nodes(b, first).getFirst();
+		String lentLater = created(book(c, 8, hour(4), hour(5)));
+		assertThat(nodes(c, lentLater)).as("best fit").containsExactly(n0);
+		String lentEarlier = created(book(c, 8, hour(3), hour(4)));
+		String n1 = nodes(c, lentEarlier).getFirst();
+		String second = created(book(b, 8, hour(4), hour(5)));
+		assertThat(nodes(b, second)).as("best fit").containsExactly(n1);
+		String third = created(book(d, 8, hour(4), hour(5)));
+		String n2 = nodes(d, third).getFirst();
+		assertThat(List.of(n0, n1, n2)).doesNotHaveDuplicates();
+
+		Api.Response booked = book(a, 8, hour(3), hour(5));
+
+		assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
+		assertThat(booked.json().get("nodes").get(0).asString()).isEqualTo(n0);
+		assertThat(api.get(path(c, lentLater), c.token()).json().get("status").asString()).isEqualTo("PREEMPTED");
+		assertThat(api.get(path(c, lentEarlier), c.token()).json().get("status").asString()).isEqualTo("CONFIRMED");
+		// b's first reservation moved to where the third node was free; nothing else moved
+		assertThat(nodes(b, first)).containsExactly(n2);
+		assertThat(nodes(b, second)).containsExactly(n1);
+		assertThat(nodes(d, third)).containsExactly(n2);
+		assertThat(doubleBooked(a.pool())).isZero();
+	}
+
 	/** Tenants a and b (8 GPUs guaranteed each), c (borrows); b's two reservations scattered over the two nodes. */
 	private record Scattered(Setup a, Setup b, Setup c, String first, String second) {
 	}

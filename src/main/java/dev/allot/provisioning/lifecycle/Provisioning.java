@@ -281,7 +281,11 @@ public class Provisioning {
 	private void requireNodesLetGo(Reservation reservation) {
 		Instant now = clock.instant();
 		java.util.Set<String> held = new java.util.TreeSet<>(clusters.inOtherClusters(reservation.id(), reservation.nodes()));
-		reservations.heldBefore(reservation.id(), now).forEach(h -> held.add(h.node()));
+		// another reservation's holding that has begun and runs on: its cluster has the node, or will at once
+		reservations.heldBefore(reservation.id(), now)
+			.stream()
+			.filter(h -> !h.from().isAfter(now))
+			.forEach(h -> held.add(h.node()));
 		if (!held.isEmpty()) {
 			throw NodesUnavailableException.heldByAnother(List.copyOf(held), "still held by another cluster");
 		}

@@ -84,7 +84,9 @@ class SlurmPreemptionTests extends SlurmStandInTest {
 		assertThat(slurm.run("scontrol", "show", "reservation", victimName).exitCode()).isNotZero();
 		assertThat(slurm.run("scontrol", "show", "partition", victimName).exitCode()).isNotZero();
 
-		// and the guaranteed cluster is READY on the nodes, before its start
+		// and the guaranteed cluster is READY on the nodes, before its start (provisioning reads the allocations at
+		// the application's time: the borrower's holding has ended by then)
+		advanceApplicationClock(Duration.between(now(), noticeEnd.plusSeconds(30)));
 		runDueAt(noticeEnd.plusSeconds(30));
 		JsonNode ready = cluster(guaranteed, id);
 		assertThat(ready.get("state").asString()).as(ready.toString()).isEqualTo("READY");
