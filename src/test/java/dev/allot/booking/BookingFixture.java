@@ -63,7 +63,7 @@ abstract class BookingFixture extends FleetTest {
 	}
 
 	/** The id of a booking that must have been made. */
-	static String created(Api.Response booked) {
+	static String createdId(Api.Response booked) {
 		org.assertj.core.api.Assertions.assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
 		return booked.json().get("id").asString();
 	}

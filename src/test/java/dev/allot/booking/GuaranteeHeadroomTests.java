@@ -76,9 +76,9 @@ class GuaranteeHeadroomTests extends BookingFixture {
 		Setup other = tenantOn(type, pool, nodes, 0, 0, true);
 		Map<String, Object> onNewDriver = body(burst, 8, hour(5), hour(9));
 		onNewDriver.put("cluster", Map.of("orchestrator", "SLURM", "cudaDriver", "560.35"));
-		String id = created(book(burst, onNewDriver));
+		String id = createdId(book(burst, onNewDriver));
 		// another team on demand after it, on another node: 16 GPUs stay free for the unused guarantee
-		String after = created(book(other, 8, hour(9), hour(13)));
+		String after = createdId(book(other, 8, hour(9), hour(13)));
 		assertThat(api.get(path(other, after), other.token()).json().get("nodes").get(0).asString()).isNotEqualTo(
 				nodes.get(2));
 

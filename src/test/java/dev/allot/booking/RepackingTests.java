@@ -71,15 +71,15 @@ class RepackingTests extends BookingFixture {
 		Setup b = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
 		prioritize(b, 8, 8, "TRAINING");
 		Setup d = tenantOn(c.gpuType(), c.pool(), c.nodes(), 8, 8, false);
-		String first = created(book(b, 8, hour(3), hour(4)));
+		String first = createdId(book(b, 8, hour(3), hour(4)));
 		String n0 = nodes(b, first).getFirst();
-		String lentLater = created(book(c, 8, hour(4), hour(5)));
+		String lentLater = createdId(book(c, 8, hour(4), hour(5)));
 		assertThat(nodes(c, lentLater)).as("best fit").containsExactly(n0);
-		String lentEarlier = created(book(c, 8, hour(3), hour(4)));
+		String lentEarlier = createdId(book(c, 8, hour(3), hour(4)));
 		String n1 = nodes(c, lentEarlier).getFirst();
-		String second = created(book(b, 8, hour(4), hour(5)));
+		String second = createdId(book(b, 8, hour(4), hour(5)));
 		assertThat(nodes(b, second)).as("best fit").containsExactly(n1);
-		String third = created(book(d, 8, hour(4), hour(5)));
+		String third = createdId(book(d, 8, hour(4), hour(5)));
 		String n2 = nodes(d, third).getFirst();
 		assertThat(List.of(n0, n1, n2)).doesNotHaveDuplicates();
 
