@@ -129,7 +129,9 @@ final class Checks {
 				    JOIN reservation r ON r.id::text = e.object_id AND r.pool_id = ? AND r.lifecycle_status = 'PREEMPTED'
 				    WHERE e.action = 'reservation.preempted' GROUP BY e.request_id) x""", id);
 		// A victim is preempted for nothing when it held no node of the booking that preempted it (the booking its
-		// request created: a request's audit records share its request id)
+		// request created: a request's audit records share its request id), judged by every allocation the booking
+		// ever had: a later booking's repacking may have moved it to other nodes since (its allocations there are
+		// then inactive)
 		String preemptors = """
 				SELECT v.id AS victim, b.id AS booking FROM audit_event pe
 				JOIN reservation v ON v.id::text = pe.object_id AND v.pool_id = ? AND v.lifecycle_status = 'PREEMPTED'
@@ -138,7 +140,7 @@ final class Checks {
 				WHERE pe.action = 'reservation.preempted'""";
 		long forNothing = single(c, "SELECT count(*) FROM (" + preemptors + """
 				) p WHERE NOT EXISTS (
-				    SELECT 1 FROM allocation va JOIN allocation ba ON ba.node_id = va.node_id AND ba.active
+				    SELECT 1 FROM allocation va JOIN allocation ba ON ba.node_id = va.node_id
 				    WHERE va.reservation_id = p.victim AND ba.reservation_id = p.booking)""", id);
 		double lost = decimal(c, """
 				SELECT coalesce(sum(gpus * extract(epoch FROM ends_at - greatest(starts_at, status_changed_at)) / 3600), 0)

@@ -52,8 +52,8 @@ class Reclaiming {
 
 	/**
 	 * What reclaiming did: the nodes it freed for the booking (to lock first), and whether the booking may find room
-	 * when tried again (a victim was passed by because another transaction held it, or enough nodes looked free
-	 * without preempting anything). When no set of nodes held only by preemptible reservations covered the booking,
+	 * when tried again (it preempted by a plan, whose victims or nodes another transaction may have held or taken,
+	 * or enough nodes looked free without preempting anything). When no set of nodes held only by preemptible reservations covered the booking,
 	 * it preempted nothing: {@code reclaimable} then lists the reservations repacking may reclaim together with its
 	 * moves ({@link Repacking#makeRoom(Pool, int, TimeWindow, String, List, boolean, Map, java.util.function.Predicate)}),
 	 * and {@code sweepOrder} the order of a last-resort sweep.
@@ -115,15 +115,14 @@ class Reclaiming {
 			}
 			return new Reclaimed(false, List.of(), reclaimable, sweepOrder);
 		}
-		boolean contended = false;
 		List<Long> planned = plan.get().nodes();
 		for (Reservations.Preemptible victim : plan.get().victims()) {
-			contended |= preempt(victim, pool, window, now, patient) == Preempted.HELD_ELSEWHERE;
+			preempt(victim, pool, window, now, patient);
 		}
-		// the plan was made on what was read without locks: another booking may have taken a planned node since,
-		// or a victim changed; counted again, what is still missing is swept for as before
-		SweepResult swept = sweep(pool, nodes, window, driver, patient, sweepOrder);
-		return new Reclaimed(swept.enough() || contended || swept.contended(), planned, Map.of(), List.of());
+		// the plan was made on what was read without locks: a victim another transaction held was passed by, or
+		// another booking took a planned node since. Preempting others instead would preempt reservations holding no
+		// node of this booking: the booking is tried again (a lost race), and plans anew
+		return new Reclaimed(true, planned, Map.of(), List.of());
 	}
 
 	/** What a sweep found: enough nodes free, and whether it passed a victim another transaction held. */
