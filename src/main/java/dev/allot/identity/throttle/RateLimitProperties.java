@@ -27,7 +27,7 @@ public record RateLimitProperties(Limit tokenPerClient, Limit tokenPerAddress, L
 		loginPerUsername = loginPerUsername != null ? loginPerUsername : new Limit(10, Duration.ofMinutes(1));
 		loginPerAddress = loginPerAddress != null ? loginPerAddress : new Limit(30, Duration.ofMinutes(1));
 		apiPerCaller = apiPerCaller != null ? apiPerCaller : new Limit(600, Duration.ofMinutes(1));
-		backoff = backoff != null ? backoff : new Backoff(5, Duration.ofMinutes(15), Duration.ofMinutes(15));
+		backoff = backoff != null ? backoff : new Backoff(5, Duration.ofMinutes(15), Duration.ofMinutes(15), 0);
 	}
 
 	/** At most {@code capacity} requests per {@code period}; the budget comes back whole at the period's end. */
@@ -52,10 +52,13 @@ public record RateLimitProperties(Limit tokenPerClient, Limit tokenPerAddress, L
 	}
 
 	/**
-	 * After {@code threshold} failures within {@code window}, each further attempt on that account is refused for
-	 * 2^(failures - threshold) seconds, at most {@code max}; a successful sign-in clears the count.
+	 * After {@code threshold} failures within {@code window} from one source address, each further attempt on that
+	 * account from that address is refused for 2^(failures - threshold) seconds, at most {@code max}; a successful
+	 * sign-in from the address clears its count. After {@code accountThreshold} failures from any addresses (default
+	 * four times {@code threshold}), the account is refused the same way from every address but those it signed in
+	 * from successfully before (known good): a stranger slows down guessing without locking its owner out.
 	 */
-	public record Backoff(int threshold, Duration window, Duration max) {
+	public record Backoff(int threshold, Duration window, Duration max, int accountThreshold) {
 
 		public Backoff {
 			if (threshold == 0) {
@@ -63,6 +66,13 @@ public record RateLimitProperties(Limit tokenPerClient, Limit tokenPerAddress, L
 			}
 			if (threshold < 1) {
 				throw new IllegalStateException("allot.security.rate-limits.backoff.threshold must be at least 1");
+			}
+			if (accountThreshold == 0) {
+				accountThreshold = threshold * 4;
+			}
+			if (accountThreshold < threshold) {
+				throw new IllegalStateException("allot.security.rate-limits.backoff.account-threshold must be at least "
+						+ "the threshold");
 			}
 			if (window == null) {
 				window = Duration.ofMinutes(15);

@@ -48,7 +48,7 @@ public class SignInAudit {
 
 	public void succeeded(SignInChannel channel, String principal, HttpServletRequest request) {
 		transaction.executeWithoutResult(status -> {
-			failures.succeeded(channel, principal);
+			failures.succeeded(channel, principal, request.getRemoteAddr());
 			record(channel, "succeeded", principal, request, null);
 		});
 		log.info(line(channel, "succeeded", principal, request, null));
@@ -59,7 +59,7 @@ public class SignInAudit {
 		String reason = reason(failure);
 		transaction.executeWithoutResult(status -> {
 			if (principal != null) {
-				failures.failed(channel, principal);
+				failures.failed(channel, principal, request.getRemoteAddr());
 			}
 			record(channel, "failed", principal, request, reason);
 		});

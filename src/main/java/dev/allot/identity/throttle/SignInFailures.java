@@ -7,9 +7,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Failed sign-ins per account ({@code sign_in_failure}), and the growing delay they earn: a replica that never
- * saw the failures refuses the account just the same. Each change is one upsert, so concurrent failures all
- * count. Nothing sleeps: a refused attempt is answered at once with 429.
+ * Failed sign-ins ({@code sign_in_failure}) per account and source address, and per account across addresses, and
+ * the growing delay they earn: a replica that never saw the failures refuses just the same. Each change is one
+ * upsert, so concurrent failures all count. Nothing sleeps: a refused attempt is answered at once with 429. The
+ * addresses an account signed in from successfully are kept ({@code sign_in_known_address}, hashed): from those
+ * the per-account delay does not apply, so a stranger's failures cannot lock the owner out.
  */
 @Component
 class SignInFailures {
@@ -23,22 +25,73 @@ class SignInFailures {
 		this.backoff = properties.backoff();
 	}
 
-	/** How long the account is still refused, if it is. */
-	Optional<Duration> refusedFor(SignInChannel channel, String principal) {
+	/**
+	 * How long attempts on the account from this address are still refused, if they are: the address's own
+	 * back-off, then, unless the account signed in from the address before, the account's.
+	 */
+	Optional<Refusal> refusedFor(SignInChannel channel, String principal, String address) {
+		Optional<Duration> own = refusedUntil(channel, fromAddress(principal, address));
+		if (own.isPresent()) {
+			return own.map(delay -> new Refusal(delay, "backoff"));
+		}
+		if (known(channel, principal, address)) {
+			return Optional.empty();
+		}
+		return refusedUntil(channel, principal).map(delay -> new Refusal(delay, "account_backoff"));
+	}
+
+	/** A refused attempt: how long to wait, and which back-off refused it (for the audit). */
+	record Refusal(Duration delay, String reason) {
+	}
+
+	/** Whether the account signed in successfully from the address before (within the known-address retention). */
+	boolean known(SignInChannel channel, String principal, String address) {
+		return jdbc.sql("""
+				SELECT count(*) FROM sign_in_known_address
+				WHERE channel = ? AND principal = ? AND address_hash = ?
+				  AND last_success > clock_timestamp() - make_interval(secs => ?)""")
+			.params(channel.key(), principal, hash(principal, address), (double) KNOWN_FOR.toSeconds())
+			.query(Long.class)
+			.single() > 0;
+	}
+
+	private Optional<Duration> refusedUntil(SignInChannel channel, String key) {
 		return jdbc.sql("""
 				SELECT (extract(epoch FROM refused_until - clock_timestamp()) * 1000)::bigint
 				FROM sign_in_failure
 				WHERE channel = :channel AND principal = :principal AND refused_until > clock_timestamp()
 				""")
 			.param("channel", channel.key())
-			.param("principal", principal)
+			.param("principal", key)
 			.query(Long.class)
 			.optional()
 			.map(Duration::ofMillis);
 	}
 
-	/** Counts a failure; from the threshold on, refuses the account for a delay that doubles each time. */
-	void failed(SignInChannel channel, String principal) {
+	/** The failure count's key of the account from one address: the account and a hash of the address. */
+	static String fromAddress(String principal, String address) {
+		return principal + " from " + hash(principal, address).substring(0, 16);
+	}
+
+	private static String hash(String principal, String address) {
+		try {
+			byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+				.digest((principal + "\n" + address).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			return java.util.HexFormat.of().formatHex(digest);
+		}
+		catch (java.security.NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Counts a failure from the address, and for the account. */
+	void failed(SignInChannel channel, String principal, String address) {
+		count(channel, fromAddress(principal, address), backoff.threshold());
+		count(channel, principal, backoff.accountThreshold());
+	}
+
+	/** Counts a failure under the key; from the threshold on, refuses it for a delay that doubles each time. */
+	private void count(SignInChannel channel, String key, int threshold) {
 		// failures after this one: the count goes on within the window, starts again at 1 after it
 		String failures = "CASE WHEN f.window_start > clock_timestamp() - CAST(:window AS interval) THEN f.failures + 1 ELSE 1 END";
 		jdbc.sql("""
@@ -55,9 +108,9 @@ class SignInFailures {
 				        END
 				""".formatted(failures))
 			.param("channel", channel.key())
-			.param("principal", principal)
+			.param("principal", key)
 			.param("window", backoff.window().toSeconds() + " seconds")
-			.param("threshold", backoff.threshold())
+			.param("threshold", threshold)
 			.param("maxSeconds", (double) backoff.max().toSeconds())
 			.update();
 	}
@@ -73,12 +126,31 @@ class SignInFailures {
 			.update();
 	}
 
-	/** A successful sign-in forgets the account's failures. */
-	void succeeded(SignInChannel channel, String principal) {
+	/**
+	 * A successful sign-in forgets the failures from its address (not the account's across addresses: a stranger
+	 * guessing from elsewhere is not let off by the owner signing in) and makes the address known good.
+	 */
+	void succeeded(SignInChannel channel, String principal, String address) {
 		jdbc.sql("DELETE FROM sign_in_failure WHERE channel = :channel AND principal = :principal")
 			.param("channel", channel.key())
-			.param("principal", principal)
+			.param("principal", fromAddress(principal, address))
+			.update();
+		jdbc.sql("""
+				INSERT INTO sign_in_known_address (channel, principal, address_hash, last_success)
+				VALUES (?, ?, ?, clock_timestamp())
+				ON CONFLICT (channel, principal, address_hash) DO UPDATE SET last_success = excluded.last_success""")
+			.params(channel.key(), principal, hash(principal, address))
 			.update();
 	}
+
+	/** Forgets known-good addresses not signed in from for {@link #KNOWN_FOR}. */
+	int purgeUnknown() {
+		return jdbc.sql("DELETE FROM sign_in_known_address WHERE last_success < clock_timestamp() - make_interval(secs => ?)")
+			.param((double) KNOWN_FOR.toSeconds())
+			.update();
+	}
+
+	/** How long an address stays known good after its last successful sign-in. */
+	static final Duration KNOWN_FOR = Duration.ofDays(90);
 
 }

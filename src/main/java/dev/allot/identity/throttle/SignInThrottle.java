@@ -24,7 +24,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Answers a sign-in attempt (the login form, or a client authenticating at the token, introspection or
  * revocation endpoint) with 429 before any password is checked when its account is backing off after repeated
- * failures, or its source address or account has spent its budget. Runs ahead of Spring Security, so a refused
+ * failures from its source address, or from anywhere (unless the address is one the account signed in from
+ * before), or its source address or account has spent its budget (each known-good address of an account has a
+ * budget of its own). Runs ahead of Spring Security, so a refused
  * attempt costs no password hash and changes nothing but its own audit row.
  */
 @Component
@@ -75,9 +77,12 @@ public class SignInThrottle extends OncePerRequestFilter {
 		String principal = principal(channel, request);
 		Optional<Duration> wait = Optional.empty();
 		String reason = null;
+		boolean knownGood = false;
 		if (principal != null) {
-			wait = failures.refusedFor(channel, principal);
-			reason = "backoff";
+			Optional<SignInFailures.Refusal> refused = failures.refusedFor(channel, principal, request.getRemoteAddr());
+			wait = refused.map(SignInFailures.Refusal::delay);
+			reason = refused.map(SignInFailures.Refusal::reason).orElse(null);
+			knownGood = refused.isEmpty() && failures.known(channel, principal, request.getRemoteAddr());
 		}
 		if (wait.isEmpty()) {
 			wait = limiter.tryAcquire(channel.key() + "-address",
@@ -85,9 +90,16 @@ public class SignInThrottle extends OncePerRequestFilter {
 					request.getRemoteAddr());
 			reason = "address_rate_limit";
 		}
+		// the account's budget, per address it is tried from; and across addresses, which only addresses it never
+		// signed in from spend and are refused by: strangers elsewhere cannot spend an owner's known address's budget
 		if (wait.isEmpty() && principal != null) {
-			wait = limiter.tryAcquire(channel.key() + "-account",
-					channel == SignInChannel.USER ? limits.loginPerUsername() : limits.tokenPerClient(), principal);
+			RateLimitProperties.Limit budget = channel == SignInChannel.USER ? limits.loginPerUsername()
+					: limits.tokenPerClient();
+			wait = limiter.tryAcquire(channel.key() + "-account", budget,
+					SignInFailures.fromAddress(principal, request.getRemoteAddr()));
+			if (wait.isEmpty() && !knownGood) {
+				wait = limiter.tryAcquire(channel.key() + "-account", budget, principal);
+			}
 			reason = "account_rate_limit";
 		}
 		if (wait.isEmpty()) {

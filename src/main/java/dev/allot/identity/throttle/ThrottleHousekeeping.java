@@ -25,7 +25,7 @@ class ThrottleHousekeeping {
 		return Tasks.recurring("identity-purge-spent-throttles", FixedDelay.of(Duration.ofMinutes(10)))
 			.execute((instance, context) -> {
 				int buckets = limiter.purgeRefilled();
-				int accounts = failures.purgeForgotten();
+				int accounts = failures.purgeForgotten() + failures.purgeUnknown();
 				if (buckets + accounts > 0) {
 					log.info("Purged {} refilled rate-limit buckets and {} forgotten sign-in failure counts", buckets,
 							accounts);
