@@ -53,7 +53,7 @@ public class Bookings {
 	/** How far past the requested start a refusal looks for alternatives ({@code GET /capacity/earliest}: further). */
 	private static final java.time.Duration ALTERNATIVES_WITHIN = java.time.Duration.ofDays(7);
 
-	private static final int CONTENDED_ATTEMPTS = 4;
+	private static final int CONTENDED_ATTEMPTS = 6;
 
 	/** GPUs a tenant's reservation holds in a pool, and when: what the calendar marks as the viewer's own. */
 	public record Held(String pool, int gpus, Instant startsAt, Instant endsAt) {
@@ -146,7 +146,8 @@ public class Bookings {
 		Target target = target(tenant, request);
 		try {
 			for (int attempt = 1;; attempt++) {
-				boolean patient = attempt == CONTENDED_ATTEMPTS;
+				// the last two attempts wait for the locks others hold instead of passing them by
+				boolean patient = attempt >= CONTENDED_ATTEMPTS - 1;
 				try {
 					return transactions.execute(status -> {
 						quotas.lock(tenant.id());
