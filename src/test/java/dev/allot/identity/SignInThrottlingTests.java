@@ -56,7 +56,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"allot.security.rate-limits.backoff.account-threshold=6",
 		// the appending proxy of behindAnAppendingProxy... forwards from 127.0.0.1; the tests' clients call from
 		// other loopback addresses, which stay untrusted
-		"allot.security.trusted-proxies=127.0.0.1" })
+		"allot.security.trusted-proxies=127.0.0.1",
+		// as IntegrationTest: a context of its own must not reconcile other contexts' fake clusters
+		"allot.provisioning.lifecycle.wake-on-changes=false" })
 @ExtendWith(OutputCaptureExtension.class)
 class SignInThrottlingTests extends IntegrationTest {
 

@@ -37,7 +37,10 @@ import org.springframework.test.context.DynamicPropertySource;
 		"allot.security.rate-limits.login-per-username.capacity=1000000",
 		"allot.security.rate-limits.login-per-address.capacity=1000000",
 		"allot.security.rate-limits.api-per-caller.capacity=1000000",
-		"allot.security.rate-limits.backoff.threshold=1000" })
+		"allot.security.rate-limits.backoff.threshold=1000",
+		// contexts share one database but each has a fake driver of its own: a context woken by another's change
+		// would reconcile that context's cluster against the wrong driver (ReconcilerWakeTests turn it on)
+		"allot.provisioning.lifecycle.wake-on-changes=false" })
 public abstract class IntegrationTest {
 
 	public static final String ADMIN_CLIENT = "test-platform-admin";

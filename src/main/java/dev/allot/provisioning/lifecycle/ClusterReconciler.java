@@ -40,8 +40,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * It acts on what it reads, not on what happened: a pass after a crash, a lost reply or a change made behind
  * Allot's back repairs the same way as the first. One replica at a time owns a cluster's reconciliation, through a
  * lease on the cluster row ({@link Clusters#claim}), so no row lock is held during driver calls; the periodic pass
- * (every {@code reconcile-interval}) runs on one replica at a time, and callers that changed the allocations
- * (remediation replacing a node) reconcile at once.
+ * (every {@code reconcile-interval}) runs on one replica at a time; between passes it wakes as holdings change
+ * ({@link ReconcilerWake}), and callers that changed the allocations (remediation replacing a node) reconcile at
+ * once.
  */
 @Component
 public class ClusterReconciler {
@@ -136,6 +137,47 @@ public class ClusterReconciler {
 			}
 		}
 		return changed;
+	}
+
+	/**
+	 * Acts on changes as they are announced ({@link ReconcilerWake}): reconciles the serving clusters of
+	 * reservations whose allocations changed, and, in pools where a cluster let go of nodes, every cluster waiting
+	 * for nodes that no other cluster has any more (a serving one is reconciled, a build looks again at once).
+	 * Answers how many clusters it acted on.
+	 */
+	int woken(Set<UUID> reservationIds, Set<UUID> poolIds) {
+		Instant now = clock.instant();
+		Set<UUID> reconcile = new LinkedHashSet<>(
+				reservationIds.isEmpty() ? List.of() : clusters.servingAmong(reservationIds, now));
+		List<UUID> builds = new ArrayList<>();
+		for (Clusters.Waiting waiting : poolIds.isEmpty() ? List.<Clusters.Waiting>of()
+				: clusters.waitingIn(poolIds, now)) {
+			UUID id = waiting.reservationId();
+			List<String> held = reservations.holdings(id).stream().map(Holding::node).distinct().toList();
+			if (!clusters.inOtherClusters(id, held).isEmpty()) {
+				continue; // still waiting: a later let-go wakes it
+			}
+			if (waiting.serving()) {
+				reconcile.add(id);
+			}
+			else {
+				builds.add(id);
+			}
+		}
+		for (UUID id : builds) {
+			transactions.executeWithoutResult(
+					status -> schedule.provision(id, now, "the nodes it waited for were let go of"));
+		}
+		int acted = builds.size();
+		for (UUID id : reconcile) {
+			try {
+				acted += reconcile(id).outcome() == Outcome.NOT_OWNED ? 0 : 1;
+			}
+			catch (RuntimeException ex) {
+				log.warn("Could not reconcile the cluster of reservation {}", id, ex);
+			}
+		}
+		return acted;
 	}
 
 	/**

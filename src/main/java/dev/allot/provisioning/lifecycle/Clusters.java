@@ -156,6 +156,37 @@ public class Clusters {
 		jdbc.sql("UPDATE cluster SET reconciling_until = NULL WHERE reservation_id = ?").param(reservationId).update();
 	}
 
+	/** Of these reservations, those whose cluster is serving and whose window runs at {@code now}. */
+	List<UUID> servingAmong(java.util.Collection<UUID> reservationIds, Instant now) {
+		return jdbc.sql("""
+				SELECT reservation_id FROM cluster
+				WHERE reservation_id = ANY(:ids) AND open AND state IN ('READY', 'DEGRADED')
+				  AND provision_at <= :now AND ends_at > :now""")
+			.param("ids", reservationIds.toArray(UUID[]::new))
+			.param("now", ts(now))
+			.query(UUID.class)
+			.list();
+	}
+
+	/** An open cluster whose last timeline entry says it waits for nodes another cluster still has. */
+	record Waiting(UUID reservationId, boolean serving) {
+	}
+
+	/** The open clusters of these pools, their windows begun building by {@code now}, that wait for nodes. */
+	List<Waiting> waitingIn(java.util.Collection<UUID> poolIds, Instant now) {
+		return jdbc.sql("""
+				SELECT c.reservation_id, c.state IN ('READY', 'DEGRADED') AS serving
+				FROM cluster c JOIN reservation r ON r.id = c.reservation_id
+				WHERE c.open AND c.state <> 'PENDING' AND r.pool_id = ANY(:pools)
+				  AND c.provision_at <= :now AND c.ends_at > :now
+				  AND (SELECT e.outcome FROM cluster_event e WHERE e.reservation_id = c.reservation_id
+				       ORDER BY e.id DESC LIMIT 1) = 'WAITING'""")
+			.param("pools", poolIds.toArray(UUID[]::new))
+			.param("now", ts(now))
+			.query((rs, n) -> new Waiting(rs.getObject("reservation_id", UUID.class), rs.getBoolean("serving")))
+			.list();
+	}
+
 	/** The serving clusters whose window runs at {@code now}, least recently changed first. */
 	List<UUID> serving(Instant now, int limit) {
 		return jdbc.sql("""

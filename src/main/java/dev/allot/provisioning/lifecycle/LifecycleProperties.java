@@ -19,11 +19,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * reservation's, during its notice) before its reservation fails
  * @param reconcileInterval how often the reconciler compares every serving cluster's nodes, as the driver reports
  * them, with what its reservation holds, and converges them
+ * @param wakeOnChanges whether the reconciler also acts as soon as holdings change (notified by PostgreSQL on every
+ * replica), rather than only on its timer; on by default
  */
 @ConfigurationProperties("allot.provisioning.lifecycle")
 public record LifecycleProperties(Duration leadTime, Retry provisionRetry, Retry teardownRetry,
 		Duration watchdogInterval, Duration stuckAfter, String defaultCudaDriver, int defaultSharedMemoryGi,
-		Duration startGrace, Duration reconcileInterval) {
+		Duration startGrace, Duration reconcileInterval, Boolean wakeOnChanges) {
 
 	private static final Pattern DRIVER_VERSION = Pattern.compile("^\\d{2,4}(\\.\\d{1,3}){0,2}$");
 
@@ -43,6 +45,7 @@ public record LifecycleProperties(Duration leadTime, Retry provisionRetry, Retry
 		startGrace = startGrace == null ? Duration.ofMinutes(10) : notNegative(startGrace, "start-grace");
 		reconcileInterval = positive(reconcileInterval == null ? Duration.ofMinutes(2) : reconcileInterval,
 				"reconcile-interval");
+		wakeOnChanges = wakeOnChanges == null || wakeOnChanges;
 	}
 
 	/**
