@@ -1,9 +1,12 @@
 package dev.allot.billing.webhooks;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+
 /**
  * What a lifecycle webhook can be told. {@code PROVISIONING} and {@code DEGRADED} can be subscribed to,
  * but no module publishes an event for them yet, so nothing is sent for them today.
  */
+@Schema(enumAsRef = true, description = "What a lifecycle webhook can be told")
 public enum LifecycleEvent {
 
 	/** A booking committed: the reservation holds its nodes for the window. */
