@@ -367,7 +367,7 @@ class Allocations {
 				      SELECT 1 FROM allocation a JOIN reservation r ON r.id = a.reservation_id
 				      WHERE a.node_id = n.id AND a.active AND a.during && (""" + WINDOW + """
 				)       AND NOT (r.preemptible AND r.tenant_id <> :tenant AND r.cancelled_at IS NULL
-				                 AND (r.lifecycle_status IS NULL OR r.lifecycle_status IN ('PROVISIONING', 'ACTIVE'))))""")
+				                 AND r.lifecycle_status IS NULL))""")
 			.param("pool", poolId)
 			.param("tenant", tenantId)
 			.param("start", ts(window.start()))

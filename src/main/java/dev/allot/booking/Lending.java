@@ -81,7 +81,7 @@ class Lending {
 				    interval '1 hour') AS h(hour)
 				JOIN pool p ON p.gpu_type_id = ?
 				JOIN reservation r ON r.pool_id = p.id AND r.preemptible AND r.cancelled_at IS NULL
-				    AND (r.lifecycle_status IS NULL OR r.lifecycle_status IN ('PROVISIONING', 'ACTIVE'))
+				    AND r.lifecycle_status IS NULL
 				    AND r.starts_at <= h.hour AND r.ends_at >= h.hour + interval '1 hour'
 				GROUP BY h.hour""")
 			.params(Timestamp.from(window.start().truncatedTo(java.time.temporal.ChronoUnit.HOURS)),

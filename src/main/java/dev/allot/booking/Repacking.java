@@ -264,6 +264,7 @@ class Repacking {
 				JOIN allocation a ON a.node_id = n.id AND a.active AND a.during && tstzrange(?, ?, '[)')
 				JOIN reservation r ON r.id = a.reservation_id
 				WHERE n.pool_id = ? AND r.cancelled_at IS NULL AND r.lifecycle_status IS NULL AND r.starts_at > ?
+				  AND NOT EXISTS (SELECT 1 FROM cluster c WHERE c.reservation_id = r.id AND c.state <> 'PENDING')
 				  AND lower(a.during) = r.starts_at AND upper(a.during) = r.ends_at
 				LIMIT ?""")
 			.params(ts(window.start()), ts(window.end()), poolId, ts(settled), most + 1)

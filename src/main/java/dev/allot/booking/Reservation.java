@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A tenant's hold on whole nodes of a pool for a window, and the rules of changing it. {@code version} is its ETag.
- * {@code progress} is the lifecycle stage provisioning has moved it to ({@code null} until provisioning begins).
+ * {@code progress} is its lifecycle stage as read ({@link ReservationStages}): a stored fact (failed, preempted) or
+ * what its cluster says; {@code null} while nothing has happened to it.
  */
 public record Reservation(UUID id, String tenant, String project, String pool, String gpuType, int gpus,
 		Instant startsAt, Instant endsAt, @Nullable Instant cancelledAt, boolean preemptible, ClusterSpec cluster,
@@ -36,7 +37,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 	public record Cancellation(Reservation cancelled, @Nullable Instant freedFrom) {
 	}
 
-	/** A stored lifecycle stage, why it was reached (a failure's reason), and when. */
+	/** A lifecycle stage as read, why it was reached (a failure's or preemption's reason), and since when. */
 	public record Progress(ReservationStatus status, @Nullable String reason, Instant at) {
 	}
 
@@ -53,9 +54,10 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 	}
 
 	/**
-	 * {@code CANCELLED} when cancelled, else the stage provisioning stored; before provisioning touches it the
-	 * reservation is {@code CONFIRMED}, and {@code COMPLETED} once its window has passed untouched. The clock alone
-	 * never makes a reservation {@code ACTIVE}: only a ready cluster does.
+	 * {@code CANCELLED} when cancelled, else the stage read ({@code FAILED} or {@code PREEMPTED} as stored, else
+	 * what its cluster says); before provisioning takes it up the reservation is {@code CONFIRMED}, and
+	 * {@code COMPLETED} once its window has passed untouched. The clock alone never makes a reservation
+	 * {@code ACTIVE}: only a ready cluster does.
 	 */
 	public ReservationStatus status(Instant now) {
 		if (cancelledAt != null) {
@@ -80,24 +82,10 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		return progress != null ? progress.status() : ReservationStatus.CONFIRMED;
 	}
 
-	// Lifecycle transitions, made by provisioning through ReservationLifecycle. Each is idempotent (asking for
-	// the stage the reservation is in changes nothing) and refuses a transition the lifecycle does not allow.
-
-	Reservation markProvisioning(Instant now) {
-		return moveTo(ReservationStatus.PROVISIONING, null, now, ReservationStatus.CONFIRMED);
-	}
-
-	Reservation markActive(Instant now) {
-		return moveTo(ReservationStatus.ACTIVE, null, now, ReservationStatus.PROVISIONING);
-	}
-
-	Reservation markEnding(Instant now) {
-		return moveTo(ReservationStatus.ENDING, null, now, ReservationStatus.ACTIVE);
-	}
-
-	Reservation markCompleted(Instant now) {
-		return moveTo(ReservationStatus.COMPLETED, null, now, ReservationStatus.ENDING);
-	}
+	// Booking's own facts, stored by the transitions that make them (each changes what the reservation holds):
+	// provisioning gave up (FAILED), or a guaranteed booking reclaimed it (PREEMPTED). Each is idempotent and
+	// refuses a transition the lifecycle does not allow. The other stages are read from the cluster
+	// (ReservationStages).
 
 	/** Provisioning gave up: only a reservation whose cluster never became ready can fail. */
 	Reservation markFailed(String reason, Instant now) {

@@ -7,7 +7,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.BiFunction;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
@@ -101,22 +100,6 @@ public class ReservationLifecycle {
 		return allocations.nodesLetGo(id);
 	}
 
-	public Reservation markProvisioning(UUID id) {
-		return move(id, (r, now) -> r.markProvisioning(now));
-	}
-
-	public Reservation markActive(UUID id) {
-		return move(id, (r, now) -> r.markActive(now));
-	}
-
-	public Reservation markEnding(UUID id) {
-		return move(id, (r, now) -> r.markEnding(now));
-	}
-
-	public Reservation markCompleted(UUID id) {
-		return move(id, (r, now) -> r.markCompleted(now));
-	}
-
 	/**
 	 * Provisioning gave up: the reservation becomes {@code FAILED} with the reason, and, as a cancellation would,
 	 * releases its nodes from the next whole minute on (from its start, if it has not begun). Its quota use is given
@@ -201,20 +184,6 @@ public class ReservationLifecycle {
 				spares.tookOne(stored.poolId());
 			}
 			return Optional.of(replacement.hostname());
-		});
-	}
-
-	private Reservation move(UUID id, BiFunction<Reservation, Instant, Reservation> transition) {
-		return transactions.execute(status -> {
-			Reservation before = reservations.findForUpdate(id).orElseThrow(() -> notFound(id)).reservation();
-			Reservation after = transition.apply(before, clock.instant());
-			if (after != before) {
-				reservations.updateProgress(after);
-				audit.record(new AuditRecord(before.tenant(),
-						"reservation." + after.stage().name().toLowerCase(java.util.Locale.ROOT), "reservation",
-						id.toString(), before, after));
-			}
-			return after;
 		});
 	}
 

@@ -37,6 +37,10 @@ class Reservations {
 
 	private final JsonMapper json;
 
+	/** Whole reservations, with the stage their cluster gives them ({@link ReservationStages}). */
+	private static final String SELECT = "SELECT r.*, " + ReservationStages.STAGE + " AS stage, "
+			+ ReservationStages.STAGE_AT + " AS stage_at FROM " + ReservationStages.FROM;
+
 	Reservations(JdbcClient jdbc, JsonMapper json) {
 		this.jdbc = jdbc;
 		this.json = json;
@@ -92,7 +96,7 @@ class Reservations {
 		return jdbc.sql("""
 				SELECT id, tenant_id, created_at, gpus, starts_at, ends_at FROM reservation
 				WHERE pool_id = ? AND preemptible AND cancelled_at IS NULL AND starts_at < ? AND ends_at > ?
-				  AND tenant_id <> ? AND (lifecycle_status IS NULL OR lifecycle_status IN ('PROVISIONING', 'ACTIVE'))""")
+				  AND tenant_id <> ? AND lifecycle_status IS NULL""")
 			.params(poolId, ts(window.end()), ts(window.start()), tenantId)
 			.query((rs, n) -> new Preemptible(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
 					rs.getTimestamp(3).toInstant(), rs.getInt(4), rs.getTimestamp(5).toInstant(),
@@ -102,7 +106,7 @@ class Reservations {
 
 	/** Locks the reservation unless another transaction holds it (then empty): for reclaiming, which never waits. */
 	Optional<Stored> findForUpdateSkipLocked(UUID tenantId, UUID id) {
-		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND id = ? FOR UPDATE SKIP LOCKED")
+		return jdbc.sql(SELECT + " WHERE r.tenant_id = ? AND r.id = ? FOR UPDATE OF r SKIP LOCKED")
 			.params(tenantId, id)
 			.query(this::stored)
 			.optional();
@@ -110,11 +114,11 @@ class Reservations {
 
 	/** For the lifecycle, which acts for no caller: by id alone. */
 	Optional<Stored> findForUpdate(UUID id) {
-		return jdbc.sql("SELECT * FROM reservation WHERE id = ? FOR UPDATE").param(id).query(this::stored).optional();
+		return jdbc.sql(SELECT + " WHERE r.id = ? FOR UPDATE OF r").param(id).query(this::stored).optional();
 	}
 
 	Optional<Stored> find(UUID id) {
-		return jdbc.sql("SELECT * FROM reservation WHERE id = ?").param(id).query(this::stored).optional();
+		return jdbc.sql(SELECT + " WHERE r.id = ?").param(id).query(this::stored).optional();
 	}
 
 	/** Hostnames and states of the reservation's nodes that are no longer in service. */
@@ -129,21 +133,21 @@ class Reservations {
 	}
 
 	Optional<Stored> find(UUID tenantId, UUID id) {
-		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND id = ?")
+		return jdbc.sql(SELECT + " WHERE r.tenant_id = ? AND r.id = ?")
 			.params(tenantId, id)
 			.query(this::stored)
 			.optional();
 	}
 
 	Optional<Stored> findForUpdate(UUID tenantId, UUID id) {
-		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND id = ? FOR UPDATE")
+		return jdbc.sql(SELECT + " WHERE r.tenant_id = ? AND r.id = ? FOR UPDATE OF r")
 			.params(tenantId, id)
 			.query(this::stored)
 			.optional();
 	}
 
 	Optional<Stored> byIdempotencyKey(UUID tenantId, String key) {
-		return jdbc.sql("SELECT * FROM reservation WHERE tenant_id = ? AND idempotency_key = ?")
+		return jdbc.sql(SELECT + " WHERE r.tenant_id = ? AND r.idempotency_key = ?")
 			.params(tenantId, key)
 			.query(this::stored)
 			.optional();
@@ -154,7 +158,7 @@ class Reservations {
 		List<Object> params = new ArrayList<>(where.params());
 		params.add(page.size());
 		params.add(page.offset());
-		return jdbc.sql("SELECT * FROM reservation" + where.sql() + " ORDER BY starts_at, id LIMIT ? OFFSET ?")
+		return jdbc.sql(SELECT + where.sql() + " ORDER BY r.starts_at, r.id LIMIT ? OFFSET ?")
 			.params(params)
 			.query((rs, n) -> stored(rs, n).reservation())
 			.list();
@@ -177,7 +181,7 @@ class Reservations {
 
 	long count(UUID tenantId, Filter filter) {
 		Where where = where(tenantId, filter);
-		return jdbc.sql("SELECT count(*) FROM reservation" + where.sql()).params(where.params()).query(Long.class).single();
+		return jdbc.sql("SELECT count(*) FROM " + ReservationStages.FROM + where.sql()).params(where.params()).query(Long.class).single();
 	}
 
 	/** Live reservations holding a node from an instant on (for quarantine). */
@@ -196,35 +200,18 @@ class Reservations {
 	}
 
 	private static Where where(UUID tenantId, Filter filter) {
-		StringBuilder sql = new StringBuilder(" WHERE tenant_id = ?");
+		StringBuilder sql = new StringBuilder(" WHERE r.tenant_id = ?");
 		List<Object> params = new ArrayList<>(List.of(tenantId));
 		if (filter.from() != null) {
-			sql.append(" AND ends_at > ?");
+			sql.append(" AND r.ends_at > ?");
 			params.add(ts(filter.from()));
 		}
 		if (filter.to() != null) {
-			sql.append(" AND starts_at < ?");
+			sql.append(" AND r.starts_at < ?");
 			params.add(ts(filter.to()));
 		}
 		if (filter.status() != null) {
-			Timestamp now = ts(filter.now());
-			// As Reservation.status: the stored stage wins; untouched reservations are CONFIRMED until they end.
-			switch (filter.status()) {
-				case CANCELLED -> sql.append(" AND cancelled_at IS NOT NULL");
-				case CONFIRMED -> {
-					sql.append(" AND cancelled_at IS NULL AND lifecycle_status IS NULL AND ends_at > ?");
-					params.add(now);
-				}
-				case COMPLETED -> {
-					sql.append(" AND cancelled_at IS NULL AND (lifecycle_status = 'COMPLETED'"
-							+ " OR (lifecycle_status IS NULL AND ends_at <= ?))");
-					params.add(now);
-				}
-				case PROVISIONING, ACTIVE, ENDING, FAILED, PREEMPTED -> {
-					sql.append(" AND cancelled_at IS NULL AND lifecycle_status = ?");
-					params.add(filter.status().name());
-				}
-			}
+			ReservationStages.filter(filter.status(), filter.now(), sql, params);
 		}
 		return new Where(sql.toString(), params);
 	}
@@ -242,11 +229,12 @@ class Reservations {
 		return new Stored(reservation, rs.getObject("pool_id", UUID.class), rs.getString("request_hash"));
 	}
 
+	/** The stage read with the row ({@link #SELECT}); a stored fact's reason with it. */
 	private static Reservation.@Nullable Progress progress(ResultSet rs) throws SQLException {
-		String stage = rs.getString("lifecycle_status");
+		String stage = rs.getString("stage");
 		return stage == null ? null
 				: new Reservation.Progress(ReservationStatus.valueOf(stage), rs.getString("status_reason"),
-						rs.getTimestamp("status_changed_at").toInstant());
+						rs.getTimestamp("stage_at").toInstant());
 	}
 
 	private static Timestamp ts(Instant instant) {

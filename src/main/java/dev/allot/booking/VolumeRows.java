@@ -21,16 +21,20 @@ class VolumeRows {
 			SELECT v.*, r.tenant_slug, r.pool_name, r.gpu_type FROM volume v JOIN reservation r ON r.id = v.reservation_id
 			""";
 
+	/** The reservation's cluster served and is gone: it is {@code COMPLETED} ({@link ReservationStages}). */
+	private static final String SERVED = """
+			EXISTS (SELECT 1 FROM cluster c WHERE c.reservation_id = r.id AND c.ready_at IS NOT NULL
+			        AND c.state IN ('DELETED', 'FAILED'))""";
+
 	/**
 	 * A volume holds storage from its reservation's start: a retained one until the tenant deletes it (unless its
 	 * reservation ended before it was made), any other until its reservation ends or is given up.
 	 */
-	private static final String HELD_DURING = """
-			v.tenant_id = ? AND v.deleted_at IS NULL AND r.starts_at < ?
-			AND ((v.retain AND (v.status IN ('CREATED', 'RETAINED') OR (r.cancelled_at IS NULL
-			        AND coalesce(r.lifecycle_status, 'ACTIVE') NOT IN ('FAILED', 'PREEMPTED', 'COMPLETED'))))
-			  OR (NOT v.retain AND v.status <> 'RETAINED' AND r.cancelled_at IS NULL AND r.ends_at > ?
-			        AND coalesce(r.lifecycle_status, 'ACTIVE') NOT IN ('FAILED', 'PREEMPTED', 'COMPLETED')))""";
+	private static final String HELD_DURING = "v.tenant_id = ? AND v.deleted_at IS NULL AND r.starts_at < ?"
+			+ " AND ((v.retain AND (v.status IN ('CREATED', 'RETAINED') OR (r.cancelled_at IS NULL"
+			+ " AND r.lifecycle_status IS NULL AND NOT " + SERVED + ")))"
+			+ " OR (NOT v.retain AND v.status <> 'RETAINED' AND r.cancelled_at IS NULL AND r.ends_at > ?"
+			+ " AND r.lifecycle_status IS NULL AND NOT " + SERVED + "))";
 
 	private final JdbcClient jdbc;
 

@@ -102,7 +102,7 @@ class GuaranteeHeadroomProperties extends BookingPropertyTest {
 					WITH live AS (
 					    SELECT r.tenant_id, r.gpus, r.preemptible FROM reservation r JOIN pool p ON p.id = r.pool_id
 					    WHERE p.name = :pool AND r.cancelled_at IS NULL
-					      AND (r.lifecycle_status IS NULL OR r.lifecycle_status IN ('PROVISIONING', 'ACTIVE'))
+					      AND r.lifecycle_status IS NULL
 					      AND r.starts_at <= CAST(:hour AS timestamptz)
 					      AND r.ends_at >= CAST(:hour AS timestamptz) + interval '1 hour'),
 					unused AS (

@@ -42,8 +42,12 @@ class RepackingTests extends BookingFixture {
 	@Test
 	void reservationsWhoseClustersAreBeingBuiltStayWhereTheyAreAndTheGuaranteedBookingIsRefused() {
 		Scattered s = scattered();
-		jdbc.sql("UPDATE reservation SET lifecycle_status = 'PROVISIONING', status_changed_at = now() WHERE id = ANY(?)")
-			.param(new java.util.UUID[] { java.util.UUID.fromString(s.first()), java.util.UUID.fromString(s.second()) })
+		// their clusters are being built (the stage is read from the cluster)
+		java.util.UUID[] ids = { java.util.UUID.fromString(s.first()), java.util.UUID.fromString(s.second()) };
+		org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> count(
+				"SELECT count(*) FROM cluster WHERE reservation_id = ANY(?)", (Object) ids) == 2);
+		jdbc.sql("UPDATE cluster SET state = 'CREATING', state_changed_at = now() WHERE reservation_id = ANY(?)")
+			.param(ids)
 			.update();
 
 		Api.Response refused = book(s.a(), 8, hour(3), hour(5));

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import dev.allot.booking.ReservationStages;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
@@ -18,8 +19,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * A tenant's reservations as the list page shows them, with the one filter {@code Bookings.list} lacks (project).
- * Reads booking's own table; the status follows the same rule as {@code Reservation.status}: cancelled is stored,
- * the others follow from the clock.
+ * Reads booking's own table; the status is read as {@code Reservation.status} reads it
+ * ({@link ReservationStages}), so the page and the API never disagree.
  */
 @Component
 @Transactional(readOnly = true)
@@ -35,10 +36,10 @@ class ReservationReads {
 	 */
 	enum Sort {
 
-		UPCOMING(null), RESERVATION("id"), STATUS("""
-				CASE WHEN cancelled_at IS NOT NULL THEN 4 WHEN starts_at > :now THEN 1 WHEN ends_at > :now THEN 0
-				ELSE 3 END"""), PROJECT("project_slug"), POOL("pool_name"), GPUS("gpus"), STARTS("starts_at"),
-		ENDS("ends_at"), PRICE("(quote ->> 'total')::numeric");
+		UPCOMING(null), RESERVATION("r.id"), STATUS("""
+				CASE WHEN r.cancelled_at IS NOT NULL THEN 4 WHEN r.starts_at > :now THEN 1 WHEN r.ends_at > :now THEN 0
+				ELSE 3 END"""), PROJECT("r.project_slug"), POOL("r.pool_name"), GPUS("r.gpus"), STARTS("r.starts_at"),
+		ENDS("r.ends_at"), PRICE("(r.quote ->> 'total')::numeric");
 
 		private final @Nullable String column;
 
@@ -64,8 +65,8 @@ class ReservationReads {
 			if (column == null) {
 				params.add(now);
 				params.add(now);
-				return " ORDER BY (ends_at <= ? OR cancelled_at IS NOT NULL), CASE WHEN ends_at > ? AND cancelled_at IS NULL"
-						+ " THEN starts_at END, starts_at DESC, id";
+				return " ORDER BY (r.ends_at <= ? OR r.cancelled_at IS NOT NULL), CASE WHEN r.ends_at > ?"
+						+ " AND r.cancelled_at IS NULL THEN r.starts_at END, r.starts_at DESC, r.id";
 			}
 			String expression = column;
 			while (expression.contains(":now")) {
@@ -73,7 +74,7 @@ class ReservationReads {
 				params.add(now);
 			}
 			String direction = descending ? " DESC NULLS LAST" : " ASC NULLS LAST";
-			return " ORDER BY " + expression + direction + ", starts_at" + (descending ? " DESC" : "") + ", id";
+			return " ORDER BY " + expression + direction + ", r.starts_at" + (descending ? " DESC" : "") + ", r.id";
 		}
 
 	}
@@ -90,52 +91,39 @@ class ReservationReads {
 	}
 
 	PageResponse<Row> list(UUID tenantId, Filter filter, Sort sort, boolean descending, PageQuery page) {
-		StringBuilder where = new StringBuilder(" WHERE tenant_id = ?");
+		StringBuilder where = new StringBuilder(" WHERE r.tenant_id = ?");
 		List<Object> params = new ArrayList<>(List.of(tenantId));
 		if (filter.project() != null) {
-			where.append(" AND project_slug = ?");
+			where.append(" AND r.project_slug = ?");
 			params.add(filter.project());
 		}
 		if (filter.pool() != null) {
-			where.append(" AND pool_name = ?");
+			where.append(" AND r.pool_name = ?");
 			params.add(filter.pool());
 		}
 		if (filter.from() != null) {
-			where.append(" AND ends_at > ?");
+			where.append(" AND r.ends_at > ?");
 			params.add(Timestamp.from(filter.from()));
 		}
 		if (filter.to() != null) {
-			where.append(" AND starts_at < ?");
+			where.append(" AND r.starts_at < ?");
 			params.add(Timestamp.from(filter.to()));
 		}
 		if (filter.status() != null) {
-			Timestamp now = Timestamp.from(filter.now());
-			switch (filter.status()) {
-				case CANCELLED -> where.append(" AND cancelled_at IS NOT NULL");
-				case CONFIRMED -> {
-					where.append(" AND cancelled_at IS NULL AND starts_at > ?");
-					params.add(now);
-				}
-				case ACTIVE -> {
-					where.append(" AND cancelled_at IS NULL AND starts_at <= ? AND ends_at > ?");
-					params.add(now);
-					params.add(now);
-				}
-				case COMPLETED -> {
-					where.append(" AND cancelled_at IS NULL AND ends_at <= ?");
-					params.add(now);
-				}
-			}
+			ReservationStages.filter(filter.status(), filter.now(), where, params);
 		}
-		long total = jdbc.sql("SELECT count(*) FROM reservation" + where).params(params).query(Long.class).single();
+		long total = jdbc.sql("SELECT count(*) FROM " + ReservationStages.FROM + where).params(params)
+			.query(Long.class)
+			.single();
 		List<Object> paged = new ArrayList<>(params);
 		String orderBy = sort.orderBy(descending, Timestamp.from(filter.now()), paged);
 		paged.add(page.size());
 		paged.add(page.offset());
 		List<Row> rows = jdbc.sql("""
-				SELECT id, project_slug, pool_name, gpu_type, gpus, starts_at, ends_at, cancelled_at,
-				       cardinality(nodes) AS node_count, (quote ->> 'total')::numeric AS total, quote ->> 'currency' AS currency
-				FROM reservation""" + where + orderBy + " LIMIT ? OFFSET ?")
+				SELECT r.id, r.project_slug, r.pool_name, r.gpu_type, r.gpus, r.starts_at, r.ends_at, r.cancelled_at,
+				       cardinality(r.nodes) AS node_count, (r.quote ->> 'total')::numeric AS total,
+				       r.quote ->> 'currency' AS currency, """ + ReservationStages.STAGE + """
+				 AS stage FROM """ + ReservationStages.FROM + where + orderBy + " LIMIT ? OFFSET ?")
 			.params(paged)
 			.query((rs, n) -> {
 				Instant start = rs.getTimestamp("starts_at").toInstant();
@@ -145,7 +133,7 @@ class ReservationReads {
 						rs.getString("gpu_type"), rs.getInt("gpus"), start, end,
 						cancelled == null ? null : cancelled.toInstant(), rs.getInt("node_count"),
 						rs.getBigDecimal("total"), rs.getString("currency"),
-						status(cancelled != null, start, end, filter.now()));
+						status(cancelled != null, rs.getString("stage"), end, filter.now()));
 			})
 			.list();
 		return PageResponse.of(rows, page, total);
@@ -159,14 +147,15 @@ class ReservationReads {
 			.list();
 	}
 
-	private static ReservationStatus status(boolean cancelled, Instant start, Instant end, Instant now) {
+	/** As {@code Reservation.status}: cancelled, else the stage read, else the clock. */
+	private static ReservationStatus status(boolean cancelled, @Nullable String stage, Instant end, Instant now) {
 		if (cancelled) {
 			return ReservationStatus.CANCELLED;
 		}
-		if (now.isBefore(start)) {
-			return ReservationStatus.CONFIRMED;
+		if (stage != null) {
+			return ReservationStatus.valueOf(stage);
 		}
-		return now.isBefore(end) ? ReservationStatus.ACTIVE : ReservationStatus.COMPLETED;
+		return now.isBefore(end) ? ReservationStatus.CONFIRMED : ReservationStatus.COMPLETED;
 	}
 
 }

@@ -89,10 +89,6 @@ public class Failures {
 					+ " must be removed by an admin.";
 			clusters.moved(cluster, cluster.fail(why, now));
 			clusters.close(reservationId, false, now);
-			Reservation reservation = reservations.find(reservationId).orElseThrow();
-			if (reservation.status(now) == ReservationStatus.ENDING) {
-				reservations.markCompleted(reservationId);
-			}
 			timeline.record(reservationId, Timeline.TEARDOWN, "GAVE_UP", ClusterState.FAILED, attempt, why);
 			if (cluster.everBuilt()) {
 				events.publishEvent(new ClusterTornDown(reservationId, cluster.tenant(), cluster.pool(),

@@ -239,7 +239,6 @@ public class Provisioning {
 		if (cluster.state().isServing()) {
 			return new Plan(Kind.CONVERGE, reservation, cluster);
 		}
-		reservations.markProvisioning(id);
 		boolean resumed = cluster.state().isBuilding();
 		clusters.moved(cluster, cluster.startBuilding(now));
 		clusters.startedBuilding(id, now);
@@ -499,7 +498,6 @@ public class Provisioning {
 				// RUNNING_ACCEPTANCE_TESTS; removing what was built now spares it the wait.
 				return Overtaken.BY_TEARDOWN;
 			}
-			reservations.markActive(id);
 			Cluster ready = cluster.handOver(now);
 			clusters.moved(cluster, ready);
 			clusters.ready(id, now);

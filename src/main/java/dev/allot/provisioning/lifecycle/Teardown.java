@@ -142,7 +142,6 @@ public class Teardown {
 		String why = status == ReservationStatus.PREEMPTED ? "the reservation was preempted: its nodes are given up"
 				: step.why();
 		if (status == ReservationStatus.ACTIVE) {
-			reservations.markEnding(id);
 			why = "the window ended";
 		}
 		else if (live && neverReady(reservation, status)) {
@@ -184,10 +183,6 @@ public class Teardown {
 			}
 			clusters.close(id, true, now);
 			volumes.tornDown(id);
-			Reservation reservation = reservations.find(id).orElseThrow();
-			if (reservation.status(now) == ReservationStatus.ENDING) {
-				reservations.markCompleted(id);
-			}
 			timeline.record(id, Timeline.TEARDOWN, "SUCCEEDED", failed ? ClusterState.FAILED : ClusterState.DELETED,
 					attempt, !cluster.everBuilt() ? "Nothing had been built: nothing to remove."
 							: failed ? "Cleaned up after the failure: the driver finds nothing left."
