@@ -62,6 +62,30 @@ class ListsBrowserTests extends ConsoleBrowserTest {
 		assertThat(ids()).containsExactly(cancelled);
 	}
 
+	/**
+	 * The list reads a reservation's status as the API does ({@code ReservationStages}); it showed {@code Active},
+	 * from the clock alone, for a reservation in its window whose provisioning had failed.
+	 */
+	@Test
+	void aReservationThatFailedInItsWindowIsFailedOnTheListAsInTheApi() {
+		Team team = team(2, 16, 16, false);
+		String failed = bookByApi(team, 8, day(2), day(2).plus(Duration.ofHours(4)));
+		// its window runs now, and provisioning gave up on it (as ReservationLifecycle.markFailed stores it)
+		jdbc.sql("""
+				UPDATE reservation SET starts_at = now() - interval '1 hour', ends_at = now() + interval '3 hours',
+				    lifecycle_status = 'FAILED', status_reason = 'nodes never came', status_changed_at = now()
+				WHERE id = ?::uuid""").param(failed).update();
+		assertThat(api.get("/api/v1/tenants/" + team.tenant() + "/reservations/" + failed, team.token()).json()
+			.get("status").asString()).isEqualTo("FAILED");
+		signIn(team.member());
+
+		open("/tenants/" + team.tenant() + "/reservations");
+
+		assertThat(find("#reservations tbody tr[data-id='" + failed + "'] .badge.status").getText()).isEqualTo("Failed");
+		open("/tenants/" + team.tenant() + "/reservations?status=FAILED");
+		assertThat(ids()).containsExactly(failed);
+	}
+
 	@Test
 	void noTableIsCutOffAtDesktopOrPhoneWidths() {
 		Team team = team(3, 32, 32, false);

@@ -122,8 +122,9 @@ class ReservationReads {
 		List<Row> rows = jdbc.sql("""
 				SELECT r.id, r.project_slug, r.pool_name, r.gpu_type, r.gpus, r.starts_at, r.ends_at, r.cancelled_at,
 				       cardinality(r.nodes) AS node_count, (r.quote ->> 'total')::numeric AS total,
-				       r.quote ->> 'currency' AS currency, """ + ReservationStages.STAGE + """
-				 AS stage FROM """ + ReservationStages.FROM + where + orderBy + " LIMIT ? OFFSET ?")
+				       r.quote ->> 'currency' AS currency,
+				""" + ReservationStages.STAGE + " AS stage FROM " + ReservationStages.FROM + where + orderBy
+				+ " LIMIT ? OFFSET ?")
 			.params(paged)
 			.query((rs, n) -> {
 				Instant start = rs.getTimestamp("starts_at").toInstant();
