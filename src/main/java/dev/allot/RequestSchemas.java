@@ -13,7 +13,11 @@ import io.swagger.v3.oas.models.media.Schema;
 /**
  * What the request side of the contract says about absent values. {@link NullabilityModelConverter} lists every
  * field of a body as required, which is true of answers; a request may leave out what may be {@code null} (the
- * server reads an absent field as {@code null}), so in the schemas only requests use those fields are optional.
+ * server reads an absent field as {@code null}), so in every schema a request uses those fields are optional. For
+ * the few schemas that requests and answers share ({@code QuotaBody}, {@code PolicyBody}, {@code ClusterBody},
+ * {@code VolumeBody}, {@code WindowBody}, {@code IdleReclaimBody}) that also says an answer may leave them out,
+ * which the server never does: a validating proxy then accepts what the server accepts, at the price of a
+ * weaker presence check of those answers' nullable fields.
  * A nullable enum lists {@code null} among its values, or a validator refuses the {@code null} its type allows.
  * And a request's instants are {@code date-time}.
  */
@@ -46,7 +50,6 @@ final class RequestSchemas {
 				});
 			}
 		}));
-		requests.removeAll(answers);
 		for (String name : requests) {
 			Schema<?> schema = schemas.get(name);
 			if (schema.getRequired() != null && schema.getProperties() != null) {
@@ -54,7 +57,9 @@ final class RequestSchemas {
 				required.removeIf(field -> nullable(schema.getProperties().get(field)));
 				schema.setRequired(required.isEmpty() ? null : required);
 			}
-			instants(schema);
+			if (!answers.contains(name)) {
+				instants(schema);
+			}
 		}
 		schemas.values().forEach(RequestSchemas::nullInNullableEnums);
 	}

@@ -30,6 +30,20 @@ class RequestContractTests {
 			.isEmpty();
 	}
 
+	/**
+	 * Schemas that requests share with answers (a quota, its policies, a booking's cluster) leave their nullable
+	 * fields optional too: the README's quota and a booking with a cluster, as written, are valid.
+	 */
+	@Test
+	void aSchemaSharedWithAnswersLetsARequestLeaveOutWhatMayBeNull() {
+		assertThat(errors(put("/api/v1/tenants/vision-lab/quota", """
+				{"policies":[{"gpuType":"H100","guaranteedGpus":8,"maxGpus":16,"burst":true,"maxWindow":"P7D",
+				  "maxAdvance":"P90D","monthlyBudget":50000,"priority":"TRAINING"}]}"""))).isEmpty();
+		assertThat(errors(post("/api/v1/tenants/vision-lab/reservations", """
+				{"project":"nightly","pool":"h100-us","gpus":8,"startsAt":"2027-01-05T09:00:00Z",
+				 "endsAt":"2027-01-05T11:00:00Z","cluster":{"orchestrator":"SLURM"}}"""))).isEmpty();
+	}
+
 	@Test
 	void aTenantRenameNeedsNoStatusAndANullableEnumTakesNull() {
 		assertThat(errors(patch("/api/v1/tenants/vision-lab", "{\"displayName\":\"Vision Lab\"}"))).isEmpty();
@@ -54,6 +68,10 @@ class RequestContractTests {
 
 	private static SimpleRequest post(String path, String body) {
 		return json(SimpleRequest.Builder.post(path).withHeader("Idempotency-Key", "key-1"), body);
+	}
+
+	private static SimpleRequest put(String path, String body) {
+		return json(SimpleRequest.Builder.put(path).withHeader("If-Match", "\"1\""), body);
 	}
 
 	private static SimpleRequest patch(String path, String body) {
