@@ -13,6 +13,12 @@ import dev.allot.shared.TimeWindow;
 public record BookingRequest(String project, String pool, int gpus, TimeWindow window, ClusterSpec cluster,
 		boolean preemptible) {
 
+	/** The request as booked by {@code caller}: the booking's SSH keys open the booking user's login only. */
+	BookingRequest bookedBy(dev.allot.shared.security.Caller caller) {
+		String user = caller.kind() == dev.allot.shared.security.Caller.Kind.USER ? caller.subject() : null;
+		return new BookingRequest(project, pool, gpus, window, cluster.keysFor(user), preemptible);
+	}
+
 	/** Refuses, naming each field, a request the pool or the clock makes impossible. */
 	void requireFits(Pool target, int poolNodes, Instant now) {
 		List<FieldError> errors = new ArrayList<>();

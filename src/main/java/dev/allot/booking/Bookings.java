@@ -141,8 +141,9 @@ public class Bookings {
 	 * answer.
 	 */
 	public Booked book(Caller caller, String tenantSlug, @Nullable IdempotencyKey idempotencyKey,
-			BookingRequest request) {
+			BookingRequest asked) {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
+		BookingRequest request = asked.bookedBy(caller);
 		Target target = target(tenant, request);
 		try {
 			for (int attempt = 1;; attempt++) {

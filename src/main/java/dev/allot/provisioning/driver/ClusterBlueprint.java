@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 
 import dev.allot.booking.ClusterSpec.Orchestrator;
 import dev.allot.shared.Slugs;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What to build for one reservation, as booked: the nodes (hostnames as the pool's cluster knows them),
@@ -18,13 +19,16 @@ import dev.allot.shared.Slugs;
  * @param gpusPerNode GPUs on each reserved node (the GPU quota is nodes times this)
  * @param cudaDriver the CUDA driver version the nodes must run, e.g. {@code 550.54.15}
  * @param sharedMemoryGi size of {@code /dev/shm} for the tenant's workloads
- * @param sshPublicKeys keys of the tenant's users, for SSH access where the orchestrator offers it
+ * @param sshPublicKeys the booking's keys, for SSH access where the orchestrator offers it
  * @param loginUsers the tenant's users who may log in and submit ({@link #isLoginUser}), where the orchestrator has
- * user accounts (Slurm); the keys are installed for each of them
+ * user accounts (Slurm)
+ * @param keysFor the one login the booking's keys open: the user who booked, when that user is among
+ * {@code loginUsers}; {@code null} (a service account booked): they open none. A key never opens another user's
+ * login, so making someone a member gives nobody their login.
  */
 public record ClusterBlueprint(UUID reservationId, String tenant, String project, List<String> nodes, int gpusPerNode,
 		Instant startsAt, Instant endsAt, Orchestrator orchestrator, String cudaDriver, int sharedMemoryGi,
-		List<Volume> volumes, List<String> sshPublicKeys, List<String> loginUsers) {
+		List<Volume> volumes, List<String> sshPublicKeys, List<String> loginUsers, @Nullable String keysFor) {
 
 	/** A portable POSIX user name (what useradd accepts by default), at most 32 characters. */
 	private static final Pattern LOGIN_USER = Pattern.compile("^[a-z_][a-z0-9_-]{0,31}$");
@@ -62,7 +66,7 @@ public record ClusterBlueprint(UUID reservationId, String tenant, String project
 			Instant startsAt, Instant endsAt, Orchestrator orchestrator, String cudaDriver, int sharedMemoryGi,
 			List<Volume> volumes, List<String> sshPublicKeys) {
 		this(reservationId, tenant, project, nodes, gpusPerNode, startsAt, endsAt, orchestrator, cudaDriver,
-				sharedMemoryGi, volumes, sshPublicKeys, List.of());
+				sharedMemoryGi, volumes, sshPublicKeys, List.of(), null);
 	}
 
 	/**

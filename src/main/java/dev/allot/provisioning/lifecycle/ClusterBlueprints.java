@@ -20,7 +20,7 @@ final class ClusterBlueprints {
 				r.endsAt(), asked.orchestrator(), asked.cudaDriver() != null ? asked.cudaDriver() : defaults.defaultCudaDriver(),
 				shm != null && shm > 0 ? shm : defaults.defaultSharedMemoryGi(),
 				asked.volumes().stream().map(v -> new ClusterBlueprint.Volume(v.name(), v.sizeGi())).toList(),
-				asked.sshPublicKeys(), loginUsers);
+				asked.sshPublicKeys(), loginUsers, asked.keysFor());
 	}
 
 }

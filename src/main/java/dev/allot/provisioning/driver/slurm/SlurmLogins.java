@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * The account is the tenant's, shared by its reservations: provisioning makes its user associations exactly the
  * blueprint's {@code loginUsers} (a member who left loses hers), and teardown removes them once no other Allot
  * reservation of the tenant is left on the controller. Allot's own user (which runs the health checks) is never
- * touched here. Keys go into one file per user in the login node's {@code authorized-keys-dir}, each line ending in
- * the reservation's name ({@code allot-<id>}, which no base64 key contains), so that teardown removes exactly the
- * lines of its reservation and leaves every other line alone. Edits run under {@code flock} on a lock file in that
+ * touched here. A booking's keys go only to its booker's file in the login node's {@code authorized-keys-dir}, each
+ * line ending in the reservation's name ({@code allot-<id>}, which no base64 key contains), so that teardown removes
+ * exactly the lines of its reservation and leaves every other line alone. Edits run under {@code flock} on a lock file in that
  * folder, as separate commands whose arguments are fixed names (the key lines travel on standard input): nothing a
  * tenant typed reaches a shell.
  */
@@ -84,27 +84,39 @@ final class SlurmLogins {
 					+ String.join(", ", removed), "sacctmgr show assoc account=" + account));
 		}
 		if (!spec.sshPublicKeys().isEmpty()) {
-			done.add(spec.loginUsers().isEmpty()
-					? new BuildStep("SSH keys not installed: no tenant member has a login (a POSIX user name, role "
-							+ "MEMBER or above)", "the team's Members page")
-					: installKeys(spec));
+			done.add(installKeys(spec));
 		}
 		return done;
 	}
 
+	/**
+	 * The booking's keys go to one login only, its booker's ({@link ClusterBlueprint#keysFor}): never to another
+	 * member's, so that making someone a member of a tenant gives its users no way into that person's login.
+	 */
 	private BuildStep installKeys(ClusterBlueprint spec) {
 		String marker = spec.ref().name();
 		if (loginNode == null || keysDir == null) {
 			return new BuildStep("SSH keys not installed: no login node is configured for this pool",
 					"allot.provisioning.pools.<pool>.slurm.login-node.authorized-keys-dir");
 		}
+		String owner = spec.keysFor();
+		if (owner == null || !spec.loginUsers().contains(owner)) {
+			if (!installed(marker).isEmpty()) {
+				removeKeys(marker);
+			}
+			return new BuildStep("SSH keys not installed: a booking's keys open only the login of the user who booked "
+					+ "it, and " + (owner == null ? "a service account booked this one"
+							: owner + " has no login here (a POSIX user name, role MEMBER or above)"),
+					"the team's Members page");
+		}
+		List<String> owners = List.of(owner);
 		List<String> lines = spec.sshPublicKeys().stream().map(key -> line(key, marker)).distinct().toList();
 		Set<String> wanted = new LinkedHashSet<>();
-		spec.loginUsers().forEach(user -> lines.forEach(line -> wanted.add(keysDir + "/" + user + ":" + line)));
+		owners.forEach(user -> lines.forEach(line -> wanted.add(keysDir + "/" + user + ":" + line)));
 		if (!installed(marker).equals(wanted)) {
 			removeKeys(marker);
 			String input = String.join("\n", lines) + "\n";
-			for (String user : spec.loginUsers()) {
+			for (String user : owners) {
 				SlurmCommands.Result appended = loginNode.runWithInput(input, "flock", lock(), "dd",
 						"of=" + keysDir + "/" + user, "oflag=append", "conv=notrunc", "status=none");
 				if (!appended.ok()) {
@@ -116,7 +128,7 @@ final class SlurmLogins {
 						+ " differ from the request after writing them", true);
 			}
 		}
-		return new BuildStep(lines.size() + " SSH key(s) installed for " + String.join(", ", spec.loginUsers()) + " on "
+		return new BuildStep(lines.size() + " SSH key(s) installed for " + owner + ", who booked, on "
 				+ loginHost, "grep -r " + marker + " " + keysDir);
 	}
 

@@ -122,17 +122,50 @@ class SlurmLoginTests {
 	void aMemberWhoLeftTheTenantLosesTheAccountAndTheKeysWhenTheClusterIsProvisionedAgain() throws IOException {
 		String stays = user();
 		String leaves = user();
-		ClusterBlueprint spec = withLogins(Specs.slurm(List.of("gpu-006")), List.of(stays, leaves), List.of(KEY));
+		// the one who leaves booked it: the keys are in that login only
+		ClusterBlueprint spec = withLogins(Specs.slurm(List.of("gpu-006")), List.of(stays, leaves), List.of(KEY), leaves);
 		driver.provision(spec);
 		assertThat(submit(leaves, spec).exitCode()).isZero();
+		assertThat(Files.readString(keys.resolve(leaves))).contains(spec.ref().name());
 
-		ProvisionedCluster again = driver.provision(withLogins(spec, List.of(stays), List.of(KEY)));
+		ProvisionedCluster again = driver.provision(withLogins(spec, List.of(stays), List.of(KEY), leaves));
 
 		assertThat(submit(leaves, spec).exitCode()).isNotZero();
 		assertThat(submit(stays, spec).exitCode()).isZero();
 		assertThat(Files.readString(keys.resolve(leaves))).isEmpty();
-		assertThat(Files.readString(keys.resolve(stays))).contains(spec.ref().name());
+		assertThat(keys.resolve(stays)).as("the booking's keys never open another member's login").doesNotExist();
 		assertThat(again.steps()).anySatisfy(step -> assertThat(step.line()).contains("Removed from account", leaves));
+		assertThat(again.steps()).anySatisfy(step -> assertThat(step.line()).startsWith("SSH keys not installed")
+			.contains(leaves + " has no login here"));
+		driver.teardown(spec.ref());
+	}
+
+	/**
+	 * Issue 28, finding 5: a tenant admin who makes another tenant's user (bob) a member and books with their own key
+	 * gets no way into bob's login: the key goes to the booker's login only. A service account's booking opens no
+	 * login at all.
+	 */
+	@Test
+	void aBookingsKeysOpenOnlyItsBookersLoginNeverAnotherMembers() throws IOException {
+		String attacker = user();
+		String bob = user();
+		Files.writeString(keys.resolve(bob), SITE_LINE + "\n");
+		ClusterBlueprint spec = withLogins(Specs.slurm(List.of("gpu-008")), List.of(attacker, bob), List.of(KEY),
+				attacker);
+
+		ProvisionedCluster cluster = driver.provision(spec);
+
+		assertThat(Files.readAllLines(keys.resolve(bob))).containsExactly(SITE_LINE);
+		assertThat(Files.readString(keys.resolve(attacker))).contains(spec.ref().name());
+		assertThat(cluster.steps()).anySatisfy(step -> assertThat(step.line())
+			.startsWith("1 SSH key(s) installed for " + attacker + ", who booked"));
+
+		ProvisionedCluster byServiceAccount = driver.provision(withLogins(spec, List.of(attacker, bob), List.of(KEY), null));
+
+		assertThat(Files.readString(keys.resolve(attacker))).doesNotContain(spec.ref().name());
+		assertThat(Files.readAllLines(keys.resolve(bob))).containsExactly(SITE_LINE);
+		assertThat(byServiceAccount.steps()).anySatisfy(step -> assertThat(step.line())
+			.contains("a service account booked this one"));
 		driver.teardown(spec.ref());
 	}
 
@@ -183,11 +216,17 @@ class SlurmLoginTests {
 			.toList();
 	}
 
+	/** The blueprint with these logins and keys, booked by the first of the users. */
 	static ClusterBlueprint withLogins(ClusterBlueprint spec, List<String> users, List<String> keys) {
+		return withLogins(spec, users, keys, users.isEmpty() ? null : users.getFirst());
+	}
+
+	static ClusterBlueprint withLogins(ClusterBlueprint spec, List<String> users, List<String> keys,
+			@org.jspecify.annotations.Nullable String bookedBy) {
 		ClusterRef ref = spec.ref();
 		return new ClusterBlueprint(ref.reservationId(), spec.tenant(), spec.project(), spec.nodes(), spec.gpusPerNode(),
 				spec.startsAt(), spec.endsAt(), spec.orchestrator(), spec.cudaDriver(), spec.sharedMemoryGi(),
-				spec.volumes(), keys, users);
+				spec.volumes(), keys, users, bookedBy);
 	}
 
 }
