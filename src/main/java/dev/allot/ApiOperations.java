@@ -94,7 +94,14 @@ final class ApiOperations {
 		op("GET", "/tenants/{tenant}/members", "listMembers", "members", "List a tenant's members",
 				"Users and their tenant role.");
 		op("POST", "/tenants/{tenant}/members", "addMember", "members", "Add a member",
-				"Gives a user a role in the tenant (tenant admin).");
+				"A platform admin adds the user at once (201, the member). A tenant admin invites them (202, the "
+						+ "invitation): they become a member only when they accept it (POST /invitations/{id}/accept).");
+		op("GET", "/invitations", "listInvitations", "members", "List my invitations",
+				"The signed-in user's invitations to join tenants that wait for an answer (expired ones say so).");
+		op("POST", "/invitations/{id}/accept", "acceptInvitation", "members", "Accept an invitation",
+				"Only the invited user, once, before it expires: makes them a member with the invited role.");
+		op("POST", "/invitations/{id}/decline", "declineInvitation", "members", "Decline an invitation",
+				"Only the invited user, once: nothing else changes.");
 		op("GET", "/tenants/{tenant}/members/{username}", "getMember", "members", "Get a member",
 				"One member and its role.");
 		op("PUT", "/tenants/{tenant}/members/{username}", "changeMemberRole", "members", "Change a member's role",
@@ -283,7 +290,11 @@ final class ApiOperations {
 		refuses("deleteProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
 		refuses("createTenant", refusal(409, "tenant_exists", "Tenant vision-lab already exists"));
 		refuses("createProject", refusal(409, "project_exists", "Project nightly already exists"));
-		refuses("addMember", refusal(409, "member_exists", "alice is already a member"));
+		refuses("addMember", refusal(409, "member_exists", "alice is already a member"),
+				refusal(409, "invitation_exists", "alice already has an invitation to vision-lab that waits for an answer"));
+		refuses("acceptInvitation", refusal(409, "invitation_expired", "The invitation to vision-lab expired"),
+				refusal(409, "invitation_answered", "The invitation to vision-lab was already declined"));
+		refuses("declineInvitation", refusal(409, "invitation_answered", "The invitation to vision-lab was already accepted"));
 		refuses("createUser", refusal(409, "user_exists", "User alice already exists"));
 		refuses("createGpuType", refusal(409, "gpu_type_exists", "GPU type H100 already exists"));
 		refuses("createPool", refusal(409, "pool_exists", "Pool h100-us already exists"),

@@ -179,18 +179,94 @@ public class Tenancy {
 
 	// Members (tenant admin)
 
-	public Member addMember(Caller caller, String tenantSlug, String username, TenantRole role) {
+	/** How long an invitation waits for its answer. */
+	static final java.time.Duration INVITATION_LIFETIME = java.time.Duration.ofDays(14);
+
+	/**
+	 * What adding a member did: a platform admin adds them at once ({@code member}); a tenant admin invites them
+	 * ({@code invitation}), and they become a member only when they accept.
+	 */
+	public record Joining(@Nullable Member member, @Nullable Invitation invitation) {
+	}
+
+	/**
+	 * Adds an existing user to the tenant. Nobody is made a member of a tenant without consent: a tenant admin's
+	 * request is an invitation the user accepts ({@link #accept}); a platform admin adds directly, audited as such.
+	 */
+	public Joining addMember(Caller caller, String tenantSlug, String username, TenantRole role) {
 		Tenant tenant = writable(caller, tenantSlug, TenantRole.TENANT_ADMIN);
 		if (!users.exists(username)) {
 			throw InvalidInputException.of("username", "No user is named " + username + ". A person needs an Allot "
 					+ "account (or to have signed in once) before joining a team; check the spelling.");
 		}
-		Member member = new Member(username, role, clock.instant());
+		if (repository.member(tenant.id(), username).isPresent()) {
+			throw AllotException.conflict("member_exists", username + " is already a member of " + tenantSlug);
+		}
+		java.time.Instant now = clock.instant();
+		if (!caller.isPlatformAdmin()) {
+			Invitation invitation = new Invitation(UUID.randomUUID(), tenantSlug, username, role, caller.subject(), now,
+					now.plus(INVITATION_LIFETIME), Invitation.Status.PENDING);
+			if (!repository.insertInvitation(tenant.id(), invitation)) {
+				throw AllotException.conflict("invitation_exists",
+						username + " already has an invitation to " + tenantSlug + " that waits for an answer");
+			}
+			audit.record(AuditRecord.created(tenantSlug, "invitation", invitation.id().toString(), invitation));
+			return new Joining(null, invitation);
+		}
+		Member member = new Member(username, role, now);
 		if (!repository.insertMember(tenant.id(), member)) {
 			throw AllotException.conflict("member_exists", username + " is already a member of " + tenantSlug);
 		}
 		audit.record(AuditRecord.created(tenantSlug, "member", username, member));
-		return member;
+		return new Joining(member, null);
+	}
+
+	/** The caller's invitations that wait for an answer (expired ones included, so they can see why). */
+	@Transactional(readOnly = true)
+	public List<Invitation> invitations(Caller caller) {
+		if (caller.kind() != Caller.Kind.USER) {
+			return List.of();
+		}
+		return repository.openInvitations(caller.subject(), clock.instant());
+	}
+
+	/** The invited user accepts: they become a member with the role they were invited to. */
+	public Member accept(Caller caller, UUID id) {
+		Invitation invitation = answerable(caller, id);
+		Tenant tenant = find(invitation.tenant()).orElseThrow(() -> AllotException.notFound("Invitation " + id));
+		java.time.Instant now = clock.instant();
+		Member member = new Member(invitation.username(), invitation.role(), now);
+		repository.insertMember(tenant.id(), member);
+		repository.answerInvitation(id, Invitation.Status.ACCEPTED, now);
+		audit.record(new AuditRecord(invitation.tenant(), "invitation.accepted", "invitation", id.toString(), invitation,
+				invitation.answered(Invitation.Status.ACCEPTED)));
+		return repository.member(tenant.id(), invitation.username()).orElse(member);
+	}
+
+	/** The invited user declines: nothing else changes. */
+	public Invitation decline(Caller caller, UUID id) {
+		Invitation invitation = answerable(caller, id);
+		repository.answerInvitation(id, Invitation.Status.DECLINED, clock.instant());
+		Invitation declined = invitation.answered(Invitation.Status.DECLINED);
+		audit.record(new AuditRecord(invitation.tenant(), "invitation.declined", "invitation", id.toString(), invitation,
+				declined));
+		return declined;
+	}
+
+	/** Only the invited user answers, once, before it expires: anyone else learns nothing of it (404). */
+	private Invitation answerable(Caller caller, UUID id) {
+		Invitation invitation = repository.invitationForUpdate(id, clock.instant())
+			.filter(i -> caller.kind() == Caller.Kind.USER && i.username().equals(caller.subject()))
+			.orElseThrow(() -> AllotException.notFound("Invitation " + id));
+		if (invitation.status() == Invitation.Status.EXPIRED) {
+			throw AllotException.conflict("invitation_expired", "The invitation to " + invitation.tenant()
+					+ " expired at " + dev.allot.shared.UtcText.of(invitation.expiresAt()) + "; ask for a new one");
+		}
+		if (invitation.status() != Invitation.Status.PENDING) {
+			throw AllotException.conflict("invitation_answered", "The invitation to " + invitation.tenant()
+					+ " was already " + invitation.status().name().toLowerCase(java.util.Locale.ROOT));
+		}
+		return invitation;
 	}
 
 	public Member changeMemberRole(Caller caller, String tenantSlug, String username, TenantRole role) {

@@ -122,6 +122,51 @@ class TenancyRepository {
 			.update() == 1;
 	}
 
+	/** Stores an open invitation; false when the user already has one to this tenant. */
+	boolean insertInvitation(UUID tenantId, Invitation invitation) {
+		return jdbc.sql("""
+				INSERT INTO member_invitation (id, tenant_id, username, role, invited_by, created_at, expires_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""")
+			.params(invitation.id(), tenantId, invitation.username(), invitation.role().name(), invitation.invitedBy(),
+					java.sql.Timestamp.from(invitation.createdAt()), java.sql.Timestamp.from(invitation.expiresAt()))
+			.update() == 1;
+	}
+
+	private static final String INVITATIONS = """
+			SELECT i.*, t.slug FROM member_invitation i JOIN tenant t ON t.id = i.tenant_id""";
+
+	/** The invitation, locked for its answer. */
+	java.util.Optional<Invitation> invitationForUpdate(UUID id, java.time.Instant now) {
+		return jdbc.sql(INVITATIONS + " WHERE i.id = ? FOR UPDATE OF i")
+			.param(id)
+			.query((rs, n) -> invitation(rs, now))
+			.optional();
+	}
+
+	/** The user's invitations nobody answered yet, expired or not, newest first. */
+	List<Invitation> openInvitations(String username, java.time.Instant now) {
+		return jdbc.sql(INVITATIONS + " WHERE i.username = ? AND i.answered_at IS NULL ORDER BY i.created_at DESC LIMIT 100")
+			.param(username)
+			.query((rs, n) -> invitation(rs, now))
+			.list();
+	}
+
+	void answerInvitation(UUID id, Invitation.Status answer, java.time.Instant at) {
+		jdbc.sql("UPDATE member_invitation SET answer = ?, answered_at = ? WHERE id = ? AND answered_at IS NULL")
+			.params(answer.name(), java.sql.Timestamp.from(at), id)
+			.update();
+	}
+
+	private static Invitation invitation(java.sql.ResultSet rs, java.time.Instant now) throws java.sql.SQLException {
+		String answer = rs.getString("answer");
+		java.time.Instant expires = rs.getTimestamp("expires_at").toInstant();
+		Invitation.Status status = answer != null ? Invitation.Status.valueOf(answer)
+				: now.isBefore(expires) ? Invitation.Status.PENDING : Invitation.Status.EXPIRED;
+		return new Invitation(rs.getObject("id", UUID.class), rs.getString("slug"), rs.getString("username"),
+				TenantRole.valueOf(rs.getString("role")), rs.getString("invited_by"),
+				rs.getTimestamp("created_at").toInstant(), expires, status);
+	}
+
 	void updateMemberRole(UUID tenantId, String username, TenantRole role) {
 		jdbc.sql("UPDATE member SET role = ? WHERE tenant_id = ? AND subject = ?")
 			.params(role.name(), tenantId, username)

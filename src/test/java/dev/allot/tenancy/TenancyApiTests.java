@@ -105,8 +105,12 @@ class TenancyApiTests extends IntegrationTest {
 		assertThat(duplicate.status()).isEqualTo(409);
 
 		String user = newUser();
-		assertThat(api.post("/api/v1/tenants/" + tenant + "/members", token, Map.of("username", user, "role", "VIEWER"))
-			.status()).isEqualTo(201);
+		// a tenant admin invites; the user joins by accepting (InvitationTests)
+		Api.Response invited = api.post("/api/v1/tenants/" + tenant + "/members", token,
+				Map.of("username", user, "role", "VIEWER"));
+		assertThat(invited.status()).isEqualTo(202);
+		assertThat(api.post("/api/v1/invitations/" + invited.json().get("id").asString() + "/accept", userToken(user),
+				Map.of()).status()).isEqualTo(200);
 		assertThat(api.put("/api/v1/tenants/" + tenant + "/members/" + user, token, Map.of("role", "MEMBER"))
 			.json()
 			.get("role")

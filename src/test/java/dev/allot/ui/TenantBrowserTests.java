@@ -8,8 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class TenantBrowserTests extends BrowserTest {
 
+	/**
+	 * A tenant admin's "Add member" is an invitation (issue 28, finding 5): the colleague is a member only once they
+	 * accept it on their Invitations page, which the header links to while it waits.
+	 */
 	@Test
-	void aTenantAdminAddsAMemberChangesTheRoleAndRemovesThem() {
+	void aTenantAdminInvitesAMemberWhoAcceptsThenChangesTheRoleAndRemovesThem() {
 		String tenant = newTenant();
 		String admin = newUser();
 		String colleague = newUser();
@@ -22,8 +26,21 @@ class TenantBrowserTests extends BrowserTest {
 		find("#username").sendKeys(colleague);
 		new Select(find("#role")).selectByValue("VIEWER");
 		submit("#add-member-submit");
-		assertThat(find("#notice").getText()).isEqualTo("Added " + colleague + " as viewer.");
+		assertThat(find("#notice").getText())
+			.isEqualTo("Invited " + colleague + " as viewer: they join when they accept, on their Invitations page.");
+		assertThat(memberCount(tenant)).isEqualTo(1);
+
+		signIn(colleague);
+		assertThat(find("#nav-invitations").getText()).isEqualTo("Invitations (1)");
+		find("#nav-invitations").click();
+		assertThat(find("#invitations").getText()).contains(tenant, "Viewer");
+		submit("#invitations .accept-invitation");
+		assertThat(find("#notice").getText()).isEqualTo("You joined " + tenant + " as viewer.");
+		assertThat(exists("#nav-invitations")).isFalse();
 		assertThat(role(tenant, colleague)).isEqualTo("VIEWER");
+
+		signIn(admin);
+		open("/tenants/" + tenant + "/members");
 
 		String row = "tr[data-username='" + colleague + "']";
 		new Select(find(row + " select")).selectByValue("MEMBER");

@@ -6,8 +6,12 @@ import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
+import dev.allot.tenancy.Invitation;
 import dev.allot.tenancy.Member;
 import dev.allot.tenancy.Tenancy;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -46,10 +50,18 @@ class MembersController {
 		this.tenancy = tenancy;
 	}
 
-	@ResponseStatus(HttpStatus.CREATED)
+	/** 201 with the member when a platform admin adds; 202 with the invitation when a tenant admin invites. */
 	@PostMapping
-	ResponseEntity<Member> add(Caller caller, @PathVariable String tenant, @Valid @RequestBody AddMember body) {
-		Member member = tenancy.addMember(caller, tenant, body.username(), body.role());
+	@ApiResponse(responseCode = "201", description = "Added (a platform admin)",
+			content = @Content(schema = @Schema(implementation = Member.class)))
+	@ApiResponse(responseCode = "202", description = "Invited (a tenant admin): a member once they accept",
+			content = @Content(schema = @Schema(implementation = Invitation.class)))
+	ResponseEntity<?> add(Caller caller, @PathVariable String tenant, @Valid @RequestBody AddMember body) {
+		Tenancy.Joining joining = tenancy.addMember(caller, tenant, body.username(), body.role());
+		Member member = joining.member();
+		if (member == null) {
+			return ResponseEntity.accepted().body(joining.invitation());
+		}
 		return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant + "/members/" + member.username()))
 			.body(member);
 	}

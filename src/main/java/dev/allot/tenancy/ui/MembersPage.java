@@ -45,8 +45,12 @@ class MembersPage {
 		TenantRole role = Forms.parseRole(form.role(), "role", new FormErrors());
 		if (errors.isEmpty() && role != null) {
 			try {
-				Member member = tenancy.addMember(caller, tenant, form.cleanUsername(), role);
-				redirect.addFlashAttribute("notice", "Added " + member.username() + " as " + label(role) + ".");
+				Tenancy.Joining joining = tenancy.addMember(caller, tenant, form.cleanUsername(), role);
+				Member member = joining.member();
+				redirect.addFlashAttribute("notice", member != null
+						? "Added " + member.username() + " as " + label(role) + "."
+						: "Invited " + form.cleanUsername() + " as " + label(role) + ": they join when they accept, "
+								+ "on their Invitations page.");
 				return "redirect:/tenants/" + tenant + "/members";
 			}
 			catch (AllotException refused) {

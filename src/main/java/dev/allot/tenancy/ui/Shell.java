@@ -12,8 +12,10 @@ import org.jspecify.annotations.Nullable;
  * @param tenants the tenants the switcher offers, the current one included
  * @param current the tenant the user works in, if any
  * @param path the path of this page, so that switching tenant can come back to the same page
+ * @param invitations how many invitations to join a tenant wait for the user's answer (the header links to them)
  */
-record Shell(String userName, boolean admin, List<TenantChoice> tenants, @Nullable TenantChoice current, String path) {
+record Shell(String userName, boolean admin, List<TenantChoice> tenants, @Nullable TenantChoice current, String path,
+		int invitations) {
 
 	record TenantChoice(String slug, String displayName) {
 	}
