@@ -1,0 +1,33 @@
+package dev.allot.billing.ui;
+
+import java.util.UUID;
+
+import dev.allot.billing.budgets.Notifications;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.web.UiController;
+
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+
+/**
+ * The notices about a reservation, as a warning on its page where its owner looks (the reservation page loads it
+ * with {@code hx-get}, as it loads its cluster section): preempted and until when its nodes stay, a node out of
+ * service, failed, idle. Nothing when there is none.
+ */
+@UiController
+class ReservationNotices {
+
+	private final Notifications notifications;
+
+	ReservationNotices(Notifications notifications) {
+		this.notifications = notifications;
+	}
+
+	@GetMapping("/tenants/{tenant}/reservations/{id}/notices")
+	String notices(Caller caller, Model model, @PathVariable String tenant, @PathVariable UUID id) {
+		model.addAttribute("notices", NoticeView.of(notifications.about(caller, tenant, id)));
+		return "billing/notices :: reservation";
+	}
+
+}
