@@ -79,6 +79,20 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 	}
 
 	@Test
+	void aQuotaRefusalInTheQuoteGivesItsTimeInTheBrowsersZone() {
+		java.time.ZoneId india = java.time.ZoneId.of("Asia/Kolkata");
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", india.getId()));
+		Team team = team(2, 8, 8, false);
+		signIn(team.member());
+		Instant start = day(3).plus(Duration.ofHours(9));
+		open("/book?pool=" + team.pool() + "&start=" + start + "&end=" + start.plus(Duration.ofHours(4)) + "&gpus=16");
+		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "no-fit"));
+		String local = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(start.atZone(india));
+		assertThat(find("#reasons").getText()).contains("(from " + local + " GMT+5:30)").doesNotContain("UTC");
+		assertThat(find("#reasons time").getDomAttribute("title")).endsWith("UTC");
+	}
+
+	@Test
 	void aLapsedSessionKeepsTheFormAndComesBackToItAfterSigningIn() {
 		Team team = team(4, 32, 32, false);
 		openFittingForm(team);

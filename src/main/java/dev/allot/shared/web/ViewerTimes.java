@@ -83,12 +83,13 @@ public record ViewerTimes(ZoneId zone) {
 	public record Part(String text, @Nullable Instant instant) {
 	}
 
+	/** An instant as messages written for the API carry it: ISO 8601 in UTC, or {@link dev.allot.shared.UtcText}'s. */
 	private static final java.util.regex.Pattern INSTANT = java.util.regex.Pattern
-		.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?Z");
+		.compile("(\\d{4}-\\d{2}-\\d{2})(?:T(\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?)Z| (\\d{2}:\\d{2}) UTC)");
 
 	/**
-	 * A text cut where it names an instant ({@code 2026-12-04T21:36:51.254374Z}, as messages written for the API
-	 * carry them), so that a page shows each as a time in the viewer's zone instead of raw UTC.
+	 * A text cut where it names an instant ({@code 2026-12-04T21:36:51.254374Z}, {@code 2026-12-04 21:36 UTC}), so
+	 * that a page shows each as a time in the viewer's zone instead of UTC.
 	 */
 	public List<Part> parts(@Nullable String text) {
 		if (text == null || text.isEmpty()) {
@@ -99,8 +100,9 @@ public record ViewerTimes(ZoneId zone) {
 		int from = 0;
 		while (found.find()) {
 			Instant instant;
+			String time = found.group(2) != null ? found.group(2) : found.group(3);
 			try {
-				instant = Instant.parse(found.group());
+				instant = Instant.parse(found.group(1) + "T" + (time.length() == 5 ? time + ":00" : time) + "Z");
 			}
 			catch (DateTimeParseException ex) {
 				continue;
