@@ -70,6 +70,7 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		// the team's own Quota page says the same in words, with the week ahead
 		open("/tenants/" + tenant + "/quota");
 		assertThat(find("#windows-" + gpuType).getText()).isEqualTo("SAT, SUN 00:00-24:00: up to 64 GPUs (Europe/Berlin)");
+		assertThat(find("main").getText()).contains("Training").doesNotContain("TRAINING");
 		assertThat(findAll("#standing-" + gpuType + " tbody tr")).hasSize(7);
 		assertThat(find("#standing-" + gpuType + " tbody tr").getText()).contains("0 of 16", "Reserved GPUs");
 		fullScreenshot("laptop-admin_quota");
