@@ -77,6 +77,32 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 	}
 
 	@Test
+	void whileEditingTheImpactNamesTheFieldToFixAndTheOverviewHasNoEmptyRowHeader() {
+		String gpuType = newGpuType();
+		addNodes(newPool(gpuType, 8), 2); // guarantees need healthy capacity
+		String other = newGpuType();
+		addNodes(newPool(other, 8), 2);
+		String tenant = "aa" + unique("q");
+		api.post("/api/v1/tenants", adminToken(), java.util.Map.of("slug", tenant, "displayName", "First " + tenant));
+		setQuota(tenant, policy(gpuType, 8, 16, false), policy(other, 8, 16, false));
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+
+		// the second row of a tenant with two GPU types is still named, for a screen reader (no empty header)
+		open("/admin/quotas");
+		for (var header : findAll("tbody[data-tenant='" + tenant + "'] th[scope=row]")) {
+			assertThat(header.getDomProperty("textContent").strip()).isEqualTo("First " + tenant);
+		}
+
+		open("/admin/quotas/" + tenant);
+		field("maxGpus", gpuType).clear();
+		field("maxGpus", gpuType).sendKeys("4");
+		waitFor(org.openqa.selenium.support.ui.ExpectedConditions.textToBePresentInElementLocated(
+				org.openqa.selenium.By.id("impact-" + gpuType), "must be at least"));
+		assertThat(find("#impact-" + gpuType).getText()).isEqualTo("Fix Maximum GPUs (must be at least the guaranteed "
+				+ "GPUs (8)) to see which reservations these limits would affect.");
+	}
+
+	@Test
 	void savingOverSomeoneElsesChangeIsRefusedWithoutLosingIt() {
 		String gpuType = newGpuType();
 		addNodes(newPool(gpuType, 8), 2); // guarantees need healthy capacity
