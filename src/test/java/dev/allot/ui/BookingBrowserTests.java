@@ -206,4 +206,21 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 	}
 
 
+
+	@Test
+	void theFormListsTheTeamsPoolsFirstAndMarksThoseItHasNoQuotaFor() {
+		Team team = team(1, 8, 8, false);
+		String elsewhere = newPool(newGpuType(), 8);
+		addNodes(elsewhere, 1);
+		signIn(team.member());
+		open("/book");
+		var groups = findAll("#pool optgroup");
+		assertThat(groups).hasSize(2);
+		assertThat(groups.get(0).getDomAttribute("label")).isEqualTo("Your team's pools");
+		assertThat(groups.get(1).getDomAttribute("label")).isEqualTo("Other pools: your team has no quota for them");
+		assertThat(find("#pool optgroup:first-child option[value='" + team.pool() + "']").isSelected()).isTrue();
+		assertThat(find("#pool optgroup:last-child option[value='" + elsewhere + "']").getText()).endsWith("· no quota");
+		assertThat(findAll("#pool optgroup:first-child option[value='" + elsewhere + "']")).isEmpty();
+	}
+
 }
