@@ -89,6 +89,11 @@ class AdminBrowserTests extends BrowserTest {
 		assertThat(browser.getCurrentUrl()).as("htmx pushes the filters into the address").contains("tenant=" + tenant);
 		assertThat(findAll("#audit-events tbody tr")).hasSize(2);
 		assertThat(find("#audit-events").getText()).contains("project.created", "tenant.created");
+		// to the second, in the browser's zone and in UTC on hover
+		for (var time : findAll("#audit-events tbody time")) {
+			assertThat(time.getText()).matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} \\S+");
+			assertThat(time.getDomAttribute("title")).matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC");
+		}
 	}
 
 	@Test

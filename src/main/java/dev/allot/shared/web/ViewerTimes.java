@@ -24,6 +24,8 @@ public record ViewerTimes(ZoneId zone) {
 
 	private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
 
+	private static final DateTimeFormatter DATE_TIME_SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
 	private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("zzz", java.util.Locale.ENGLISH);
 
 	private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd");
@@ -77,6 +79,16 @@ public record ViewerTimes(ZoneId zone) {
 	/** {@code 2027-01-05 09:00 UTC}, for the hover text. */
 	public String utc(Instant instant) {
 		return DATE_TIME.format(instant.atZone(ZoneOffset.UTC)) + " UTC";
+	}
+
+	/** {@code 2027-01-05 10:00:07} in the viewer's zone. */
+	public String localSeconds(Instant instant) {
+		return DATE_TIME_SECONDS.format(instant.atZone(zone));
+	}
+
+	/** {@code 2027-01-05 09:00:07 UTC}, for the hover text. */
+	public String utcSeconds(Instant instant) {
+		return DATE_TIME_SECONDS.format(instant.atZone(ZoneOffset.UTC)) + " UTC";
 	}
 
 	/** A piece of a text: words, or an instant to show as a time ({@code text} then holds it as written). */
