@@ -23,12 +23,7 @@ class NoticesBrowserTests extends ConsoleBrowserTest {
 	void aPreemptedReservationWarnsOnItsOwnPageAndNoticesShowTheirTimesInTheBrowsersZone() {
 		Team owner = team(1, 8, 8, false);
 		Team rival = teamOn(owner.gpuType(), owner.pool(), 0, 8, false);
-		Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
-		// the rival borrows the node from in two minutes on; the owner books within its guarantee after the notice
-		String victim = bookByApi(rival, 8, now.plus(Duration.ofMinutes(2)), now.plus(Duration.ofHours(8)));
-		bookByApi(owner, 8, now.plus(Duration.ofHours(2)), now.plus(Duration.ofHours(4)));
-		await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM notification n JOIN tenant t"
-				+ " ON t.id = n.tenant_id WHERE t.slug = ? AND n.kind = 'RESERVATION_PREEMPTED'", rival.tenant()) == 1);
+		String victim = preempted(owner, rival);
 		Instant nodesHeldUntil = Instant.parse(jdbc.sql("SELECT n.details ->> 'nodesHeldUntil' FROM notification n"
 				+ " JOIN tenant t ON t.id = n.tenant_id WHERE t.slug = ?").param(rival.tenant()).query(String.class).single());
 		String inIndia = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(nodesHeldUntil.atZone(INDIA));
@@ -51,6 +46,33 @@ class NoticesBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#alerts-heading").getText()).isEqualTo("Notices");
 		assertThat(notices).contains("Preempted").contains("Its nodes stay yours until " + inIndia + " GMT+5:30")
 			.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
+	}
+
+	@Test
+	void theReservationsListSaysWhichReservationNeedsAttentionAndLinksToIt() {
+		Team owner = team(1, 8, 8, false);
+		Team rival = teamOn(owner.gpuType(), owner.pool(), 0, 8, false);
+		String victim = preempted(owner, rival);
+		signIn(rival.member());
+		open("/tenants/" + rival.tenant() + "/reservations");
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#recent-notices section")));
+		assertThat(find("#recent-notices").getText()).contains("Needs your attention", "Preempted");
+		screenshot("reservations-needs-attention");
+		checkAccessibility();
+		find("#recent-notices a[href$='/reservations/" + victim + "']").click();
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#reservation-notices section")));
+		assertThat(browser.getCurrentUrl()).endsWith("/reservations/" + victim);
+	}
+
+	/** The rival borrows the owner's node from in two minutes on, the owner books within its guarantee after the
+	 * notice: the rival's reservation is preempted, and its notice raised. */
+	private String preempted(Team owner, Team rival) {
+		Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+		String victim = bookByApi(rival, 8, now.plus(Duration.ofMinutes(2)), now.plus(Duration.ofHours(8)));
+		bookByApi(owner, 8, now.plus(Duration.ofHours(2)), now.plus(Duration.ofHours(4)));
+		await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM notification n JOIN tenant t"
+				+ " ON t.id = n.tenant_id WHERE t.slug = ? AND n.kind = 'RESERVATION_PREEMPTED'", rival.tenant()) == 1);
+		return victim;
 	}
 
 }

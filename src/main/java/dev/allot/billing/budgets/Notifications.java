@@ -126,6 +126,19 @@ public class Notifications {
 			.list();
 	}
 
+	/** The latest notices about any of the tenant's reservations raised since {@code since}, newest first. */
+	@Transactional(readOnly = true)
+	public java.util.List<Notification> aboutReservations(Caller caller, String tenantSlug, Instant since) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return jdbc.sql("""
+				SELECT * FROM notification WHERE tenant_id = ? AND created_at > ?
+				  AND details ->> 'reservationId' IS NOT NULL
+				ORDER BY created_at DESC, id LIMIT 5""")
+			.params(tenant.id(), Timestamp.from(since))
+			.query((rs, n) -> read(rs))
+			.list();
+	}
+
 	private Notification read(java.sql.ResultSet rs) throws java.sql.SQLException {
 		Timestamp delivered = rs.getTimestamp("delivered_at");
 		return new Notification(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("message"),

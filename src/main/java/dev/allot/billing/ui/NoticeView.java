@@ -3,12 +3,22 @@ package dev.allot.billing.ui;
 import java.util.List;
 
 import dev.allot.billing.budgets.Notification;
+import org.jspecify.annotations.Nullable;
 
-/** A notice as a page shows it: what happened, in a word or two, and the notice itself. */
-record NoticeView(String headline, Notification notice) {
+/**
+ * A notice as a page shows it: what happened, in a word or two, the notice itself, and the page of the reservation
+ * it concerns (null when it concerns none, as a budget alert).
+ */
+record NoticeView(String headline, Notification notice, @Nullable String reservationPage) {
 
-	static List<NoticeView> of(List<Notification> notices) {
-		return notices.stream().map(n -> new NoticeView(headline(n.kind()), n)).toList();
+	static List<NoticeView> of(List<Notification> notices, String tenantSlug) {
+		return notices.stream().map(n -> new NoticeView(headline(n.kind()), n, page(n, tenantSlug))).toList();
+	}
+
+	private static @Nullable String page(Notification notice, String tenantSlug) {
+		var reservation = notice.details().get("reservationId");
+		return reservation == null || !reservation.isString() ? null
+				: "/tenants/" + tenantSlug + "/reservations/" + reservation.asString();
 	}
 
 	private static String headline(String kind) {
