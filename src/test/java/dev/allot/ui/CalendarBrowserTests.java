@@ -206,6 +206,17 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		}
 	}
 
+	@Test
+	void theLegendGivesTheShareOfGpusFreeForEachShadeAndSaysWhichWayItGoes() {
+		Team team = team(1, 8, 8, false);
+		signIn(team.member());
+		openCalendar("q=" + team.pool());
+		assertThat(find("#legend").getText()).contains("0 %", "100 % free", "darker: more free");
+		assertThat(findAll("#legend .scale i").stream().map(i -> i.getDomAttribute("title")).toList()).containsExactly(
+				"none free (0 %)", "1-14 % free", "14-29 % free", "29-43 % free", "43-57 % free", "57-71 % free",
+				"71-86 % free", "86-99 % free", "all free (100 %)");
+	}
+
 	@SuppressWarnings("unchecked")
 	private java.util.List<Map<String, Object>> columns() {
 		return (java.util.List<Map<String, Object>>) browser
