@@ -83,9 +83,11 @@
     for (var i = 0; i < times.length; i++) {
       var date = new Date(times[i].getAttribute('datetime'));
       var name = zoneName(date);
-      var seconds = times[i].getAttribute('data-local') === 'seconds';
+      var kind = times[i].getAttribute('data-local');
+      var seconds = kind === 'seconds';
       if (!isNaN(date.getTime()) && name) {
-        times[i].textContent = local(date, seconds) + ' ' + name;
+        // a day alone (data-local="date") needs no zone after it: it is the viewer's day
+        times[i].textContent = kind === 'date' ? local(date).substring(0, 10) : local(date, seconds) + ' ' + name;
         times[i].title = utc(date, seconds);
       }
     }
