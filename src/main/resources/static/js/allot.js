@@ -51,14 +51,16 @@
     return (n < 10 ? '0' : '') + n;
   }
 
-  function local(date) {
+  // seconds: "2027-01-05 10:00:07", for a time shown to the second (data-local="seconds")
+  function local(date, seconds) {
     return date.getFullYear() + '-' + pad(date.getMonth() + 1) + '-' + pad(date.getDate()) + ' '
-      + pad(date.getHours()) + ':' + pad(date.getMinutes());
+      + pad(date.getHours()) + ':' + pad(date.getMinutes()) + (seconds ? ':' + pad(date.getSeconds()) : '');
   }
 
-  function utc(date) {
+  function utc(date, seconds) {
     return date.getUTCFullYear() + '-' + pad(date.getUTCMonth() + 1) + '-' + pad(date.getUTCDate()) + ' '
-      + pad(date.getUTCHours()) + ':' + pad(date.getUTCMinutes()) + ' UTC';
+      + pad(date.getUTCHours()) + ':' + pad(date.getUTCMinutes()) + (seconds ? ':' + pad(date.getUTCSeconds()) : '')
+      + ' UTC';
   }
 
   // The zone's short name at that date ("PST", "UTC", "GMT+5:30"), so that a time is never without its zone.
@@ -81,9 +83,12 @@
     for (var i = 0; i < times.length; i++) {
       var date = new Date(times[i].getAttribute('datetime'));
       var name = zoneName(date);
+      var kind = times[i].getAttribute('data-local');
+      var seconds = kind === 'seconds';
       if (!isNaN(date.getTime()) && name) {
-        times[i].textContent = local(date) + ' ' + name;
-        times[i].title = utc(date);
+        // a day alone (data-local="date") needs no zone after it: it is the viewer's day
+        times[i].textContent = kind === 'date' ? local(date).substring(0, 10) : local(date, seconds) + ' ' + name;
+        times[i].title = utc(date, seconds);
       }
     }
   }

@@ -2,6 +2,7 @@ package dev.allot.booking;
 
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -67,7 +68,14 @@ public class Bookings {
 	 * the refusal a booking would get because other tenants do not lend what it would borrow (see {@link Lending}).
 	 */
 	public record Quote(boolean fits, int freeNodes, int neededNodes, @Nullable QuotaDecision decision,
-			@Nullable QuotaExceededException refusal, @Nullable AllotException heldBack) {
+			@Nullable QuotaExceededException refusal, @Nullable AllotException heldBack, Reclaim reclaim) {
+	}
+
+	/**
+	 * What a quote says of reclaiming: {@code victims}, how many reservations of other tenants the booking would
+	 * preempt to fit (0: none); {@code notice}, how long a preempted reservation that runs keeps its nodes.
+	 */
+	public record Reclaim(int victims, Duration notice) {
 	}
 
 	/** What a request names, checked; {@code blocks}: the pool's InfiniBand blocks, in the order a booking searches them. */
@@ -395,13 +403,19 @@ public class Bookings {
 						request.gpus(), decision, request.preemptible()))
 				.orElse(null);
 			// a booking within the guarantee also fits where it would reclaim borrowed nodes
-			boolean fits = free >= target.nodes() || decision.reservedOnly() && !request.preemptible()
-					&& reclaiming.wouldMakeRoom(target.pool(), tenant.id(), target.nodes(), request.window(),
-							request.cluster().cudaDriver());
-			return new Quote(heldBack == null && fits, free, target.nodes(), decision, null, heldBack);
+			boolean fits = free >= target.nodes();
+			int victims = 0;
+			if (!fits && decision.reservedOnly() && !request.preemptible()) {
+				java.util.OptionalInt reclaimed = reclaiming.victimsFor(target.pool(), tenant.id(), target.nodes(),
+						request.window(), request.cluster().cudaDriver());
+				fits = reclaimed.isPresent();
+				victims = reclaimed.orElse(0);
+			}
+			return new Quote(heldBack == null && fits, free, target.nodes(), decision, null, heldBack,
+					new Reclaim(victims, reclaiming.notice()));
 		}
 		catch (QuotaExceededException refusal) {
-			return new Quote(false, free, target.nodes(), null, refusal, null);
+			return new Quote(false, free, target.nodes(), null, refusal, null, new Reclaim(0, reclaiming.notice()));
 		}
 	}
 

@@ -93,18 +93,11 @@ class Reclaiming {
 		if (patient) {
 			allocations.queueForPool(pool.id());
 		}
-		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
-				candidates.stream().map(Reservations.Preemptible::tenantId).toList(), pool.gpuType());
-		java.util.Comparator<Reservations.Preemptible> victimOrder = java.util.Comparator
-			.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
-			.reversed()
-			.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
-			.thenComparing(Reservations.Preemptible::id);
-		List<Reservations.Preemptible> sweepOrder = candidates.stream().sorted(victimOrder).toList();
 		Instant now = clock.instant();
-		Map<UUID, Long> lost = lostIfPreempted(candidates, window, now);
-		Optional<VictimPlan> plan = VictimPlan.of(allocations.holdersIn(pool.id(), window, driver), candidates,
-				lost, priorities, nodes - free, victimOrder);
+		Planned planned = plan(pool, candidates, nodes - free, window, driver, now);
+		List<Reservations.Preemptible> sweepOrder = planned.sweepOrder();
+		Map<UUID, Long> lost = planned.lost();
+		Optional<VictimPlan> plan = planned.plan();
 		if (plan.isEmpty()) {
 			Map<UUID, Repacking.Reclaimable> reclaimable = new java.util.HashMap<>();
 			for (Reservations.Preemptible c : candidates) {
@@ -115,14 +108,57 @@ class Reclaiming {
 			}
 			return new Reclaimed(false, List.of(), reclaimable, sweepOrder);
 		}
-		List<Long> planned = plan.get().nodes();
 		for (Reservations.Preemptible victim : plan.get().victims()) {
 			preempt(victim, pool, window, now, patient);
 		}
 		// the plan was made on what was read without locks: a victim another transaction held was passed by, or
 		// another booking took a planned node since. Preempting others instead would preempt reservations holding no
 		// node of this booking: the booking is tried again (a lost race), and plans anew
-		return new Reclaimed(true, planned, Map.of(), List.of());
+		return new Reclaimed(true, plan.get().nodes(), Map.of(), List.of());
+	}
+
+	/** The candidates in the order a sweep takes them, what each would lose, and the plan (empty: none covers it). */
+	private record Planned(List<Reservations.Preemptible> sweepOrder, Map<UUID, Long> lost,
+			Optional<VictimPlan> plan) {
+	}
+
+	/** Plans the victims that free {@code need} more nodes of the pool for the window, preempting nothing. */
+	private Planned plan(Pool pool, List<Reservations.Preemptible> candidates, int need, TimeWindow window,
+			@Nullable String driver, Instant now) {
+		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
+				candidates.stream().map(Reservations.Preemptible::tenantId).toList(), pool.gpuType());
+		java.util.Comparator<Reservations.Preemptible> victimOrder = java.util.Comparator
+			.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
+			.reversed()
+			.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
+			.thenComparing(Reservations.Preemptible::id);
+		Map<UUID, Long> lost = lostIfPreempted(candidates, window, now);
+		return new Planned(candidates.stream().sorted(victimOrder).toList(), lost,
+				VictimPlan.of(allocations.holdersIn(pool.id(), window, driver), candidates, lost, priorities, need,
+						victimOrder));
+	}
+
+	/**
+	 * For a quote, which changes nothing: how many reservations of other tenants a guaranteed booking of this window
+	 * would preempt (its plan's victims; without a plan, repacking decides, and every candidate that would let go in
+	 * time is counted), or empty when reclaiming would not make room. Zero when enough nodes are free.
+	 */
+	java.util.OptionalInt victimsFor(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver) {
+		if (!wouldMakeRoom(pool, tenantId, nodes, window, driver)) {
+			return java.util.OptionalInt.empty();
+		}
+		int free = allocations.countFree(pool.id(), window, driver);
+		List<Reservations.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
+		if (free >= nodes || candidates.isEmpty()) {
+			return java.util.OptionalInt.of(0);
+		}
+		Planned planned = plan(pool, candidates, nodes - free, window, driver, clock.instant());
+		return java.util.OptionalInt.of(planned.plan().map(p -> p.victims().size()).orElse(planned.lost().size()));
+	}
+
+	/** How long a preempted reservation that runs, or starts within it, keeps its nodes. */
+	Duration notice() {
+		return preemptionNotice;
 	}
 
 	/** What a sweep found: enough nodes free, and whether it passed a victim another transaction held. */

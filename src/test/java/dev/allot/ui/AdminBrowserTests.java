@@ -89,6 +89,27 @@ class AdminBrowserTests extends BrowserTest {
 		assertThat(browser.getCurrentUrl()).as("htmx pushes the filters into the address").contains("tenant=" + tenant);
 		assertThat(findAll("#audit-events tbody tr")).hasSize(2);
 		assertThat(find("#audit-events").getText()).contains("project.created", "tenant.created");
+		// to the second, in the browser's zone and in UTC on hover
+		for (var time : findAll("#audit-events tbody time")) {
+			assertThat(time.getText()).matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} \\S+");
+			assertThat(time.getDomAttribute("title")).matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC");
+		}
+	}
+
+	@Test
+	void creationDatesAreTheBrowsersDays() {
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", "Asia/Tokyo"));
+		String tenant = newTenant("a0");
+		newProject(tenant, "late");
+		// 20:00 UTC is the next morning in Tokyo
+		jdbc.sql("UPDATE tenant SET created_at = '2026-01-01T20:00:00Z' WHERE slug = ?").param(tenant).update();
+		jdbc.sql("UPDATE project SET created_at = '2026-01-01T20:00:00Z' WHERE slug = 'late'"
+				+ " AND tenant_id = (SELECT id FROM tenant WHERE slug = ?)").param(tenant).update();
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+		open("/admin");
+		assertThat(find("tr[data-slug='" + tenant + "']").getText()).contains("2026-01-02").doesNotContain("2026-01-01");
+		open("/tenants/" + tenant + "/projects");
+		assertThat(find("main table").getText()).contains("2026-01-02").doesNotContain("2026-01-01");
 	}
 
 	@Test

@@ -54,7 +54,13 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 
 		assertThat(find("#notice").getText()).isEqualTo("Booked 24 GPUs of " + team.pool() + ".");
 		assertThat(find("#status").getText()).isEqualTo("Confirmed");
-		assertThat(findAll("#nodes li")).hasSize(3);
+		// one Nodes section and one Timeline: the cluster section's, once loaded, lists the nodes with their health
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("cluster-nodes")));
+		assertThat(findAll("#cluster-nodes tbody tr")).hasSize(3);
+		assertThat(findAll("main h2, main h3").stream().map(WebElement::getText).filter(h -> h.startsWith("Nodes")))
+			.hasSize(1);
+		assertThat(findAll("main h2, main h3").stream().map(WebElement::getText).filter(h -> h.startsWith("Timeline")))
+			.hasSize(1);
 		assertThat(find("#configuration").getText()).contains("Slurm", "560.35", "64 GiB", "datasets (500 GiB)",
 				"checkpoints (200 GiB)", "ssh-ed25519 ada@laptop");
 		assertThat(find("#total").getText()).isEqualTo("440.00");
@@ -205,5 +211,22 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		return local(instant).replace('T', ' ');
 	}
 
+
+
+	@Test
+	void theFormListsTheTeamsPoolsFirstAndMarksThoseItHasNoQuotaFor() {
+		Team team = team(1, 8, 8, false);
+		String elsewhere = newPool(newGpuType(), 8);
+		addNodes(elsewhere, 1);
+		signIn(team.member());
+		open("/book");
+		var groups = findAll("#pool optgroup");
+		assertThat(groups).hasSize(2);
+		assertThat(groups.get(0).getDomAttribute("label")).isEqualTo("Your team's pools");
+		assertThat(groups.get(1).getDomAttribute("label")).isEqualTo("Other pools: your team has no quota for them");
+		assertThat(find("#pool optgroup:first-child option[value='" + team.pool() + "']").isSelected()).isTrue();
+		assertThat(find("#pool optgroup:last-child option[value='" + elsewhere + "']").getText()).endsWith("· no quota");
+		assertThat(findAll("#pool optgroup:first-child option[value='" + elsewhere + "']")).isEmpty();
+	}
 
 }

@@ -177,6 +177,52 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		assertThat(hover(team.pool(), midnight)).contains("UTC");
 	}
 
+	@Test
+	void inHalfAndQuarterHourZonesEveryColumnIsLabelledWithTheLocalTimeAndDayItCovers() {
+		Team team = team(1, 8, 8, false);
+		for (String name : new String[] { "Asia/Kolkata", "Asia/Kathmandu" }) {
+			ZoneId zone = ZoneId.of(name);
+			browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", name));
+			signIn(team.member());
+			LocalDate from = LocalDate.now(zone).plusDays(1);
+			openCalendar("q=" + team.pool() + "&from=" + from + "&days=1&step=hour");
+			java.util.List<Map<String, Object>> hours = columns();
+			assertThat(hours).hasSizeBetween(23, 24);
+			for (Map<String, Object> column : hours) {
+				var local = Instant.parse((String) column.get("start")).atZone(zone);
+				// the column's hour as the browser's clock shows it, minutes included, and never the day before
+				assertThat(column.get("label")).as(name).isEqualTo(
+						java.time.format.DateTimeFormatter.ofPattern("HH:mm").format(local));
+				assertThat(local.toLocalDate()).as(name).isEqualTo(from);
+			}
+			screenshot("calendar-hours-" + name.replace('/', '-'));
+
+			openCalendar("q=" + team.pool() + "&from=" + from + "&days=3&step=day");
+			java.util.List<Map<String, Object>> days = columns();
+			for (int i = 0; i < days.size(); i++) {
+				assertThat(days.get(i).get("label")).as(name).isEqualTo(
+						String.valueOf(from.plusDays(i).getDayOfMonth()));
+			}
+		}
+	}
+
+	@Test
+	void theLegendGivesTheShareOfGpusFreeForEachShadeAndSaysWhichWayItGoes() {
+		Team team = team(1, 8, 8, false);
+		signIn(team.member());
+		openCalendar("q=" + team.pool());
+		assertThat(find("#legend").getText()).contains("0 %", "100 % free", "darker: more free");
+		assertThat(findAll("#legend .scale i").stream().map(i -> i.getDomAttribute("title")).toList()).containsExactly(
+				"none free (0 %)", "1-14 % free", "14-29 % free", "29-43 % free", "43-57 % free", "57-71 % free",
+				"71-86 % free", "86-99 % free", "all free (100 %)");
+	}
+
+	@SuppressWarnings("unchecked")
+	private java.util.List<Map<String, Object>> columns() {
+		return (java.util.List<Map<String, Object>>) browser
+			.executeScript("return window.allotHeatmap.state.data.columns");
+	}
+
 	// ---- helpers ---------------------------------------------------------------------------------------------------
 
 	private void openCalendar(String query) {

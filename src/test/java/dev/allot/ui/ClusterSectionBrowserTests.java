@@ -37,9 +37,12 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		signIn(r.member());
 		open("/tenants/" + r.tenant() + "/reservations/" + r.id() + "/cluster");
 
-		assertThat(find("#cluster-state").getText()).isEqualTo("READY");
-		assertThat(find("#cluster-reservation-status").getText()).isEqualTo("ACTIVE");
-		assertThat(find("#cluster-nodes tr[data-node='" + r.pool() + "-n0']").getText()).contains("PASSED");
+		// states in words, never the API's codes (READY, NOT_CHECKED, ...)
+		assertThat(find("#cluster-state").getText()).isEqualTo("Ready");
+		assertThat(find("#cluster-reservation-status").getText()).isEqualTo("Active");
+		assertThat(find("#cluster-nodes tr[data-node='" + r.pool() + "-n0']").getText()).contains("Passed");
+		assertThat(find("#cluster").getText()).doesNotContainPattern(
+				"\\b(READY|ACTIVE|PASSED|FAILED|PENDING|PROVISIONING|DEGRADED|NOT_CHECKED|SUCCEEDED|RUNNING|DONE)\\b");
 		// each step of the lifecycle, and what the driver built (for the fake driver, one entry saying it built nothing)
 		assertThat(findAll("#cluster-timeline li")).hasSize(6);
 		assertThat(find("#cluster-timeline").getText()).contains("fake driver: nothing is built");
@@ -63,13 +66,13 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		waitFor(driver -> exists("#run-check"));
 		new org.openqa.selenium.support.ui.Select(find("#health-check-kind")).selectByValue("NVIDIA_SMI");
 		find("#run-check").click();
-		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("QUEUED"));
+		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("Queued"));
 		assertThat(find("#health-check-status").getText()).contains("NVIDIA_SMI", "Running on every node");
 
 		runQueuedChecks();
 
-		waitFor(driver -> find("#health-check-status").getText().contains("PASSED"));
-		assertThat(find("#health-check-results tr[data-node='" + r.pool() + "-n0']").getText()).contains("PASSED");
+		waitFor(driver -> find("#health-check-status").getText().contains("Passed"));
+		assertThat(find("#health-check-results tr[data-node='" + r.pool() + "-n0']").getText()).contains("Passed");
 		checkAccessibility();
 		screenshot("cluster-section-health-check");
 
@@ -81,7 +84,7 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		find("#run-check").click();
 		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("GPU_BURN"));
 		runQueuedChecks();
-		waitFor(driver -> find("#health-check-status").getText().contains("PASSED"));
+		waitFor(driver -> find("#health-check-status").getText().contains("Passed"));
 
 		String viewer = newUser();
 		addMember(r.tenant(), viewer, "VIEWER");

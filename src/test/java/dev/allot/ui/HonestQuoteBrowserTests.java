@@ -48,6 +48,51 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 	}
 
 	@Test
+	void aQuoteThatFitsOnlyByReclaimingSaysSoBeforeTheClickAndABorrowedOneSaysUnderWhichRuleItMayBePreempted() {
+		Team owner = team(1, 8, 8, false);
+		Team rival = teamOn(owner.gpuType(), owner.pool(), 0, 8, false);
+		Instant start = day(3).plus(Duration.ofHours(9));
+		Instant end = start.plus(Duration.ofHours(6));
+
+		// the rival borrows the owner's idle guarantee: its quote says it may be preempted, by which rule
+		signIn(rival.member());
+		open("/book?pool=" + rival.pool() + "&start=" + start + "&end=" + end + "&gpus=8");
+		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "fits"));
+		assertThat(find("#preemption-rule").getText()).contains("may be preempted")
+			.contains("books within its guarantee").contains("30 minutes' notice");
+		bookByApi(rival, 8, start, end);
+
+		// the owner's booking fits only by reclaiming the rival's: the quote says so, not a bare "It fits"
+		signIn(owner.member());
+		open("/book?pool=" + owner.pool() + "&start=" + start + "&end=" + end + "&gpus=8");
+		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "fits"));
+		screenshot("quote-fits-by-reclaiming");
+		assertThat(find("#verdict").getText()).isEqualTo(
+				"✔ It fits by reclaiming 1 preemptible reservation of another team; it gets 30 minutes' notice.");
+		assertThat(find("#quote").getText()).doesNotContain("Only 0 of");
+		assertThat(find("#preemption-rule").getText()).contains("other teams");
+
+		submit("#book-submit");
+		assertThat(find("#notice").getText()).isEqualTo("Booked 8 GPUs of " + owner.pool() + ".");
+		assertThat(count("SELECT count(*) FROM reservation WHERE tenant_slug = ? AND lifecycle_status = 'PREEMPTED'",
+				rival.tenant())).isEqualTo(1);
+	}
+
+	@Test
+	void aQuotaRefusalInTheQuoteGivesItsTimeInTheBrowsersZone() {
+		java.time.ZoneId india = java.time.ZoneId.of("Asia/Kolkata");
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", india.getId()));
+		Team team = team(2, 8, 8, false);
+		signIn(team.member());
+		Instant start = day(3).plus(Duration.ofHours(9));
+		open("/book?pool=" + team.pool() + "&start=" + start + "&end=" + start.plus(Duration.ofHours(4)) + "&gpus=16");
+		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "no-fit"));
+		String local = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(start.atZone(india));
+		assertThat(find("#reasons").getText()).contains("(from " + local + " GMT+5:30)").doesNotContain("UTC");
+		assertThat(find("#reasons time").getDomAttribute("title")).endsWith("UTC");
+	}
+
+	@Test
 	void aLapsedSessionKeepsTheFormAndComesBackToItAfterSigningIn() {
 		Team team = team(4, 32, 32, false);
 		openFittingForm(team);

@@ -70,9 +70,36 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		// the team's own Quota page says the same in words, with the week ahead
 		open("/tenants/" + tenant + "/quota");
 		assertThat(find("#windows-" + gpuType).getText()).isEqualTo("SAT, SUN 00:00-24:00: up to 64 GPUs (Europe/Berlin)");
+		assertThat(find("main").getText()).contains("Training").doesNotContain("TRAINING");
 		assertThat(findAll("#standing-" + gpuType + " tbody tr")).hasSize(7);
 		assertThat(find("#standing-" + gpuType + " tbody tr").getText()).contains("0 of 16", "Reserved GPUs");
 		fullScreenshot("laptop-admin_quota");
+	}
+
+	@Test
+	void whileEditingTheImpactNamesTheFieldToFixAndTheOverviewHasNoEmptyRowHeader() {
+		String gpuType = newGpuType();
+		addNodes(newPool(gpuType, 8), 2); // guarantees need healthy capacity
+		String other = newGpuType();
+		addNodes(newPool(other, 8), 2);
+		String tenant = "aa" + unique("q");
+		api.post("/api/v1/tenants", adminToken(), java.util.Map.of("slug", tenant, "displayName", "First " + tenant));
+		setQuota(tenant, policy(gpuType, 8, 16, false), policy(other, 8, 16, false));
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
+
+		// the second row of a tenant with two GPU types is still named, for a screen reader (no empty header)
+		open("/admin/quotas");
+		for (var header : findAll("tbody[data-tenant='" + tenant + "'] th[scope=row]")) {
+			assertThat(header.getDomProperty("textContent").strip()).isEqualTo("First " + tenant);
+		}
+
+		open("/admin/quotas/" + tenant);
+		field("maxGpus", gpuType).clear();
+		field("maxGpus", gpuType).sendKeys("4");
+		waitFor(org.openqa.selenium.support.ui.ExpectedConditions.textToBePresentInElementLocated(
+				org.openqa.selenium.By.id("impact-" + gpuType), "must be at least"));
+		assertThat(find("#impact-" + gpuType).getText()).isEqualTo("Fix Maximum GPUs (must be at least the guaranteed "
+				+ "GPUs (8)) to see which reservations these limits would affect.");
 	}
 
 	@Test

@@ -128,6 +128,33 @@ class TenantBrowserTests extends BrowserTest {
 	}
 
 	@Test
+	void aServiceAccountsExpiryDateIsTheEndOfThatDayInTheBrowsersZoneAndShownInIt() {
+		java.time.ZoneId tokyo = java.time.ZoneId.of("Asia/Tokyo");
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", tokyo.getId()));
+		String tenant = newTenant();
+		String admin = newUser();
+		addMember(tenant, admin, "TENANT_ADMIN");
+		signIn(admin);
+		open("/tenants/" + tenant + "/service-accounts");
+		assertThat(find("#expiresOn-help").getText()).contains("Asia/Tokyo");
+		java.time.LocalDate on = java.time.LocalDate.now(tokyo).plusDays(40);
+		find("#name").sendKeys("expiring pipeline");
+		browser.executeScript("document.getElementById('expiresOn').value = arguments[0]", on.toString());
+		submit("#create-service-account-submit");
+		String clientId = find("#client-id").getAttribute("value");
+
+		java.time.Instant expires = jdbc.sql("SELECT expires_at FROM service_account WHERE client_id = ?")
+			.param(clientId)
+			.query(java.sql.Timestamp.class)
+			.single()
+			.toInstant();
+		assertThat(expires).isEqualTo(on.plusDays(1).atStartOfDay(tokyo).toInstant());
+		open("/tenants/" + tenant + "/service-accounts");
+		assertThat(find("tr[data-client-id='" + clientId + "']").getText())
+			.contains("until " + on.plusDays(1) + " 00:00 GMT+9");
+	}
+
+	@Test
 	void anEmptyServiceAccountNameIsRefusedNextToTheField() {
 		String tenant = newTenant();
 		String admin = newUser();

@@ -109,15 +109,42 @@ public class Notifications {
 		var items = jdbc.sql("""
 				SELECT * FROM notification WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?""")
 			.params(tenant.id(), page.size(), page.offset())
-			.query((rs, n) -> {
-				Timestamp delivered = rs.getTimestamp("delivered_at");
-				return new Notification(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("message"),
-						json.readTree(rs.getString("details")), rs.getTimestamp("created_at").toInstant(),
-						rs.getString("delivery"), rs.getInt("attempts"), rs.getString("last_error"),
-						delivered == null ? null : delivered.toInstant());
-			})
+			.query((rs, n) -> read(rs))
 			.list();
 		return PageResponse.of(items, page, total);
+	}
+
+	/** The notices about one of the tenant's reservations (preempted, a node not replaced, ...), newest first. */
+	@Transactional(readOnly = true)
+	public java.util.List<Notification> about(Caller caller, String tenantSlug, UUID reservationId) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return jdbc.sql("""
+				SELECT * FROM notification WHERE tenant_id = ? AND details ->> 'reservationId' = ?
+				ORDER BY created_at DESC, id LIMIT 20""")
+			.params(tenant.id(), reservationId.toString())
+			.query((rs, n) -> read(rs))
+			.list();
+	}
+
+	/** The latest notices about any of the tenant's reservations raised since {@code since}, newest first. */
+	@Transactional(readOnly = true)
+	public java.util.List<Notification> aboutReservations(Caller caller, String tenantSlug, Instant since) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return jdbc.sql("""
+				SELECT * FROM notification WHERE tenant_id = ? AND created_at > ?
+				  AND details ->> 'reservationId' IS NOT NULL
+				ORDER BY created_at DESC, id LIMIT 5""")
+			.params(tenant.id(), Timestamp.from(since))
+			.query((rs, n) -> read(rs))
+			.list();
+	}
+
+	private Notification read(java.sql.ResultSet rs) throws java.sql.SQLException {
+		Timestamp delivered = rs.getTimestamp("delivered_at");
+		return new Notification(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("message"),
+				json.readTree(rs.getString("details")), rs.getTimestamp("created_at").toInstant(),
+				rs.getString("delivery"), rs.getInt("attempts"), rs.getString("last_error"),
+				delivered == null ? null : delivered.toInstant());
 	}
 
 	/** The delivery to attempt, counted as an attempt; empty when it is already done. */

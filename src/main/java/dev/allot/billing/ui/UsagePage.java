@@ -100,7 +100,8 @@ class UsagePage {
 		model.addAttribute("previous", shown.minusMonths(1));
 		model.addAttribute("next", shown.isBefore(current) ? shown.plusMonths(1) : null);
 		model.addAttribute("summary", new Summary(totals, report.items()));
-		model.addAttribute("alerts", notifications.list(caller, tenant, new PageQuery(0, 10)).items());
+		model.addAttribute("alerts", NoticeView.of(notifications.list(caller, tenant, new PageQuery(0, 10)).items(),
+				tenant));
 		return "billing/usage";
 	}
 

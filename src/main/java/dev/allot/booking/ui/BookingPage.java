@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.allot.booking.BookingRequest;
 import dev.allot.booking.Bookings;
@@ -90,7 +91,12 @@ class BookingPage {
 		Instant to = instant(end);
 		String chosenPool = pool;
 		if (chosenPool == null || inventory.pool(chosenPool).isEmpty()) {
-			chosenPool = pools().stream().findFirst().map(Pool::name).orElse(null);
+			Set<String> types = quotaTypes(caller, tenant.orElse(null));
+			chosenPool = pools().stream()
+				.sorted(java.util.Comparator.comparing((Pool p) -> types != null && !types.contains(p.gpuType().code())))
+				.findFirst()
+				.map(Pool::name)
+				.orElse(null);
 		}
 		String defaultGpus = gpus != null ? gpus
 				: chosenPool == null ? "" : String.valueOf(inventory.pool(chosenPool).map(Pool::gpusPerNode).orElse(8));
@@ -250,7 +256,12 @@ class BookingPage {
 		model.addAttribute("errors", errors);
 		model.addAttribute("quote", quote);
 		List<Pool> pools = pools();
-		model.addAttribute("pools", pools);
+		// the team's pools first; those of a GPU type it has no quota for apart, marked
+		Set<String> types = quotaTypes(caller, tenant);
+		model.addAttribute("ownPools",
+				pools.stream().filter(p -> types == null || types.contains(p.gpuType().code())).toList());
+		model.addAttribute("otherPools",
+				pools.stream().filter(p -> types != null && !types.contains(p.gpuType().code())).toList());
 		Pool pool = pools.stream().filter(p -> p.name().equals(form.pool())).findFirst().orElse(null);
 		model.addAttribute("pool", pool);
 		model.addAttribute("drivers", pool == null ? List.of() : catalog.drivers(pool.name()));
@@ -288,6 +299,15 @@ class BookingPage {
 
 	private List<Pool> pools() {
 		return inventory.pools(new PageQuery(0, PageQuery.MAX_SIZE)).items();
+	}
+
+	/** The GPU types the tenant has a quota for; null when the caller books for no tenant (no pool is set apart). */
+	private @Nullable Set<String> quotaTypes(Caller caller, @Nullable Tenant tenant) {
+		if (tenant == null || !BookingAccess.canBook(caller, tenant)) {
+			return null;
+		}
+		return quotas.quota(caller, tenant.slug()).policies().stream().map(QuotaPolicy::gpuType)
+			.collect(java.util.stream.Collectors.toSet());
 	}
 
 	private List<String> drivers(@Nullable String pool) {

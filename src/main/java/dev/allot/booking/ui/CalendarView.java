@@ -87,9 +87,15 @@ record CalendarView(LocalDate from, int days, boolean hourly) {
 		return bounds;
 	}
 
-	/** Midnight in the zone, on the hour (capacity is counted by the hour in UTC; zones such as +05:30 round). */
+	/**
+	 * Midnight in the zone, on the hour: capacity is counted by the hour in UTC, so in a zone such as +05:30 or +05:45
+	 * the day starts at the first hour after midnight (00:30, 00:45), never at the last one before it (which belongs
+	 * to the day before).
+	 */
 	private static Instant dayStart(LocalDate day, ZoneId zone) {
-		return day.atStartOfDay(zone).toInstant().truncatedTo(ChronoUnit.HOURS);
+		Instant midnight = day.atStartOfDay(zone).toInstant();
+		Instant hour = midnight.truncatedTo(ChronoUnit.HOURS);
+		return hour.equals(midnight) ? hour : hour.plus(1, ChronoUnit.HOURS);
 	}
 
 }

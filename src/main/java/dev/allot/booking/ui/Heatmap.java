@@ -47,6 +47,9 @@ class Heatmap {
 
 	private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("HH", Locale.ENGLISH);
 
+	/** An hour's label in a zone whose hours start past the full hour (+05:30, +05:45): the minutes too. */
+	private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HH:mm", Locale.ENGLISH);
+
 	private static final DateTimeFormatter HOUR_LONG = DateTimeFormatter.ofPattern("EEE d MMM yyyy, HH:mm",
 			Locale.ENGLISH);
 
@@ -162,7 +165,8 @@ class Heatmap {
 		for (int i = 0; i + 1 < bounds.size(); i++) {
 			var local = bounds.get(i).atZone(zone);
 			columns.add(view.hourly()
-					? new Column(bounds.get(i), bounds.get(i + 1), HOUR.format(local), DAY_GROUP.format(local),
+					? new Column(bounds.get(i), bounds.get(i + 1),
+							(local.getMinute() == 0 ? HOUR : HOUR_MINUTE).format(local), DAY_GROUP.format(local),
 							HOUR_LONG.format(local) + " " + ABBREVIATION.format(local))
 					: new Column(bounds.get(i), bounds.get(i + 1), DAY.format(local), MONTH.format(local),
 							DAY_LONG.format(local)));

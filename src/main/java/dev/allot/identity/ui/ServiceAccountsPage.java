@@ -3,7 +3,6 @@ package dev.allot.identity.ui;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.UUID;
 
 import dev.allot.identity.ServiceAccount;
@@ -69,7 +68,7 @@ class ServiceAccountsPage {
 
 	@PostMapping("/tenants/{tenant}/service-accounts")
 	String create(Caller caller, Model model, HttpServletResponse response, @PathVariable String tenant,
-			@ModelAttribute NewAccountForm form) {
+			@ModelAttribute NewAccountForm form, jakarta.servlet.http.HttpServletRequest request) {
 		tenancy.readable(caller, tenant);
 		FormErrors errors = new FormErrors();
 		String name = form.cleanName();
@@ -80,7 +79,7 @@ class ServiceAccountsPage {
 			errors.add("name", "The name may have at most " + MAX_NAME + " characters");
 		}
 		TenantRole role = role(form.role(), errors);
-		Instant expiresAt = expiry(form.expiresOn(), errors);
+		Instant expiresAt = expiry(form.expiresOn(), dev.allot.shared.web.ViewerTimes.of(request).zone(), errors);
 		if (errors.isEmpty() && role != null) {
 			try {
 				ServiceAccounts.Created created = serviceAccounts.create(caller, tenant, name, role, expiresAt);
@@ -133,13 +132,13 @@ class ServiceAccountsPage {
 		return null;
 	}
 
-	/** An expiry date means "usable until the end of that day, UTC". */
-	private static @Nullable Instant expiry(@Nullable String value, FormErrors errors) {
+	/** An expiry date means "usable until the end of that day" in the viewer's zone, as the form says. */
+	private static @Nullable Instant expiry(@Nullable String value, java.time.ZoneId zone, FormErrors errors) {
 		if (value == null || value.isBlank()) {
 			return null;
 		}
 		try {
-			Instant expiry = LocalDate.parse(value.strip()).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+			Instant expiry = LocalDate.parse(value.strip()).plusDays(1).atStartOfDay(zone).toInstant();
 			if (InstantBounds.within(expiry)) {
 				return expiry;
 			}

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -38,6 +39,13 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
  */
 @UiController
 class QuotasAdminPage {
+
+	/** The quota form's fields as its labels name them, for a problem said away from the field. */
+	private static final Map<String, String> LABELS = Map.ofEntries(Map.entry("guaranteedGpus", "Guaranteed GPUs"),
+			Map.entry("maxGpus", "Maximum GPUs"), Map.entry("priority", "Priority"),
+			Map.entry("maxWindow", "Longest reservation"), Map.entry("maxAdvance", "Booked ahead at most"),
+			Map.entry("monthlyBudget", "Monthly budget"), Map.entry("lendableGpus", "Lendable GPUs"),
+			Map.entry("zone", "Time zone of the windows"), Map.entry("windows", "Time windows"));
 
 	private static final int PAGE_SIZE = 25;
 
@@ -110,8 +118,14 @@ class QuotasAdminPage {
 		model.addAttribute("gpuType", type.code());
 		model.addAttribute("standing", proposed == null ? null : standing(t, type.code(), proposed, clock.instant()));
 		model.addAttribute("invalid", proposed == null);
+		model.addAttribute("problems", errors.asMap().entrySet().stream().map(error -> LABELS.getOrDefault(error.getKey(),
+				"the values above") + " (" + lowerFirst(error.getValue()) + ")").toList());
 		model.addAttribute("tenantSlug", t.slug());
 		return "admin/quota-impact :: impact";
+	}
+
+	private static String lowerFirst(String message) {
+		return message.isEmpty() ? message : Character.toLowerCase(message.charAt(0)) + message.substring(1);
 	}
 
 	@PostMapping("/admin/quotas/{tenant}")

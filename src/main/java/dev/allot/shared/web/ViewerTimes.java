@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
@@ -22,6 +23,8 @@ public record ViewerTimes(ZoneId zone) {
 	public static final String COOKIE = "allot_tz";
 
 	private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+
+	private static final DateTimeFormatter DATE_TIME_SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
 	private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("zzz", java.util.Locale.ENGLISH);
 
@@ -76,6 +79,56 @@ public record ViewerTimes(ZoneId zone) {
 	/** {@code 2027-01-05 09:00 UTC}, for the hover text. */
 	public String utc(Instant instant) {
 		return DATE_TIME.format(instant.atZone(ZoneOffset.UTC)) + " UTC";
+	}
+
+	/** {@code 2027-01-05 10:00:07} in the viewer's zone. */
+	public String localSeconds(Instant instant) {
+		return DATE_TIME_SECONDS.format(instant.atZone(zone));
+	}
+
+	/** {@code 2027-01-05 09:00:07 UTC}, for the hover text. */
+	public String utcSeconds(Instant instant) {
+		return DATE_TIME_SECONDS.format(instant.atZone(ZoneOffset.UTC)) + " UTC";
+	}
+
+	/** A piece of a text: words, or an instant to show as a time ({@code text} then holds it as written). */
+	public record Part(String text, @Nullable Instant instant) {
+	}
+
+	/** An instant as messages written for the API carry it: ISO 8601 in UTC, or {@link dev.allot.shared.UtcText}'s. */
+	private static final java.util.regex.Pattern INSTANT = java.util.regex.Pattern
+		.compile("(\\d{4}-\\d{2}-\\d{2})(?:T(\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?)Z| (\\d{2}:\\d{2}) UTC)");
+
+	/**
+	 * A text cut where it names an instant ({@code 2026-12-04T21:36:51.254374Z}, {@code 2026-12-04 21:36 UTC}), so
+	 * that a page shows each as a time in the viewer's zone instead of UTC.
+	 */
+	public List<Part> parts(@Nullable String text) {
+		if (text == null || text.isEmpty()) {
+			return List.of();
+		}
+		List<Part> parts = new java.util.ArrayList<>();
+		java.util.regex.Matcher found = INSTANT.matcher(text);
+		int from = 0;
+		while (found.find()) {
+			Instant instant;
+			String time = found.group(2) != null ? found.group(2) : found.group(3);
+			try {
+				instant = Instant.parse(found.group(1) + "T" + (time.length() == 5 ? time + ":00" : time) + "Z");
+			}
+			catch (DateTimeParseException ex) {
+				continue;
+			}
+			if (found.start() > from) {
+				parts.add(new Part(text.substring(from, found.start()), null));
+			}
+			parts.add(new Part(found.group(), instant));
+			from = found.end();
+		}
+		if (from < text.length()) {
+			parts.add(new Part(text.substring(from), null));
+		}
+		return parts;
 	}
 
 	/** The value of a {@code datetime-local} input showing the instant in the viewer's zone. */

@@ -1,0 +1,78 @@
+package dev.allot.ui;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Notices that need action are shown where people look, with their times in the browser's zone. */
+class NoticesBrowserTests extends ConsoleBrowserTest {
+
+	private static final ZoneId INDIA = ZoneId.of("Asia/Kolkata");
+
+	@Test
+	void aPreemptedReservationWarnsOnItsOwnPageAndNoticesShowTheirTimesInTheBrowsersZone() {
+		Team owner = team(1, 8, 8, false);
+		Team rival = teamOn(owner.gpuType(), owner.pool(), 0, 8, false);
+		String victim = preempted(owner, rival);
+		Instant nodesHeldUntil = Instant.parse(jdbc.sql("SELECT n.details ->> 'nodesHeldUntil' FROM notification n"
+				+ " JOIN tenant t ON t.id = n.tenant_id WHERE t.slug = ?").param(rival.tenant()).query(String.class).single());
+		String inIndia = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(nodesHeldUntil.atZone(INDIA));
+
+		// a browser in India, a half-hour zone
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", INDIA.getId()));
+		signIn(rival.member());
+		open("/tenants/" + rival.tenant() + "/reservations/" + victim);
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#reservation-notices section")));
+		String warning = find("#reservation-notices").getText();
+		screenshot("reservation-preempted-notice");
+		assertThat(warning).contains("Needs your attention").contains("Preempted")
+			.contains("Its nodes stay yours until " + inIndia + " GMT+5:30")
+			.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
+		checkAccessibility();
+
+		open("/tenants/" + rival.tenant() + "/usage");
+		String notices = find("#alerts").getText();
+		fullScreenshot("usage-notices");
+		assertThat(find("#alerts-heading").getText()).isEqualTo("Notices");
+		assertThat(notices).contains("Preempted").contains("Its nodes stay yours until " + inIndia + " GMT+5:30")
+			.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
+	}
+
+	@Test
+	void theReservationsListSaysWhichReservationNeedsAttentionAndLinksToIt() {
+		Team owner = team(1, 8, 8, false);
+		Team rival = teamOn(owner.gpuType(), owner.pool(), 0, 8, false);
+		String victim = preempted(owner, rival);
+		signIn(rival.member());
+		open("/tenants/" + rival.tenant() + "/reservations");
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#recent-notices section")));
+		assertThat(find("#recent-notices").getText()).contains("Needs your attention", "Preempted");
+		screenshot("reservations-needs-attention");
+		checkAccessibility();
+		find("#recent-notices a[href$='/reservations/" + victim + "']").click();
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#reservation-notices section")));
+		assertThat(browser.getCurrentUrl()).endsWith("/reservations/" + victim);
+	}
+
+	/** The rival borrows the owner's node from in two minutes on, the owner books within its guarantee after the
+	 * notice: the rival's reservation is preempted, and its notice raised. */
+	private String preempted(Team owner, Team rival) {
+		Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+		String victim = bookByApi(rival, 8, now.plus(Duration.ofMinutes(2)), now.plus(Duration.ofHours(8)));
+		bookByApi(owner, 8, now.plus(Duration.ofHours(2)), now.plus(Duration.ofHours(4)));
+		await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM notification n JOIN tenant t"
+				+ " ON t.id = n.tenant_id WHERE t.slug = ? AND n.kind = 'RESERVATION_PREEMPTED'", rival.tenant()) == 1);
+		return victim;
+	}
+
+}
