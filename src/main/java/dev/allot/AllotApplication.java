@@ -14,10 +14,13 @@ public class AllotApplication {
 		SpringApplication.run(AllotApplication.class, args);
 	}
 
-	/** Every rule that depends on "now" asks this clock, so tests can fix it. */
+	/**
+	 * Every rule that depends on "now" asks this clock, so tests can fix it. It ticks in microseconds, PostgreSQL's
+	 * precision, so that an instant in a create's answer ({@code createdAt}) is the one a later read returns.
+	 */
 	@Bean
 	java.time.Clock clock() {
-		return java.time.Clock.systemUTC();
+		return java.time.Clock.tick(java.time.Clock.systemUTC(), java.time.Duration.ofNanos(1_000));
 	}
 
 }

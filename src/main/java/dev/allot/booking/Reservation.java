@@ -168,7 +168,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		if (ifMatch == null) {
 			throw AllotException.preconditionRequired("Send the reservation's ETag in If-Match: GET it first");
 		}
-		if (!ifMatch.equals(etag())) {
+		if (!dev.allot.shared.ETags.matches(ifMatch, etag())) {
 			throw AllotException.preconditionFailed("Reservation " + id + " has changed; its ETag is " + etag());
 		}
 		requireChangeable(now);

@@ -205,7 +205,7 @@ public class Inventory {
 	public Pool changeSpareNodes(Caller caller, String name, int spareNodes, @Nullable String ifMatch) {
 		caller.requirePlatformAdmin();
 		Pool before = repository.poolForUpdate(name).orElseThrow(() -> AllotException.notFound("Pool " + name));
-		if (ifMatch != null && !ifMatch.equals(before.etag()) && !ifMatch.equals("*")) {
+		if (!dev.allot.shared.ETags.matches(ifMatch, before.etag())) {
 			throw AllotException.preconditionFailed("Pool " + name + " has changed; its ETag is " + before.etag());
 		}
 		int nodes = countNodes(before.id()).nodes();

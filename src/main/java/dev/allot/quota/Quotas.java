@@ -109,7 +109,7 @@ public class Quotas {
 		long version = repository.lockOrCreate(tenant.id());
 		TenantQuota before = new TenantQuota(tenantSlug, repository.policies(tenant.id()),
 				repository.storageGi(tenant.id()).orElse(null), version);
-		if (ifMatch != null && !ifMatch.equals(before.etag())) {
+		if (!dev.allot.shared.ETags.matches(ifMatch, before.etag())) {
 			throw AllotException.preconditionFailed("The quota of " + tenantSlug + " has changed; its ETag is "
 					+ before.etag());
 		}

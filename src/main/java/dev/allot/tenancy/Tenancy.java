@@ -137,7 +137,7 @@ public class Tenancy {
 		Tenant before = repository.tenantForUpdate(slug)
 			.orElseThrow(() -> AllotException.notFound("Tenant " + slug));
 		caller.requirePlatformAdmin();
-		if (ifMatch != null && !ifMatch.equals(before.etag())) {
+		if (!dev.allot.shared.ETags.matches(ifMatch, before.etag())) {
 			throw AllotException.preconditionFailed("Tenant " + slug + " has changed; its ETag is " + before.etag());
 		}
 		Tenant after = before.with(change.displayName() != null ? change.displayName() : before.displayName(),

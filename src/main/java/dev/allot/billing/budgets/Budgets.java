@@ -72,7 +72,7 @@ public class Budgets {
 		request.validate(outbound);
 		var before = repository.find(tenant.id(), true);
 		long version = before.map(BudgetRepository.Stored::version).orElse(0L);
-		if (ifMatch != null && !ifMatch.equals("\"" + version + "\"")) {
+		if (!dev.allot.shared.ETags.matches(ifMatch, "\"" + version + "\"")) {
 			throw AllotException.preconditionFailed("The budget of " + tenantSlug + " has changed; its ETag is \""
 					+ version + "\"");
 		}

@@ -140,7 +140,7 @@ public class ProjectBudgets implements ProjectBudgetCaps {
 	}
 
 	private static void requireMatch(@Nullable String ifMatch, long version, String tenant, String project) {
-		if (ifMatch != null && !ifMatch.equals("\"" + version + "\"")) {
+		if (!dev.allot.shared.ETags.matches(ifMatch, "\"" + version + "\"")) {
 			throw AllotException.preconditionFailed("The budget of project " + project + " of " + tenant
 					+ " has changed; its ETag is \"" + version + "\"");
 		}
