@@ -38,6 +38,28 @@ class IdempotencyTests extends BookingFixture {
 			.isEqualTo(201);
 	}
 
+	/** A retry is the same request when its JSON is: keys in another order and other spacing change nothing. */
+	@Test
+	void aRetryWithTheSameJsonInAnotherKeyOrderAndSpacingIsTheSameRequest() {
+		Setup s = setup(2, 16, 16, false);
+		Map<String, Object> body = body(s, 8, hour(5), hour(6));
+		List<String> keys = new ArrayList<>(body.keySet());
+		java.util.Collections.reverse(keys);
+		Map<String, Object> reordered = new java.util.LinkedHashMap<>();
+		keys.forEach(key -> reordered.put(key, body.get(key)));
+		String spaced = "\n" + Api.json(reordered).replace(",", " ,\n  ").replace("{", "{ ") + "\n";
+
+		Api.Response first = book(s, body, "Idempotency-Key", "nightly-reordered");
+		Api.Response retry = api.post("/api/v1/tenants/" + s.tenant() + "/reservations", s.token(), spaced,
+				"Idempotency-Key", "nightly-reordered");
+
+		assertThat(first.status()).isEqualTo(201);
+		assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+		assertThat(retry.json().get("id")).isEqualTo(first.json().get("id"));
+		assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+		assertThat(reservationsOf(s.tenant())).isEqualTo(1);
+	}
+
 	@Test
 	void identicalRequestsRacingEachOtherBookOnce() throws Exception {
 		Setup s = setup(4, 32, 32, false);

@@ -94,7 +94,8 @@ class IdempotentCreates extends OncePerRequestFilter {
 		}
 		IdempotencyKey key;
 		try {
-			key = IdempotencyKey.of(request.getHeader(IdempotencyKey.HEADER), request.getRequestURI(), body);
+			key = IdempotencyKey.of(request.getHeader(IdempotencyKey.HEADER), request.getRequestURI(),
+					JsonFingerprint.of(body));
 		}
 		catch (InvalidInputException invalid) {
 			refuse(request, response, handler, invalid);
