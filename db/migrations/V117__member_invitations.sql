@@ -9,7 +9,8 @@ CREATE TABLE member_invitation (
     created_at  timestamptz NOT NULL,
     expires_at  timestamptz NOT NULL,
     answered_at timestamptz,
-    answer      text CHECK (answer IN ('ACCEPTED', 'DECLINED')),
+    -- EXPIRED is written when a new invitation replaces one nobody answered in time
+    answer      text CHECK (answer IN ('ACCEPTED', 'DECLINED', 'EXPIRED')),
     CHECK ((answered_at IS NULL) = (answer IS NULL)),
     CHECK (expires_at > created_at)
 );

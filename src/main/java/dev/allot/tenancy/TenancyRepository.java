@@ -122,8 +122,17 @@ class TenancyRepository {
 			.update() == 1;
 	}
 
-	/** Stores an open invitation; false when the user already has one to this tenant. */
+	/**
+	 * Stores an open invitation; false when the user already has one to this tenant that has not expired (one that
+	 * has is closed as {@code EXPIRED} first, so it can be sent again).
+	 */
 	boolean insertInvitation(UUID tenantId, Invitation invitation) {
+		jdbc.sql("""
+				UPDATE member_invitation SET answer = 'EXPIRED', answered_at = ?
+				WHERE tenant_id = ? AND username = ? AND answered_at IS NULL AND expires_at <= ?""")
+			.params(java.sql.Timestamp.from(invitation.createdAt()), tenantId, invitation.username(),
+					java.sql.Timestamp.from(invitation.createdAt()))
+			.update();
 		return jdbc.sql("""
 				INSERT INTO member_invitation (id, tenant_id, username, role, invited_by, created_at, expires_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""")

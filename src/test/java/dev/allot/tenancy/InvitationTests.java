@@ -92,6 +92,14 @@ class InvitationTests extends IntegrationTest {
 		assertThat(late.status()).isEqualTo(409);
 		assertThat(late.json().get("code").asString()).isEqualTo("invitation_expired");
 		assertThat(memberCount(tenant, bob)).isZero();
+
+		// an expired invitation does not stand in the way of a new one
+		Api.Response again = api.post("/api/v1/tenants/" + tenant + "/members", admin,
+				Map.of("username", bob, "role", "VIEWER"));
+		assertThat(again.status()).as(again.toString()).isEqualTo(202);
+		assertThat(api.post("/api/v1/invitations/" + again.json().get("id").asString() + "/accept", userToken(bob),
+				Map.of()).status()).isEqualTo(200);
+		assertThat(memberCount(tenant, bob)).isEqualTo(1);
 	}
 
 	@Test
