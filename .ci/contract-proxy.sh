@@ -11,12 +11,13 @@ PRISM_PORT=${PRISM_PORT:-18084}
 ROUTER_PORT=${ROUTER_PORT:-18085}
 mkdir -p target
 LOG=target/contract-proxy.log
-npx -y @stoplight/prism-cli@5.14.2 proxy openapi.yaml "$APP_URL" --errors -p "$PRISM_PORT" > "$LOG" 2>&1 &
+# each in a process group of its own, so that stopping it stops npx's child too
+setsid npx -y @stoplight/prism-cli@5.14.2 proxy openapi.yaml "$APP_URL" --errors -p "$PRISM_PORT" > "$LOG" 2>&1 &
 PRISM=$!
 ROUTER_PORT=$ROUTER_PORT PRISM_URL="http://127.0.0.1:$PRISM_PORT" APP_URL="$APP_URL" \
-  node clients/contract-proxy/router.js > target/contract-router.log 2>&1 &
+  setsid node clients/contract-proxy/router.js > target/contract-router.log 2>&1 &
 ROUTER=$!
-stop() { kill "$PRISM" "$ROUTER" 2>/dev/null || true; pkill -f "prism-cli.*-p $PRISM_PORT" 2>/dev/null || true; }
+stop() { kill -- "-$PRISM" "-$ROUTER" 2>/dev/null || true; }
 trap stop EXIT
 for _ in $(seq 1 120); do grep -q "Prism is listening" "$LOG" && break; kill -0 "$PRISM" 2>/dev/null || break; sleep 1; done
 grep -q "Prism is listening" "$LOG" || { echo "Prism did not start"; cat "$LOG"; exit 1; }
