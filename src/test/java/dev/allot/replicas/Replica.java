@@ -73,6 +73,10 @@ final class Replica implements AutoCloseable {
 				"--allot.security.rate-limits.login-per-address.capacity=1000000",
 				"--allot.security.rate-limits.api-per-caller.capacity=1000000",
 				"--allot.security.rate-limits.backoff.threshold=1000",
+				// each replica process has a fake driver of its own, which knows only the clusters it built: a replica
+				// woken by a change the other made would find that cluster gone and build it again (with real drivers
+				// both replicas see the same clusters)
+				"--allot.provisioning.lifecycle.wake-on-changes=false",
 				// each replica's executions carry its name in scheduled_tasks.picked_by
 				"--db-scheduler.scheduler-name=" + name));
 		command.addAll(settings);
