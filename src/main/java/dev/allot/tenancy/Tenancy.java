@@ -230,6 +230,12 @@ public class Tenancy {
 		return repository.openInvitations(caller.subject(), clock.instant());
 	}
 
+	/** How many invitations wait for the caller's answer: one count, for the header of every page. */
+	@Transactional(readOnly = true)
+	public int pendingInvitations(Caller caller) {
+		return caller.kind() == Caller.Kind.USER ? repository.pendingInvitations(caller.subject(), clock.instant()) : 0;
+	}
+
 	/** The invited user accepts: they become a member with the role they were invited to. */
 	public Member accept(Caller caller, UUID id) {
 		Invitation invitation = answerable(caller, id);

@@ -160,6 +160,16 @@ class TenancyRepository {
 			.list();
 	}
 
+	/** How many invitations wait for the user's answer and have not expired (the header's count). */
+	int pendingInvitations(String username, java.time.Instant now) {
+		return jdbc.sql("""
+				SELECT count(*) FROM member_invitation
+				WHERE username = ? AND answered_at IS NULL AND expires_at > ?""")
+			.params(username, java.sql.Timestamp.from(now))
+			.query(Integer.class)
+			.single();
+	}
+
 	void answerInvitation(UUID id, Invitation.Status answer, java.time.Instant at) {
 		jdbc.sql("UPDATE member_invitation SET answer = ?, answered_at = ? WHERE id = ? AND answered_at IS NULL")
 			.params(answer.name(), java.sql.Timestamp.from(at), id)

@@ -45,11 +45,8 @@ class ShellAdvice {
 		Shell.TenantChoice currentChoice = current
 			.flatMap(slug -> choices.stream().filter(choice -> choice.slug().equals(slug)).findFirst())
 			.orElse(null);
-		int invitations = (int) tenancy.invitations(caller).stream()
-			.filter(invitation -> invitation.status() == dev.allot.tenancy.Invitation.Status.PENDING)
-			.count();
 		return new Shell(caller.displayName(), caller.readsEverything(), List.copyOf(choices), currentChoice, path,
-				invitations);
+				tenancy.pendingInvitations(caller));
 	}
 
 	private Optional<Shell.TenantChoice> choice(String slug) {

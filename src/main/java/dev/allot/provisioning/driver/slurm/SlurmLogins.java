@@ -109,19 +109,15 @@ final class SlurmLogins {
 							: owner + " has no login here (a POSIX user name, role MEMBER or above)"),
 					"the team's Members page");
 		}
-		List<String> owners = List.of(owner);
 		List<String> lines = spec.sshPublicKeys().stream().map(key -> line(key, marker)).distinct().toList();
 		Set<String> wanted = new LinkedHashSet<>();
-		owners.forEach(user -> lines.forEach(line -> wanted.add(keysDir + "/" + user + ":" + line)));
+		lines.forEach(line -> wanted.add(keysDir + "/" + owner + ":" + line));
 		if (!installed(marker).equals(wanted)) {
 			removeKeys(marker);
-			String input = String.join("\n", lines) + "\n";
-			for (String user : owners) {
-				SlurmCommands.Result appended = loginNode.runWithInput(input, "flock", lock(), "dd",
-						"of=" + keysDir + "/" + user, "oflag=append", "conv=notrunc", "status=none");
-				if (!appended.ok()) {
-					throw errors.failed("append to " + keysDir + "/" + user + " on " + loginHost, appended, List.of());
-				}
+			SlurmCommands.Result appended = loginNode.runWithInput(String.join("\n", lines) + "\n", "flock", lock(),
+					"dd", "of=" + keysDir + "/" + owner, "oflag=append", "conv=notrunc", "status=none");
+			if (!appended.ok()) {
+				throw errors.failed("append to " + keysDir + "/" + owner + " on " + loginHost, appended, List.of());
 			}
 			if (!installed(marker).equals(wanted)) {
 				throw new DriverFailedException("The SSH keys of " + marker + " in " + keysDir + " on " + loginHost
