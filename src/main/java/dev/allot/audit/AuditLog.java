@@ -1,10 +1,12 @@
 package dev.allot.audit;
 
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.allot.shared.PageResponse;
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.web.RequestIds;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -57,7 +59,7 @@ public class AuditLog {
 	}
 
 	@Transactional(readOnly = true)
-	public PageResponse<AuditEvent> find(AuditQuery query) {
+	public CursorPage<AuditEvent> find(AuditQuery query) {
 		StringBuilder where = new StringBuilder(" WHERE true");
 		List<Object> params = new ArrayList<>();
 		if (query.tenant() != null) {
@@ -78,8 +80,14 @@ public class AuditLog {
 		}
 		long total = jdbc.sql("SELECT count(*) FROM audit_event" + where).params(params).query(Long.class).single();
 		List<Object> pageParams = new ArrayList<>(params);
-		pageParams.add(query.page().size());
-		pageParams.add(query.page().offset());
+		ListQuery page = query.page();
+		if (page.after() != null) {
+			where.append(" AND (occurred_at, id) < (?, ?)");
+			pageParams.add(Timestamp.from(page.key(0, Instant::parse)));
+			pageParams.add(page.key(1, Long::parseLong));
+		}
+		pageParams.add(page.rowsToRead());
+		pageParams.add(page.offset());
 		List<AuditEvent> items = jdbc.sql("""
 				SELECT id, occurred_at, actor, tenant_slug, action, object_type, object_id, request_id,
 				       before::text AS before, after::text AS after
@@ -90,7 +98,7 @@ public class AuditLog {
 					rs.getString("object_type"), rs.getString("object_id"), rs.getString("request_id"),
 					parse(rs.getString("before")), parse(rs.getString("after"))))
 			.list();
-		return PageResponse.of(items, query.page(), total);
+		return page.answer(items, total, event -> List.of(event.occurredAt().toString(), Long.toString(event.id())));
 	}
 
 	private static String currentActor() {

@@ -3,12 +3,12 @@ package dev.allot.audit;
 import java.time.Instant;
 
 import dev.allot.shared.InvalidInputException;
-import dev.allot.shared.PageQuery;
+import dev.allot.shared.ListQuery;
 import org.jspecify.annotations.Nullable;
 
 /** Filters of the audit trail; every one optional. */
 public record AuditQuery(@Nullable String tenant, @Nullable String actor, @Nullable Instant from,
-		@Nullable Instant to, PageQuery page) {
+		@Nullable Instant to, ListQuery page) {
 
 	public AuditQuery {
 		if (from != null && to != null && !to.isAfter(from)) {

@@ -23,8 +23,8 @@ import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.InvalidInputException;
-import dev.allot.shared.PageQuery;
-import dev.allot.shared.PageResponse;
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
@@ -424,15 +424,14 @@ public class Bookings {
 		return reservations.find(tenant.id(), id).orElseThrow(() -> notFound(id)).reservation();
 	}
 
-	public PageResponse<Reservation> list(Caller caller, String tenantSlug, @Nullable ReservationStatus status,
-			@Nullable Instant from, @Nullable Instant to, PageQuery page) {
+	public CursorPage<Reservation> list(Caller caller, String tenantSlug, @Nullable ReservationStatus status,
+			@Nullable Instant from, @Nullable Instant to, ListQuery page) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		if (from != null && to != null && !to.isAfter(from)) {
 			throw InvalidInputException.of("to", "must be after from");
 		}
 		Reservations.Filter filter = new Reservations.Filter(status, from, to, clock.instant());
-		return PageResponse.of(reservations.list(tenant.id(), filter, page), page,
-				reservations.count(tenant.id(), filter));
+		return reservations.list(tenant.id(), filter, page);
 	}
 
 	/** The tenant's reservations not cancelled in {@code [from, to)}, at most {@code limit}, in start order. */
@@ -555,7 +554,7 @@ public class Bookings {
 	}
 
 	private Optional<Booked> replay(Tenant tenant, IdempotencyKey key) {
-		return reservations.byIdempotencyKey(tenant.id(), key.key()).map(stored -> {
+		return reservations.byIdempotencyKey(tenant.id(), key).map(stored -> {
 			key.requireSameRequest(stored.requestHash());
 			return new Booked(stored.reservation(), true);
 		});

@@ -12,7 +12,8 @@ import java.util.UUID;
 
 import dev.allot.quota.QuotaDecision;
 import dev.allot.shared.IdempotencyKey;
-import dev.allot.shared.PageQuery;
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.ListQuery;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -49,13 +50,14 @@ class Reservations {
 	void insert(Reservation r, Keys keys, @Nullable IdempotencyKey idempotencyKey) {
 		jdbc.sql("""
 				INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, gpu_type,
-				    gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, version, idempotency_key, request_hash,
-				    created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?)""")
+				    gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, version, idempotency_caller, idempotency_key,
+				    request_hash, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)""")
 			.params(r.id(), keys.tenantId(), r.tenant(), keys.projectId(), r.project(), keys.poolId(), r.pool(),
 					r.gpuType(), r.gpus(), ts(r.startsAt()), ts(r.endsAt()), r.preemptible(),
 					json.writeValueAsString(r.cluster()), json.writeValueAsString(r.quote()),
-					r.nodes().toArray(String[]::new), r.version(), idempotencyKey == null ? null : idempotencyKey.key(),
+					r.nodes().toArray(String[]::new), r.version(),
+					idempotencyKey == null ? null : idempotencyKey.caller(), idempotencyKey == null ? null : idempotencyKey.key(),
 					idempotencyKey == null ? null : idempotencyKey.requestHash(), ts(r.createdAt()))
 			.update();
 	}
@@ -146,22 +148,31 @@ class Reservations {
 			.optional();
 	}
 
-	Optional<Stored> byIdempotencyKey(UUID tenantId, String key) {
-		return jdbc.sql(SELECT + " WHERE r.tenant_id = ? AND r.idempotency_key = ?")
-			.params(tenantId, key)
+	/** The reservation this caller's key made (keys are per caller). */
+	Optional<Stored> byIdempotencyKey(UUID tenantId, IdempotencyKey key) {
+		return jdbc.sql(SELECT + " WHERE r.tenant_id = ? AND r.idempotency_caller = ? AND r.idempotency_key = ?")
+			.params(tenantId, key.caller(), key.key())
 			.query(this::stored)
 			.optional();
 	}
 
-	List<Reservation> list(UUID tenantId, Filter filter, PageQuery page) {
+	/** A page of the tenant's reservations in start order; its cursor is the last one's start and id. */
+	CursorPage<Reservation> list(UUID tenantId, Filter filter, ListQuery page) {
 		Where where = where(tenantId, filter);
 		List<Object> params = new ArrayList<>(where.params());
-		params.add(page.size());
+		String after = "";
+		if (page.after() != null) {
+			after = " AND (r.starts_at, r.id) > (?, ?)";
+			params.add(ts(page.key(0, Instant::parse)));
+			params.add(page.key(1, UUID::fromString));
+		}
+		params.add(page.rowsToRead());
 		params.add(page.offset());
-		return jdbc.sql(SELECT + where.sql() + " ORDER BY r.starts_at, r.id LIMIT ? OFFSET ?")
+		List<Reservation> rows = jdbc.sql(SELECT + where.sql() + after + " ORDER BY r.starts_at, r.id LIMIT ? OFFSET ?")
 			.params(params)
 			.query((rs, n) -> stored(rs, n).reservation())
 			.list();
+		return page.answer(rows, count(tenantId, filter), r -> List.of(r.startsAt().toString(), r.id().toString()));
 	}
 
 	/**

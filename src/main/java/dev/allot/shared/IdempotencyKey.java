@@ -16,9 +16,14 @@ import java.util.HexFormat;
  * take this value as a parameter, store it with their row, and check a stored one with {@link #requireSameRequest},
  * so that a retry after a crash between their commit and the kept answer still creates nothing twice.
  *
+ * <p>
+ * A key is scoped per caller, as Stripe scopes keys per account: two service accounts of one tenant may send the
+ * same key, and each gets its own creation. What stores a key stores its {@code caller} with it.
+ *
+ * @param caller who sent it: the subject of the token or session
  * @param requestHash SHA-256 (hex) of what the request asked for
  */
-public record IdempotencyKey(String key, String requestHash) {
+public record IdempotencyKey(String caller, String key, String requestHash) {
 
 	public static final String HEADER = "Idempotency-Key";
 
@@ -30,14 +35,14 @@ public record IdempotencyKey(String key, String requestHash) {
 		}
 	}
 
-	/** The key of a request: {@code scope} (its path, say) and its body, fingerprinted together. */
-	public static IdempotencyKey of(String key, String scope, byte[] body) {
+	/** The key of a caller's request: {@code scope} (its path, say) and its body, fingerprinted together. */
+	public static IdempotencyKey of(String caller, String key, String scope, byte[] body) {
 		try {
 			MessageDigest digest = MessageDigest.getInstance("SHA-256");
 			digest.update(scope.getBytes(StandardCharsets.UTF_8));
 			digest.update((byte) 0);
 			digest.update(body);
-			return new IdempotencyKey(key, HexFormat.of().formatHex(digest.digest()));
+			return new IdempotencyKey(caller, key, HexFormat.of().formatHex(digest.digest()));
 		}
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);

@@ -81,4 +81,28 @@ class IdempotencyTests extends BookingFixture {
 				+ "WHERE r.tenant_slug = ?").param(s.tenant()).query(Integer.class).single()).isEqualTo(1);
 	}
 
+	/**
+	 * Keys are per caller (issue 29, finding 11): a second service account of the same tenant sending the same key
+	 * books its own reservation; before, it got the first account's reservation replayed.
+	 */
+	@Test
+	void twoCallersOfOneTenantSendingTheSameKeyEachGetTheirOwnReservation() {
+		Setup s = setup(2, 16, 16, false);
+		String secondAccount = tenantToken(s.tenant(), "MEMBER");
+		Map<String, Object> body = body(s, 8, hour(5), hour(6));
+
+		Api.Response mine = book(s, body, "Idempotency-Key", "nightly-7");
+		Api.Response theirs = api.post("/api/v1/tenants/" + s.tenant() + "/reservations", secondAccount, body,
+				"Idempotency-Key", "nightly-7");
+		Api.Response theirRetry = api.post("/api/v1/tenants/" + s.tenant() + "/reservations", secondAccount, body,
+				"Idempotency-Key", "nightly-7");
+
+		assertThat(mine.status()).isEqualTo(201);
+		assertThat(theirs.status()).as(theirs.toString()).isEqualTo(201);
+		assertThat(theirs.header("Idempotent-Replayed")).isNull();
+		assertThat(theirs.json().get("id")).isNotEqualTo(mine.json().get("id"));
+		assertThat(theirRetry.json().get("id")).isEqualTo(theirs.json().get("id"));
+		assertThat(reservationsOf(s.tenant())).isEqualTo(2);
+	}
+
 }

@@ -5,8 +5,8 @@ import java.time.Instant;
 import dev.allot.audit.AuditEvent;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditQuery;
-import dev.allot.shared.PageQuery;
-import dev.allot.shared.PageResponse;
+import dev.allot.shared.ListQuery;
+import dev.allot.shared.CursorPage;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
@@ -24,12 +24,14 @@ class AuditEventsController {
 	}
 
 	@GetMapping("/api/v1/audit-events")
-	PageResponse<AuditEvent> list(Caller caller, @RequestParam(required = false) @Nullable String tenant,
+	CursorPage<AuditEvent> list(Caller caller, @RequestParam(required = false) @Nullable String tenant,
 			@RequestParam(required = false) @Nullable String actor, @RequestParam(required = false) @Nullable Instant from,
-			@RequestParam(required = false) @Nullable Instant to, @RequestParam(required = false) @Nullable Integer page,
+			@RequestParam(required = false) @Nullable Instant to, @RequestParam(required = false) @Nullable Integer limit,
+			@RequestParam(required = false) @Nullable String cursor,
+			@RequestParam(required = false) @Nullable Integer page,
 			@RequestParam(required = false) @Nullable Integer size) {
 		caller.requireReadsEverything();
-		return auditLog.find(new AuditQuery(tenant, actor, from, to, PageQuery.of(page, size)));
+		return auditLog.find(new AuditQuery(tenant, actor, from, to, ListQuery.of(page, size, limit, cursor, 2)));
 	}
 
 }

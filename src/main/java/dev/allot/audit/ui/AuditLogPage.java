@@ -4,9 +4,10 @@ import java.time.Instant;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditQuery;
+import dev.allot.shared.CursorPage;
 import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.PageQuery;
-import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
 import dev.allot.shared.web.UiController;
@@ -68,11 +69,11 @@ class AuditLogPage {
 		ViewerTimes times = ViewerTimes.of(request);
 		Instant from = instant(times, filters.fromValue(), "from", errors);
 		Instant to = instant(times, filters.toValue(), "to", errors);
-		PageResponse<dev.allot.audit.AuditEvent> events = null;
+		CursorPage<dev.allot.audit.AuditEvent> events = null;
 		if (errors.isEmpty()) {
 			try {
 				events = auditLog.find(new AuditQuery(blankToNull(filters.tenantValue()),
-						blankToNull(filters.actorValue()), from, to, new PageQuery(filters.pageNumber(), PAGE_SIZE)));
+						blankToNull(filters.actorValue()), from, to, new ListQuery(new PageQuery(filters.pageNumber(), PAGE_SIZE), null)));
 			}
 			catch (InvalidInputException invalid) {
 				errors.add(invalid, "from");

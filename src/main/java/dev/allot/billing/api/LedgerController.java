@@ -2,6 +2,8 @@ package dev.allot.billing.api;
 
 import dev.allot.billing.ledger.Ledger;
 import dev.allot.billing.ledger.LedgerTransaction;
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -37,11 +39,12 @@ class LedgerController {
 	}
 
 	@GetMapping
-	Ledger.LedgerPage list(Caller caller, @PathVariable String tenant,
+	CursorPage<LedgerTransaction> list(Caller caller, @PathVariable String tenant,
+			@RequestParam(required = false) @Nullable Integer limit,
 			@RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(required = false) @Nullable Integer page,
 			@RequestParam(required = false) @Nullable Integer size) {
-		return ledger.page(caller, tenant, cursor, page, size);
+		return ledger.page(caller, tenant, ListQuery.of(page, size, limit, cursor, 1));
 	}
 
 	/** A correction (platform admin): the whole transaction reversed, with the reason and the actor recorded. */

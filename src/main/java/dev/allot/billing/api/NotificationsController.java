@@ -3,8 +3,8 @@ package dev.allot.billing.api;
 import dev.allot.billing.budgets.Budget;
 import dev.allot.billing.budgets.Notification;
 import dev.allot.billing.budgets.Notifications;
-import dev.allot.shared.PageQuery;
-import dev.allot.shared.PageResponse;
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
@@ -26,10 +26,12 @@ class NotificationsController {
 	}
 
 	@GetMapping
-	PageResponse<Notification> list(Caller caller, @PathVariable String tenant,
+	CursorPage<Notification> list(Caller caller, @PathVariable String tenant,
+			@RequestParam(required = false) @Nullable Integer limit,
+			@RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(required = false) @Nullable Integer page,
 			@RequestParam(required = false) @Nullable Integer size) {
-		return notifications.list(caller, tenant, PageQuery.of(page, size));
+		return notifications.list(caller, tenant, ListQuery.of(page, size, limit, cursor, 2));
 	}
 
 }

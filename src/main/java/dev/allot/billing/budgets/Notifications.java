@@ -2,13 +2,14 @@ package dev.allot.billing.budgets;
 
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
-import dev.allot.shared.PageQuery;
-import dev.allot.shared.PageResponse;
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
@@ -100,23 +101,26 @@ public class Notifications {
 	}
 
 	@Transactional(readOnly = true)
-	public PageResponse<Notification> list(Caller caller, String tenantSlug, PageQuery page) {
+	public CursorPage<Notification> list(Caller caller, String tenantSlug, ListQuery page) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		long total = jdbc.sql("SELECT count(*) FROM notification WHERE tenant_id = ?")
 			.param(tenant.id())
 			.query(Long.class)
 			.single();
-		var items = jdbc.sql("""
-				SELECT * FROM notification WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?""")
-			.params(tenant.id(), page.size(), page.offset())
+		// newest first; after a cursor, what sorts after its key (an ISO instant and a UUID)
+		boolean after = page.after() != null;
+		var items = jdbc.sql("SELECT * FROM notification WHERE tenant_id = ?"
+				+ (after ? " AND (created_at, id) < (?, ?)" : "") + " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+			.params(after ? List.of(tenant.id(), Timestamp.from(page.key(0, Instant::parse)), page.key(1, UUID::fromString),
+					page.rowsToRead(), page.offset()) : List.of(tenant.id(), page.rowsToRead(), page.offset()))
 			.query((rs, n) -> read(rs))
 			.list();
-		return PageResponse.of(items, page, total);
+		return page.answer(items, total, n -> List.of(n.createdAt().toString(), n.id().toString()));
 	}
 
 	/** The notices about one of the tenant's reservations (preempted, a node not replaced, ...), newest first. */
 	@Transactional(readOnly = true)
-	public java.util.List<Notification> about(Caller caller, String tenantSlug, UUID reservationId) {
+	public List<Notification> about(Caller caller, String tenantSlug, UUID reservationId) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		return jdbc.sql("""
 				SELECT * FROM notification WHERE tenant_id = ? AND details ->> 'reservationId' = ?
@@ -128,7 +132,7 @@ public class Notifications {
 
 	/** The latest notices about any of the tenant's reservations raised since {@code since}, newest first. */
 	@Transactional(readOnly = true)
-	public java.util.List<Notification> aboutReservations(Caller caller, String tenantSlug, Instant since) {
+	public List<Notification> aboutReservations(Caller caller, String tenantSlug, Instant since) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		return jdbc.sql("""
 				SELECT * FROM notification WHERE tenant_id = ? AND created_at > ?

@@ -1,11 +1,9 @@
 package dev.allot.billing.ledger;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,8 +15,9 @@ import dev.allot.audit.AuditRecord;
 import dev.allot.billing.budgets.Budgets;
 import dev.allot.billing.metering.BillingProperties;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.CursorPage;
 import dev.allot.shared.InvalidInputException;
-import dev.allot.shared.PageQuery;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
@@ -41,10 +40,6 @@ public class Ledger {
 	 * A page of the ledger, newest first. {@code next} is the cursor of the following page: the base64url text
 	 * {@code v1:<id>} of the last transaction of this page; null on the last page.
 	 */
-	public record LedgerPage(List<LedgerTransaction> items, int page, int size, long totalItems,
-			@Nullable String next) {
-	}
-
 	private final LedgerRepository repository;
 
 	private final LedgerAccounts accounts;
@@ -173,35 +168,11 @@ public class Ledger {
 	}
 
 	@Transactional(readOnly = true)
-	public LedgerPage page(Caller caller, String tenantSlug, @Nullable String cursor, @Nullable Integer page,
-			@Nullable Integer size) {
+	public CursorPage<LedgerTransaction> page(Caller caller, String tenantSlug, ListQuery query) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
-		PageQuery query = PageQuery.of(page, size);
-		Long before = cursor == null || cursor.isBlank() ? null : decode(cursor);
-		if (before != null && page != null && page != 0) {
-			throw InvalidInputException.of("page", "cannot be combined with cursor");
-		}
-		List<LedgerTransaction> items = repository.page(tenant.id(), before, before == null ? query.offset() : 0,
-				query.size());
-		String next = items.size() < query.size() ? null : encode(items.getLast().id());
-		return new LedgerPage(items, query.page(), query.size(), repository.count(tenant.id()), next);
-	}
-
-	private static String encode(long id) {
-		return Base64.getUrlEncoder().withoutPadding().encodeToString(("v1:" + id).getBytes(StandardCharsets.UTF_8));
-	}
-
-	private static long decode(String cursor) {
-		try {
-			String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-			if (!text.startsWith("v1:")) {
-				throw new IllegalArgumentException(text);
-			}
-			return Long.parseLong(text.substring(3));
-		}
-		catch (IllegalArgumentException ex) {
-			throw InvalidInputException.of("cursor", "is not a cursor this API issued");
-		}
+		Long before = query.after() == null ? null : query.key(0, Long::parseLong);
+		List<LedgerTransaction> rows = repository.page(tenant.id(), before, query.offset(), query.rowsToRead());
+		return query.answer(rows, repository.count(tenant.id()), tx -> List.of(Long.toString(tx.id())));
 	}
 
 }

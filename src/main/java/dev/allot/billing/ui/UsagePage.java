@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import dev.allot.billing.budgets.Notifications;
 import dev.allot.billing.reports.UsageReport;
 import dev.allot.billing.reports.UsageReports;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.CurrentTenant;
@@ -100,8 +101,8 @@ class UsagePage {
 		model.addAttribute("previous", shown.minusMonths(1));
 		model.addAttribute("next", shown.isBefore(current) ? shown.plusMonths(1) : null);
 		model.addAttribute("summary", new Summary(totals, report.items()));
-		model.addAttribute("alerts", NoticeView.of(notifications.list(caller, tenant, new PageQuery(0, 10)).items(),
-				tenant));
+		ListQuery newest = new ListQuery(new PageQuery(0, 10), null);
+		model.addAttribute("alerts", NoticeView.of(notifications.list(caller, tenant, newest).items(), tenant));
 		return "billing/usage";
 	}
 

@@ -13,8 +13,8 @@ import dev.allot.booking.api.ReservationBodies.ReservationBody;
 import dev.allot.booking.api.ReservationBodies.ReservationRequest;
 import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.InvalidInputException;
-import dev.allot.shared.PageQuery;
-import dev.allot.shared.PageResponse;
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.ListQuery;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.Valid;
 import org.jspecify.annotations.Nullable;
@@ -65,15 +65,17 @@ class ReservationsController {
 	}
 
 	@GetMapping
-	PageResponse<ReservationBody> list(Caller caller, @PathVariable String tenant,
+	CursorPage<ReservationBody> list(Caller caller, @PathVariable String tenant,
 			@RequestParam(required = false) @Nullable ReservationStatus status,
 			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable String to,
+			@RequestParam(required = false) @Nullable Integer limit,
+			@RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(required = false) @Nullable Integer page,
 			@RequestParam(required = false) @Nullable Integer size) {
 		var now = clock.instant();
 		return bookings
 			.list(caller, tenant, status, UtcInstants.optional("from", from), UtcInstants.optional("to", to),
-					PageQuery.of(page, size))
+					ListQuery.of(page, size, limit, cursor, 2))
 			.map(r -> ReservationBody.of(r, now));
 	}
 

@@ -156,7 +156,7 @@ class BookingPage {
 		if (request != null) {
 			try {
 				// the form's key, generated when the form was first shown: a double click or a resubmit books once
-				IdempotencyKey key = IdempotencyKey.of(form.key(), "booking-form", json.writeValueAsBytes(request));
+				IdempotencyKey key = IdempotencyKey.of(caller.subject(), form.key(), "booking-form", json.writeValueAsBytes(request));
 				Bookings.Booked booked = bookings.book(caller, tenant.slug(), key, request);
 				redirect.addFlashAttribute("notice", booked.replayed() ? "This form had already booked the reservation below."
 						: "Booked " + request.gpus() + " GPUs of " + request.pool() + ".");

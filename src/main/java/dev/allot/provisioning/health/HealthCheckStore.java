@@ -38,11 +38,12 @@ class HealthCheckStore {
 	void insert(HealthCheck check, @Nullable IdempotencyKey idempotencyKey) {
 		jdbc.sql("""
 				INSERT INTO cluster_health_check (id, reservation_id, kind, level, across_nodes, status, requested_by,
-				    requested_at, idempotency_key, request_hash)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+				    requested_at, idempotency_caller, idempotency_key, request_hash)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
 			.params(check.id(), check.reservationId(), check.kind().name(), check.level(), check.acrossNodes(),
 					check.status().name(), check.requestedBy(),
-					Timestamp.from(check.requestedAt()), idempotencyKey == null ? null : idempotencyKey.key(),
+					Timestamp.from(check.requestedAt()), idempotencyKey == null ? null : idempotencyKey.caller(),
+					idempotencyKey == null ? null : idempotencyKey.key(),
 					idempotencyKey == null ? null : idempotencyKey.requestHash())
 			.update();
 	}
@@ -54,9 +55,12 @@ class HealthCheckStore {
 			.optional();
 	}
 
-	Optional<Keyed> byIdempotencyKey(UUID reservationId, String key) {
-		return jdbc.sql("SELECT * FROM cluster_health_check WHERE reservation_id = ? AND idempotency_key = ?")
-			.params(reservationId, key)
+	/** The check this caller's key asked for (keys are per caller). */
+	Optional<Keyed> byIdempotencyKey(UUID reservationId, IdempotencyKey key) {
+		return jdbc.sql("""
+				SELECT * FROM cluster_health_check
+				WHERE reservation_id = ? AND idempotency_caller = ? AND idempotency_key = ?""")
+			.params(reservationId, key.caller(), key.key())
 			.query((rs, row) -> new Keyed(check(rs, row), rs.getString("request_hash")))
 			.optional();
 	}

@@ -148,7 +148,7 @@ public class HealthChecks {
 		if (key == null) {
 			return Optional.empty();
 		}
-		return store.byIdempotencyKey(reservationId, key.key()).map(existing -> {
+		return store.byIdempotencyKey(reservationId, key).map(existing -> {
 			key.requireSameRequest(existing.requestHash());
 			return new Requested(existing.check(), true);
 		});

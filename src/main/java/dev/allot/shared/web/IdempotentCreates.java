@@ -94,7 +94,7 @@ class IdempotentCreates extends OncePerRequestFilter {
 		}
 		IdempotencyKey key;
 		try {
-			key = IdempotencyKey.of(request.getHeader(IdempotencyKey.HEADER), request.getRequestURI(),
+			key = IdempotencyKey.of(caller.getName(), request.getHeader(IdempotencyKey.HEADER), request.getRequestURI(),
 					JsonFingerprint.of(body));
 		}
 		catch (InvalidInputException invalid) {
