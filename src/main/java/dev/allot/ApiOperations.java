@@ -288,6 +288,12 @@ final class ApiOperations {
 		refuses("updateTenant", refusal(412, "precondition_failed", "Tenant vision-lab has changed; its ETag is \"2\""));
 		refuses("replaceProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
 		refuses("deleteProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
+		// with allot.api.require-if-match (README): every update of a versioned resource needs If-Match
+		for (String update : java.util.List.of("replaceQuota", "updateTenant", "replaceProjectBudget", "deleteProjectBudget",
+				"changePool", "replaceBudget")) {
+			refuses(update, refusal(428, "precondition_required",
+					"Send the resource's ETag in If-Match (or * for any version): GET it first"));
+		}
 		refuses("createTenant", refusal(409, "tenant_exists", "Tenant vision-lab already exists"));
 		refuses("createProject", refusal(409, "project_exists", "Project nightly already exists"));
 		refuses("addMember", refusal(409, "member_exists", "alice is already a member"),
