@@ -49,8 +49,8 @@ class CapacityTests extends BookingFixture {
 		assertThat(calendar(s, from, to, "PT3H")).isEqualTo(bruteForce(s, from, to, Duration.ofHours(3)));
 
 		Map<Instant, Integer> before = calendar(s, from, to, "PT1H");
-		assertThat(api.post("/api/v1/capacity/rebuild?pool=" + s.pool(), s.token(), Map.of()).status()).isEqualTo(403);
-		assertThat(api.post("/api/v1/capacity/rebuild?pool=" + s.pool(), adminToken(), Map.of()).status()).isEqualTo(200);
+		assertThat(api.post("/api/v1/capacity/rebuild?pool=" + s.pool(), s.token()).status()).isEqualTo(403);
+		assertThat(api.post("/api/v1/capacity/rebuild?pool=" + s.pool(), adminToken()).status()).isEqualTo(200);
 		assertThat(calendar(s, from, to, "PT1H")).isEqualTo(before);
 	}
 

@@ -87,7 +87,7 @@ class HotSpareTests extends LifecycleTest {
 		assertThat(hour.get("totalGpus").asInt()).isEqualTo(16);
 		assertThat(hour.get("allocatedGpus").asInt()).isEqualTo(16);
 		assertThat(hour.get("availableGpus").asInt()).isZero();
-		assertThat(api.post("/api/v1/capacity/rebuild?pool=" + s.pool(), adminToken(), Map.of()).status()).isEqualTo(200);
+		assertThat(api.post("/api/v1/capacity/rebuild?pool=" + s.pool(), adminToken()).status()).isEqualTo(200);
 		assertThat(calendarHour(s, start)).isEqualTo(hour);
 
 		JsonNode earliest = api.get("/api/v1/capacity/earliest?pool=" + s.pool() + "&gpus=8&duration=PT1H&after="

@@ -47,17 +47,17 @@ class InvitationTests extends IntegrationTest {
 			.map(i -> i.get("id").asString())).containsExactly(id);
 		assertThat(api.get("/api/v1/invitations", userToken(carol)).json().get("items").valueStream()).isEmpty();
 		// nobody else answers it, nor learns of it
-		assertThat(api.post("/api/v1/invitations/" + id + "/accept", userToken(carol), Map.of()).status()).isEqualTo(404);
-		assertThat(api.post("/api/v1/invitations/" + id + "/accept", admin, Map.of()).status()).isEqualTo(404);
+		assertThat(api.post("/api/v1/invitations/" + id + "/accept", userToken(carol)).status()).isEqualTo(404);
+		assertThat(api.post("/api/v1/invitations/" + id + "/accept", admin).status()).isEqualTo(404);
 		assertThat(memberCount(tenant, bob)).isZero();
 
-		Api.Response accepted = api.post("/api/v1/invitations/" + id + "/accept", userToken(bob), Map.of());
+		Api.Response accepted = api.post("/api/v1/invitations/" + id + "/accept", userToken(bob));
 
 		assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
 		assertThat(accepted.json().get("role").asString()).isEqualTo("MEMBER");
 		assertThat(memberCount(tenant, bob)).isEqualTo(1);
 		assertThat(api.get("/api/v1/tenants/" + tenant + "/projects", userToken(bob)).status()).isEqualTo(200);
-		assertThat(api.post("/api/v1/invitations/" + id + "/accept", userToken(bob), Map.of()).json().get("code")
+		assertThat(api.post("/api/v1/invitations/" + id + "/accept", userToken(bob)).json().get("code")
 			.asString()).isEqualTo("invitation_answered");
 		assertThat(jdbc.sql("SELECT action FROM audit_event WHERE object_id = ? ORDER BY id").param(id)
 			.query(String.class)
@@ -74,7 +74,7 @@ class InvitationTests extends IntegrationTest {
 			.get("id")
 			.asString();
 
-		Api.Response declined = api.post("/api/v1/invitations/" + first + "/decline", userToken(bob), Map.of());
+		Api.Response declined = api.post("/api/v1/invitations/" + first + "/decline", userToken(bob));
 
 		assertThat(declined.json().get("status").asString()).isEqualTo("DECLINED");
 		assertThat(memberCount(tenant, bob)).isZero();
@@ -87,7 +87,7 @@ class InvitationTests extends IntegrationTest {
 		assertThat(api.get("/api/v1/invitations", userToken(bob)).json().get("items").get(0).get("status").asString())
 			.isEqualTo("EXPIRED");
 
-		Api.Response late = api.post("/api/v1/invitations/" + second + "/accept", userToken(bob), Map.of());
+		Api.Response late = api.post("/api/v1/invitations/" + second + "/accept", userToken(bob));
 
 		assertThat(late.status()).isEqualTo(409);
 		assertThat(late.json().get("code").asString()).isEqualTo("invitation_expired");
@@ -97,8 +97,7 @@ class InvitationTests extends IntegrationTest {
 		Api.Response again = api.post("/api/v1/tenants/" + tenant + "/members", admin,
 				Map.of("username", bob, "role", "VIEWER"));
 		assertThat(again.status()).as(again.toString()).isEqualTo(202);
-		assertThat(api.post("/api/v1/invitations/" + again.json().get("id").asString() + "/accept", userToken(bob),
-				Map.of()).status()).isEqualTo(200);
+		assertThat(api.post("/api/v1/invitations/" + again.json().get("id").asString() + "/accept", userToken(bob)).status()).isEqualTo(200);
 		assertThat(memberCount(tenant, bob)).isEqualTo(1);
 	}
 

@@ -109,8 +109,7 @@ class TenancyApiTests extends IntegrationTest {
 		Api.Response invited = api.post("/api/v1/tenants/" + tenant + "/members", token,
 				Map.of("username", user, "role", "VIEWER"));
 		assertThat(invited.status()).isEqualTo(202);
-		assertThat(api.post("/api/v1/invitations/" + invited.json().get("id").asString() + "/accept", userToken(user),
-				Map.of()).status()).isEqualTo(200);
+		assertThat(api.post("/api/v1/invitations/" + invited.json().get("id").asString() + "/accept", userToken(user)).status()).isEqualTo(200);
 		assertThat(api.put("/api/v1/tenants/" + tenant + "/members/" + user, token, Map.of("role", "MEMBER"))
 			.json()
 			.get("role")
