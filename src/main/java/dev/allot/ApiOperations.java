@@ -144,13 +144,20 @@ final class ApiOperations {
 		op("POST", "/gpu-types", "createGpuType", "gpu-types", "Create a GPU type", "Platform admin.");
 		op("GET", "/gpu-types/{code}", "getGpuType", "gpu-types", "Get a GPU type", "One GPU type.");
 
-		op("GET", "/pools", "listPools", "pools", "List pools", "Every pool with its GPU type and size.");
-		op("POST", "/pools", "createPool", "pools", "Create a pool", "Platform admin.");
-		op("GET", "/pools/{pool}", "getPool", "pools", "Get a pool", "One pool with its GPU type and size.");
+		op("GET", "/pools", "listPools", "pools", "List pools",
+				"Every pool the caller may see, with its GPU type and size: a pool dedicated to other tenants is "
+						+ "left out.");
+		op("POST", "/pools", "createPool", "pools", "Create a pool",
+				"Platform admin. dedicatedTo (tenant slugs) makes it theirs alone: other tenants neither see nor book "
+						+ "it, and its capacity counts only for its tenants' guarantees.");
+		op("GET", "/pools/{pool}", "getPool", "pools", "Get a pool",
+				"One pool with its GPU type and size; 404 for a pool dedicated to other tenants.");
 		op("PATCH", "/pools/{pool}", "changePool", "pools", "Change a pool",
 				"Platform admin: sets spareNodes, the healthy free nodes held out of bookable capacity as hot spares "
-						+ "for replacements (at most the pool's nodes; 422 invalid_spare_nodes otherwise). If-Match "
-						+ "with the pool's ETag guards against a concurrent change (412).");
+						+ "for replacements (at most the pool's nodes; 422 invalid_spare_nodes otherwise), and "
+						+ "dedicatedTo (an empty list shares the pool with all). A new dedication leaves other tenants' "
+						+ "live reservations in place and names them in leftInPlace. If-Match with the pool's ETag "
+						+ "guards against a concurrent change (412).");
 
 		op("GET", "/pools/{pool}/nodes", "listNodes", "nodes", "List a pool's nodes",
 				"Nodes with their topology and state.");

@@ -517,6 +517,10 @@ public class Bookings {
 	private Target target(Tenant tenant, BookingRequest request) {
 		List<InvalidInputException.FieldError> errors = new ArrayList<>();
 		Optional<Pool> pool = inventory.pool(request.pool());
+		if (pool.isPresent() && !pool.get().openTo(tenant.slug())) {
+			// dedicated to other tenants: to this one, as if it were not there (API.md)
+			throw AllotException.notFound("Pool " + request.pool());
+		}
 		if (pool.isEmpty()) {
 			errors.add(new InvalidInputException.FieldError("pool", "no such pool"));
 		}

@@ -80,7 +80,7 @@ public class Capacity {
 	@Transactional(readOnly = true)
 	public Calendar calendar(Caller caller, String poolName, @Nullable Instant from, @Nullable Instant to,
 			Duration step) {
-		Pool pool = pool(poolName);
+		Pool pool = pool(caller, poolName);
 		if (step.isNegative() || step.isZero() || step.toSeconds() % 3600 != 0) {
 			throw InvalidInputException.of("step", "must be a whole number of hours, such as PT1H");
 		}
@@ -129,7 +129,7 @@ public class Capacity {
 	@Transactional(readOnly = true)
 	public List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
 			@Nullable String tenantSlug, ClusterSpec.Orchestrator orchestrator) {
-		orchestrators.refusal(pool(poolName), orchestrator).ifPresent(refusal -> {
+		orchestrators.refusal(pool(caller, poolName), orchestrator).ifPresent(refusal -> {
 			throw InvalidInputException.of("orchestrator", refusal.message());
 		});
 		return earliest(caller, poolName, gpus, duration, after, tenantSlug, 50, Instant.MAX);
@@ -142,7 +142,7 @@ public class Capacity {
 	@Transactional(readOnly = true)
 	List<Fit> earliest(Caller caller, String poolName, int gpus, Duration duration, @Nullable Instant after,
 			@Nullable String tenantSlug, int candidates, Instant until) {
-		Pool pool = pool(poolName);
+		Pool pool = pool(caller, poolName);
 		if (gpus <= 0 || gpus % pool.gpusPerNode() != 0) {
 			throw InvalidInputException.of("gpus", "must be a positive multiple of the pool's " + pool.gpusPerNode()
 					+ " GPUs per node");
@@ -154,6 +154,9 @@ public class Capacity {
 		Instant from = after != null && after.isAfter(now) ? nextMinute(after)
 				: now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
 		Tenant tenant = tenant(caller, tenantSlug);
+		if (tenant != null && !pool.openTo(tenant.slug())) {
+			throw InvalidInputException.of("pool", "no such pool open to " + tenant.slug());
+		}
 		List<Fit> fits = new ArrayList<>();
 		int nodes = gpus / pool.gpusPerNode();
 		Instant sweepFrom = firstNotRuledOut(pool, nodes, duration, from);
@@ -197,7 +200,7 @@ public class Capacity {
 	@Transactional
 	public void rebuild(Caller caller, String poolName) {
 		caller.requirePlatformAdmin();
-		Pool pool = pool(poolName);
+		Pool pool = pool(caller, poolName);
 		jdbc.sql("SELECT id FROM node WHERE pool_id = ? ORDER BY id FOR NO KEY UPDATE").param(pool.id())
 			.query(Long.class).list();
 		calendar.rebuild(pool.id());
@@ -231,8 +234,9 @@ public class Capacity {
 		return live != null ? live : calendar.daily(pool.id(), from, to);
 	}
 
-	private Pool pool(String name) {
-		return inventory.pool(name).orElseThrow(() -> InvalidInputException.of("pool", "no such pool"));
+	/** The pool, if the caller may see it: one dedicated to other tenants is no such pool, as one that is not. */
+	private Pool pool(Caller caller, String name) {
+		return inventory.pool(caller, name).orElseThrow(() -> InvalidInputException.of("pool", "no such pool"));
 	}
 
 	private static Instant nextMinute(Instant instant) {

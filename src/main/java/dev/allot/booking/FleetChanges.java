@@ -2,6 +2,7 @@ package dev.allot.booking;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 
 import dev.allot.inventory.NodeAdded;
 import dev.allot.inventory.NodeCommitments;
@@ -41,6 +42,11 @@ class FleetChanges implements NodeCommitments {
 	@Override
 	public List<Commitment> onNodeFrom(long nodeId, Instant from) {
 		return reservations.onNodeFrom(nodeId, from);
+	}
+
+	@Override
+	public List<Commitment> inPoolFrom(UUID poolId, Instant from) {
+		return reservations.inPoolFrom(poolId, from);
 	}
 
 }

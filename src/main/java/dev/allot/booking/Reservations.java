@@ -207,6 +207,19 @@ class Reservations {
 			.list();
 	}
 
+	/** Live reservations holding a node of the pool from an instant on, one row each (for a pool's dedication). */
+	List<dev.allot.inventory.NodeCommitments.Commitment> inPoolFrom(UUID poolId, Instant from) {
+		return jdbc.sql("""
+				SELECT r.id, r.tenant_slug, min(lower(a.during)) AS s, max(upper(a.during)) AS e
+				FROM allocation a JOIN reservation r ON r.id = a.reservation_id
+				WHERE a.pool_id = ? AND a.active AND upper(a.during) > ?
+				GROUP BY r.id, r.tenant_slug ORDER BY s, r.id""")
+			.params(poolId, ts(from))
+			.query((rs, n) -> new dev.allot.inventory.NodeCommitments.Commitment(rs.getObject(1, UUID.class),
+					rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant()))
+			.list();
+	}
+
 	private record Where(String sql, List<Object> params) {
 	}
 

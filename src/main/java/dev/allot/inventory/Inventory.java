@@ -10,6 +10,7 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.KnownTenants;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.changes.ReadCache;
@@ -31,12 +32,21 @@ public class Inventory {
 	public record NewGpuType(String code, int memoryGb, @Nullable String interconnect) {
 	}
 
-	public record NewPool(String name, String gpuType, int gpusPerNode, String region, int spareNodes) {
+	public record NewPool(String name, String gpuType, int gpusPerNode, String region, int spareNodes,
+			List<String> dedicatedTo) {
 
 		public NewPool(String name, String gpuType, int gpusPerNode, String region) {
-			this(name, gpuType, gpusPerNode, region, 0);
+			this(name, gpuType, gpusPerNode, region, 0, List.of());
 		}
 
+	}
+
+	/** A pool's healthy GPUs (less its hot spares) and the tenants it is dedicated to (none: shared). */
+	public record PoolCapacity(String pool, List<String> dedicatedTo, int healthyGpus) {
+	}
+
+	/** A dedication changed, and the live reservations of tenants it no longer names, which keep their nodes. */
+	public record Dedicated(Pool pool, List<NodeCommitments.Commitment> leftInPlace) {
 	}
 
 	public record NewNode(String hostname, String rack, String ibBlock, List<String> cudaDrivers) {
@@ -80,9 +90,12 @@ public class Inventory {
 
 	private final ReadCache<UUID, List<String>> drivers;
 
+	private final KnownTenants tenants;
+
 	Inventory(InventoryRepository repository, AuditLog audit, ApplicationEventPublisher events,
-			ObjectProvider<NodeCommitments> commitments, Clock clock, TableChanges changes) {
+			ObjectProvider<NodeCommitments> commitments, Clock clock, TableChanges changes, KnownTenants tenants) {
 		this.repository = repository;
+		this.tenants = tenants;
 		this.audit = audit;
 		this.events = events;
 		this.commitments = commitments;
@@ -108,6 +121,18 @@ public class Inventory {
 	@Transactional(propagation = Propagation.SUPPORTS)
 	public Optional<Pool> pool(String name) {
 		return pools.find(name, repository::pool);
+	}
+
+	/** The pool as the caller may see it: a pool dedicated to tenants the caller is not in is not there. */
+	@Transactional(propagation = Propagation.SUPPORTS)
+	public Optional<Pool> pool(Caller caller, String name) {
+		return pool(name).filter(pool -> pool.visibleTo(caller));
+	}
+
+	/** Per pool of the type, its healthy GPUs and dedication: whose guarantees its capacity may cover. */
+	@Transactional(readOnly = true)
+	public List<PoolCapacity> healthyGpusByPool(GpuType type) {
+		return repository.healthyGpusByPool(type.id());
 	}
 
 	@Transactional(propagation = Propagation.SUPPORTS)
@@ -183,7 +208,9 @@ public class Inventory {
 		if (request.spareNodes() != 0) {
 			throw spareNodesInvalid(request.spareNodes(), 0);
 		}
-		Pool pool = new Pool(UUID.randomUUID(), request.name(), type, request.gpusPerNode(), request.region(), 0);
+		List<String> dedicatedTo = knownTenants(request.dedicatedTo());
+		Pool pool = new Pool(UUID.randomUUID(), request.name(), type, request.gpusPerNode(), request.region(), 0,
+				dedicatedTo);
 		if (!repository.insert(pool)) {
 			throw AllotException.conflict("pool_exists", "A pool " + request.name() + " exists");
 		}
@@ -193,7 +220,58 @@ public class Inventory {
 
 	@Transactional(readOnly = true)
 	public PageResponse<Pool> pools(PageQuery page) {
-		return PageResponse.of(repository.pools(page), page, repository.countPools());
+		return PageResponse.of(repository.pools(page, null), page, repository.countPools(null));
+	}
+
+	/** The pools the caller may see: all for those who read everything, else shared ones and their tenants'. */
+	@Transactional(readOnly = true)
+	public PageResponse<Pool> pools(Caller caller, PageQuery page) {
+		String[] openTo = caller.readsEverything() ? null : caller.tenants().keySet().toArray(String[]::new);
+		return PageResponse.of(repository.pools(page, openTo), page, repository.countPools(openTo));
+	}
+
+	/** The pools a tenant may book: shared ones and those dedicated to it. */
+	@Transactional(readOnly = true)
+	public List<Pool> poolsOpenTo(String tenant) {
+		return repository.pools(new PageQuery(0, PageQuery.MAX_SIZE), new String[] { tenant });
+	}
+
+	/**
+	 * Dedicates the pool to these tenants (none: shares it with all). Never strands a booking: the live
+	 * reservations of tenants it no longer names keep their nodes to their end, and are named in the answer and the
+	 * audit row; the pool takes no new bookings of theirs.
+	 */
+	public Dedicated dedicate(Caller caller, String name, List<String> tenants, @Nullable String ifMatch) {
+		caller.requirePlatformAdmin();
+		Pool before = repository.poolForUpdate(name).orElseThrow(() -> AllotException.notFound("Pool " + name));
+		if (!dev.allot.shared.ETags.matches(ifMatch, before.etag())) {
+			throw AllotException.preconditionFailed("Pool " + name + " has changed; its ETag is " + before.etag());
+		}
+		List<String> dedicatedTo = knownTenants(tenants);
+		if (dedicatedTo.equals(before.dedicatedTo())) {
+			return new Dedicated(before, List.of());
+		}
+		repository.updateDedicatedTo(before.id(), dedicatedTo);
+		Pool after = before.with(before.spareNodes(), dedicatedTo);
+		List<NodeCommitments.Commitment> leftInPlace = dedicatedTo.isEmpty() ? List.of()
+				: commitments.stream()
+					.flatMap(c -> c.inPoolFrom(before.id(), clock.instant()).stream())
+					.filter(held -> !after.openTo(held.tenant()))
+					.toList();
+		audit.record(new AuditRecord(null, "pool.dedicated", "pool", name, before,
+				java.util.Map.of("pool", after, "leftInPlace", leftInPlace)));
+		return new Dedicated(after, leftInPlace);
+	}
+
+	/** The tenant slugs, each one that exists (400 naming the first that does not), without repeats. */
+	private List<String> knownTenants(List<String> slugs) {
+		List<String> distinct = slugs.stream().map(String::strip).distinct().toList();
+		for (int i = 0; i < distinct.size(); i++) {
+			if (!tenants.exists(distinct.get(i))) {
+				throw dev.allot.shared.InvalidInputException.of("dedicatedTo[" + i + "]", "no such tenant");
+			}
+		}
+		return distinct;
 	}
 
 	/**
@@ -216,8 +294,7 @@ public class Inventory {
 			return before;
 		}
 		repository.updateSpareNodes(before.id(), spareNodes);
-		Pool after = new Pool(before.id(), before.name(), before.gpuType(), before.gpusPerNode(), before.region(),
-				spareNodes);
+		Pool after = before.with(spareNodes, before.dedicatedTo());
 		audit.record(new AuditRecord(null, "pool.spare-nodes-changed", "pool", name, before, after));
 		events.publishEvent(new PoolSparesChanged(after.id(), after.name(), before.spareNodes(), spareNodes));
 		return after;

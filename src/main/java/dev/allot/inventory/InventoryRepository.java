@@ -11,6 +11,7 @@ import java.util.UUID;
 
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.changes.TableChanges;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -19,7 +20,8 @@ import org.springframework.stereotype.Repository;
 class InventoryRepository {
 
 	private static final String POOL_SELECT = """
-			SELECT p.id, p.name, p.gpus_per_node, p.region, p.spare_nodes, g.id AS gpu_type_id, g.code, g.memory_gb, g.interconnect
+			SELECT p.id, p.name, p.gpus_per_node, p.region, p.spare_nodes, p.dedicated_to, g.id AS gpu_type_id, g.code,
+			       g.memory_gb, g.interconnect
 			FROM pool p JOIN gpu_type g ON g.id = p.gpu_type_id""";
 
 	private static final String NODE_SELECT = "SELECT n.*, p.name AS pool_name FROM node n JOIN pool p ON p.id = n.pool_id";
@@ -60,9 +62,10 @@ class InventoryRepository {
 	boolean insert(Pool pool) {
 		changes.changed("pool");
 		return jdbc.sql("""
-				INSERT INTO pool (id, name, gpu_type_id, gpus_per_node, region) VALUES (?, ?, ?, ?, ?)
+				INSERT INTO pool (id, name, gpu_type_id, gpus_per_node, region, dedicated_to) VALUES (?, ?, ?, ?, ?, ?)
 				ON CONFLICT (name) DO NOTHING""")
-			.params(pool.id(), pool.name(), pool.gpuType().id(), pool.gpusPerNode(), pool.region())
+			.params(pool.id(), pool.name(), pool.gpuType().id(), pool.gpusPerNode(), pool.region(),
+					pool.dedicatedTo().toArray(String[]::new))
 			.update() == 1;
 	}
 
@@ -77,19 +80,41 @@ class InventoryRepository {
 		jdbc.sql("UPDATE pool SET spare_nodes = ? WHERE id = ?").params(spareNodes, poolId).update();
 	}
 
+	void updateDedicatedTo(UUID poolId, List<String> tenants) {
+		changes.changed("pool");
+		jdbc.sql("UPDATE pool SET dedicated_to = ? WHERE id = ?").params(tenants.toArray(String[]::new), poolId).update();
+	}
+
 	Optional<Pool> pool(String name) {
 		return jdbc.sql(POOL_SELECT + " WHERE p.name = ?").param(name).query(InventoryRepository::pool).optional();
 	}
 
-	List<Pool> pools(PageQuery page) {
-		return jdbc.sql(POOL_SELECT + " ORDER BY p.name LIMIT ? OFFSET ?")
-			.params(page.size(), page.offset())
+	/** The pools, or with {@code openTo} only those shared by all or dedicated to one of these tenants. */
+	List<Pool> pools(PageQuery page, String @Nullable [] openTo) {
+		return jdbc.sql(POOL_SELECT + OPEN_TO + " ORDER BY p.name LIMIT ? OFFSET ?")
+			.params(openTo, openTo, page.size(), page.offset())
 			.query(InventoryRepository::pool)
 			.list();
 	}
 
-	long countPools() {
-		return jdbc.sql("SELECT count(*) FROM pool").query(Long.class).single();
+	long countPools(String @Nullable [] openTo) {
+		return jdbc.sql("SELECT count(*) FROM pool p" + OPEN_TO).params(openTo, openTo).query(Long.class).single();
+	}
+
+	private static final String OPEN_TO = " WHERE (CAST(? AS text[]) IS NULL OR p.dedicated_to = '{}' OR p.dedicated_to && CAST(? AS text[]))";
+
+	/** Per pool of the type, its healthy GPUs (as {@link #healthyGpus}) and the tenants it is dedicated to. */
+	List<Inventory.PoolCapacity> healthyGpusByPool(UUID gpuTypeId) {
+		return jdbc.sql("""
+				SELECT p.name, p.dedicated_to, greatest(a.available - p.spare_nodes, 0) * p.gpus_per_node
+				FROM pool p
+				JOIN LATERAL (SELECT count(*) AS available FROM node n
+				              WHERE n.pool_id = p.id AND n.state = 'AVAILABLE') a ON true
+				WHERE p.gpu_type_id = ? ORDER BY p.name""")
+			.param(gpuTypeId)
+			.query((rs, n) -> new Inventory.PoolCapacity(rs.getString(1), List.of((String[]) rs.getArray(2).getArray()),
+					rs.getInt(3)))
+			.list();
 	}
 
 	/** Inserts unless the hostname is taken; answers the new node's id. */
@@ -177,7 +202,7 @@ class InventoryRepository {
 		GpuType type = new GpuType(rs.getObject("gpu_type_id", UUID.class), rs.getString("code"),
 				rs.getInt("memory_gb"), rs.getString("interconnect"));
 		return new Pool(rs.getObject("id", UUID.class), rs.getString("name"), type, rs.getInt("gpus_per_node"),
-				rs.getString("region"), rs.getInt("spare_nodes"));
+				rs.getString("region"), rs.getInt("spare_nodes"), List.of((String[]) rs.getArray("dedicated_to").getArray()));
 	}
 
 	private static Node node(ResultSet rs, int row) throws SQLException {

@@ -6,7 +6,7 @@ import java.util.UUID;
 
 /**
  * What holds a node from some instant on. Implemented by booking (which depends on inventory, not the reverse),
- * so quarantining a node can name the reservations it affects.
+ * so quarantining a node, or dedicating its pool to other tenants, can name the reservations it affects.
  */
 public interface NodeCommitments {
 
@@ -14,5 +14,8 @@ public interface NodeCommitments {
 	}
 
 	List<Commitment> onNodeFrom(long nodeId, Instant from);
+
+	/** The live reservations holding a node of the pool from an instant on. */
+	List<Commitment> inPoolFrom(UUID poolId, Instant from);
 
 }

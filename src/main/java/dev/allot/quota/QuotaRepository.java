@@ -79,12 +79,16 @@ class QuotaRepository {
 			.list();
 	}
 
-	int guaranteedByOthers(UUID tenantId, UUID gpuTypeId) {
-		return jdbc.sql("""
-				SELECT coalesce(sum(guaranteed_gpus), 0) FROM quota_policy WHERE gpu_type_id = ? AND tenant_id <> ?""")
-			.params(gpuTypeId, tenantId)
-			.query(Integer.class)
-			.single();
+	/** Per tenant slug, its guarantee of the GPU type, the tenant {@code except} left out (those with one only). */
+	Map<String, Integer> guaranteesByTenant(UUID gpuTypeId, UUID except) {
+		Map<String, Integer> guarantees = new java.util.TreeMap<>();
+		jdbc.sql("""
+				SELECT t.slug, p.guaranteed_gpus FROM quota_policy p JOIN tenant t ON t.id = p.tenant_id
+				WHERE p.gpu_type_id = ? AND p.tenant_id <> ? AND p.guaranteed_gpus > 0""")
+			.params(gpuTypeId, except)
+			.query((rs, n) -> guarantees.put(rs.getString(1), rs.getInt(2)))
+			.list();
+		return guarantees;
 	}
 
 	/** Per GPU type code, the sum of the tenants' guarantees (types with some guarantee only). */

@@ -113,7 +113,7 @@ public class Quotas {
 			throw AllotException.preconditionFailed("The quota of " + tenantSlug + " has changed; its ETag is "
 					+ before.etag());
 		}
-		requireGuaranteesWithinCapacity(tenant.id(), before.policies(), policies);
+		requireGuaranteesWithinCapacity(tenant.slug(), tenant.id(), before.policies(), policies);
 		repository.replacePolicies(tenant.id(), policies, ids, version + 1);
 		repository.setStorageGi(tenant.id(), storageGi);
 		TenantQuota after = new TenantQuota(tenantSlug, List.copyOf(policies), storageGi, version + 1);
@@ -123,11 +123,13 @@ public class Quotas {
 
 	/**
 	 * Guarantees are capacity: per GPU type, the tenants' guarantees may not add up to more than its healthy
-	 * capacity. Checked for each type whose guarantee grows, under a lock per GPU type (taken in code order, so two
-	 * changes cannot deadlock), so that two concurrent changes cannot both pass. Lowering a guarantee is always
-	 * allowed, even while capacity has dropped below the sum.
+	 * capacity can cover, a dedicated pool counting only for its own tenants ({@link GuaranteeCover}). Checked for
+	 * each type whose guarantee grows, under a lock per GPU type (taken in code order, so two changes cannot
+	 * deadlock), so that two concurrent changes cannot both pass. Lowering a guarantee is always allowed, even while
+	 * capacity has dropped below the sum.
 	 */
-	private void requireGuaranteesWithinCapacity(UUID tenantId, List<QuotaPolicy> before, List<QuotaPolicy> after) {
+	private void requireGuaranteesWithinCapacity(String tenantSlug, UUID tenantId, List<QuotaPolicy> before,
+			List<QuotaPolicy> after) {
 		Map<String, Integer> old = new HashMap<>();
 		before.forEach(policy -> old.put(policy.gpuType(), policy.guaranteedGpus()));
 		List<QuotaPolicy> growing = after.stream()
@@ -137,13 +139,19 @@ public class Quotas {
 		for (QuotaPolicy policy : growing) {
 			GpuType type = gpuType(policy.gpuType());
 			repository.lockGuarantees(type.id());
-			int capacity = inventory.healthyGpus(type);
-			int sum = repository.guaranteedByOthers(tenantId, type.id()) + policy.guaranteedGpus();
+			List<Inventory.PoolCapacity> pools = inventory.healthyGpusByPool(type);
+			Map<String, Integer> guarantees = repository.guaranteesByTenant(type.id(), tenantId);
+			guarantees.put(tenantSlug, policy.guaranteedGpus());
+			int sum = guarantees.values().stream().mapToInt(Integer::intValue).sum();
+			int capacity = GuaranteeCover.coverable(guarantees, pools);
 			if (sum > capacity) {
+				boolean dedicated = pools.stream().anyMatch(pool -> !pool.dedicatedTo().isEmpty());
 				throw AllotException
 					.unprocessable("guarantees_exceed_capacity",
 							"The guarantees of " + type.code() + " would add up to " + sum + " GPUs, "
-									+ (sum - capacity) + " more than its healthy capacity of " + capacity + " GPUs")
+									+ (sum - capacity) + " more than its healthy capacity of " + capacity + " GPUs"
+									+ (dedicated ? " can cover (a dedicated pool counts only for its own tenants)"
+											: ""))
 					.with("gpuType", type.code())
 					.with("capacity", capacity)
 					.with("guaranteed", sum)

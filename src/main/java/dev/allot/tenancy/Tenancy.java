@@ -29,7 +29,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @Transactional
-public class Tenancy {
+public class Tenancy implements dev.allot.shared.KnownTenants {
 
 	public record NewTenant(String slug, String displayName) {
 	}
@@ -67,6 +67,12 @@ public class Tenancy {
 	@Transactional(propagation = Propagation.SUPPORTS)
 	public Optional<Tenant> find(String slug) {
 		return tenants.find(slug, repository::tenant);
+	}
+
+	@Override
+	@Transactional(propagation = Propagation.SUPPORTS)
+	public boolean exists(String slug) {
+		return find(slug).isPresent();
 	}
 
 	@Transactional(propagation = Propagation.SUPPORTS)

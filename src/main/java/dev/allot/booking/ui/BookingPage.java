@@ -90,9 +90,10 @@ class BookingPage {
 		Instant from = instant(start);
 		Instant to = instant(end);
 		String chosenPool = pool;
-		if (chosenPool == null || inventory.pool(chosenPool).isEmpty()) {
+		List<Pool> offered = pools(caller, tenant.orElse(null));
+		if (chosenPool == null || offered.stream().noneMatch(p -> p.name().equals(pool))) {
 			Set<String> types = quotaTypes(caller, tenant.orElse(null));
-			chosenPool = pools().stream()
+			chosenPool = offered.stream()
 				.sorted(java.util.Comparator.comparing((Pool p) -> types != null && !types.contains(p.gpuType().code())))
 				.findFirst()
 				.map(Pool::name)
@@ -255,7 +256,7 @@ class BookingPage {
 		model.addAttribute("form", form);
 		model.addAttribute("errors", errors);
 		model.addAttribute("quote", quote);
-		List<Pool> pools = pools();
+		List<Pool> pools = pools(caller, tenant);
 		// the team's pools first; those of a GPU type it has no quota for apart, marked
 		Set<String> types = quotaTypes(caller, tenant);
 		model.addAttribute("ownPools",
@@ -297,8 +298,10 @@ class BookingPage {
 		return tenant;
 	}
 
-	private List<Pool> pools() {
-		return inventory.pools(new PageQuery(0, PageQuery.MAX_SIZE)).items();
+	/** The pools the form offers: those open to the tenant it books for, else those the caller may see. */
+	private List<Pool> pools(Caller caller, @Nullable Tenant tenant) {
+		return tenant != null ? inventory.poolsOpenTo(tenant.slug())
+				: inventory.pools(caller, new PageQuery(0, PageQuery.MAX_SIZE)).items();
 	}
 
 	/** The GPU types the tenant has a quota for; null when the caller books for no tenant (no pool is set apart). */

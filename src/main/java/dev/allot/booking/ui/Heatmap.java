@@ -100,7 +100,7 @@ class Heatmap {
 		Instant start = bounds.getFirst();
 		Instant end = bounds.getLast();
 		List<Column> columns = columns(view, bounds, zone);
-		List<Pool> pools = inventory.pools(new PageQuery(0, PageQuery.MAX_SIZE))
+		List<Pool> pools = inventory.pools(caller, new PageQuery(0, PageQuery.MAX_SIZE))
 			.items()
 			.stream()
 			.filter(p -> onlyPool == null || p.name().equals(onlyPool))
