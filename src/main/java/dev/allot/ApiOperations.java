@@ -130,6 +130,14 @@ final class ApiOperations {
 				"Replaces every policy (platform admin); refused with 422 guarantees_exceed_capacity when the "
 						+ "guarantees of a GPU type would exceed its healthy capacity.");
 
+		op("GET", "/tenants/{tenant}/projects/{project}/quota", "getProjectQuota", "quota", "Get a project's quota",
+				"Its caps per GPU type within the tenant's: maxGpus held at once and a monthlyBudget for what its "
+						+ "bookings of the type cost in a month; tenant members may read it.");
+		op("PUT", "/tenants/{tenant}/projects/{project}/quota", "replaceProjectQuota", "quota",
+				"Set a project's quota", "Replaces the project's caps (a tenant admin or a platform admin), each "
+						+ "within the tenant's policy of the type. A booking over one answers 422 "
+						+ "project_quota_exceeded.");
+
 		op("GET", "/tenants/{tenant}/quota/standing", "getQuotaStanding", "quota", "What is left of a tenant's quota",
 				"Per step of the window (default: the next 7 days by the hour): the guarantee, the GPUs held as "
 						+ "RESERVED, BORROWED and ON_DEMAND, the lendable part held, and what a new booking would get "
@@ -301,6 +309,14 @@ final class ApiOperations {
 			refuses(update, refusal(428, "precondition_required",
 					"Send the resource's ETag in If-Match (or * for any version): GET it first"));
 		}
+		Refusal projectQuota = refusal(422, "project_quota_exceeded", "Project nightly may hold 16 GPUs of H100 at "
+				+ "once; it holds 8 during the window, and this booking would add 16 (limit, allowed, held, requested, "
+				+ "exceededBy)");
+		refuses("createReservation", projectQuota);
+		refuses("createQuote", projectQuota);
+		refuses("extendReservation", projectQuota);
+		refuses("replaceProjectQuota", refusal(422, "project_quota_exceeds_tenant",
+				"policies[0].maxGpus: may not be more than the tenant's maxGpus of 16 (errors)"));
 		refuses("createTenant", refusal(409, "tenant_exists", "Tenant vision-lab already exists"));
 		refuses("createProject", refusal(409, "project_exists", "Project nightly already exists"));
 		refuses("addMember", refusal(409, "member_exists", "alice is already a member"),

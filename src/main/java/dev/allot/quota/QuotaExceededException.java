@@ -8,7 +8,12 @@ public class QuotaExceededException extends AllotException {
 	private final String limit;
 
 	QuotaExceededException(String limit, String detail) {
-		super(422, "quota_exceeded", "Quota exceeded", detail);
+		this("quota_exceeded", limit, detail);
+	}
+
+	/** {@code code}: {@code quota_exceeded} for the tenant's quota, {@code project_quota_exceeded} for a project's. */
+	QuotaExceededException(String code, String limit, String detail) {
+		super(422, code, code.equals("quota_exceeded") ? "Quota exceeded" : "Project quota exceeded", detail);
 		this.limit = limit;
 		with("limit", limit);
 	}

@@ -182,6 +182,47 @@ class QuotaRepository {
 			.single();
 	}
 
+	/** What a project's live bookings of the GPU type cost in {@code month}. */
+	BigDecimal spentByProject(UUID tenantId, String project, UUID gpuTypeId, YearMonth month) {
+		return jdbc.sql("SELECT coalesce(sum(amount), 0) FROM quota_spend WHERE tenant_id = ? AND project = ? "
+				+ "AND gpu_type_id = ? AND month = ?")
+			.params(tenantId, project, gpuTypeId, ts(QuotaPolicy.monthStart(month)))
+			.query(BigDecimal.class)
+			.single();
+	}
+
+	/** A project's live holdings of the GPU type overlapping the window: each its interval and GPUs. */
+	List<Held> heldByProject(UUID tenantId, String project, UUID gpuTypeId, Instant from, Instant to) {
+		return jdbc.sql("""
+				SELECT lower(during), upper(during), reserved_gpus + borrowed_gpus + on_demand_gpus
+				FROM quota_usage WHERE tenant_id = ? AND project = ? AND gpu_type_id = ? AND during && tstzrange(?, ?)""")
+			.params(tenantId, project, gpuTypeId, ts(from), ts(to))
+			.query((rs, n) -> new Held(rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant(), rs.getInt(3)))
+			.list();
+	}
+
+	record Held(Instant from, Instant to, int gpus) {
+	}
+
+	List<ProjectQuotaPolicy> projectPolicies(UUID tenantId, String project) {
+		return jdbc.sql("""
+				SELECT g.code, p.max_gpus, p.monthly_budget FROM project_quota_policy p
+				JOIN gpu_type g ON g.id = p.gpu_type_id WHERE p.tenant_id = ? AND p.project = ? ORDER BY g.code""")
+			.params(tenantId, project)
+			.query((rs, n) -> new ProjectQuotaPolicy(rs.getString(1), (Integer) rs.getObject(2), rs.getBigDecimal(3)))
+			.list();
+	}
+
+	void replaceProjectPolicies(UUID tenantId, String project, Map<UUID, ProjectQuotaPolicy> byType) {
+		jdbc.sql("DELETE FROM project_quota_policy WHERE tenant_id = ? AND project = ?").params(tenantId, project)
+			.update();
+		byType.forEach((typeId, policy) -> jdbc.sql("""
+				INSERT INTO project_quota_policy (tenant_id, project, gpu_type_id, max_gpus, monthly_budget)
+				VALUES (?, ?, ?, ?, ?)""")
+			.params(tenantId, project, typeId, policy.maxGpus(), policy.monthlyBudget())
+			.update());
+	}
+
 	/** What a project's live bookings cost in {@code month}, in {@code currency}, over all GPU types. */
 	BigDecimal spentByProject(UUID tenantId, String project, YearMonth month, String currency) {
 		return jdbc.sql("SELECT coalesce(sum(amount), 0) FROM quota_spend WHERE tenant_id = ? AND project = ? "
