@@ -200,6 +200,12 @@ final class ApiOperations {
 				"The reservation; the ETag header carries its version, for If-Match.");
 		op("PATCH", "/tenants/{tenant}/reservations/{id}", "extendReservation", "reservations",
 				"Extend a reservation", "Moves endsAt later on the same nodes; needs If-Match (428 without it).");
+		op("POST", "/tenants/{tenant}/reservations/{id}/approve", "approveReservation", "reservations",
+				"Approve a booking", "A booking its tenant's policy asks approval for waits as PENDING_APPROVAL, "
+						+ "holding its nodes; approved (by a tenant admin other than its requester, or a platform "
+						+ "admin) it is CONFIRMED at the price quoted, and provisioned and billed from then on.");
+		op("POST", "/tenants/{tenant}/reservations/{id}/deny", "denyReservation", "reservations", "Deny a booking",
+				"DENIED, with the reason: its nodes and quota are freed and nothing is charged.");
 		op("POST", "/tenants/{tenant}/reservations/{id}/cancel", "cancelReservation", "reservations",
 				"Cancel a reservation", "Frees its nodes; the cluster is torn down.");
 
@@ -317,6 +323,10 @@ final class ApiOperations {
 		refuses("extendReservation", projectQuota);
 		refuses("replaceProjectQuota", refusal(422, "project_quota_exceeds_tenant",
 				"policies[0].maxGpus: may not be more than the tenant's maxGpus of 16 (errors)"));
+		Refusal notPending = refusal(409, "reservation_not_pending",
+				"Reservation 5d1c… is CONFIRMED, not waiting for approval");
+		refuses("approveReservation", notPending);
+		refuses("denyReservation", notPending);
 		refuses("createTenant", refusal(409, "tenant_exists", "Tenant vision-lab already exists"));
 		refuses("createProject", refusal(409, "project_exists", "Project nightly already exists"));
 		refuses("addMember", refusal(409, "member_exists", "alice is already a member"),

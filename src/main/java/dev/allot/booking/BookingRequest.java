@@ -3,6 +3,7 @@ package dev.allot.booking;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import dev.allot.inventory.Pool;
 import dev.allot.shared.InvalidInputException;
@@ -11,12 +12,22 @@ import dev.allot.shared.TimeWindow;
 
 /** What a tenant asks to book (or to quote): whole nodes of a pool for a window. */
 public record BookingRequest(String project, String pool, int gpus, TimeWindow window, ClusterSpec cluster,
-		boolean preemptible) {
+		boolean preemptible, Map<String, String> labels) {
+
+	public BookingRequest {
+		labels = Map.copyOf(labels);
+	}
+
+	/** A request with no labels. */
+	public BookingRequest(String project, String pool, int gpus, TimeWindow window, ClusterSpec cluster,
+			boolean preemptible) {
+		this(project, pool, gpus, window, cluster, preemptible, Map.of());
+	}
 
 	/** The request as booked by {@code caller}: the booking's SSH keys open the booking user's login only. */
 	BookingRequest bookedBy(dev.allot.shared.security.Caller caller) {
 		String user = caller.kind() == dev.allot.shared.security.Caller.Kind.USER ? caller.subject() : null;
-		return new BookingRequest(project, pool, gpus, window, cluster.keysFor(user), preemptible);
+		return new BookingRequest(project, pool, gpus, window, cluster.keysFor(user), preemptible, labels);
 	}
 
 	/** Refuses, naming each field, a request the pool or the clock makes impossible. */

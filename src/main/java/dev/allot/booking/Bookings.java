@@ -67,8 +67,10 @@ public class Bookings {
 	 * A quote: whether capacity and quota allow the request, and its price when the quota does. {@code heldBack}:
 	 * the refusal a booking would get because other tenants do not lend what it would borrow (see {@link Lending}).
 	 */
+	/** {@code needsApproval}: booked, it would wait for a tenant admin's approval ({@link Approvals}). */
 	public record Quote(boolean fits, int freeNodes, int neededNodes, @Nullable QuotaDecision decision,
-			@Nullable QuotaExceededException refusal, @Nullable AllotException heldBack, Reclaim reclaim) {
+			@Nullable QuotaExceededException refusal, @Nullable AllotException heldBack, Reclaim reclaim,
+			boolean needsApproval) {
 	}
 
 	/**
@@ -118,11 +120,14 @@ public class Bookings {
 
 	private final OrchestratorCheck orchestrators;
 
+	private final Approvals approvals;
+
 	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
 			Reclaiming reclaiming, Repacking repacking, Lending lending, List<ClusterChoices> choices, NodeMemory nodeMemory,
-			StoredVolumes volumes, OrchestratorCheck orchestrators) {
+			StoredVolumes volumes, OrchestratorCheck orchestrators, Approvals approvals) {
+		this.approvals = approvals;
 		this.nodeMemory = nodeMemory;
 		this.volumes = volumes;
 		this.orchestrators = orchestrators;
@@ -166,7 +171,7 @@ public class Bookings {
 								return replay.get();
 							}
 						}
-						return new Booked(bookLocked(target, request, idempotencyKey, patient), false);
+						return new Booked(bookLocked(target, request, idempotencyKey, patient, caller.subject()), false);
 					});
 				}
 				catch (Contended lost) {
@@ -244,7 +249,7 @@ public class Bookings {
 	 * before; reclaiming and repacking then wait for what other transactions hold instead of passing it by.
 	 */
 	private Reservation bookLocked(Target target, BookingRequest request, @Nullable IdempotencyKey key,
-			boolean patient) {
+			boolean patient, String requestedBy) {
 		UUID id = UUID.randomUUID();
 		Pool pool = target.pool();
 		TimeWindow window = request.window();
@@ -319,16 +324,23 @@ public class Bookings {
 		Reservation reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
 				pool.gpuType().code(), request.gpus(), window.start(), window.end(), null,
 				request.preemptible() || decision.preemptible(), request.cluster(), decision,
-				nodes.stream().map(Allocations.Locked::hostname).toList(), 0, clock.instant());
+				nodes.stream().map(Allocations.Locked::hostname).toList(), 0, clock.instant(), request.labels());
 		reservations.insert(reservation, new Reservations.Keys(target.tenant().id(), target.project().id(), pool.id()),
 				key);
 		volumes.book(reservation, target.tenant().id());
 		List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
 		allocate(() -> allocations.allocate(id, pool.id(), nodeIds, window));
 		calendar.taken(pool.id(), gaps, window);
+		if (quotas.needsApproval(tenantId, pool.gpuType(), window, request.gpus(), decision)) {
+			// held, but neither provisioned nor billed until approved (Approvals)
+			Reservation pending = reservation.pendingApproval(clock.instant());
+			approvals.pending(pending, requestedBy);
+			audit.record(AuditRecord.created(pending.tenant(), "reservation", id.toString(), pending));
+			return pending;
+		}
 		audit.record(AuditRecord.created(reservation.tenant(), "reservation", id.toString(), reservation));
 		events.publishEvent(new ReservationConfirmed(id, reservation.tenant(), reservation.project(), pool.name(),
-				reservation.gpus(), window.start(), window.end(), reservation.nodes()));
+				reservation.gpus(), window.start(), window.end(), reservation.nodes(), reservation.labels()));
 		return reservation;
 	}
 
@@ -412,10 +424,12 @@ public class Bookings {
 				victims = reclaimed.orElse(0);
 			}
 			return new Quote(heldBack == null && fits, free, target.nodes(), decision, null, heldBack,
-					new Reclaim(victims, reclaiming.notice()));
+					new Reclaim(victims, reclaiming.notice()),
+					quotas.needsApproval(tenant.id(), target.pool().gpuType(), request.window(), request.gpus(), decision));
 		}
 		catch (QuotaExceededException refusal) {
-			return new Quote(false, free, target.nodes(), null, refusal, null, new Reclaim(0, reclaiming.notice()));
+			return new Quote(false, free, target.nodes(), null, refusal, null, new Reclaim(0, reclaiming.notice()),
+					false);
 		}
 	}
 
@@ -425,12 +439,13 @@ public class Bookings {
 	}
 
 	public CursorPage<Reservation> list(Caller caller, String tenantSlug, @Nullable ReservationStatus status,
-			@Nullable Instant from, @Nullable Instant to, ListQuery page) {
+			@Nullable Instant from, @Nullable Instant to, @Nullable String project, List<Labels.Filter> labels,
+			ListQuery page) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		if (from != null && to != null && !to.isAfter(from)) {
 			throw InvalidInputException.of("to", "must be after from");
 		}
-		Reservations.Filter filter = new Reservations.Filter(status, from, to, clock.instant());
+		Reservations.Filter filter = new Reservations.Filter(status, from, to, clock.instant(), project, labels);
 		return reservations.list(tenant.id(), filter, page);
 	}
 

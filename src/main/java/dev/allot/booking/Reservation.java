@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -17,11 +18,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * A tenant's hold on whole nodes of a pool for a window, and the rules of changing it. {@code version} is its ETag.
  * {@code progress} is its lifecycle stage as read ({@link ReservationStages}): a stored fact (failed, preempted) or
- * what its cluster says; {@code null} while nothing has happened to it.
+ * what its cluster says; {@code null} while nothing has happened to it. {@code labels} tag it for its tenant (a
+ * pipeline, a commit, a kind of workload: {@link Labels}), to filter its lists and group its usage by.
  */
 public record Reservation(UUID id, String tenant, String project, String pool, String gpuType, int gpus,
 		Instant startsAt, Instant endsAt, @Nullable Instant cancelledAt, boolean preemptible, ClusterSpec cluster,
-		QuotaDecision quote, List<String> nodes, long version, Instant createdAt, @Nullable Progress progress) {
+		QuotaDecision quote, List<String> nodes, long version, Instant createdAt, @Nullable Progress progress,
+		Map<String, String> labels) {
 
 	/** The same reservation on another node instead of {@code failed} (a node replaced after failing its checks). */
 	Reservation replacingNode(String failed, String replacement) {
@@ -30,7 +33,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		}
 		List<String> replaced = nodes.stream().map(node -> node.equals(failed) ? replacement : node).toList();
 		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
-				cluster, quote, replaced, version + 1, createdAt, progress);
+				cluster, quote, replaced, version + 1, createdAt, progress, labels);
 	}
 
 	/** A cancellation, and from when the nodes are free again ({@code null}: nothing left to free). */
@@ -43,14 +46,15 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 
 	public Reservation {
 		nodes = List.copyOf(nodes);
+		labels = Map.copyOf(labels);
 	}
 
 	/** A reservation provisioning has not touched yet. */
 	public Reservation(UUID id, String tenant, String project, String pool, String gpuType, int gpus, Instant startsAt,
 			Instant endsAt, @Nullable Instant cancelledAt, boolean preemptible, ClusterSpec cluster, QuotaDecision quote,
-			List<String> nodes, long version, Instant createdAt) {
+			List<String> nodes, long version, Instant createdAt, Map<String, String> labels) {
 		this(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible, cluster, quote, nodes,
-				version, createdAt, null);
+				version, createdAt, null, labels);
 	}
 
 	/**
@@ -115,6 +119,35 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 				ReservationStatus.PROVISIONING, ReservationStatus.ACTIVE);
 	}
 
+	/** Booked under a policy that asks for approval: it waits for a decision, holding its nodes. */
+	Reservation pendingApproval(Instant now) {
+		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
+				cluster, quote, nodes, version, createdAt, new Progress(ReservationStatus.PENDING_APPROVAL, null, now),
+				labels);
+	}
+
+	/** Approved: {@code CONFIRMED} from now on, provisioned and billed as any booking. Only a pending one. */
+	Reservation approved(Instant now) {
+		requirePending(now);
+		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
+				cluster, quote, nodes, version + 1, createdAt, null, labels);
+	}
+
+	/** Denied ({@code DENIED}) or undecided in time ({@code EXPIRED}), with why. Only a pending one. */
+	Reservation decidedAgainst(ReservationStatus outcome, String reason, Instant now) {
+		requirePending(now);
+		return moveTo(outcome, reason, now, ReservationStatus.PENDING_APPROVAL);
+	}
+
+	private void requirePending(Instant now) {
+		ReservationStatus status = status(now);
+		if (status != ReservationStatus.PENDING_APPROVAL) {
+			throw AllotException
+				.conflict("reservation_not_pending", "Reservation " + id + " is " + status + ", not waiting for approval")
+				.with("reservationStatus", status);
+		}
+	}
+
 	private Reservation moveTo(ReservationStatus next, @Nullable String reason, Instant now, ReservationStatus from,
 			ReservationStatus... alsoFrom) {
 		ReservationStatus current = stage();
@@ -130,7 +163,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 				.with("requested", next);
 		}
 		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
-				cluster, quote, nodes, version + 1, createdAt, new Progress(next, reason, now));
+				cluster, quote, nodes, version + 1, createdAt, new Progress(next, reason, now), labels);
 	}
 
 	public String etag() {
@@ -151,7 +184,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 				: now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
 		Instant freedFrom = nextMinute.isAfter(startsAt) ? nextMinute : startsAt;
 		Reservation cancelled = new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, now,
-				preemptible, cluster, quote, nodes, version + 1, createdAt, progress);
+				preemptible, cluster, quote, nodes, version + 1, createdAt, progress, labels);
 		return new Cancellation(cancelled, freedFrom.isBefore(endsAt) ? freedFrom : null);
 	}
 
@@ -160,7 +193,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		requireChangeable(now);
 		requireLaterEnd(newEnd);
 		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, newEnd, cancelledAt, preemptible,
-				cluster, quote.plus(extension), nodes, version + 1, createdAt, progress);
+				cluster, quote.plus(extension), nodes, version + 1, createdAt, progress, labels);
 	}
 
 	/** An extension names the version it extends: a blind change could undo one made since (a lost update). */
@@ -186,7 +219,8 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		ReservationStatus status = status(now);
 		if (status == ReservationStatus.CANCELLED || status == ReservationStatus.COMPLETED
 				|| status == ReservationStatus.FAILED || status == ReservationStatus.ENDING
-				|| status == ReservationStatus.PREEMPTED) {
+				|| status == ReservationStatus.PREEMPTED || status == ReservationStatus.DENIED
+				|| status == ReservationStatus.EXPIRED) {
 			throw AllotException.conflict("reservation_" + status.name().toLowerCase(),
 					"Reservation " + id + " is " + status + " and cannot change").with("reservationStatus", status);
 		}

@@ -10,6 +10,15 @@ package dev.allot.booking;
  */
 public enum ReservationStatus {
 
-	CONFIRMED, PROVISIONING, ACTIVE, ENDING, COMPLETED, CANCELLED, FAILED, PREEMPTED
+	CONFIRMED, PROVISIONING, ACTIVE, ENDING, COMPLETED, CANCELLED, FAILED, PREEMPTED,
+
+	/** Booked under a policy that asks for approval: holds its nodes, not provisioned or charged, until decided. */
+	PENDING_APPROVAL,
+
+	/** A tenant admin or platform admin denied it: its nodes and quota freed, nothing charged (final). */
+	DENIED,
+
+	/** Its approval hold ran out, or its start came, undecided: as {@code DENIED} (final). */
+	EXPIRED
 
 }

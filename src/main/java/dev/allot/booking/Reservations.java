@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -31,7 +32,9 @@ class Reservations {
 	}
 
 	/** Filters of a tenant's list: status, and windows overlapping {@code [from, to)}. */
-	record Filter(@Nullable ReservationStatus status, @Nullable Instant from, @Nullable Instant to, Instant now) {
+	/** What a list keeps: each given part must hold ({@code labels}: every one of them). */
+	record Filter(@Nullable ReservationStatus status, @Nullable Instant from, @Nullable Instant to, Instant now,
+			@Nullable String project, List<Labels.Filter> labels) {
 	}
 
 	private final JdbcClient jdbc;
@@ -51,14 +54,15 @@ class Reservations {
 		jdbc.sql("""
 				INSERT INTO reservation (id, tenant_id, tenant_slug, project_id, project_slug, pool_id, pool_name, gpu_type,
 				    gpus, starts_at, ends_at, preemptible, cluster, quote, nodes, version, idempotency_caller, idempotency_key,
-				    request_hash, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?)""")
+				    request_hash, created_at, labels)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb)""")
 			.params(r.id(), keys.tenantId(), r.tenant(), keys.projectId(), r.project(), keys.poolId(), r.pool(),
 					r.gpuType(), r.gpus(), ts(r.startsAt()), ts(r.endsAt()), r.preemptible(),
 					json.writeValueAsString(r.cluster()), json.writeValueAsString(r.quote()),
 					r.nodes().toArray(String[]::new), r.version(),
 					idempotencyKey == null ? null : idempotencyKey.caller(), idempotencyKey == null ? null : idempotencyKey.key(),
-					idempotencyKey == null ? null : idempotencyKey.requestHash(), ts(r.createdAt()))
+					idempotencyKey == null ? null : idempotencyKey.requestHash(), ts(r.createdAt()),
+					json.writeValueAsString(r.labels()))
 			.update();
 	}
 
@@ -237,6 +241,22 @@ class Reservations {
 		if (filter.status() != null) {
 			ReservationStages.filter(filter.status(), filter.now(), sql, params);
 		}
+		if (filter.project() != null) {
+			sql.append(" AND r.project_slug = ?");
+			params.add(filter.project());
+		}
+		for (Labels.Filter label : filter.labels()) {
+			if (label.value() == null) {
+				sql.append(" AND jsonb_exists(r.labels, ?)");
+				params.add(label.key());
+			}
+			else {
+				// containment, which the GIN index answers
+				sql.append(" AND r.labels @> jsonb_build_object(CAST(? AS text), CAST(? AS text))");
+				params.add(label.key());
+				params.add(label.value());
+			}
+		}
 		return new Where(sql.toString(), params);
 	}
 
@@ -249,8 +269,13 @@ class Reservations {
 				json.readValue(rs.getString("cluster"), ClusterSpec.class),
 				json.readValue(rs.getString("quote"), QuotaDecision.class),
 				Arrays.asList((String[]) rs.getArray("nodes").getArray()), rs.getLong("version"),
-				rs.getTimestamp("created_at").toInstant(), progress(rs));
+				rs.getTimestamp("created_at").toInstant(), progress(rs), labels(rs.getString("labels")));
 		return new Stored(reservation, rs.getObject("pool_id", UUID.class), rs.getString("request_hash"));
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, String> labels(String stored) {
+		return stored.equals("{}") ? Map.of() : json.readValue(stored, Map.class);
 	}
 
 	/** The stage read with the row ({@link #SELECT}); a stored fact's reason with it. */

@@ -22,7 +22,40 @@ import org.jspecify.annotations.Nullable;
  */
 public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boolean burst, Duration maxWindow,
 		Duration maxAdvance, @Nullable BigDecimal monthlyBudget, Priority priority, int lendableGpus, ZoneId zone,
-		List<QuotaWindow> windows) {
+		List<QuotaWindow> windows, @Nullable Approval approval) {
+
+	/**
+	 * Which bookings need a tenant admin's approval: those of more than {@code aboveGpuHours} GPU-hours (null: no
+	 * such limit), and with {@code beyondGuarantee} those not wholly within the guarantee.
+	 */
+	public record Approval(@Nullable Integer aboveGpuHours, boolean beyondGuarantee) {
+
+		public Approval {
+			if (aboveGpuHours != null && aboveGpuHours < 0) {
+				throw InvalidInputException.of("approval.aboveGpuHours", "must be 0 or more");
+			}
+		}
+
+		/** Whether a booking of {@code gpus} for {@code duration}, within the guarantee or not, needs approval. */
+		public boolean needed(int gpus, Duration duration, boolean withinGuarantee) {
+			boolean large = aboveGpuHours != null && gpus * duration.toSeconds() > aboveGpuHours * 3600L;
+			return large || (beyondGuarantee && !withinGuarantee);
+		}
+	}
+
+	/** The same policy with these approval rules. */
+	public QuotaPolicy withApproval(@Nullable Approval rules) {
+		return new QuotaPolicy(gpuType, guaranteedGpus, maxGpus, burst, maxWindow, maxAdvance, monthlyBudget, priority,
+				lendableGpus, zone, windows, rules);
+	}
+
+	/** A policy that asks for no approval. */
+	public QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boolean burst, Duration maxWindow,
+			Duration maxAdvance, @Nullable BigDecimal monthlyBudget, Priority priority, int lendableGpus, ZoneId zone,
+			List<QuotaWindow> windows) {
+		this(gpuType, guaranteedGpus, maxGpus, burst, maxWindow, maxAdvance, monthlyBudget, priority, lendableGpus,
+				zone, windows, null);
+	}
 
 	/** The zone of a policy that names none. */
 	public static final ZoneId UTC = ZoneId.of("UTC");

@@ -124,12 +124,15 @@ class QuotaRepository {
 		for (QuotaPolicy policy : policies) {
 			jdbc.sql("""
 					INSERT INTO quota_policy (tenant_id, gpu_type_id, guaranteed_gpus, max_gpus, burst,
-					    max_window_seconds, max_advance_seconds, monthly_budget, priority, lendable_gpus, zone, windows)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+					    max_window_seconds, max_advance_seconds, monthly_budget, priority, lendable_gpus, zone, windows,
+					    approval_above_gpu_hours, approval_beyond_guarantee)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
 				.params(tenantId, gpuTypeIds.get(policy.gpuType()), policy.guaranteedGpus(), policy.maxGpus(),
 						policy.burst(), policy.maxWindow().toSeconds(), policy.maxAdvance().toSeconds(),
 						policy.monthlyBudget(), policy.priority().name(), policy.lendableGpus(), policy.zone().getId(),
-						policy.windows().stream().map(QuotaWindow::stored).toArray(String[]::new))
+						policy.windows().stream().map(QuotaWindow::stored).toArray(String[]::new),
+						policy.approval() == null ? null : policy.approval().aboveGpuHours(),
+						policy.approval() != null && policy.approval().beyondGuarantee())
 				.update();
 		}
 		jdbc.sql("UPDATE quota SET version = ?, updated_at = now() WHERE tenant_id = ?")
@@ -376,7 +379,13 @@ class QuotaRepository {
 				Priority.valueOf(rs.getString("priority")),
 				rs.getObject("lendable_gpus") == null ? rs.getInt("guaranteed_gpus") : rs.getInt("lendable_gpus"),
 				ZoneId.of(rs.getString("zone")),
-				windows);
+				windows, approval(rs));
+	}
+
+	private static QuotaPolicy.@Nullable Approval approval(ResultSet rs) throws SQLException {
+		Integer above = (Integer) rs.getObject("approval_above_gpu_hours");
+		boolean beyond = rs.getBoolean("approval_beyond_guarantee");
+		return above == null && !beyond ? null : new QuotaPolicy.Approval(above, beyond);
 	}
 
 	private static RateCard rateCard(ResultSet rs, String gpuType) throws SQLException {

@@ -522,6 +522,18 @@ public class Quotas {
 		return peak;
 	}
 
+	/**
+	 * Whether the tenant's policy of the type asks for approval of this booking: above its GPU-hours, or (with
+	 * {@code beyondGuarantee}) not wholly within the guarantee, as {@code decision} split it.
+	 */
+	@Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
+	public boolean needsApproval(UUID tenantId, GpuType type, TimeWindow window, int gpus, QuotaDecision decision) {
+		return repository.policy(tenantId, type.id())
+			.map(QuotaPolicy::approval)
+			.filter(rules -> rules.needed(gpus, window.duration(), decision.reservedOnly()))
+			.isPresent();
+	}
+
 	/** A project's caps, per GPU type (tenant members read them). */
 	@Transactional(readOnly = true)
 	public List<ProjectQuotaPolicy> projectQuota(Caller caller, String tenantSlug, String project) {

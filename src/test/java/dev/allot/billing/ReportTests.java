@@ -62,6 +62,40 @@ class ReportTests extends BillingTest {
 		assertThat(inverted.json().get("errors").get(0).get("field").asString()).isEqualTo("to");
 	}
 
+	/** Usage grouped by a reservation label gives the cost per workload kind (issue 29, finding 15). */
+	@Test
+	void usageGroupsByALabelOfTheReservations() {
+		Instant t0 = newMonth();
+		Setup s = setup(2, 16, 16, false);
+		Map<String, Object> fineTune = body(s, 8, t0.plus(Duration.ofHours(2)), t0.plus(Duration.ofHours(4)));
+		fineTune.put("labels", Map.of("workload", "fine-tune"));
+		Map<String, Object> eval = body(s, 8, t0.plus(Duration.ofHours(2)), t0.plus(Duration.ofHours(3)));
+		eval.put("labels", Map.of("workload", "eval"));
+		Map<String, Object> untagged = body(s, 8, t0.plus(Duration.ofHours(5)), t0.plus(Duration.ofHours(6)));
+		for (Map<String, Object> booking : List.of(fineTune, eval, untagged)) {
+			assertThat(api.post(path(s, "/reservations"), s.token(), booking).status()).isEqualTo(201);
+		}
+		org.awaitility.Awaitility.await().until(() -> jdbc.sql(
+				"SELECT count(*) FROM billable_reservation WHERE tenant_slug = ?").param(s.tenant()).query(Long.class).single() == 3);
+		CLOCK.set(t0.plus(Duration.ofHours(8)));
+		metering.meterDue(CLOCK.instant());
+
+		String query = "/usage?from=" + t0 + "&to=" + t0.plus(Duration.ofDays(1)) + "&groupBy=label:workload";
+		JsonNode report = api.get(path(s, query), s.token()).json();
+		Map<String, BigDecimal> hours = new java.util.HashMap<>();
+		for (JsonNode row : report.get("items")) {
+			JsonNode workload = row.get("labels").get("workload");
+			hours.put(workload.isNull() ? "(none)" : workload.asString(), row.get("gpuHours").decimalValue());
+		}
+		assertThat(hours).hasSize(3);
+		assertThat(hours.get("fine-tune")).isEqualByComparingTo("16");
+		assertThat(hours.get("eval")).isEqualByComparingTo("8");
+		assertThat(hours.get("(none)")).isEqualByComparingTo("8");
+		Api.Response csv = api.get(path(s, query), s.token(), "Accept", "text/csv");
+		assertThat(csv.body()).startsWith("start,project,gpuType,rateClass,label:workload,gpuHours,");
+		assertThat(api.get(path(s, "/usage?groupBy=label:Bad"), s.token()).status()).isEqualTo(400);
+	}
+
 	private void await(Setup s) {
 		org.awaitility.Awaitility.await().until(() -> jdbc.sql(
 				"SELECT count(*) FROM billable_reservation WHERE tenant_slug = ?").param(s.tenant()).query(Long.class).single() == 2);

@@ -3,6 +3,7 @@ package dev.allot.booking;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import dev.allot.quota.QuotaDecision;
@@ -22,7 +23,7 @@ class ReservationRulesTests {
 	private final Reservation reservation = new Reservation(UUID.randomUUID(), "acme", "training", "pool", "H100", 16,
 			START, END, null, false, ClusterSpec.kubernetes(),
 			new QuotaDecision("H100", "USD", BigDecimal.ZERO, List.of(), false, List.of()), List.of("n1", "n2"), 0,
-			START.minusSeconds(3600));
+			START.minusSeconds(3600), Map.of());
 
 	@Test
 	void aReservationProvisioningNeverTouchedIsConfirmedUntilItsWindowHasPassed() {
@@ -35,7 +36,7 @@ class ReservationRulesTests {
 	private static Reservation read(Reservation r, ReservationStatus stage, Instant at) {
 		return new Reservation(r.id(), r.tenant(), r.project(), r.pool(), r.gpuType(), r.gpus(), r.startsAt(),
 				r.endsAt(), r.cancelledAt(), r.preemptible(), r.cluster(), r.quote(), r.nodes(), r.version(),
-				r.createdAt(), new Reservation.Progress(stage, null, at));
+				r.createdAt(), new Reservation.Progress(stage, null, at), r.labels());
 	}
 
 	@Test
@@ -50,7 +51,7 @@ class ReservationRulesTests {
 	void onlyAPreemptibleReservationIsPreemptedAndPreemptedIsFinal() {
 		assertThatThrownBy(() -> reservation.markPreempted("reclaimed", START)).isInstanceOf(IllegalStateException.class);
 		Reservation preemptible = new Reservation(reservation.id(), "acme", "training", "pool", "H100", 16, START, END,
-				null, true, ClusterSpec.kubernetes(), reservation.quote(), List.of("n1", "n2"), 0, START);
+				null, true, ClusterSpec.kubernetes(), reservation.quote(), List.of("n1", "n2"), 0, START, Map.of());
 		Reservation active = read(preemptible, ReservationStatus.ACTIVE, START);
 		Reservation preempted = active.markPreempted("reclaimed", START.plusSeconds(60));
 		assertThat(preempted.status(START.plusSeconds(60))).isEqualTo(ReservationStatus.PREEMPTED);

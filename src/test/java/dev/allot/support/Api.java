@@ -121,6 +121,20 @@ public final class Api {
 		return send(request(path, token, headers).method("PATCH", HttpRequest.BodyPublishers.ofString(text)), text);
 	}
 
+	/**
+	 * Runs {@code sends} with requests not checked against the contract (answers still are): for a test that sends
+	 * malformed requests on purpose, some of which the application leniently accepts.
+	 */
+	public static <T> T malformedOnPurpose(java.util.function.Supplier<T> sends) {
+		ContractCheck.REQUESTS_CHECKED.set(false);
+		try {
+			return sends.get();
+		}
+		finally {
+			ContractCheck.REQUESTS_CHECKED.remove();
+		}
+	}
+
 	public static String json(Object value) {
 		return JSON.writeValueAsString(value);
 	}

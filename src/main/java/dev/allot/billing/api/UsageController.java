@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code ?from=&to=&groupBy=project,gpuType,rateClass,day} (or week, month, hour); the range defaults to the
+ * {@code ?from=&to=&groupBy=project,gpuType,rateClass,label:workload,day} (or week, month, hour); the range defaults to the
  * current month. JSON, or CSV with {@code Accept: text/csv}.
  */
 @RestController
@@ -41,13 +41,20 @@ class UsageController {
 			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable String to,
 			@RequestParam(required = false) @Nullable String groupBy) {
 		UsageReport report = reports.usage(caller, tenant, from, to, groupBy);
-		List<List<@Nullable Object>> rows = report.items()
-			.stream()
-			.map(r -> Arrays.<@Nullable Object>asList(r.start(), r.project(), r.gpuType(), r.rateClass(), r.gpuHours(),
-					r.creditedGpuHours(), r.cost(), r.credits(), r.net(), r.currency()))
-			.toList();
-		return Csv.of("usage-" + tenant + ".csv", List.of("start", "project", "gpuType", "rateClass", "gpuHours",
-				"creditedGpuHours", "cost", "credits", "net", "currency"), rows);
+		// a column per label grouped by, named as grouped: label:workload
+		List<String> labels = report.groupBy().stream().filter(g -> g.startsWith("label:")).toList();
+		List<List<@Nullable Object>> rows = report.items().stream().map(r -> {
+			List<@Nullable Object> row = new java.util.ArrayList<>(Arrays.<@Nullable Object>asList(r.start(),
+					r.project(), r.gpuType(), r.rateClass()));
+			labels.forEach(label -> row.add(r.labels() == null ? null : r.labels().get(label.substring(6))));
+			row.addAll(Arrays.<@Nullable Object>asList(r.gpuHours(), r.creditedGpuHours(), r.cost(), r.credits(),
+					r.net(), r.currency()));
+			return row;
+		}).toList();
+		List<String> header = new java.util.ArrayList<>(List.of("start", "project", "gpuType", "rateClass"));
+		header.addAll(labels);
+		header.addAll(List.of("gpuHours", "creditedGpuHours", "cost", "credits", "net", "currency"));
+		return Csv.of("usage-" + tenant + ".csv", header, rows);
 	}
 
 }

@@ -24,19 +24,24 @@ public class BillableReservations {
 
 	private final JdbcClient jdbc;
 
-	BillableReservations(JdbcClient jdbc) {
+	private final tools.jackson.databind.json.JsonMapper json;
+
+	BillableReservations(JdbcClient jdbc, tools.jackson.databind.json.JsonMapper json) {
+		this.json = json;
 		this.jdbc = jdbc;
 	}
 
 	/** Inserts it unless known (events may be delivered again); true when inserted. */
-	boolean insert(BillableReservation r) {
+	boolean insert(BillableReservation r, java.util.Map<String, String> labels) {
 		return jdbc.sql("""
 				INSERT INTO billable_reservation (reservation_id, tenant_id, tenant_slug, project, pool, gpu_type,
-				    gpus_per_node, gpus, nodes, starts_at, ends_at, booked_amount, currency, stopped_at, metered_until)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""")
+				    gpus_per_node, gpus, nodes, starts_at, ends_at, booked_amount, currency, stopped_at, metered_until,
+				    labels)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb)) ON CONFLICT DO NOTHING""")
 			.params(r.reservationId(), r.tenantId(), r.tenant(), r.project(), r.pool(), r.gpuType(), r.gpusPerNode(),
 					r.gpus(), r.nodes().toArray(String[]::new), ts(r.startsAt()), ts(r.endsAt()), r.bookedAmount(),
-					r.currency(), r.stoppedAt() == null ? null : ts(r.stoppedAt()), ts(r.meteredUntil()))
+					r.currency(), r.stoppedAt() == null ? null : ts(r.stoppedAt()), ts(r.meteredUntil()),
+					json.writeValueAsString(new java.util.TreeMap<>(labels)))
 			.update() == 1;
 	}
 

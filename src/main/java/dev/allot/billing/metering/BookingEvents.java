@@ -73,7 +73,7 @@ class BookingEvents {
 				event.startsAt(), endsAt, BigDecimal.ZERO, currency, null,
 				bookedUntil.isBefore(endsAt) ? bookedUntil : null, null, null,
 				BillableReservation.hourOf(event.startsAt()));
-		reservations.insert(r);
+		reservations.insert(r, event.labels());
 		reservations.insertSegments(r.reservationId(), segments);
 		// in the same reaction, so a booking costs one publication less (they are the after-commit work per booking)
 		webhooks.confirmed(event);

@@ -34,6 +34,11 @@ public class UsageReports {
 
 	private static final Set<String> TIME_UNITS = Set.of("hour", "day", "week", "month");
 
+	/** {@code label:<key>}: usage grouped by the value of a reservation label (cost per workload kind, say). */
+	private static final String LABEL = "label:";
+
+	private static final int MAX_LABELS = 3;
+
 	private final JdbcClient jdbc;
 
 	private final Tenancy tenancy;
@@ -65,7 +70,19 @@ public class UsageReports {
 		for (String dimension : List.of("project", "gpuType", "rateClass")) {
 			columns.add(groups.contains(dimension) ? DIMENSIONS.get(dimension) : "NULL");
 		}
+		List<String> labelKeys = groups.stream().filter(g -> g.startsWith(LABEL)).map(g -> g.substring(LABEL.length()))
+			.toList();
+		labelKeys.forEach(key -> columns.add("b.labels ->> ?"));
 		String select = String.join(", ", columns);
+		String groupColumns = java.util.stream.IntStream.rangeClosed(1, columns.size())
+			.mapToObj(Integer::toString)
+			.collect(java.util.stream.Collectors.joining(", "));
+		List<Object> params = new ArrayList<>();
+		if (unit != null) {
+			params.add(zone.getId());
+		}
+		params.addAll(labelKeys);
+		params.addAll(List.of(tenant.id(), Timestamp.from(range.from()), Timestamp.from(range.to())));
 		List<UsageReport.Row> rows = jdbc.sql("SELECT " + select + """
 				, e.currency,
 				       coalesce(sum(e.gpu_seconds) FILTER (WHERE e.line = 'USAGE'), 0) AS used,
@@ -74,19 +91,27 @@ public class UsageReports {
 				       coalesce(sum(e.amount) FILTER (WHERE e.line = 'CREDIT'), 0) AS credits,
 				       sum(e.amount) AS net
 				FROM ledger_entry e JOIN ledger_transaction t ON t.id = e.transaction_id
-				JOIN ledger_account a ON a.id = e.account_id
+				JOIN ledger_account a ON a.id = e.account_id""" + (labelKeys.isEmpty() ? ""
+				: " LEFT JOIN billable_reservation b ON b.reservation_id = e.reservation_id") + """
+
 				WHERE t.tenant_id = ? AND a.kind = 'RECEIVABLE' AND e.line IN ('USAGE', 'CREDIT')
 				  AND e.period_start >= ? AND e.period_start < ?
-				GROUP BY 1, 2, 3, 4, e.currency ORDER BY 1, 2, 3, 4, e.currency""")
-			.params(unit == null ? List.of(tenant.id(), Timestamp.from(range.from()), Timestamp.from(range.to()))
-					: List.of(zone.getId(), tenant.id(), Timestamp.from(range.from()), Timestamp.from(range.to())))
+				GROUP BY""" + " " + groupColumns + ", e.currency ORDER BY " + groupColumns + ", e.currency")
+			.params(params)
 			.query((rs, n) -> {
 				Timestamp start = rs.getTimestamp(1);
 				String rateClass = rs.getString(4);
+				Map<String, @Nullable String> labels = null;
+				if (!labelKeys.isEmpty()) {
+					labels = new java.util.LinkedHashMap<>();
+					for (int i = 0; i < labelKeys.size(); i++) {
+						labels.put(labelKeys.get(i), rs.getString(5 + i));
+					}
+				}
 				return new UsageReport.Row(start == null ? null : start.toInstant(), rs.getString(2), rs.getString(3),
 						rateClass == null ? null : RateClass.valueOf(rateClass), rs.getString("currency"),
 						LedgerRepository.gpuHours(rs.getLong("used")), LedgerRepository.gpuHours(rs.getLong("credited")),
-						rs.getBigDecimal("cost"), rs.getBigDecimal("credits"), rs.getBigDecimal("net"));
+						rs.getBigDecimal("cost"), rs.getBigDecimal("credits"), rs.getBigDecimal("net"), labels);
 			})
 			.list();
 		return new UsageReport(tenant.slug(), range.from(), range.to(), groups, rows);
@@ -99,13 +124,23 @@ public class UsageReports {
 		}
 		for (String group : groupBy.split(",")) {
 			String g = group.trim();
-			if (!DIMENSIONS.containsKey(g) && !TIME_UNITS.contains(g)) {
-				throw InvalidInputException.of("groupBy",
-						"unknown grouping " + g + "; allowed: project, gpuType, rateClass, and one of hour, day, week, month");
+			if (g.startsWith(LABEL)) {
+				String key = g.substring(LABEL.length());
+				if (key.contains("=")) {
+					throw InvalidInputException.of("groupBy", "label:<key> names a label key, without a value");
+				}
+				dev.allot.booking.Labels.Filter.parse(key);
+			}
+			else if (!DIMENSIONS.containsKey(g) && !TIME_UNITS.contains(g)) {
+				throw InvalidInputException.of("groupBy", "unknown grouping " + g
+						+ "; allowed: project, gpuType, rateClass, label:<key>, and one of hour, day, week, month");
 			}
 			if (!groups.add(g)) {
 				throw InvalidInputException.of("groupBy", g + " appears more than once");
 			}
+		}
+		if (groups.stream().filter(g -> g.startsWith(LABEL)).count() > MAX_LABELS) {
+			throw InvalidInputException.of("groupBy", "at most " + MAX_LABELS + " labels");
 		}
 		if (groups.stream().filter(TIME_UNITS::contains).count() > 1) {
 			throw InvalidInputException.of("groupBy", "at most one of hour, day, week, month");

@@ -28,6 +28,18 @@ public enum LifecycleEvent {
 	COMPLETED,
 
 	/** Provisioning gave up: the reservation is over and costs nothing. */
-	FAILED
+	FAILED,
+
+	/** A booking waits for a tenant admin's approval, holding its nodes. */
+	PENDING_APPROVAL,
+
+	/** A booking that waited was approved: CONFIRMED follows. */
+	APPROVED,
+
+	/** A booking that waited was denied: its nodes are freed, nothing is charged. */
+	DENIED,
+
+	/** A booking that waited was not decided in time: as DENIED. */
+	EXPIRED
 
 }

@@ -3,6 +3,8 @@ package dev.allot.billing.webhooks;
 import java.time.Clock;
 import java.util.Map;
 
+import dev.allot.booking.ReservationAwaitsApproval;
+import dev.allot.booking.ReservationDecided;
 import dev.allot.booking.ReservationFailed;
 import dev.allot.booking.ReservationPreempted;
 import dev.allot.provisioning.ClusterReady;
@@ -42,6 +44,24 @@ class LifecycleEvents {
 	void on(ReservationFailed failed) {
 		webhooks.enqueue(failed.tenant(), LifecycleEvent.FAILED, failed.reservationId(), failed.failedAt(),
 				Map.of("pool", failed.pool(), "reason", failed.reason(), "cluster", Map.of("state", "FAILED")));
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationAwaitsApproval waiting) {
+		webhooks.enqueue(waiting.tenant(), LifecycleEvent.PENDING_APPROVAL, waiting.reservationId(), clock.instant(),
+				Map.of("project", waiting.project(), "pool", waiting.pool(), "gpus", waiting.gpus(), "startsAt",
+						waiting.startsAt().toString(), "endsAt", waiting.endsAt().toString(), "holdUntil",
+						waiting.holdUntil().toString()));
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationDecided decided) {
+		Map<String, Object> details = new java.util.LinkedHashMap<>();
+		if (decided.reason() != null) {
+			details.put("reason", decided.reason());
+		}
+		webhooks.enqueue(decided.tenant(), LifecycleEvent.valueOf(decided.outcome().name()), decided.reservationId(),
+				decided.at(), details);
 	}
 
 	@ApplicationModuleListener

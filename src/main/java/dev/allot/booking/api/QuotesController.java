@@ -23,8 +23,9 @@ class QuotesController {
 	record Capacity(boolean fits, int freeNodes, int neededNodes) {
 	}
 
+	/** {@code needsApproval}: booked, it would wait as PENDING_APPROVAL for a tenant admin's approval. */
 	record QuoteAnswer(boolean fits, Capacity capacity, @Nullable QuoteBody quote,
-			@Nullable Map<String, Object> refusal) {
+			@Nullable Map<String, Object> refusal, boolean needsApproval) {
 	}
 
 	private final Bookings bookings;
@@ -46,7 +47,7 @@ class QuotesController {
 		}
 		boolean capacityFits = quote.freeNodes() >= quote.neededNodes();
 		return new QuoteAnswer(quote.fits(), new Capacity(capacityFits, quote.freeNodes(), quote.neededNodes()),
-				quote.decision() == null ? null : QuoteBody.of(quote.decision()), refusal);
+				quote.decision() == null ? null : QuoteBody.of(quote.decision()), refusal, quote.needsApproval());
 	}
 
 }

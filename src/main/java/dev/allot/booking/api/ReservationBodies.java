@@ -4,10 +4,12 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import dev.allot.booking.BookingRequest;
 import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.Labels;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.booking.SshPublicKeys;
@@ -65,7 +67,7 @@ final class ReservationBodies {
 	/** The body of a reservation or a quote; instants arrive as text so that only UTC is accepted. */
 	record ReservationRequest(@NotBlank @Size(max = 40) String project, @NotBlank @Size(max = 40) String pool,
 			@NotNull Integer gpus, @NotNull String startsAt, @NotNull String endsAt, @Nullable @Valid ClusterBody cluster,
-			@Nullable Boolean preemptible) {
+			@Nullable Boolean preemptible, @Nullable Map<String, String> labels) {
 
 		BookingRequest toRequest() {
 			List<InvalidInputException.FieldError> errors = new ArrayList<>();
@@ -83,11 +85,19 @@ final class ReservationBodies {
 			catch (InvalidInputException ex) {
 				errors.addAll(ex.errors());
 			}
+			Map<String, String> checked = Map.of();
+			try {
+				checked = Labels.of(labels);
+			}
+			catch (InvalidInputException ex) {
+				errors.addAll(ex.errors());
+			}
 			if (!errors.isEmpty()) {
 				throw new InvalidInputException(errors);
 			}
 			return new BookingRequest(project, pool, gpus, new TimeWindow(start, end),
-					cluster == null ? ClusterSpec.kubernetes() : cluster.toSpec(), Boolean.TRUE.equals(preemptible));
+					cluster == null ? ClusterSpec.kubernetes() : cluster.toSpec(), Boolean.TRUE.equals(preemptible),
+					checked);
 		}
 	}
 
@@ -105,12 +115,12 @@ final class ReservationBodies {
 	record ReservationBody(UUID id, String tenant, ReservationStatus status, String project, String pool,
 			String gpuType, int gpus, Instant startsAt, Instant endsAt, List<String> nodes, ClusterBody cluster,
 			boolean preemptible, QuoteBody quote, Instant createdAt, @Nullable Instant cancelledAt,
-			@Nullable String failureReason, Reservation.@Nullable Preemption preemption) {
+			@Nullable String failureReason, Reservation.@Nullable Preemption preemption, Map<String, String> labels) {
 		static ReservationBody of(Reservation r, Instant now) {
 			return new ReservationBody(r.id(), r.tenant(), r.status(now), r.project(), r.pool(), r.gpuType(), r.gpus(),
 					r.startsAt(), r.endsAt(), r.nodes(), ClusterBody.of(r.cluster()), r.preemptible(),
 					QuoteBody.of(r.quote()), r.createdAt(), r.cancelledAt(), r.failureReason(),
-					r.preemption());
+					r.preemption(), new java.util.TreeMap<>(r.labels()));
 		}
 	}
 

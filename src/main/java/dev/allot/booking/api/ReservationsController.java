@@ -2,10 +2,13 @@ package dev.allot.booking.api;
 
 import java.net.URI;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.booking.Approvals;
 import dev.allot.booking.Bookings;
+import dev.allot.booking.Labels;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.booking.api.ReservationBodies.ExtendRequest;
@@ -40,8 +43,11 @@ class ReservationsController {
 
 	private final Clock clock;
 
-	ReservationsController(Bookings bookings, Clock clock) {
+	private final Approvals approvals;
+
+	ReservationsController(Bookings bookings, Approvals approvals, Clock clock) {
 		this.bookings = bookings;
+		this.approvals = approvals;
 		this.clock = clock;
 	}
 
@@ -68,6 +74,10 @@ class ReservationsController {
 	CursorPage<ReservationBody> list(Caller caller, @PathVariable String tenant,
 			@RequestParam(required = false) @Nullable ReservationStatus status,
 			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable String to,
+			@RequestParam(required = false) @Nullable String project,
+			@io.swagger.v3.oas.annotations.Parameter(description = "key=value (the label has that value) or key (the "
+					+ "reservation has the label); several, comma-separated, must all hold (as a Kubernetes label "
+					+ "selector)") @RequestParam(required = false) @Nullable String label,
 			@RequestParam(required = false) @Nullable Integer limit,
 			@RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(required = false) @Nullable Integer page,
@@ -75,6 +85,9 @@ class ReservationsController {
 		var now = clock.instant();
 		return bookings
 			.list(caller, tenant, status, UtcInstants.optional("from", from), UtcInstants.optional("to", to),
+					project == null || project.isBlank() ? null : project,
+					label == null || label.isBlank() ? List.of()
+							: java.util.Arrays.stream(label.split(",")).map(Labels.Filter::parse).toList(),
 					ListQuery.of(page, size, limit, cursor, 2))
 			.map(r -> ReservationBody.of(r, now));
 	}
@@ -91,6 +104,30 @@ class ReservationsController {
 			@Valid @RequestBody ExtendRequest body) {
 		Reservation reservation = bookings.extend(caller, tenant, id, UtcInstants.minute("endsAt", body.endsAt()),
 				ifMatch);
+		return ResponseEntity.ok().eTag(reservation.etag()).body(ReservationBody.of(reservation, clock.instant()));
+	}
+
+	/** A decision's reason: required to deny, optional to approve. */
+	record DecisionRequest(@Nullable @jakarta.validation.constraints.Size(max = 1000) String reason) {
+	}
+
+	record DenialRequest(@jakarta.validation.constraints.NotBlank @jakarta.validation.constraints.Size(max = 1000)
+			String reason) {
+	}
+
+	/** Approves a booking waiting for approval: a tenant admin other than its requester, or a platform admin. */
+	@PostMapping("/{id}/approve")
+	ResponseEntity<ReservationBody> approve(Caller caller, @PathVariable String tenant, @PathVariable UUID id,
+			@Valid @RequestBody(required = false) @Nullable DecisionRequest body) {
+		Reservation reservation = approvals.approve(caller, tenant, id, body == null ? null : body.reason());
+		return ResponseEntity.ok().eTag(reservation.etag()).body(ReservationBody.of(reservation, clock.instant()));
+	}
+
+	/** Denies a booking waiting for approval: its nodes and quota are freed, nothing is charged. */
+	@PostMapping("/{id}/deny")
+	ResponseEntity<ReservationBody> deny(Caller caller, @PathVariable String tenant, @PathVariable UUID id,
+			@Valid @RequestBody DenialRequest body) {
+		Reservation reservation = approvals.deny(caller, tenant, id, body.reason().strip());
 		return ResponseEntity.ok().eTag(reservation.etag()).body(ReservationBody.of(reservation, clock.instant()));
 	}
 

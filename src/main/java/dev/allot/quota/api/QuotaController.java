@@ -39,6 +39,13 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/quota")
 class QuotaController {
 
+	/**
+	 * Which bookings need a tenant admin's approval (API.md): above {@code aboveGpuHours} GPU-hours, and with
+	 * {@code beyondGuarantee} any not wholly within the guarantee.
+	 */
+	record ApprovalBody(@Nullable @Min(0) Integer aboveGpuHours, @Nullable Boolean beyondGuarantee) {
+	}
+
 	/** A time-window quota: {@code days} as MON..SUN, {@code from} and {@code to} as HH:MM (to up to 24:00). */
 	record WindowBody(@Nullable List<String> days, @Nullable String from, @Nullable String to,
 			@Nullable Integer maxGpus) {
@@ -52,12 +59,15 @@ class QuotaController {
 			@Nullable Boolean burst, @NotNull Duration maxWindow, @NotNull Duration maxAdvance,
 			@Nullable @DecimalMin("0") BigDecimal monthlyBudget, @Nullable Priority priority,
 			@Nullable @Min(0) Integer lendableGpus, @Nullable @Size(max = 64) String zone,
-			@Nullable @Size(max = QuotaPolicy.MAX_WINDOWS) List<@NotNull WindowBody> windows) {
+			@Nullable @Size(max = QuotaPolicy.MAX_WINDOWS) List<@NotNull WindowBody> windows,
+			@Nullable @Valid ApprovalBody approval) {
 
 		static PolicyBody of(QuotaPolicy policy) {
 			return new PolicyBody(policy.gpuType(), policy.guaranteedGpus(), policy.maxGpus(), policy.burst(),
 					policy.maxWindow(), policy.maxAdvance(), policy.monthlyBudget(), policy.priority(),
-					policy.lendableGpus(), policy.zone().getId(), policy.windows().stream().map(WindowBody::of).toList());
+					policy.lendableGpus(), policy.zone().getId(), policy.windows().stream().map(WindowBody::of).toList(),
+					policy.approval() == null ? null
+							: new ApprovalBody(policy.approval().aboveGpuHours(), policy.approval().beyondGuarantee()));
 		}
 
 		QuotaPolicy toPolicy(int index) {
@@ -70,7 +80,9 @@ class QuotaController {
 				}
 				return new QuotaPolicy(gpuType, guaranteedGpus, maxGpus, Boolean.TRUE.equals(burst), maxWindow,
 						maxAdvance, monthlyBudget, priority == null ? Priority.TRAINING : priority,
-						lendableGpus == null ? guaranteedGpus : lendableGpus, parsedZone(), parsed);
+						lendableGpus == null ? guaranteedGpus : lendableGpus, parsedZone(), parsed,
+						approval == null ? null : new QuotaPolicy.Approval(approval.aboveGpuHours(),
+								Boolean.TRUE.equals(approval.beyondGuarantee())));
 			}
 			catch (InvalidInputException ex) {
 				throw new InvalidInputException(ex.errors()

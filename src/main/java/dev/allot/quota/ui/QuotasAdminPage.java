@@ -150,7 +150,8 @@ class QuotasAdminPage {
 		}
 		List<QuotaPolicy> next = new ArrayList<>(current.policies().stream()
 			.filter(p -> !p.gpuType().equals(type.code())).toList());
-		next.add(proposed);
+		// the form does not show approval rules (set through the API): a saved policy keeps its own
+		next.add(saved == null || saved.approval() == null ? proposed : proposed.withApproval(saved.approval()));
 		next.sort(Comparator.comparing(QuotaPolicy::gpuType));
 		try {
 			quotas.replace(caller, tenant, next, "\"" + form.versionNumber() + "\"");
