@@ -5,6 +5,9 @@
 ALTER TABLE quota_policy
     ADD COLUMN approval_above_gpu_hours integer CHECK (approval_above_gpu_hours >= 0),
     ADD COLUMN approval_beyond_guarantee boolean NOT NULL DEFAULT false;
+ALTER TABLE quota_request_policy
+    ADD COLUMN approval_above_gpu_hours integer CHECK (approval_above_gpu_hours >= 0),
+    ADD COLUMN approval_beyond_guarantee boolean NOT NULL DEFAULT false;
 
 ALTER TABLE reservation
     ADD COLUMN requested_by text,

@@ -130,6 +130,21 @@ final class ApiOperations {
 				"Replaces every policy (platform admin); refused with 422 guarantees_exceed_capacity when the "
 						+ "guarantees of a GPU type would exceed its healthy capacity.");
 
+		op("POST", "/tenants/{tenant}/quota-requests", "createQuotaRequest", "quota", "Ask for a quota",
+				"A tenant admin asks for a policy list (as a quota's) with a reason; at most one request of a tenant "
+						+ "waits (409 quota_request_pending).");
+		op("GET", "/tenants/{tenant}/quota-requests", "listTenantQuotaRequests", "quota",
+				"List a tenant's quota requests", "Newest first; tenant members read them.");
+		op("GET", "/tenants/{tenant}/quota-requests/{id}", "getQuotaRequest", "quota", "Get a quota request",
+				"Its policies, reason, status and decision.");
+		op("POST", "/tenants/{tenant}/quota-requests/{id}/withdraw", "withdrawQuotaRequest", "quota",
+				"Withdraw a quota request", "The tenant's admin takes back a request still waiting.");
+		op("GET", "/quota-requests", "listQuotaRequests", "quota", "List every quota request",
+				"Platform admins and auditors; status=PENDING for those waiting.");
+		op("POST", "/quota-requests/{id}/approve", "approveQuotaRequest", "quota", "Approve a quota request",
+				"Platform admin: applies it with every check of a direct change (a refusal leaves it pending).");
+		op("POST", "/quota-requests/{id}/deny", "denyQuotaRequest", "quota", "Deny a quota request",
+				"Platform admin, with a reason the tenant sees.");
 		op("GET", "/tenants/{tenant}/projects/{project}/quota", "getProjectQuota", "quota", "Get a project's quota",
 				"Its caps per GPU type within the tenant's: maxGpus held at once and a monthlyBudget for what its "
 						+ "bookings of the type cost in a month; tenant members may read it.");
@@ -327,6 +342,13 @@ final class ApiOperations {
 				"Reservation 5d1c… is CONFIRMED, not waiting for approval");
 		refuses("approveReservation", notPending);
 		refuses("denyReservation", notPending);
+		Refusal decided = refusal(409, "quota_request_decided", "The quota request of vision-lab is APPROVED already");
+		refuses("createQuotaRequest", refusal(409, "quota_request_pending",
+				"Tenant vision-lab already has a quota request waiting for a decision: withdraw it first"));
+		refuses("approveQuotaRequest", decided, refusal(422, "guarantees_exceed_capacity",
+				"The guarantees of H100 would add up to 136 GPUs, 8 more than its healthy capacity of 128 GPUs"));
+		refuses("denyQuotaRequest", decided);
+		refuses("withdrawQuotaRequest", decided);
 		refuses("createTenant", refusal(409, "tenant_exists", "Tenant vision-lab already exists"));
 		refuses("createProject", refusal(409, "project_exists", "Project nightly already exists"));
 		refuses("addMember", refusal(409, "member_exists", "alice is already a member"),

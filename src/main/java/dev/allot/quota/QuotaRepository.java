@@ -121,13 +121,33 @@ class QuotaRepository {
 
 	void replacePolicies(UUID tenantId, List<QuotaPolicy> policies, Map<String, UUID> gpuTypeIds, long version) {
 		jdbc.sql("DELETE FROM quota_policy WHERE tenant_id = ?").param(tenantId).update();
+		insertPolicies("quota_policy", "tenant_id", tenantId, policies, gpuTypeIds);
+		jdbc.sql("UPDATE quota SET version = ?, updated_at = now() WHERE tenant_id = ?")
+			.params(version, tenantId)
+			.update();
+	}
+
+	/** The policies a quota request asks for, stored as a tenant's are. */
+	void insertRequestPolicies(UUID requestId, List<QuotaPolicy> policies, Map<String, UUID> gpuTypeIds) {
+		insertPolicies("quota_request_policy", "request_id", requestId, policies, gpuTypeIds);
+	}
+
+	List<QuotaPolicy> requestPolicies(UUID requestId) {
+		return jdbc.sql("""
+				SELECT p.*, g.code FROM quota_request_policy p JOIN gpu_type g ON g.id = p.gpu_type_id
+				WHERE p.request_id = ? ORDER BY g.code""").param(requestId).query(QuotaRepository::policy).list();
+	}
+
+	/** {@code table}: quota_policy or quota_request_policy; {@code owner}: its key column (both literals here). */
+	private void insertPolicies(String table, String owner, UUID ownerId, List<QuotaPolicy> policies,
+			Map<String, UUID> gpuTypeIds) {
 		for (QuotaPolicy policy : policies) {
-			jdbc.sql("""
-					INSERT INTO quota_policy (tenant_id, gpu_type_id, guaranteed_gpus, max_gpus, burst,
+			jdbc.sql("INSERT INTO " + table + " (" + owner + """
+					, gpu_type_id, guaranteed_gpus, max_gpus, burst,
 					    max_window_seconds, max_advance_seconds, monthly_budget, priority, lendable_gpus, zone, windows,
 					    approval_above_gpu_hours, approval_beyond_guarantee)
 					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
-				.params(tenantId, gpuTypeIds.get(policy.gpuType()), policy.guaranteedGpus(), policy.maxGpus(),
+				.params(ownerId, gpuTypeIds.get(policy.gpuType()), policy.guaranteedGpus(), policy.maxGpus(),
 						policy.burst(), policy.maxWindow().toSeconds(), policy.maxAdvance().toSeconds(),
 						policy.monthlyBudget(), policy.priority().name(), policy.lendableGpus(), policy.zone().getId(),
 						policy.windows().stream().map(QuotaWindow::stored).toArray(String[]::new),
@@ -135,9 +155,6 @@ class QuotaRepository {
 						policy.approval() != null && policy.approval().beyondGuarantee())
 				.update();
 		}
-		jdbc.sql("UPDATE quota SET version = ?, updated_at = now() WHERE tenant_id = ?")
-			.params(version, tenantId)
-			.update();
 	}
 
 	List<QuotaPolicy> policies(UUID tenantId) {

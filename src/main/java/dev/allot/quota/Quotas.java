@@ -95,18 +95,7 @@ public class Quotas {
 			throw InvalidInputException.of("storageGi", "must be 0 or more");
 		}
 		caller.requirePlatformAdmin();
-		Map<String, UUID> ids = new HashMap<>();
-		Set<String> seen = new HashSet<>();
-		for (int i = 0; i < policies.size(); i++) {
-			String code = policies.get(i).gpuType();
-			if (!seen.add(code)) {
-				throw InvalidInputException.of("policies[" + i + "].gpuType", "appears more than once");
-			}
-			int index = i;
-			ids.put(code, inventory.gpuType(code)
-				.orElseThrow(() -> InvalidInputException.of("policies[" + index + "].gpuType", "no such GPU type"))
-				.id());
-		}
+		Map<String, UUID> ids = gpuTypeIds(policies);
 		long version = repository.lockOrCreate(tenant.id());
 		TenantQuota before = new TenantQuota(tenantSlug, repository.policies(tenant.id()),
 				repository.storageGi(tenant.id()).orElse(null), version);
@@ -159,6 +148,23 @@ public class Quotas {
 					.with("excess", sum - capacity);
 			}
 		}
+	}
+
+	/** Each policy's GPU type by code; 400 naming the first that is unknown or named twice. */
+	Map<String, UUID> gpuTypeIds(List<QuotaPolicy> policies) {
+		Map<String, UUID> ids = new HashMap<>();
+		Set<String> seen = new HashSet<>();
+		for (int i = 0; i < policies.size(); i++) {
+			String code = policies.get(i).gpuType();
+			if (!seen.add(code)) {
+				throw InvalidInputException.of("policies[" + i + "].gpuType", "appears more than once");
+			}
+			int index = i;
+			ids.put(code, inventory.gpuType(code)
+				.orElseThrow(() -> InvalidInputException.of("policies[" + index + "].gpuType", "no such GPU type"))
+				.id());
+		}
+		return ids;
 	}
 
 	/** A GPU type whose tenants are guaranteed more GPUs than it has healthy (after a quarantine, say). */
