@@ -15,6 +15,8 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
@@ -24,8 +26,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 /**
  * An API request naming a query parameter its operation does not take answers 400 (API.md): {@code ?limt=10} or
  * {@code ?sort=name} would otherwise answer 200 with the default page, and a client would never learn that its
- * filter was ignored. The parameters an operation takes are its {@code @RequestParam}s; only the query string is
- * read, so a form body never counts.
+ * filter was ignored. The parameters an operation takes are its {@code @RequestParam}s and those its mapping's
+ * {@code params} conditions name; only the query string is read, so a form body never counts.
  */
 @Configuration(proxyBeanMethods = false)
 class KnownQueryParameters implements WebMvcConfigurer, HandlerInterceptor {
@@ -64,6 +66,15 @@ class KnownQueryParameters implements WebMvcConfigurer, HandlerInterceptor {
 
 	private static Set<String> parameters(HandlerMethod method) {
 		Set<String> names = new java.util.TreeSet<>();
+		// a mapping's own conditions name parameters too: @GetMapping(params = "format=csv")
+		for (java.lang.reflect.AnnotatedElement element : List.of(method.getBeanType(), method.getMethod())) {
+			RequestMapping mapping = AnnotatedElementUtils.findMergedAnnotation(element, RequestMapping.class);
+			if (mapping != null) {
+				for (String condition : mapping.params()) {
+					names.add(condition.replaceFirst("^!", "").split("!?=", 2)[0].strip());
+				}
+			}
+		}
 		for (MethodParameter parameter : method.getMethodParameters()) {
 			RequestParam param = parameter.getParameterAnnotation(RequestParam.class);
 			if (param == null) {
