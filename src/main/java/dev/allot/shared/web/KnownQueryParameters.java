@@ -59,6 +59,7 @@ class KnownQueryParameters implements WebMvcConfigurer, HandlerInterceptor {
 			}
 		}
 		if (!unknown.isEmpty()) {
+			RejectedRequests.drain(request);
 			throw new InvalidInputException(unknown);
 		}
 		return true;

@@ -23,6 +23,8 @@ class RejectedRequests implements RequestRejectedHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(RejectedRequests.class);
 
+	private static final int MAX_DRAINED = 64 * 1024;
+
 	private final JsonMapper json;
 
 	RejectedRequests(JsonMapper json) {
@@ -34,9 +36,22 @@ class RejectedRequests implements RequestRejectedHandler {
 			throws IOException {
 		log.warn("Refused {} {}: {}", request.getMethod(), StorableInput.printable(request.getRequestURI()),
 				StorableInput.printable(String.valueOf(rejected.getMessage())));
+		// read what the client sent (up to 64 KiB): Tomcat closes the connection after a 400, and closing it with
+		// unread bytes resets it, which can lose this answer before the client reads it
+		drain(request);
 		ProblemResponses.write(response,
 				InvalidInputException.of("path", "is not allowed (no '..', ';', encoded '/' or '\\', or control characters)"),
 				json);
+	}
+
+	/** Reads (and drops) up to 64 KiB of a refused request's body, so that closing the connection does not reset it. */
+	static void drain(HttpServletRequest request) {
+		try {
+			request.getInputStream().readNBytes(MAX_DRAINED);
+		}
+		catch (IOException | IllegalStateException unreadable) {
+			// nothing to read, or the body was read as a reader: nothing is left to drain
+		}
 	}
 
 }
