@@ -135,7 +135,8 @@ class LifecycleWebhookTests extends LifecycleTest {
 		assertThat(created.status()).as(created.body()).isEqualTo(201);
 		assertThat(created.body()).doesNotContain(SECRET);
 		assertThat(created.json().get("events").valueStream().map(JsonNode::asString)).containsExactly("CONFIRMED",
-				"PROVISIONING", "READY", "DEGRADED", "PREEMPTED", "COMPLETED", "FAILED");
+				"PROVISIONING", "READY", "DEGRADED", "PREEMPTED", "COMPLETED", "FAILED", "PENDING_APPROVAL", "APPROVED",
+				"DENIED", "EXPIRED");
 		assertThat(created.json().get("lastDelivery").isNull()).isTrue();
 		String location = created.header("Location");
 		assertThat(location).isEqualTo(webhooks(s) + "/" + created.json().get("id").asString());
