@@ -4,7 +4,7 @@ import java.util.concurrent.Callable;
 
 import dev.allot.client.ApiException;
 import dev.allot.client.api.ReservationsApi;
-import dev.allot.client.model.PageResponseReservationBody;
+import dev.allot.client.model.CursorPageReservationBody;
 import dev.allot.client.model.ReservationBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,8 +25,8 @@ class ListCommand implements Callable<Integer> {
 
 	@Override
 	public Integer call() throws ApiException {
-		PageResponseReservationBody page = new ReservationsApi(this.session.client())
-			.listReservations(this.session.tenant(), this.status, null, null, 0, this.size);
+		CursorPageReservationBody page = new ReservationsApi(this.session.client())
+			.listReservations(this.session.tenant(), this.status, null, null, null, null, this.size, null, null, null);
 		if (this.session.json()) {
 			this.session.printJson(page);
 			return ExitCodes.OK;
