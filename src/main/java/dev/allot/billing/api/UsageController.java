@@ -46,7 +46,7 @@ class UsageController {
 		List<List<@Nullable Object>> rows = report.items().stream().map(r -> {
 			List<@Nullable Object> row = new java.util.ArrayList<>(Arrays.<@Nullable Object>asList(r.start(),
 					r.project(), r.gpuType(), r.rateClass()));
-			labels.forEach(label -> row.add(r.labels() == null ? null : r.labels().get(label.substring(6))));
+			labels.forEach(label -> row.add(r.labels() == null ? null : r.labels().get(label.substring("label:".length()))));
 			row.addAll(Arrays.<@Nullable Object>asList(r.gpuHours(), r.creditedGpuHours(), r.cost(), r.credits(),
 					r.net(), r.currency()));
 			return row;
