@@ -57,6 +57,8 @@ class FleetAdminBrowserTests extends ConsoleBrowserTest {
 		open("/admin/pools/" + pool);
 
 		find("#hostnames").sendKeys(prefix + "-[001-004]");
+		// the live preview lands before the click, so the button is where the click aims
+		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("hostnames-preview"), "4 nodes"));
 		find("#rack").sendKeys("r1");
 		find("#ibBlock").sendKeys("ib-a");
 		submit("#add-nodes-submit");
@@ -66,6 +68,7 @@ class FleetAdminBrowserTests extends ConsoleBrowserTest {
 
 		find("#hostnames").clear();
 		find("#hostnames").sendKeys(prefix + "-[009-001]");
+		waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("hostnames-preview"), "runs backwards"));
 		submit("#add-nodes-submit");
 		assertThat(find("#hostnames-error").getText()).isEqualTo("The range 009-001 runs backwards");
 		assertThat(find("#hostnames").getAttribute("aria-invalid")).isEqualTo("true");
