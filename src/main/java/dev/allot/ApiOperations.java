@@ -209,8 +209,13 @@ final class ApiOperations {
 		op("GET", "/tenants/{tenant}/reservations", "listReservations", "reservations", "List reservations",
 				"The tenant's reservations, filtered by status and window.");
 		op("POST", "/tenants/{tenant}/reservations", "createReservation", "reservations", "Book nodes",
-				"Books whole nodes for a window. Nothing is written unless it answers 201; 409 "
+				"Books whole nodes for a window. Nothing is written unless it answers 201 (or 202: with "
+						+ "whenUnavailable QUEUE, a booking that does not fit waits in its pool's queue as QUEUED); 409 "
 						+ "capacity_not_available names earliestStart and alternatives when any exist.");
+		op("GET", "/pools/{pool}/queue", "getPoolQueue", "pools", "Read a pool's queue",
+				"Platform admin: the queued bookings of the pool in the order they are booked when capacity frees "
+						+ "(priority class, then time queued, no tenant holding more than half of the head while "
+						+ "others wait).");
 		op("GET", "/tenants/{tenant}/reservations/{id}", "getReservation", "reservations", "Get a reservation",
 				"The reservation; the ETag header carries its version, for If-Match.");
 		op("PATCH", "/tenants/{tenant}/reservations/{id}", "extendReservation", "reservations",
@@ -341,6 +346,8 @@ final class ApiOperations {
 		Refusal notPending = refusal(409, "reservation_not_pending",
 				"Reservation 5d1c… is CONFIRMED, not waiting for approval");
 		refuses("approveReservation", notPending);
+		refuses("extendReservation", refusal(409, "reservation_queued",
+				"Reservation 5d1c… is QUEUED: it holds no nodes to extend yet"));
 		refuses("denyReservation", notPending);
 		Refusal decided = refusal(409, "quota_request_decided", "The quota request of vision-lab is APPROVED already");
 		refuses("createQuotaRequest", refusal(409, "quota_request_pending",

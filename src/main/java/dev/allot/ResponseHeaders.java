@@ -62,7 +62,8 @@ final class ResponseHeaders {
 				boolean success = status.startsWith("2");
 				if (creates && success) {
 					add(response, "Idempotent-Replayed", "IdempotentReplayed");
-					if ("201".equals(status)) {
+					// a queued booking (202) is a reservation already, at its own address
+					if ("201".equals(status) || "202".equals(status) && path.endsWith("/reservations")) {
 						add(response, "Location", "Location");
 					}
 				}

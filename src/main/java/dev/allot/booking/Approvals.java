@@ -168,10 +168,7 @@ public class Approvals {
 		quotas.lock(tenant.id());
 		Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id)
 			.orElseThrow(() -> AllotException.notFound("Reservation " + id));
-		String requestedBy = jdbc.sql("SELECT requested_by FROM reservation WHERE id = ?").param(id)
-			.query(String.class)
-			.optional()
-			.orElse(null);
+		String requestedBy = reservations.requestedBy(id);
 		if (!caller.isPlatformAdmin() && caller.subject().equals(requestedBy)) {
 			throw AllotException.forbidden("A booking is approved by a tenant admin other than who booked it");
 		}

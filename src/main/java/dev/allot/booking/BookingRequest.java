@@ -30,6 +30,12 @@ public record BookingRequest(String project, String pool, int gpus, TimeWindow w
 		return new BookingRequest(project, pool, gpus, window, cluster.keysFor(user), preemptible, labels);
 	}
 
+	/** The same request for the same length of time from {@code start}. */
+	BookingRequest startingAt(Instant start) {
+		return new BookingRequest(project, pool, gpus, new TimeWindow(start, start.plus(window.duration())), cluster,
+				preemptible, labels);
+	}
+
 	/** Refuses, naming each field, a request the pool or the clock makes impossible. */
 	void requireFits(Pool target, int poolNodes, Instant now) {
 		List<FieldError> errors = new ArrayList<>();

@@ -155,32 +155,34 @@ public class Bookings {
 	 */
 	public Booked book(Caller caller, String tenantSlug, @Nullable IdempotencyKey idempotencyKey,
 			BookingRequest asked) {
+		return book(caller, tenantSlug, idempotencyKey, asked, null);
+	}
+
+	/**
+	 * Books, or, with {@code queueWithin} ({@code whenUnavailable: QUEUE}), when no node set is free for the asked
+	 * window nor for the earliest start within the start window, queues it ({@code QUEUED}, holding nothing; see
+	 * {@link BookingQueue}). Refusals other than for capacity (quota, bad input) are answered as for any booking.
+	 */
+	public Booked book(Caller caller, String tenantSlug, @Nullable IdempotencyKey idempotencyKey,
+			BookingRequest asked, BookingQueue.@Nullable StartWindow queueWithin) {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
 		BookingRequest request = asked.bookedBy(caller);
 		Target target = target(tenant, request);
+		if (queueWithin != null) {
+			queueWithin.requireHolds(request.window().start());
+		}
 		try {
-			for (int attempt = 1;; attempt++) {
-				// the last two attempts wait for the locks others hold instead of passing them by
-				boolean patient = attempt >= CONTENDED_ATTEMPTS - 1;
-				try {
-					return transactions.execute(status -> {
-						quotas.lock(tenant.id());
-						if (idempotencyKey != null) {
-							Optional<Booked> replay = replay(tenant, idempotencyKey);
-							if (replay.isPresent()) {
-								return replay.get();
-							}
-						}
-						return new Booked(bookLocked(target, request, idempotencyKey, patient, caller.subject()), false);
-					});
-				}
-				catch (Contended lost) {
-					if (attempt >= CONTENDED_ATTEMPTS) {
-						throw lost.refusal;
+			return retryingLostRaces(patient -> transactions.execute(status -> {
+				quotas.lock(tenant.id());
+				if (idempotencyKey != null) {
+					Optional<Booked> replay = replay(tenant, idempotencyKey);
+					if (replay.isPresent()) {
+						return replay.get();
 					}
-					BookingTransactions.pause(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 40L * attempt));
 				}
-			}
+				return new Booked(bookLocked(UUID.randomUUID(), null, target, request, idempotencyKey, patient,
+						caller.subject()), false);
+			}));
 		}
 		catch (DuplicateKeyException ex) {
 			if (idempotencyKey == null) {
@@ -191,9 +193,100 @@ public class Bookings {
 		catch (AllotException refused) {
 			if (refused.code().equals(CAPACITY_NOT_AVAILABLE)) {
 				withAlternatives(refused, caller, tenant, request);
+				if (queueWithin != null) {
+					return laterOrQueued(caller, tenant, target, request, idempotencyKey, queueWithin, refused);
+				}
 			}
 			throw refused;
 		}
+	}
+
+	/**
+	 * Runs a booking transaction again when it lost a race ({@link Contended}), up to {@value #CONTENDED_ATTEMPTS}
+	 * times in all, the last two {@code patient} (waiting for the locks others hold instead of passing them by).
+	 */
+	private <T> T retryingLostRaces(java.util.function.Function<Boolean, T> attempt) {
+		for (int attempt_ = 1;; attempt_++) {
+			try {
+				return attempt.apply(attempt_ >= CONTENDED_ATTEMPTS - 1);
+			}
+			catch (Contended lost) {
+				if (attempt_ >= CONTENDED_ATTEMPTS) {
+					throw lost.refusal;
+				}
+				BookingTransactions.pause(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 40L * attempt_));
+			}
+		}
+	}
+
+	/**
+	 * A queueable booking that did not fit as asked: booked at the refusal's {@code earliestStart} when that lies in
+	 * its start window, else queued.
+	 */
+	private Booked laterOrQueued(Caller caller, Tenant tenant, Target target, BookingRequest request,
+			@Nullable IdempotencyKey key, BookingQueue.StartWindow within, AllotException refused) {
+		Object earliest = refused.properties().get("earliestStart");
+		if (earliest != null && within.holds(Instant.parse(earliest.toString()))) {
+			Instant start = Instant.parse(earliest.toString());
+			try {
+				return book(caller, tenant.slug(), key, request.startingAt(start), null);
+			}
+			catch (AllotException again) {
+				if (!again.code().equals(CAPACITY_NOT_AVAILABLE)) {
+					throw again;
+				}
+			}
+		}
+		return transactions.execute(status -> {
+			quotas.lock(tenant.id());
+			if (key != null) {
+				Optional<Booked> replay = replay(tenant, key);
+				if (replay.isPresent()) {
+					return replay.get();
+				}
+			}
+			// refused here as it would be booked (422 quota_exceeded): only capacity is waited for
+			QuotaDecision decision = quotas.evaluate(tenant.id(), target.project().slug(), target.pool().gpuType(),
+					request.window(), request.gpus());
+			Instant now = clock.instant();
+			Reservation queued = new Reservation(UUID.randomUUID(), tenant.slug(), target.project().slug(),
+					target.pool().name(), target.pool().gpuType().code(), request.gpus(), request.window().start(),
+					request.window().end(), null, request.preemptible() || decision.preemptible(), request.cluster(),
+					decision, List.of(), 0, now, request.labels()).queued(now);
+			reservations.insert(queued, new Reservations.Keys(tenant.id(), target.project().id(), target.pool().id()),
+					key);
+			reservations.queue(queued, within, caller.subject());
+			audit.record(AuditRecord.created(queued.tenant(), "reservation", queued.id().toString(), queued));
+			events.publishEvent(new ReservationQueued(queued.id(), queued.tenant(), queued.project(), queued.pool(),
+					queued.gpus(), request.window().duration(), within.earliest(), within.latest(), now));
+			return new Booked(queued, false);
+		});
+	}
+
+	/**
+	 * Books a {@code QUEUED} reservation of {@code tenant} for {@code window}, through the same transaction as any
+	 * booking (its quota checks, reclaiming for a guarantee): the reservation becomes {@code CONFIRMED} (or waits for
+	 * approval). Empty when it is no longer queued (booked or cancelled meanwhile); a refusal when it does not fit.
+	 */
+	Optional<Reservation> bookQueued(Tenant tenant, UUID id, TimeWindow window) {
+		Reservations.Stored found = reservations.find(tenant.id(), id).orElse(null);
+		if (found == null || found.reservation().stage() != ReservationStatus.QUEUED) {
+			return Optional.empty();
+		}
+		Reservation queued = found.reservation();
+		BookingRequest request = new BookingRequest(queued.project(), queued.pool(), queued.gpus(), window,
+				queued.cluster(), queued.preemptible(), queued.labels());
+		Target target = target(tenant, request);
+		String requestedBy = reservations.requestedBy(id);
+		return retryingLostRaces(patient -> transactions.execute(status -> {
+			quotas.lock(tenant.id());
+			Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id).orElse(null);
+			if (stored == null || stored.reservation().stage() != ReservationStatus.QUEUED) {
+				return Optional.<Reservation>empty();
+			}
+			return Optional.of(bookLocked(id, stored.reservation(), target, request, null, patient,
+					requestedBy == null ? "" : requestedBy));
+		}));
 	}
 
 	/**
@@ -248,9 +341,8 @@ public class Bookings {
 	 * Books under the tenant's quota lock. {@code patient}: the last attempt of a guaranteed booking that lost races
 	 * before; reclaiming and repacking then wait for what other transactions hold instead of passing it by.
 	 */
-	private Reservation bookLocked(Target target, BookingRequest request, @Nullable IdempotencyKey key,
-			boolean patient, String requestedBy) {
-		UUID id = UUID.randomUUID();
+	private Reservation bookLocked(UUID id, @Nullable Reservation queued, Target target, BookingRequest request,
+			@Nullable IdempotencyKey key, boolean patient, String requestedBy) {
 		Pool pool = target.pool();
 		TimeWindow window = request.window();
 		UUID tenantId = target.tenant().id();
@@ -321,12 +413,22 @@ public class Bookings {
 		lending.requireGuaranteeHeadroom(tenantId, pool.gpuType(), window, request.gpus(), decision,
 				request.preemptible());
 		List<Long> nodeIds = nodes.stream().map(Allocations.Locked::nodeId).toList();
-		Reservation reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
-				pool.gpuType().code(), request.gpus(), window.start(), window.end(), null,
-				request.preemptible() || decision.preemptible(), request.cluster(), decision,
-				nodes.stream().map(Allocations.Locked::hostname).toList(), 0, clock.instant(), request.labels());
-		reservations.insert(reservation, new Reservations.Keys(target.tenant().id(), target.project().id(), pool.id()),
-				key);
+		List<String> hostnames = nodes.stream().map(Allocations.Locked::hostname).toList();
+		Reservation reservation;
+		if (queued == null) {
+			reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
+					pool.gpuType().code(), request.gpus(), window.start(), window.end(), null,
+					request.preemptible() || decision.preemptible(), request.cluster(), decision, hostnames, 0,
+					clock.instant(), request.labels());
+			reservations.insert(reservation,
+					new Reservations.Keys(target.tenant().id(), target.project().id(), pool.id()), key);
+		}
+		else {
+			reservation = queued.dequeued(window, decision, hostnames);
+			reservations.dequeued(reservation);
+			events.publishEvent(new ReservationDequeued(id, reservation.tenant(), ReservationDequeued.Outcome.BOOKED,
+					null, clock.instant()));
+		}
 		volumes.book(reservation, target.tenant().id());
 		List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
 		allocate(() -> allocations.allocate(id, pool.id(), nodeIds, window));
@@ -338,7 +440,13 @@ public class Bookings {
 			audit.record(AuditRecord.created(pending.tenant(), "reservation", id.toString(), pending));
 			return pending;
 		}
-		audit.record(AuditRecord.created(reservation.tenant(), "reservation", id.toString(), reservation));
+		if (queued == null) {
+			audit.record(AuditRecord.created(reservation.tenant(), "reservation", id.toString(), reservation));
+		}
+		else {
+			audit.record(new AuditRecord(reservation.tenant(), "reservation.dequeued", "reservation", id.toString(),
+					queued, reservation));
+		}
 		events.publishEvent(new ReservationConfirmed(id, reservation.tenant(), reservation.project(), pool.name(),
 				reservation.gpus(), window.start(), window.end(), reservation.nodes(), reservation.labels()));
 		return reservation;

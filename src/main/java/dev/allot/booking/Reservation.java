@@ -139,6 +139,26 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		return moveTo(outcome, reason, now, ReservationStatus.PENDING_APPROVAL);
 	}
 
+	/** Did not fit and waits in its pool's queue ({@link BookingQueue}): holds no node, no quota, no price yet. */
+	Reservation queued(Instant now) {
+		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
+				cluster, quote, List.of(), version, createdAt, new Progress(ReservationStatus.QUEUED, null, now), labels);
+	}
+
+	/** Booked out of the queue for {@code window} on {@code booked} nodes: {@code CONFIRMED}, the same reservation. */
+	Reservation dequeued(TimeWindow window, QuotaDecision decision, List<String> booked) {
+		if (stage() != ReservationStatus.QUEUED) {
+			throw new IllegalStateException("Reservation " + id + " is not queued");
+		}
+		return new Reservation(id, tenant, project, pool, gpuType, gpus, window.start(), window.end(), cancelledAt,
+				preemptible || decision.preemptible(), cluster, decision, booked, version + 1, createdAt, null, labels);
+	}
+
+	/** Its latest start passed before capacity freed: {@code EXPIRED}, having held nothing. */
+	Reservation expiredInQueue(String reason, Instant now) {
+		return moveTo(ReservationStatus.EXPIRED, reason, now, ReservationStatus.QUEUED);
+	}
+
 	private void requirePending(Instant now) {
 		ReservationStatus status = status(now);
 		if (status != ReservationStatus.PENDING_APPROVAL) {
@@ -182,7 +202,9 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		requireChangeable(now);
 		Instant nextMinute = now.truncatedTo(ChronoUnit.MINUTES).equals(now) ? now
 				: now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
-		Instant freedFrom = nextMinute.isAfter(startsAt) ? nextMinute : startsAt;
+		// a queued reservation holds nothing to free
+		Instant freedFrom = stage() == ReservationStatus.QUEUED ? endsAt
+				: nextMinute.isAfter(startsAt) ? nextMinute : startsAt;
 		Reservation cancelled = new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, now,
 				preemptible, cluster, quote, nodes, version + 1, createdAt, progress, labels);
 		return new Cancellation(cancelled, freedFrom.isBefore(endsAt) ? freedFrom : null);
@@ -205,6 +227,10 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 			throw AllotException.preconditionFailed("Reservation " + id + " has changed; its ETag is " + etag());
 		}
 		requireChangeable(now);
+		if (stage() == ReservationStatus.QUEUED) {
+			throw AllotException.conflict("reservation_queued", "Reservation " + id
+					+ " is QUEUED: it holds no nodes to extend yet").with("reservationStatus", ReservationStatus.QUEUED);
+		}
 		requireLaterEnd(newEnd);
 	}
 

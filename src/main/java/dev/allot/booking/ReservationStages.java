@@ -49,7 +49,7 @@ public final class ReservationStages {
 						+ ", CASE WHEN r.ends_at <= ? THEN 'COMPLETED' END) = 'COMPLETED'");
 				params.add(at);
 			}
-			case PROVISIONING, ACTIVE, ENDING, FAILED, PREEMPTED, PENDING_APPROVAL, DENIED, EXPIRED -> {
+			case PROVISIONING, ACTIVE, ENDING, FAILED, PREEMPTED, PENDING_APPROVAL, DENIED, EXPIRED, QUEUED -> {
 				sql.append(" AND r.cancelled_at IS NULL AND (" + STAGE + ") = ?");
 				params.add(status.name());
 			}

@@ -18,7 +18,15 @@ public enum ReservationStatus {
 	/** A tenant admin or platform admin denied it: its nodes and quota freed, nothing charged (final). */
 	DENIED,
 
-	/** Its approval hold ran out, or its start came, undecided: as {@code DENIED} (final). */
-	EXPIRED
+	/** Its approval hold ran out, or its start came, undecided; or, queued, its latest start passed unbooked: as
+	 * {@code DENIED} (final). */
+	EXPIRED,
+
+	/**
+	 * Asked with {@code whenUnavailable: QUEUE} and did not fit: waits in its pool's queue, holding nothing, until
+	 * capacity frees within its start window ({@code CONFIRMED}, the same reservation) or the window passes
+	 * ({@code EXPIRED}). See {@link BookingQueue}.
+	 */
+	QUEUED
 
 }

@@ -73,6 +73,33 @@ class Reservations {
 			.update();
 	}
 
+	/** Stores a queued reservation's state, its start window and who asked (see {@link BookingQueue}). */
+	void queue(Reservation r, BookingQueue.StartWindow within, String requestedBy) {
+		Reservation.Progress progress = java.util.Objects.requireNonNull(r.progress());
+		jdbc.sql("""
+				UPDATE reservation SET lifecycle_status = 'QUEUED', status_changed_at = ?, queue_earliest = ?,
+				    queue_latest = ?, requested_by = ? WHERE id = ?""")
+			.params(ts(progress.at()), ts(within.earliest()), ts(within.latest()), requestedBy, r.id())
+			.update();
+	}
+
+	/** Stores a queued reservation booked: its window, nodes and quote, {@code CONFIRMED}. */
+	void dequeued(Reservation r) {
+		jdbc.sql("""
+				UPDATE reservation SET starts_at = ?, ends_at = ?, nodes = ?, quote = ?::jsonb, preemptible = ?,
+				    lifecycle_status = NULL, status_reason = NULL, status_changed_at = NULL, version = ? WHERE id = ?""")
+			.params(ts(r.startsAt()), ts(r.endsAt()), r.nodes().toArray(String[]::new),
+					json.writeValueAsString(r.quote()), r.preemptible(), r.version(), r.id())
+			.update();
+	}
+
+	/** Who booked it (a user's or service account's subject), as stored for approvals and the queue. */
+	@Nullable String requestedBy(UUID id) {
+		return jdbc.sql("SELECT requested_by FROM reservation WHERE id = ?").param(id).query(String.class)
+			.optional()
+			.orElse(null);
+	}
+
 	/** Stores a node replacement (see {@link ReservationLifecycle#replaceNode}). */
 	void updateNodes(Reservation r) {
 		jdbc.sql("UPDATE reservation SET nodes = ?, version = ? WHERE id = ?")
@@ -187,6 +214,7 @@ class Reservations {
 		return jdbc.sql("""
 				SELECT pool_name, gpus, starts_at, ends_at FROM reservation
 				WHERE tenant_id = ? AND cancelled_at IS NULL AND ends_at > ? AND starts_at < ?
+				  AND lifecycle_status IS DISTINCT FROM 'QUEUED'
 				ORDER BY starts_at, id LIMIT ?""")
 			.params(tenantId, ts(from), ts(to), limit)
 			.query((rs, n) -> new Bookings.Held(rs.getString(1), rs.getInt(2), rs.getTimestamp(3).toInstant(),

@@ -136,7 +136,7 @@ class LifecycleWebhookTests extends LifecycleTest {
 		assertThat(created.body()).doesNotContain(SECRET);
 		assertThat(created.json().get("events").valueStream().map(JsonNode::asString)).containsExactly("CONFIRMED",
 				"PROVISIONING", "READY", "DEGRADED", "PREEMPTED", "COMPLETED", "FAILED", "PENDING_APPROVAL", "APPROVED",
-				"DENIED", "EXPIRED");
+				"DENIED", "EXPIRED", "QUEUED", "DEQUEUED");
 		assertThat(created.json().get("lastDelivery").isNull()).isTrue();
 		String location = created.header("Location");
 		assertThat(location).isEqualTo(webhooks(s) + "/" + created.json().get("id").asString());

@@ -39,7 +39,14 @@ public enum LifecycleEvent {
 	/** A booking that waited was denied: its nodes are freed, nothing is charged. */
 	DENIED,
 
-	/** A booking that waited was not decided in time: as DENIED. */
-	EXPIRED
+	/** A booking that waited was not decided in time, or a queued one found no room before its latest start: it
+	 * held nothing at the end, nothing is charged. */
+	EXPIRED,
+
+	/** A booking did not fit and waits in its pool's queue, holding nothing. */
+	QUEUED,
+
+	/** A queued booking was booked: CONFIRMED follows. */
+	DEQUEUED
 
 }

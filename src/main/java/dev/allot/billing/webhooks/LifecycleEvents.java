@@ -5,8 +5,10 @@ import java.util.Map;
 
 import dev.allot.booking.ReservationAwaitsApproval;
 import dev.allot.booking.ReservationDecided;
+import dev.allot.booking.ReservationDequeued;
 import dev.allot.booking.ReservationFailed;
 import dev.allot.booking.ReservationPreempted;
+import dev.allot.booking.ReservationQueued;
 import dev.allot.provisioning.ClusterReady;
 import dev.allot.provisioning.ClusterTornDown;
 
@@ -62,6 +64,24 @@ class LifecycleEvents {
 		}
 		webhooks.enqueue(decided.tenant(), LifecycleEvent.valueOf(decided.outcome().name()), decided.reservationId(),
 				decided.at(), details);
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationQueued queued) {
+		webhooks.enqueue(queued.tenant(), LifecycleEvent.QUEUED, queued.reservationId(), queued.at(),
+				Map.of("project", queued.project(), "pool", queued.pool(), "gpus", queued.gpus(), "duration",
+						queued.duration().toString(), "startWindow", Map.of("earliest", queued.earliestStart().toString(),
+								"latest", queued.latestStart().toString())));
+	}
+
+	@ApplicationModuleListener
+	void on(ReservationDequeued dequeued) {
+		Map<String, Object> details = new java.util.LinkedHashMap<>();
+		if (dequeued.reason() != null) {
+			details.put("reason", dequeued.reason());
+		}
+		webhooks.enqueue(dequeued.tenant(), dequeued.outcome() == ReservationDequeued.Outcome.BOOKED
+				? LifecycleEvent.DEQUEUED : LifecycleEvent.EXPIRED, dequeued.reservationId(), dequeued.at(), details);
 	}
 
 	@ApplicationModuleListener

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.booking.BookingQueue;
 import dev.allot.booking.BookingRequest;
 import dev.allot.booking.ClusterSpec;
 import dev.allot.booking.Labels;
@@ -64,10 +65,38 @@ final class ReservationBodies {
 		}
 	}
 
+	/** What a booking does when it does not fit: answered {@code 409} ({@code FAIL}, the default) or queued. */
+	enum WhenUnavailable {
+
+		FAIL, QUEUE
+
+	}
+
+	/** The starts a queued booking accepts, as UTC instants to the minute. */
+	record StartWindowBody(@NotNull String earliest, @NotNull String latest) {
+	}
+
 	/** The body of a reservation or a quote; instants arrive as text so that only UTC is accepted. */
 	record ReservationRequest(@NotBlank @Size(max = 40) String project, @NotBlank @Size(max = 40) String pool,
 			@NotNull Integer gpus, @NotNull String startsAt, @NotNull String endsAt, @Nullable @Valid ClusterBody cluster,
-			@Nullable Boolean preemptible, @Nullable Map<String, String> labels) {
+			@Nullable Boolean preemptible, @Nullable Map<String, String> labels,
+			@Nullable WhenUnavailable whenUnavailable, @Nullable @Valid StartWindowBody startWindow) {
+
+		/** With {@code whenUnavailable: QUEUE}, the start window it may be booked in; {@code null} otherwise. */
+		BookingQueue.@Nullable StartWindow queueWithin() {
+			boolean queue = whenUnavailable == WhenUnavailable.QUEUE;
+			if (startWindow == null) {
+				if (queue) {
+					throw InvalidInputException.of("startWindow", "is required with whenUnavailable QUEUE");
+				}
+				return null;
+			}
+			if (!queue) {
+				throw InvalidInputException.of("startWindow", "is only taken with whenUnavailable QUEUE");
+			}
+			return new BookingQueue.StartWindow(UtcInstants.minute("startWindow.earliest", startWindow.earliest()),
+					UtcInstants.minute("startWindow.latest", startWindow.latest()));
+		}
 
 		BookingRequest toRequest() {
 			List<InvalidInputException.FieldError> errors = new ArrayList<>();
@@ -115,12 +144,18 @@ final class ReservationBodies {
 	record ReservationBody(UUID id, String tenant, ReservationStatus status, String project, String pool,
 			String gpuType, int gpus, Instant startsAt, Instant endsAt, List<String> nodes, ClusterBody cluster,
 			boolean preemptible, QuoteBody quote, Instant createdAt, @Nullable Instant cancelledAt,
-			@Nullable String failureReason, Reservation.@Nullable Preemption preemption, Map<String, String> labels) {
+			@Nullable String failureReason, Reservation.@Nullable Preemption preemption, Map<String, String> labels,
+			@io.swagger.v3.oas.annotations.media.Schema(description = "Its place in its pool's queue (1: next), "
+					+ "while QUEUED") @Nullable Integer queuePosition) {
 		static ReservationBody of(Reservation r, Instant now) {
+			return of(r, now, null);
+		}
+
+		static ReservationBody of(Reservation r, Instant now, @Nullable Integer queuePosition) {
 			return new ReservationBody(r.id(), r.tenant(), r.status(now), r.project(), r.pool(), r.gpuType(), r.gpus(),
 					r.startsAt(), r.endsAt(), r.nodes(), ClusterBody.of(r.cluster()), r.preemptible(),
 					QuoteBody.of(r.quote()), r.createdAt(), r.cancelledAt(), r.failureReason(),
-					r.preemption(), new java.util.TreeMap<>(r.labels()));
+					r.preemption(), new java.util.TreeMap<>(r.labels()), queuePosition);
 		}
 	}
 

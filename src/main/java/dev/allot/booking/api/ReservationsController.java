@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.allot.booking.Approvals;
+import dev.allot.booking.BookingQueue;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.Labels;
 import dev.allot.booking.Reservation;
@@ -32,7 +33,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -45,29 +45,46 @@ class ReservationsController {
 
 	private final Approvals approvals;
 
-	ReservationsController(Bookings bookings, Approvals approvals, Clock clock) {
+	private final BookingQueue queue;
+
+	ReservationsController(Bookings bookings, Approvals approvals, BookingQueue queue, Clock clock) {
 		this.bookings = bookings;
 		this.approvals = approvals;
+		this.queue = queue;
 		this.clock = clock;
 	}
 
 	/**
 	 * The booking keeps its Idempotency-Key in its own transaction; the shared filter replays the first answer to a
-	 * retry with the same key.
+	 * retry with the same key. A queued booking answers 202 with its place in the queue.
 	 */
-	@ResponseStatus(HttpStatus.CREATED)
 	@PostMapping
+	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "201", description = "Booked",
+			content = @io.swagger.v3.oas.annotations.media.Content(
+					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = ReservationBody.class)))
+	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "202",
+			description = "Queued (whenUnavailable QUEUE): status QUEUED with queuePosition, holding nothing until "
+					+ "capacity frees within its startWindow",
+			content = @io.swagger.v3.oas.annotations.media.Content(
+					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = ReservationBody.class)))
 	ResponseEntity<ReservationBody> book(Caller caller, @PathVariable String tenant,
 			@Nullable IdempotencyKey idempotencyKey, @Valid @RequestBody ReservationRequest body) {
-		Bookings.Booked booked = bookings.book(caller, tenant, idempotencyKey, body.toRequest());
+		Bookings.Booked booked = bookings.book(caller, tenant, idempotencyKey, body.toRequest(), body.queueWithin());
 		Reservation reservation = booked.reservation();
-		ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED)
+		var now = clock.instant();
+		boolean queued = reservation.status(now) == ReservationStatus.QUEUED;
+		ResponseEntity.BodyBuilder response = ResponseEntity.status(queued ? HttpStatus.ACCEPTED : HttpStatus.CREATED)
 			.location(URI.create("/api/v1/tenants/" + tenant + "/reservations/" + reservation.id()))
 			.eTag(reservation.etag());
 		if (booked.replayed()) {
 			response.header("Idempotent-Replayed", "true");
 		}
-		return response.body(ReservationBody.of(reservation, clock.instant()));
+		return response.body(body(reservation, now));
+	}
+
+	/** The reservation as answered, with its place in the queue while it is queued. */
+	private ReservationBody body(Reservation reservation, java.time.Instant now) {
+		return ReservationBody.of(reservation, now, queue.positions(List.of(reservation)).get(reservation.id()));
 	}
 
 	@GetMapping
@@ -83,19 +100,19 @@ class ReservationsController {
 			@RequestParam(required = false) @Nullable Integer page,
 			@RequestParam(required = false) @Nullable Integer size) {
 		var now = clock.instant();
-		return bookings
-			.list(caller, tenant, status, UtcInstants.optional("from", from), UtcInstants.optional("to", to),
-					project == null || project.isBlank() ? null : project,
-					label == null || label.isBlank() ? List.of()
-							: java.util.Arrays.stream(label.split(",")).map(Labels.Filter::parse).toList(),
-					ListQuery.of(page, size, limit, cursor, 2))
-			.map(r -> ReservationBody.of(r, now));
+		CursorPage<Reservation> found = bookings.list(caller, tenant, status, UtcInstants.optional("from", from),
+				UtcInstants.optional("to", to), project == null || project.isBlank() ? null : project,
+				label == null || label.isBlank() ? List.of()
+						: java.util.Arrays.stream(label.split(",")).map(Labels.Filter::parse).toList(),
+				ListQuery.of(page, size, limit, cursor, 2));
+		Map<UUID, Integer> positions = queue.positions(found.items());
+		return found.map(r -> ReservationBody.of(r, now, positions.get(r.id())));
 	}
 
 	@GetMapping("/{id}")
 	ResponseEntity<ReservationBody> get(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
 		Reservation reservation = bookings.get(caller, tenant, id);
-		return ResponseEntity.ok().eTag(reservation.etag()).body(ReservationBody.of(reservation, clock.instant()));
+		return ResponseEntity.ok().eTag(reservation.etag()).body(body(reservation, clock.instant()));
 	}
 
 	@PatchMapping("/{id}")

@@ -1,0 +1,380 @@
+package dev.allot.booking;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.inventory.Inventory;
+import dev.allot.inventory.NodeAdded;
+import dev.allot.inventory.NodeStateChanged;
+import dev.allot.inventory.Pool;
+import dev.allot.quota.Priority;
+import dev.allot.quota.Quotas;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.TimeWindow;
+import dev.allot.shared.security.Caller;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
+import jakarta.annotation.PreDestroy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A queue per pool (issue 31, part 5). A booking asked with {@code whenUnavailable: QUEUE} that does not fit waits
+ * as a {@code QUEUED} reservation holding nothing ({@link Bookings#book}). Each pool's queue is ordered by its
+ * tenants' priority class for the pool's GPU type, then by when each was queued, with a fair share: while other
+ * tenants wait, no tenant holds more than half of any head of the queue ({@link #fairOrder}).
+ * <p>
+ * When capacity frees (a cancel, a denied or expired approval, a failure, a node added or back in service, and every
+ * {@value #DRAIN_SECONDS} seconds for windows that simply ended), the queue is drained in that order: each queued
+ * reservation that now fits at the earliest start its window still allows, or at the first later start in it where
+ * nodes are free, is booked through the normal booking transaction with its quota checks
+ * ({@link Bookings#bookQueued}), under its row lock, so concurrent drains on any number of replicas book it once. One
+ * whose latest start has passed is {@code EXPIRED}. A restart loses nothing: the queue is the rows.
+ */
+@Configuration(proxyBeanMethods = false)
+public class BookingQueue {
+
+	private static final Logger log = LoggerFactory.getLogger(BookingQueue.class);
+
+	private static final int DRAIN_SECONDS = 30;
+
+	/** The start window a queueable booking accepts: any start from {@code earliest} to {@code latest}. */
+	public record StartWindow(Instant earliest, Instant latest) {
+
+		public StartWindow {
+			if (latest.isBefore(earliest)) {
+				throw InvalidInputException.of("startWindow.latest", "must not be before startWindow.earliest");
+			}
+		}
+
+		public boolean holds(Instant start) {
+			return !start.isBefore(earliest) && !start.isAfter(latest);
+		}
+
+		/** The asked start lies in the window, so what was asked is one of the starts the queue may give. */
+		void requireHolds(Instant start) {
+			if (!holds(start)) {
+				throw InvalidInputException.of("startsAt", "must lie within startWindow (" + dev.allot.shared.UtcText.of(
+						earliest) + " to " + dev.allot.shared.UtcText.of(latest) + ")");
+			}
+		}
+
+	}
+
+	/** One queued reservation as its pool's queue shows it to platform admins. */
+	public record Entry(int position, UUID id, String tenant, String project, int gpus, Duration duration,
+			Instant earliestStart, Instant latestStart, Instant queuedAt, Priority priority) {
+	}
+
+	private record Queued(UUID id, UUID tenantId, String tenant, String project, int gpus, Duration duration,
+			Instant earliest, Instant latest, Instant queuedAt) {
+	}
+
+	private final Bookings bookings;
+
+	private final Reservations reservations;
+
+	private final Inventory inventory;
+
+	private final Quotas quotas;
+
+	private final Tenancy tenancy;
+
+	private final Allocations allocations;
+
+	private final AuditLog audit;
+
+	private final ApplicationEventPublisher events;
+
+	private final JdbcClient jdbc;
+
+	private final TransactionTemplate transactions;
+
+	private final Clock clock;
+
+	private final ExecutorService drainer = Executors.newSingleThreadExecutor(Thread.ofVirtual()
+		.name("booking-queue-drain")
+		.factory());
+
+	private final AtomicBoolean wanted = new AtomicBoolean();
+
+	BookingQueue(Bookings bookings, Reservations reservations, Inventory inventory, Quotas quotas, Tenancy tenancy,
+			Allocations allocations, AuditLog audit, ApplicationEventPublisher events, JdbcClient jdbc,
+			TransactionTemplate transactions, Clock clock) {
+		this.bookings = bookings;
+		this.reservations = reservations;
+		this.inventory = inventory;
+		this.quotas = quotas;
+		this.tenancy = tenancy;
+		this.allocations = allocations;
+		this.audit = audit;
+		this.events = events;
+		this.jdbc = jdbc;
+		this.transactions = transactions;
+		this.clock = clock;
+	}
+
+	/**
+	 * Orders a queue given in priority-then-time order so that, while other tenants wait, no tenant holds more than
+	 * half of any head of it: each next place goes to the first entry whose tenant would still hold at most half of
+	 * the head so far (rounded up); when only one tenant's entries are left they follow in their order.
+	 */
+	static <E> List<E> fairOrder(List<E> byPriorityThenTime, Function<E, ?> tenantOf) {
+		List<E> left = new ArrayList<>(byPriorityThenTime);
+		List<E> ordered = new ArrayList<>(left.size());
+		Map<Object, Integer> held = new HashMap<>();
+		while (!left.isEmpty()) {
+			int head = ordered.size() + 1;
+			E next = left.stream()
+				.filter(e -> 2 * (held.getOrDefault(tenantOf.apply(e), 0) + 1) <= head + 1)
+				.findFirst()
+				.orElse(left.getFirst());
+			left.remove(next);
+			ordered.add(next);
+			held.merge(tenantOf.apply(next), 1, Integer::sum);
+		}
+		return ordered;
+	}
+
+	/** A pool's queue, in the order it is drained (platform admins). */
+	public List<Entry> queue(Caller caller, String poolName) {
+		caller.requirePlatformAdmin();
+		Pool pool = inventory.existingPool(poolName);
+		List<Queued> ordered = ordered(pool);
+		Map<UUID, Priority> priorities = quotas.priorities(ordered.stream().map(Queued::tenantId).toList(),
+				pool.gpuType());
+		List<Entry> entries = new ArrayList<>();
+		for (Queued q : ordered) {
+			entries.add(new Entry(entries.size() + 1, q.id(), q.tenant(), q.project(), q.gpus(), q.duration(),
+					q.earliest(), q.latest(), q.queuedAt(), priorities.get(q.tenantId())));
+		}
+		return entries;
+	}
+
+	/** The place in its pool's queue (1 first) of each of these reservations that is {@code QUEUED}. */
+	public Map<UUID, Integer> positions(Collection<Reservation> shown) {
+		Map<UUID, Integer> positions = new HashMap<>();
+		shown.stream()
+			.filter(r -> r.stage() == ReservationStatus.QUEUED && r.cancelledAt() == null)
+			.map(Reservation::pool)
+			.distinct()
+			.forEach(poolName -> inventory.pool(poolName).ifPresent(pool -> {
+				List<Queued> ordered = ordered(pool);
+				for (int i = 0; i < ordered.size(); i++) {
+					positions.put(ordered.get(i).id(), i + 1);
+				}
+			}));
+		positions.keySet().retainAll(shown.stream().map(Reservation::id).toList());
+		return positions;
+	}
+
+	private List<Queued> ordered(Pool pool) {
+		List<Queued> queued = jdbc.sql("""
+				SELECT id, tenant_id, tenant_slug, project_slug, gpus, starts_at, ends_at, queue_earliest, queue_latest,
+				    created_at
+				FROM reservation WHERE pool_id = ? AND lifecycle_status = 'QUEUED' AND cancelled_at IS NULL
+				ORDER BY created_at, id""")
+			.param(pool.id())
+			.query((rs, n) -> new Queued(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
+					rs.getString(4), rs.getInt(5), Duration.between(rs.getTimestamp(6).toInstant(),
+							rs.getTimestamp(7).toInstant()), rs.getTimestamp(8).toInstant(),
+					rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant()))
+			.list();
+		if (queued.isEmpty()) {
+			return queued;
+		}
+		Map<UUID, Priority> priorities = quotas.priorities(queued.stream().map(Queued::tenantId).toList(),
+				pool.gpuType());
+		List<Queued> byPriority = queued.stream()
+			.sorted(Comparator.comparing((Queued q) -> priorities.get(q.tenantId())).thenComparing(Queued::queuedAt))
+			.toList();
+		return fairOrder(byPriority, Queued::tenantId);
+	}
+
+	/**
+	 * Drains every pool's queue once, in order; answers how many queued reservations were booked. A reservation
+	 * that fits neither at its earliest start still possible nor at a later start of its window where nodes are
+	 * free keeps its place.
+	 */
+	public int drain() {
+		expireDue();
+		List<String> pools = jdbc.sql("""
+				SELECT DISTINCT pool_name FROM reservation WHERE lifecycle_status = 'QUEUED' AND cancelled_at IS NULL""")
+			.query(String.class)
+			.list();
+		int booked = 0;
+		for (String poolName : pools) {
+			Optional<Pool> pool = inventory.pool(poolName);
+			if (pool.isEmpty()) {
+				continue;
+			}
+			for (Queued q : ordered(pool.get())) {
+				booked += tryToBook(pool.get(), q) ? 1 : 0;
+			}
+		}
+		return booked;
+	}
+
+	private boolean tryToBook(Pool pool, Queued q) {
+		Instant now = clock.instant();
+		Instant soonest = now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+		Instant start = q.earliest().isAfter(soonest) ? q.earliest() : soonest;
+		if (start.isAfter(q.latest())) {
+			return false; // expires at the next pass
+		}
+		Tenant tenant = tenancy.find(q.tenant()).orElse(null);
+		if (tenant == null) {
+			return false;
+		}
+		try {
+			if (book(tenant, q, start)) {
+				return true;
+			}
+			java.util.Iterator<Instant> later = allocations.earliestStarts(pool.id(), q.gpus() / pool.gpusPerNode(),
+					q.duration(), start, q.latest().plus(Duration.ofMinutes(1)));
+			Instant next = later.hasNext() ? later.next() : null;
+			return next != null && next.isAfter(start) && !next.isAfter(q.latest()) && book(tenant, q, next);
+		}
+		catch (AllotException refused) {
+			if (refused.status() == 409 || refused.status() == 422 || refused.status() == 429) {
+				return false; // no room yet, or over the quota for now: it keeps its place
+			}
+			// the request can no longer be booked as asked (its pool or driver gone, or dedicated away)
+			expire(tenant.id(), q.tenant(), q.id(), refused.getMessage());
+			return false;
+		}
+	}
+
+	private boolean book(Tenant tenant, Queued q, Instant start) {
+		try {
+			return bookings.bookQueued(tenant, q.id(), new TimeWindow(start, start.plus(q.duration()))).isPresent();
+		}
+		catch (AllotException refused) {
+			if (refused.status() == 409) {
+				return false;
+			}
+			throw refused;
+		}
+	}
+
+	/** Expires every queued reservation whose latest start has passed; answers how many. */
+	public int expireDue() {
+		Instant now = clock.instant();
+		List<Queued> due = jdbc.sql("""
+				SELECT id, tenant_id, tenant_slug FROM reservation
+				WHERE lifecycle_status = 'QUEUED' AND cancelled_at IS NULL AND queue_latest < ?
+				ORDER BY queue_latest LIMIT 500""")
+			.param(Timestamp.from(now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1))))
+			.query((rs, n) -> new Queued(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3), "",
+					0, Duration.ZERO, now, now, now))
+			.list();
+		int expired = 0;
+		for (Queued q : due) {
+			expired += expire(q.tenantId(), q.tenant(), q.id(), "No capacity freed before its latest start") ? 1 : 0;
+		}
+		return expired;
+	}
+
+	private boolean expire(UUID tenantId, String tenant, UUID id, String reason) {
+		return Boolean.TRUE.equals(transactions.execute(status -> {
+			quotas.lock(tenantId);
+			Reservations.Stored stored = reservations.findForUpdate(tenantId, id).orElse(null);
+			if (stored == null || stored.reservation().stage() != ReservationStatus.QUEUED
+					|| stored.reservation().cancelledAt() != null) {
+				return false; // booked or cancelled meanwhile
+			}
+			Instant now = clock.instant();
+			Reservation after = stored.reservation().expiredInQueue(reason, now);
+			reservations.updateProgress(after);
+			audit.record(new AuditRecord(tenant, "reservation.expired", "reservation", id.toString(),
+					stored.reservation(), after));
+			events.publishEvent(new ReservationDequeued(id, tenant, ReservationDequeued.Outcome.EXPIRED, reason, now));
+			return true;
+		}));
+	}
+
+	// Capacity freed: drain soon, off the thread that freed it; changes arriving while a drain runs fold into one
+	// more pass.
+
+	@TransactionalEventListener(fallbackExecution = true)
+	void on(ReservationCancelled cancelled) {
+		wake();
+	}
+
+	@TransactionalEventListener(fallbackExecution = true)
+	void on(ReservationDecided decided) {
+		if (decided.outcome() != ReservationDecided.Outcome.APPROVED) {
+			wake();
+		}
+	}
+
+	@TransactionalEventListener(fallbackExecution = true)
+	void on(ReservationFailed failed) {
+		wake();
+	}
+
+	@TransactionalEventListener(fallbackExecution = true)
+	void on(NodeAdded added) {
+		wake();
+	}
+
+	@TransactionalEventListener(fallbackExecution = true)
+	void on(NodeStateChanged changed) {
+		wake();
+	}
+
+	/** Asks for a drain; one already asked for and not yet begun covers this one too. */
+	public void wake() {
+		if (wanted.compareAndSet(false, true)) {
+			drainer.execute(() -> {
+				wanted.set(false);
+				try {
+					drain();
+				}
+				catch (RuntimeException ex) {
+					log.warn("Draining the booking queues failed; the next pass retries", ex);
+				}
+			});
+		}
+	}
+
+	@PreDestroy
+	void stop() {
+		drainer.shutdownNow();
+	}
+
+	@Bean
+	RecurringTask<Void> drainBookingQueues() {
+		return Tasks.recurring("booking-drain-queues", FixedDelay.of(Duration.ofSeconds(DRAIN_SECONDS)))
+			.execute((instance, context) -> drain());
+	}
+
+}
