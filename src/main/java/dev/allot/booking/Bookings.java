@@ -61,6 +61,12 @@ public class Bookings {
 	}
 
 	public record Booked(Reservation reservation, boolean replayed) {
+
+		/** Waiting in its pool's queue ({@code whenUnavailable: QUEUE}), holding nothing yet. */
+		public boolean queued() {
+			return reservation.stage() == ReservationStatus.QUEUED && reservation.cancelledAt() == null;
+		}
+
 	}
 
 	/**

@@ -1,16 +1,22 @@
 package dev.allot.ui;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Governance in the browser (issue 31): the approvals list, and a dedicated pool that other teams never see. */
+/**
+ * Governance in the browser (issue 31): the approvals list, a dedicated pool that other teams never see, and a booking
+ * that waits in the queue with its place.
+ */
 class GovernanceBrowserTests extends ConsoleBrowserTest {
 
 	@Test
@@ -68,6 +74,37 @@ class GovernanceBrowserTests extends ConsoleBrowserTest {
 		open("/book");
 		assertThat(findAll("#pool option").stream().map(o -> o.getAttribute("value")).toList())
 			.contains(owner.pool());
+	}
+
+	@Test
+	void aBookingThatDoesNotFitWaitsInTheQueueWithItsPlaceAndIsBookedWhenTheNodeFrees() {
+		Team team = team(1, 0, 16, true);
+		Team other = teamOn(team.gpuType(), team.pool(), 0, 16, true);
+		Instant start = day(2).plus(Duration.ofHours(9));
+		String held = bookByApi(other, 8, start, start.plus(Duration.ofHours(4)));
+
+		signIn(team.member());
+		open("/book?pool=" + team.pool() + "&start=" + start + "&end=" + start.plus(Duration.ofHours(4)));
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("verdict")));
+		// a datetime-local takes its value as the browser's locale types it; the value itself is the same everywhere
+		((JavascriptExecutor) browser).executeScript("arguments[0].value = arguments[1]", find("#queueUntil"),
+				start.plus(Duration.ofHours(1)).toString().substring(0, 16));
+		submit("#book-submit");
+
+		assertThat(find("#notice").getText()).isEqualTo("Nothing was free for the whole window, so the booking waits "
+				+ "in the queue of " + team.pool() + ".");
+		assertThat(find("#status").getText()).isEqualTo("Queued");
+		assertThat(find("#queued").getText()).startsWith("Queued: number 1 in the queue of " + team.pool() + ".");
+		assertThat(exists("#extend")).isFalse();
+		String id = browser.getCurrentUrl().substring(browser.getCurrentUrl().lastIndexOf('/') + 1);
+
+		cancelByApi(other, held);
+		new WebDriverWait(browser, Duration.ofSeconds(30)).pollingEvery(Duration.ofSeconds(1)).until(driver -> {
+			driver.navigate().refresh();
+			return "Confirmed".equals(find("#status").getText());
+		});
+		assertThat(exists("#queued")).isFalse();
+		assertThat(count("SELECT count(*) FROM allocation WHERE reservation_id = ?::uuid", id)).isEqualTo(1);
 	}
 
 }

@@ -72,8 +72,8 @@ class ReservationsController {
 		Bookings.Booked booked = bookings.book(caller, tenant, idempotencyKey, body.toRequest(), body.queueWithin());
 		Reservation reservation = booked.reservation();
 		var now = clock.instant();
-		boolean queued = reservation.status(now) == ReservationStatus.QUEUED;
-		ResponseEntity.BodyBuilder response = ResponseEntity.status(queued ? HttpStatus.ACCEPTED : HttpStatus.CREATED)
+		ResponseEntity.BodyBuilder response = ResponseEntity.status(booked.queued() ? HttpStatus.ACCEPTED
+				: HttpStatus.CREATED)
 			.location(URI.create("/api/v1/tenants/" + tenant + "/reservations/" + reservation.id()))
 			.eTag(reservation.etag());
 		if (booked.replayed()) {

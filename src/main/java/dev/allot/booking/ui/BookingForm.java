@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.allot.booking.BookingQueue;
 import dev.allot.booking.BookingRequest;
 import dev.allot.booking.ClusterSpec;
 import dev.allot.shared.InvalidInputException;
@@ -25,7 +26,8 @@ import org.jspecify.annotations.Nullable;
 record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullable String project,
 		@Nullable String pool, @Nullable String gpus, @Nullable String start, @Nullable String end,
 		@Nullable String orchestrator, @Nullable String cudaDriver, @Nullable String sharedMemoryGi,
-		@Nullable String volumes, @Nullable String sshPublicKeys, @Nullable String preemptible) {
+		@Nullable String volumes, @Nullable String sshPublicKeys, @Nullable String preemptible,
+		@Nullable String queueUntil) {
 
 	static final int MAX_VOLUMES = 16;
 
@@ -41,7 +43,8 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 			Map.entry("pool", "Pool"), Map.entry("gpus", "GPUs"), Map.entry("start", "Start"), Map.entry("end", "End"),
 			Map.entry("orchestrator", "Orchestrator"), Map.entry("cudaDriver", "CUDA driver"),
 			Map.entry("sharedMemoryGi", "Shared memory"), Map.entry("volumes", "Volumes"),
-			Map.entry("sshPublicKeys", "SSH public keys"), Map.entry("preemptible", "Preemptible"));
+			Map.entry("sshPublicKeys", "SSH public keys"), Map.entry("preemptible", "Preemptible"),
+			Map.entry("queueUntil", "Latest start"));
 
 	/** A refusal of one field as the form words it: the field's label, never the API's name for it. */
 	static String labelled(String apiField, String message) {
@@ -66,19 +69,20 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 	static BookingForm prefill(ViewerTimes times, @Nullable String project, @Nullable String pool,
 			@Nullable String gpus, @Nullable Instant start, @Nullable Instant end) {
 		return new BookingForm(UUID.randomUUID().toString(), times.zoneName(), project, pool, gpus,
-				times.input(start), times.input(end), ClusterSpec.Orchestrator.KUBERNETES.name(), "", "", "", "", null);
+				times.input(start), times.input(end), ClusterSpec.Orchestrator.KUBERNETES.name(), "", "", "", "", null,
+				"");
 	}
 
 	/** The same form with a new window (a suggestion taken), in the form's own zone. */
 	BookingForm withWindow(Instant newStart, Instant newEnd) {
 		ViewerTimes times = times();
 		return new BookingForm(idempotencyKey, tz, project, pool, gpus, times.input(newStart), times.input(newEnd),
-				orchestrator, cudaDriver, sharedMemoryGi, volumes, sshPublicKeys, preemptible);
+				orchestrator, cudaDriver, sharedMemoryGi, volumes, sshPublicKeys, preemptible, queueUntil);
 	}
 
 	BookingForm withNewKey() {
 		return new BookingForm(UUID.randomUUID().toString(), tz, project, pool, gpus, start, end, orchestrator,
-				cudaDriver, sharedMemoryGi, volumes, sshPublicKeys, preemptible);
+				cudaDriver, sharedMemoryGi, volumes, sshPublicKeys, preemptible, queueUntil);
 	}
 
 	ViewerTimes times() {
@@ -105,6 +109,28 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 	@Nullable Instant startInstant() {
 		Instant instant = times().parse(start);
 		return instant == null ? null : instant.truncatedTo(ChronoUnit.MINUTES);
+	}
+
+	/**
+	 * With a latest start filled in, the booking waits in the pool's queue when it does not fit, for any start from
+	 * the one asked to that one; {@code null} (book now or not at all) when it is empty or invalid (then an error).
+	 */
+	BookingQueue.@Nullable StartWindow queueWithin(FormErrors errors) {
+		if (clean(queueUntil).isEmpty()) {
+			return null;
+		}
+		Instant latest = times().parse(queueUntil);
+		Instant from = startInstant();
+		if (latest == null) {
+			errors.add("queueUntil", "Enter a date and time, or leave it empty to book now or not at all");
+			return null;
+		}
+		latest = latest.truncatedTo(ChronoUnit.MINUTES);
+		if (from == null || latest.isBefore(from)) {
+			errors.add("queueUntil", "The latest start must not be before the start");
+			return null;
+		}
+		return new BookingQueue.StartWindow(from, latest);
 	}
 
 	@Nullable Instant endInstant() {

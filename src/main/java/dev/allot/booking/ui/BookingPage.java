@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.allot.booking.BookingRequest;
+import dev.allot.booking.BookingQueue;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.Capacity;
 import dev.allot.inventory.Inventory;
@@ -153,14 +154,17 @@ class BookingPage {
 		Tenant tenant = bookable(caller, session);
 		FormErrors errors = new FormErrors();
 		BookingRequest request = form.toRequest(drivers(form.pool()), errors);
+		BookingQueue.StartWindow queueWithin = form.queueWithin(errors);
 		BookingForm shown = form;
-		if (request != null) {
+		if (request != null && errors.isEmpty()) {
 			try {
 				// the form's key, generated when the form was first shown: a double click or a resubmit books once
 				IdempotencyKey key = IdempotencyKey.of(caller.subject(), form.key(), "booking-form", json.writeValueAsBytes(request));
-				Bookings.Booked booked = bookings.book(caller, tenant.slug(), key, request);
+				Bookings.Booked booked = bookings.book(caller, tenant.slug(), key, request, queueWithin);
+				boolean queued = booked.queued();
 				redirect.addFlashAttribute("notice", booked.replayed() ? "This form had already booked the reservation below."
-						: "Booked " + request.gpus() + " GPUs of " + request.pool() + ".");
+						: queued ? "Nothing was free for the whole window, so the booking waits in the queue of "
+								+ request.pool() + "." : "Booked " + request.gpus() + " GPUs of " + request.pool() + ".");
 				return "redirect:/tenants/" + tenant.slug() + "/reservations/" + booked.reservation().id();
 			}
 			catch (InvalidInputException invalid) {

@@ -4,8 +4,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.UUID;
 
+import dev.allot.booking.BookingQueue;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
@@ -141,7 +143,11 @@ class ReservationsPage {
 
 	private final Clock clock;
 
-	ReservationsPage(Bookings bookings, ReservationReads reads, Tenancy tenancy, BookingAccess access, Clock clock) {
+	private final BookingQueue queue;
+
+	ReservationsPage(Bookings bookings, ReservationReads reads, Tenancy tenancy, BookingAccess access, Clock clock,
+			BookingQueue queue) {
+		this.queue = queue;
 		this.bookings = bookings;
 		this.reads = reads;
 		this.tenancy = tenancy;
@@ -272,8 +278,9 @@ class ReservationsPage {
 		model.addAttribute("tenant", t);
 		model.addAttribute("r", reservation);
 		model.addAttribute("status", status);
-		model.addAttribute("changeable", BookingAccess.canBook(caller, t)
-				&& (status == ReservationStatus.CONFIRMED || status == ReservationStatus.ACTIVE));
+		model.addAttribute("changeable", BookingAccess.canBook(caller, t) && (status == ReservationStatus.CONFIRMED
+				|| status == ReservationStatus.ACTIVE || status == ReservationStatus.QUEUED));
+		model.addAttribute("queuePosition", queue.positions(List.of(reservation)).get(id));
 		model.addAttribute("errors", errors);
 		model.addAttribute("extendTo", typedEnd != null ? typedEnd
 				: times.input(reservation.endsAt().plus(java.time.Duration.ofHours(24))));

@@ -45,10 +45,11 @@ class BookingFormTests {
 	void eachBadFieldGetsItsOwnMessage() {
 		FormErrors errors = new FormErrors();
 		BookingForm form = new BookingForm("key", "UTC", "", "pool", "eight", "2027-01-05T10:00", "2027-01-05T09:00",
-				"KUBERNETES", "999.99", "9000", "a b c", "ssh-rsa AAAA", null);
+				"KUBERNETES", "999.99", "9000", "a b c", "ssh-rsa AAAA", null, "2027-01-05T08:00");
 		assertThat(form.toRequest(List.of("550.54"), errors)).isNull();
+		assertThat(form.queueWithin(errors)).isNull();
 		assertThat(errors.asMap()).containsOnlyKeys("project", "gpus", "end", "cudaDriver", "sharedMemoryGi", "volumes",
-				"sshPublicKeys");
+				"queueUntil", "sshPublicKeys");
 		assertThat(errors.get("end")).isEqualTo("The end must be after the start");
 		assertThat(errors.get("cudaDriver")).contains("No node of this pool has driver 999.99");
 	}
@@ -89,7 +90,7 @@ class BookingFormTests {
 
 	private static BookingForm form(String zone, String start, String end, String volumes, String keys) {
 		return new BookingForm("key-1", zone, "training", "h100-a", "16", start, end, "SLURM", "", "", volumes, keys,
-				null);
+				null, "");
 	}
 
 	@Test
