@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs the README's "Using the API from CI" walk-through as written: every ```bash block of that section, in
-# order, as one script (```sh blocks are shown, not run). Needs BASE and the bootstrap client's id and secret
+# Runs the README's "Using the API from CI" walk-through as written, then its "Governance" examples: every
+# ```bash block of those sections, in order, as one script (```sh blocks are shown, not run). Needs BASE and the bootstrap client's id and secret
 # in the environment, as the README says.
 set -euo pipefail
 readme=${1:-README.md}
 script=$(awk '
-  /^## / { inside = ($0 == "## Using the API from CI") }
+  /^## / { inside = ($0 == "## Using the API from CI" || $0 == "## Governance") }
   inside && /^```bash$/ { block = 1; next }
   block && /^```$/ { block = 0; print ""; next }
   block { print }
