@@ -60,6 +60,20 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 	}
 
 	@Test
+	void theBookingFormsQuotaRefusalGivesItsTimeInTheBrowsersZone() {
+		Team team = team(2, 8, 8, false);
+		Instant start = day(3).plus(Duration.ofHours(9));
+		signIn(team.member());
+		open("/book?pool=" + team.pool() + "&start=" + start + "&end=" + start.plus(Duration.ofHours(4)) + "&gpus=16");
+		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "no-fit"));
+		submit("#book-submit");
+		assertThat(find("#gpus-error").getText()).startsWith("Your quota refuses this booking")
+			.contains("(from " + inIndia(start) + ZONE + ")")
+			.doesNotContain("UTC");
+		assertThat(find("#gpus-error time").getDomAttribute("title")).endsWith(" UTC");
+	}
+
+	@Test
 	void theTeamQuotaTableHasTheBrowsersDays() {
 		Team team = team(1, 8, 8, false);
 		// the first two hours of the day after tomorrow in India: still the day before in UTC
