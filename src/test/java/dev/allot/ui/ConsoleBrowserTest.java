@@ -62,6 +62,13 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 		ok(api.put("/api/v1/tenants/" + tenant + "/quota", adminToken(), Map.of("policies", List.of(policies))));
 	}
 
+	/** The team's quota then asks a team admin to approve every booking of more than 10 GPU-hours. */
+	protected void requireApproval(Team team, int guaranteed, int max) {
+		Map<String, Object> policy = policy(team.gpuType(), guaranteed, max, false);
+		policy.put("approval", Map.of("aboveGpuHours", 10));
+		setQuota(team.tenant(), policy);
+	}
+
 	/** A tenant with a project "training", a quota on the pool's GPU type, and a signed-up member. */
 	protected record Team(String tenant, String gpuType, String pool, String member, String token) {
 	}

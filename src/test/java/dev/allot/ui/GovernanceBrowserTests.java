@@ -22,9 +22,7 @@ class GovernanceBrowserTests extends ConsoleBrowserTest {
 	@Test
 	void aTeamAdminApprovesOneWaitingBookingAndDeniesAnotherWithAReason() {
 		Team team = team(2, 16, 16, false);
-		Map<String, Object> policy = policy(team.gpuType(), 16, 16, false);
-		policy.put("approval", Map.of("aboveGpuHours", 10));
-		setQuota(team.tenant(), policy);
+		requireApproval(team, 16, 16);
 		String approve = bookByApi(team, 8, day(2), day(2).plus(Duration.ofHours(4)));
 		String deny = bookByApi(team, 8, day(3), day(3).plus(Duration.ofHours(4)));
 		String admin = newUser();

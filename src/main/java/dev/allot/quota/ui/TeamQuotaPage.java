@@ -3,14 +3,16 @@ package dev.allot.quota.ui;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.allot.quota.QuotaPolicy;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
+import dev.allot.shared.web.ViewerTimes;
 import dev.allot.tenancy.Tenancy;
+import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -42,17 +44,28 @@ class TeamQuotaPage {
 	}
 
 	@GetMapping("/tenants/{tenant}/quota")
-	String show(Caller caller, Model model, @PathVariable String tenant) {
+	String show(Caller caller, Model model, @PathVariable String tenant, HttpServletRequest request) {
 		model.addAttribute("tenant", tenancy.readable(caller, tenant));
 		model.addAttribute("section", "team");
 		model.addAttribute("days", DAYS);
-		Instant from = clock.instant().truncatedTo(ChronoUnit.DAYS);
-		Instant to = from.plus(Duration.ofDays(DAYS));
+		List<Instant> days = ViewerTimes.of(request).dayStarts(clock.instant(), DAYS);
 		model.addAttribute("cards", quotas.quota(caller, tenant).policies().stream()
-			.map(policy -> new Card(policy, windows(policy),
-					quotas.standing(caller, tenant, policy.gpuType(), from, to, Duration.ofDays(1)).steps()))
+			.map(policy -> new Card(policy, windows(policy), standing(caller, tenant, policy.gpuType(), days)))
 			.toList());
 		return "tenant/quota";
+	}
+
+	/**
+	 * Day by day in the viewer's zone: one read a day, because a day there is not always 24 hours long (the clocks
+	 * change), which one fixed step cannot follow.
+	 */
+	private List<Quotas.StandingStep> standing(Caller caller, String tenant, String gpuType, List<Instant> days) {
+		List<Quotas.StandingStep> steps = new ArrayList<>();
+		for (int day = 0; day + 1 < days.size(); day++) {
+			Duration length = Duration.between(days.get(day), days.get(day + 1));
+			steps.addAll(quotas.standing(caller, tenant, gpuType, days.get(day), days.get(day + 1), length).steps());
+		}
+		return steps;
 	}
 
 	private static String windows(QuotaPolicy policy) {

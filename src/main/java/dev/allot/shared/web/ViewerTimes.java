@@ -76,6 +76,18 @@ public record ViewerTimes(ZoneId zone) {
 		return DATE.format(instant.atZone(zone));
 	}
 
+	/**
+	 * Where the viewer's days start: today's midnight in their zone and the {@code days} midnights after it, so that a
+	 * table by day (a quota's standing) has the viewer's days rather than UTC's. A day is 23 or 25 hours long where the
+	 * clocks change, and a midnight the clocks skip starts the day at its first hour.
+	 */
+	public List<Instant> dayStarts(Instant now, int days) {
+		java.time.LocalDate today = now.atZone(zone).toLocalDate();
+		return java.util.stream.IntStream.rangeClosed(0, days)
+			.mapToObj(day -> today.plusDays(day).atStartOfDay(zone).toInstant())
+			.toList();
+	}
+
 	/** {@code 2027-01-05 09:00 UTC}, for the hover text. */
 	public String utc(Instant instant) {
 		return DATE_TIME.format(instant.atZone(ZoneOffset.UTC)) + " UTC";
