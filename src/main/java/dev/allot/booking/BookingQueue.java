@@ -31,6 +31,7 @@ import dev.allot.quota.Priority;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.QueuedBookings;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
@@ -43,6 +44,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Async;
 import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -60,7 +62,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * whose latest start has passed is {@code EXPIRED}. A restart loses nothing: the queue is the rows.
  */
 @Configuration(proxyBeanMethods = false)
-public class BookingQueue {
+public class BookingQueue implements QueuedBookings {
 
 	private static final Logger log = LoggerFactory.getLogger(BookingQueue.class);
 
@@ -196,6 +198,30 @@ public class BookingQueue {
 		return positions;
 	}
 
+	@Override
+	public List<QueuedBookings.Queued> of(String tenantSlug, String gpuTypeCode) {
+		List<String> pools = jdbc.sql("""
+				SELECT DISTINCT pool_name FROM reservation
+				WHERE tenant_slug = ? AND gpu_type = ? AND lifecycle_status = 'QUEUED' AND cancelled_at IS NULL
+				ORDER BY pool_name""")
+			.params(tenantSlug, gpuTypeCode)
+			.query(String.class)
+			.list();
+		List<QueuedBookings.Queued> mine = new ArrayList<>();
+		for (String poolName : pools) {
+			inventory.pool(poolName).ifPresent(pool -> {
+				List<Queued> ordered = ordered(pool);
+				for (int i = 0; i < ordered.size(); i++) {
+					Queued q = ordered.get(i);
+					if (q.tenant().equals(tenantSlug)) {
+						mine.add(new QueuedBookings.Queued(q.id(), poolName, q.project(), q.gpus(), i + 1));
+					}
+				}
+			});
+		}
+		return mine;
+	}
+
 	private List<Queued> ordered(Pool pool) {
 		List<Queued> queued = jdbc.sql("""
 				SELECT id, tenant_id, tenant_slug, project_slug, gpus, starts_at, ends_at, queue_earliest, queue_latest,
@@ -321,14 +347,16 @@ public class BookingQueue {
 		}));
 	}
 
-	// Capacity freed: drain soon, off the thread that freed it; changes arriving while a drain runs fold into one
-	// more pass.
+	// Capacity freed: drain soon, off the thread that freed it (after its commit, on no connection of its own: wake
+	// only hands the drain to the drainer); changes arriving while a drain runs fold into one more pass.
 
+	@Async
 	@TransactionalEventListener(fallbackExecution = true)
 	void on(ReservationCancelled cancelled) {
 		wake();
 	}
 
+	@Async
 	@TransactionalEventListener(fallbackExecution = true)
 	void on(ReservationDecided decided) {
 		if (decided.outcome() != ReservationDecided.Outcome.APPROVED) {
@@ -336,16 +364,19 @@ public class BookingQueue {
 		}
 	}
 
+	@Async
 	@TransactionalEventListener(fallbackExecution = true)
 	void on(ReservationFailed failed) {
 		wake();
 	}
 
+	@Async
 	@TransactionalEventListener(fallbackExecution = true)
 	void on(NodeAdded added) {
 		wake();
 	}
 
+	@Async
 	@TransactionalEventListener(fallbackExecution = true)
 	void on(NodeStateChanged changed) {
 		wake();

@@ -233,6 +233,21 @@ class QuotaRepository {
 			.list();
 	}
 
+	/** A project's cap on one GPU type, named by its project. */
+	record ProjectCap(String project, ProjectQuotaPolicy policy) {
+	}
+
+	/** Every project's cap of the tenant on the GPU type, by project. */
+	List<ProjectCap> projectCaps(UUID tenantId, UUID gpuTypeId) {
+		return jdbc.sql("""
+				SELECT p.project, g.code, p.max_gpus, p.monthly_budget FROM project_quota_policy p
+				JOIN gpu_type g ON g.id = p.gpu_type_id WHERE p.tenant_id = ? AND p.gpu_type_id = ? ORDER BY p.project""")
+			.params(tenantId, gpuTypeId)
+			.query((rs, n) -> new ProjectCap(rs.getString(1), new ProjectQuotaPolicy(rs.getString(2),
+					(Integer) rs.getObject(3), rs.getBigDecimal(4))))
+			.list();
+	}
+
 	void replaceProjectPolicies(UUID tenantId, String project, Map<UUID, ProjectQuotaPolicy> byType) {
 		jdbc.sql("DELETE FROM project_quota_policy WHERE tenant_id = ? AND project = ?").params(tenantId, project)
 			.update();

@@ -23,6 +23,7 @@ import dev.allot.inventory.GpuType;
 import dev.allot.inventory.Inventory;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.QueuedBookings;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
@@ -211,7 +212,25 @@ public class Quotas {
 	}
 
 	/** A tenant's standing on a GPU type over a window, step by step. */
-	public record Standing(String tenant, String gpuType, Duration step, List<StandingStep> steps) {
+	/**
+	 * A tenant's standing on a GPU type: per step, what it holds and what a new booking gets; and what else decides a
+	 * booking of it: {@code approval}, when its bookings wait for a tenant admin; {@code projects}, each project's own
+	 * caps with what it holds at most in the window and has spent this month; {@code queued}, its bookings waiting in
+	 * pools' queues, with their places.
+	 */
+	public record Standing(String tenant, String gpuType, Duration step, List<StandingStep> steps,
+			QuotaPolicy.@Nullable Approval approval, List<ProjectStanding> projects,
+			List<QueuedBookings.Queued> queued) {
+
+		public Standing withQueued(List<QueuedBookings.Queued> waiting) {
+			return new Standing(tenant, gpuType, step, steps, approval, projects, waiting);
+		}
+
+	}
+
+	/** A project's caps on the GPU type, the most it holds at once in the window, and what it spent this month. */
+	public record ProjectStanding(String project, @Nullable Integer maxGpus, @Nullable BigDecimal monthlyBudget,
+			int heldAtMost, BigDecimal spentThisMonth) {
 	}
 
 	/**
@@ -244,7 +263,15 @@ public class Quotas {
 			}
 			steps.add(StandingStep.of(policy, start, held));
 		}
-		return new Standing(tenantSlug, type.code(), step, steps);
+		YearMonth month = YearMonth.from(clock.instant().atZone(java.time.ZoneOffset.UTC));
+		List<ProjectStanding> projects = repository.projectCaps(tenant.id(), type.id())
+			.stream()
+			.map(cap -> new ProjectStanding(cap.project(), cap.policy().maxGpus(), cap.policy().monthlyBudget(),
+					peak(repository.heldByProject(tenant.id(), cap.project(), type.id(), from, to)),
+					repository.spentByProject(tenant.id(), cap.project(), type.id(), month)))
+			.toList();
+		return new Standing(tenantSlug, type.code(), step, steps, policy == null ? null : policy.approval(), projects,
+				List.of());
 	}
 
 	// Rate cards

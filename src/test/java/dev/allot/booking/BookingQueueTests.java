@@ -218,6 +218,36 @@ class BookingQueueTests extends BookingFixture {
 			.isEqualTo(1);
 	}
 
+	@Test
+	void theQuotaStandingExplainsTheApprovalRuleProjectCapsAndQueuePlaces() {
+		Setup[] t = twoOnDemandTenants(1);
+		Setup b = t[1];
+		Map<String, Object> policy = policy(b.gpuType(), 0, 8, true);
+		policy.put("approval", Map.of("aboveGpuHours", 100));
+		setQuota(b.tenant(), policy);
+		assertThat(api.put("/api/v1/tenants/" + b.tenant() + "/projects/training/quota", adminToken(),
+				Map.of("policies", List.of(Map.of("gpuType", b.gpuType(), "maxGpus", 8, "monthlyBudget", 5000))))
+			.status()).isEqualTo(200);
+		createdId(book(b, 8, hour(3), hour(4)));
+		createdId(book(t[0], 8, hour(5), hour(7)));
+		String waiting = queuedId(book(b, queued(body(b, 8, hour(5), hour(7)), hour(5), hour(6))));
+
+		JsonNode standing = api.get("/api/v1/tenants/" + b.tenant() + "/quota/standing?gpuType=" + b.gpuType(),
+				b.token()).json();
+		assertThat(standing.get("approval").get("aboveGpuHours").asInt()).isEqualTo(100);
+		JsonNode project = standing.get("projects").get(0);
+		assertThat(project.get("project").asString()).isEqualTo("training");
+		assertThat(project.get("maxGpus").asInt()).isEqualTo(8);
+		assertThat(project.get("heldAtMost").asInt()).isEqualTo(8);
+		JsonNode queuedHere = standing.get("queued").get(0);
+		assertThat(queuedHere.get("id").asString()).isEqualTo(waiting);
+		assertThat(queuedHere.get("position").asInt()).isEqualTo(1);
+		assertThat(queuedHere.get("pool").asString()).isEqualTo(b.pool());
+		// the other tenant's standing names none of b's queue
+		assertThat(api.get("/api/v1/tenants/" + t[0].tenant() + "/quota/standing?gpuType=" + b.gpuType(),
+				t[0].token()).json().get("queued").size()).isZero();
+	}
+
 	private static String queuedId(Api.Response answer) {
 		assertThat(answer.status()).as(answer.toString()).isEqualTo(202);
 		return answer.json().get("id").asString();

@@ -11,11 +11,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.allot.shared.QueuedBookings;
 import dev.allot.quota.Priority;
 import dev.allot.quota.QuotaPolicy;
 import dev.allot.quota.QuotaWindow;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.QueuedBookings;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMin;
@@ -113,7 +115,10 @@ class QuotaController {
 
 	private final Clock clock;
 
-	QuotaController(Quotas quotas, Clock clock) {
+	private final QueuedBookings queued;
+
+	QuotaController(Quotas quotas, Clock clock, QueuedBookings queued) {
+		this.queued = queued;
 		this.quotas = quotas;
 		this.clock = clock;
 	}
@@ -147,7 +152,7 @@ class QuotaController {
 		catch (DateTimeParseException ex) {
 			throw InvalidInputException.of("step", "must be an ISO-8601 duration, such as PT1H");
 		}
-		return quotas.standing(caller, tenant, gpuType, start, end, length);
+		return quotas.standing(caller, tenant, gpuType, start, end, length).withQueued(queued.of(tenant, gpuType));
 	}
 
 	private static Instant instant(String field, String value) {
