@@ -59,9 +59,12 @@ class DemoData implements ApplicationRunner {
 
 	private final String fixedPassword;
 
+	private final DemoBookings bookings;
+
 	DemoData(UserDirectory users, Tenancy tenancy, Inventory inventory, Quotas quotas,
-			TransactionTemplate transactions,
+			TransactionTemplate transactions, DemoBookings bookings,
 			@Value("${allot.demo.password:}") String fixedPassword) {
+		this.bookings = bookings;
 		this.users = users;
 		this.tenancy = tenancy;
 		this.inventory = inventory;
@@ -91,7 +94,9 @@ class DemoData implements ApplicationRunner {
 			fleet();
 			prices();
 		});
-		StringBuilder banner = new StringBuilder("\n\nDemo users (shown once; stored hashed):\n");
+		int booked = bookings.seed();
+		StringBuilder banner = new StringBuilder("\n\nDemo: " + booked + " reservations booked. Demo users (shown "
+				+ "once; stored hashed):\n");
 		passwords.forEach((user, password) -> banner.append(String.format("  %-8s %s%n", user, password)));
 		log.info(banner.toString());
 	}
@@ -114,7 +119,8 @@ class DemoData implements ApplicationRunner {
 		quotas.putRateCard(SEED, card("A100", since, "1.2900", "0.9000", "1.9900"));
 		quotas.replace(SEED, "acme-ml", List.of(
 				new QuotaPolicy("H100", 32, 64, true, Duration.ofDays(14), Duration.ofDays(90),
-						new BigDecimal("250000.00"), Priority.TRAINING),
+						new BigDecimal("250000.00"), Priority.TRAINING)
+					.withApproval(new QuotaPolicy.Approval(2000, false)),
 				new QuotaPolicy("H200", 16, 32, false, Duration.ofDays(7), Duration.ofDays(60),
 						new BigDecimal("100000.00"), Priority.PRODUCTION_FINE_TUNE)),
 				null);

@@ -29,9 +29,12 @@ class DemoDataTests extends IntegrationTest {
 	@Autowired
 	TransactionTemplate transactions;
 
+	@Autowired
+	DemoBookings bookings;
+
 	@Test
-	void theDemoSeedsAFleetOf32EightGpuNodesWithPricesAndQuotas() {
-		new DemoData(users, tenancy, inventory, quotas, transactions, "demo-password").run(null);
+	void theDemoSeedsAFleetOf32EightGpuNodesWithPricesQuotasAndReservationsInUse() {
+		new DemoData(users, tenancy, inventory, quotas, transactions, bookings, "demo-password").run(null);
 
 		assertThat(jdbc.sql("SELECT count(*) FROM node n JOIN pool p ON p.id = n.pool_id "
 				+ "WHERE p.name IN ('h100-eu', 'h200-eu', 'a100-us') AND p.gpus_per_node = 8")
@@ -41,6 +44,14 @@ class DemoDataTests extends IntegrationTest {
 		assertThat(api.get("/api/v1/tenants/globex-ai/quota", adminToken()).json().get("policies").size()).isEqualTo(2);
 		assertThat(api.get("/api/v1/rate-cards/H200", adminToken()).json().get("current").get("currency").asString())
 			.isEqualTo("USD");
+		// a living demo: two teams' clusters from the first minutes, bookings in the coming days, one to approve
+		assertThat(jdbc.sql("SELECT count(*) FROM reservation WHERE tenant_slug IN ('acme-ml', 'globex-ai')")
+			.query(Integer.class).single()).isEqualTo(5);
+		assertThat(jdbc.sql("SELECT count(*) FROM reservation WHERE tenant_slug = 'acme-ml' "
+				+ "AND lifecycle_status = 'PENDING_APPROVAL' AND requested_by = 'alice'").query(Integer.class).single())
+			.isEqualTo(1);
+		assertThat(jdbc.sql("SELECT count(*) FROM reservation WHERE starts_at < now() + interval '5 minutes'")
+			.query(Integer.class).single()).isGreaterThanOrEqualTo(2);
 	}
 
 }
