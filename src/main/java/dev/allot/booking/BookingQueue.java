@@ -166,9 +166,9 @@ public class BookingQueue implements QueuedBookings {
 		return ordered;
 	}
 
-	/** A pool's queue, in the order it is drained (platform admins). */
+	/** A pool's queue, in the order it is drained (platform admins and auditors, who read everything). */
 	public List<Entry> queue(Caller caller, String poolName) {
-		caller.requirePlatformAdmin();
+		caller.requireReadsEverything();
 		Pool pool = inventory.existingPool(poolName);
 		List<Queued> ordered = ordered(pool);
 		Map<UUID, Priority> priorities = quotas.priorities(ordered.stream().map(Queued::tenantId).toList(),

@@ -1,8 +1,14 @@
 package dev.allot.booking;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
+import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
 
@@ -117,6 +123,31 @@ class ApprovalTests extends BookingFixture {
 		assertThat(expired.json().get("status").asString()).isEqualTo("EXPIRED");
 		assertThat(book(s, 8, hour(5), hour(6)).status()).isEqualTo(201);
 		assertThat(api.post(path(s, id) + "/approve", adminToken(), Map.of()).status()).isEqualTo(409);
+	}
+
+	@Test
+	void twoAdminsApprovingAtOnceDecideItOnceTheOtherIsToldItIsNoLongerPending() throws Exception {
+		Setup s = withApproval(1);
+		String id = createdId(book(s, 8, hour(5), hour(7)));
+		String first = tenantToken(s.tenant(), "TENANT_ADMIN");
+		String second = tenantToken(s.tenant(), "TENANT_ADMIN");
+		List<Callable<Api.Response>> both = List.of(
+				() -> api.post(path(s, id) + "/approve", first, Map.of()),
+				() -> api.post(path(s, id) + "/deny", second, Map.of("reason", "not now")));
+		List<Integer> statuses = new ArrayList<>();
+		try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+			for (var answer : pool.invokeAll(both)) {
+				statuses.add(answer.get().status());
+			}
+		}
+		assertThat(statuses).containsExactlyInAnyOrder(200, 409);
+		assertThat(audited(id, "reservation.approved") + audited(id, "reservation.denied")).isEqualTo(1);
+		String status = api.get(path(s, id), s.token()).json().get("status").asString();
+		assertThat(status).isIn("CONFIRMED", "DENIED");
+		// an auditor reads it but decides nothing
+		String auditor = userToken(newUser(PlatformRole.AUDITOR));
+		assertThat(api.get(path(s, id), auditor).status()).isEqualTo(200);
+		assertThat(api.post(path(s, id) + "/approve", auditor, Map.of()).status()).isEqualTo(403);
 	}
 
 	private long clusters(String reservation) {

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -164,6 +165,16 @@ class BookingQueueTests extends BookingFixture {
 		assertThat(items.get(1).get("tenant").asString()).isEqualTo(b.tenant());
 		assertThat(items.get(1).get("duration").asString()).isEqualTo("PT2H");
 		assertThat(api.get("/api/v1/pools/" + a.pool() + "/queue", a.token()).status()).isEqualTo(403);
+		assertThat(api.get("/api/v1/pools/" + a.pool() + "/queue", tenantToken(a.tenant(), "TENANT_ADMIN")).status())
+			.isEqualTo(403);
+		assertThat(api.get("/api/v1/pools/" + a.pool() + "/queue", userToken(newUser(PlatformRole.AUDITOR)))
+			.json().get("items").size()).isEqualTo(4);
+		// another tenant neither sees b's queued booking nor can cancel it
+		assertThat(api.get(path(b, ids.get(3)), a.token()).status()).isEqualTo(404);
+		assertThat(api.get("/api/v1/tenants/" + b.tenant() + "/reservations/" + ids.get(3), a.token()).status())
+			.isIn(403, 404);
+		assertThat(api.post("/api/v1/tenants/" + b.tenant() + "/reservations/" + ids.get(3) + "/cancel", a.token())
+			.status()).isIn(403, 404);
 		assertThat(api.get(path(b, ids.get(3)), b.token()).json().get("queuePosition").asInt()).isEqualTo(2);
 
 		// a higher priority class goes first
