@@ -99,8 +99,9 @@
   window.allot.renderTimes = renderTimes;
 })();
 
-// A table wider than its box scrolls inside it (.table-scroll): while it does, the box can be focused and scrolled by
-// keyboard, named after the table's caption or its section's heading (on a phone most tables scroll).
+// A table wider than its box scrolls inside it (.table-scroll): every such box can be focused and scrolled by
+// keyboard, named after the table's caption or its section's heading. Every box, not only those that scroll now: a
+// box in a closed <details>, or one a rotated phone narrows, starts to scroll without any event to mark it then.
 (function () {
   'use strict';
 
@@ -116,22 +117,16 @@
     var boxes = (root && root.querySelectorAll ? root : document).querySelectorAll('.table-scroll');
     for (var i = 0; i < boxes.length; i++) {
       var box = boxes[i];
-      if (box.scrollWidth > box.clientWidth + 1) {
-        box.setAttribute('tabindex', '0');
-        box.setAttribute('role', 'region');
+      box.setAttribute('tabindex', '0');
+      box.setAttribute('role', 'region');
+      if (!box.hasAttribute('aria-labelledby')) {
         box.setAttribute('aria-label', name(box));
-      }
-      else if (box.getAttribute('role') === 'region') {
-        box.removeAttribute('tabindex');
-        box.removeAttribute('role');
-        box.removeAttribute('aria-label');
       }
     }
   }
 
   document.addEventListener('DOMContentLoaded', function () { mark(document); });
   document.addEventListener('htmx:load', function (event) { mark(event.target.parentNode || document); });
-  window.addEventListener('resize', function () { mark(document); });
 })();
 
 // <form data-submit-once>: after the first submit its buttons are disabled, so a double click sends one request.

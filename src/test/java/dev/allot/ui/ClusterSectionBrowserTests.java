@@ -67,7 +67,8 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		new org.openqa.selenium.support.ui.Select(find("#health-check-kind")).selectByValue("NVIDIA_SMI");
 		find("#run-check").click();
 		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("Queued"));
-		assertThat(find("#health-check-status").getText()).contains("NVIDIA_SMI", "Running on every node");
+		assertThat(find("#health-check-status").getText()).contains("nvidia-smi", "Running on every node")
+			.doesNotContain("NVIDIA_SMI");
 
 		runQueuedChecks();
 
@@ -82,7 +83,7 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		waitFor(driver -> exists("#run-check"));
 		new org.openqa.selenium.support.ui.Select(find("#health-check-kind")).selectByValue("GPU_BURN");
 		find("#run-check").click();
-		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("GPU_BURN"));
+		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("gpu_burn"));
 		runQueuedChecks();
 		waitFor(driver -> find("#health-check-status").getText().contains("Passed"));
 

@@ -27,6 +27,7 @@ import dev.allot.quota.RateClass;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
+import dev.allot.shared.web.Words;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
@@ -131,11 +132,11 @@ class UsageCharts {
 	private static BarChart stacked(String id, String title, String unit, List<UsageReport.Row> rows, Form form,
 			List<LocalDate> buckets, ZoneId zone, Function<UsageReport.Row, BigDecimal> value) {
 		Function<UsageReport.Row, String> seriesOf = form.by().equals("project") ? UsageReport.Row::project
-				: row -> label(row.rateClass());
+				: row -> Words.word(row.rateClass());
 		Map<String, BigDecimal> totals = new LinkedHashMap<>();
 		if (form.by().equals("rateClass")) {
 			for (RateClass rateClass : RateClass.values()) {
-				totals.put(label(rateClass), BigDecimal.ZERO);
+				totals.put(Words.word(rateClass), BigDecimal.ZERO);
 			}
 		}
 		rows.forEach(row -> totals.merge(String.valueOf(seriesOf.apply(row)), value.apply(row), BigDecimal::add));
@@ -195,14 +196,6 @@ class UsageCharts {
 			case "week" -> axis ? d.toString().substring(5) : "Week of " + d;
 			default -> axis ? d.toString().substring(5) : d.toString();
 		}).toList();
-	}
-
-	private static String label(@Nullable RateClass rateClass) {
-		return rateClass == null ? "" : switch (rateClass) {
-			case RESERVED -> "Reserved";
-			case BORROWED -> "Borrowed";
-			case ON_DEMAND -> "On demand";
-		};
 	}
 
 	private static LocalDate day(Instant instant, ZoneId zone) {

@@ -118,10 +118,20 @@ class QuotasAdminPage {
 		model.addAttribute("gpuType", type.code());
 		model.addAttribute("standing", proposed == null ? null : standing(t, type.code(), proposed, clock.instant()));
 		model.addAttribute("invalid", proposed == null);
-		model.addAttribute("problems", errors.asMap().entrySet().stream().map(error -> LABELS.getOrDefault(error.getKey(),
-				"the values above") + " (" + lowerFirst(error.getValue()) + ")").toList());
+		model.addAttribute("problems", problems(errors));
 		model.addAttribute("tenantSlug", t.slug());
 		return "admin/quota-impact :: impact";
+	}
+
+	/**
+	 * Each field to fix, named by its label, with what is wrong; a message about the whole form is shown above it
+	 * instead, as it names no field.
+	 */
+	private static List<String> problems(FormErrors errors) {
+		return errors.asMap().entrySet().stream().filter(error -> !error.getKey().equals(FormErrors.FORM))
+			.map(error -> LABELS.getOrDefault(error.getKey(), error.getKey()) + " ("
+					+ lowerFirst(error.getValue()) + ")")
+			.toList();
 	}
 
 	private static String lowerFirst(String message) {
@@ -285,6 +295,7 @@ class QuotasAdminPage {
 		model.addAttribute("canChange", caller.isPlatformAdmin());
 		model.addAttribute("editing", editing);
 		model.addAttribute("errors", errors);
+		model.addAttribute("problems", problems(errors));
 		return "admin/quota";
 	}
 

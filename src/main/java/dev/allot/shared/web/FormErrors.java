@@ -22,18 +22,33 @@ public final class FormErrors {
 		return this;
 	}
 
-	/** Adds the refusal's messages: per field for bad input, on {@code field} for any other refusal. */
+	/**
+	 * Adds the refusal's messages: per field for bad input, on {@code field} for any other refusal. A field inside
+	 * another ({@code windows[0].maxGpus}) counts as the form's field holding it ({@code windows}), so that its
+	 * message shows next to what the user typed rather than nowhere.
+	 */
 	public FormErrors add(AllotException refusal, String field) {
 		if (refusal.status() == 404) {
 			throw refusal;
 		}
 		if (refusal instanceof InvalidInputException invalid) {
-			invalid.errors().forEach(error -> add(error.field(), error.message()));
+			invalid.errors().forEach(error -> add(formField(error.field()), error.message()));
 		}
 		else {
 			add(field, String.valueOf(refusal.getMessage()));
 		}
 		return this;
+	}
+
+	private static String formField(String field) {
+		int end = field.length();
+		for (char separator : new char[] { '[', '.' }) {
+			int at = field.indexOf(separator);
+			if (at > 0) {
+				end = Math.min(end, at);
+			}
+		}
+		return field.substring(0, end);
 	}
 
 	public boolean has(String field) {
