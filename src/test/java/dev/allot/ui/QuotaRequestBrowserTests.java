@@ -47,14 +47,18 @@ class QuotaRequestBrowserTests extends ConsoleBrowserTest {
 				"The spring training runs", "by " + teamAdmin);
 		assertThat(exists("#quota-request-form")).isFalse();
 		assertThat(find("#request-waiting").getText()).startsWith("Your team's request waits");
+		fullScreenshot("laptop-team_quota_requests");
 
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 		open("/admin/quotas");
-		String row = "#pending-quota-requests tr[data-id='" + id + "']";
-		assertThat(find(row + " th").getText()).isEqualTo(team.tenant());
-		assertThat(find(row).getText()).contains(team.gpuType() + ": 8 guaranteed, up to 16",
-				team.gpuType() + ": 0 guaranteed, up to 8", "The spring training runs", "by " + teamAdmin);
+		String row = "#pending-quota-requests article[data-id='" + id + "']";
+		assertThat(find(row + " h3").getText()).isEqualTo(team.tenant());
+		assertThat(find(row + " .asked").getText()).isEqualTo("Asks 8 guaranteed, up to 16");
+		assertThat(find(row + " .held").getText()).isEqualTo("Holds 0 guaranteed, up to 8 now");
+		assertThat(find(row + " .why").getText()).isEqualTo("The spring training runs");
+		assertThat(find(row).getText()).contains("Asked by " + teamAdmin);
 		assertThat(find(row + " time").getAttribute("datetime")).isNotBlank();
+		fullScreenshot("laptop-admin_quota_requests");
 		submit("#approve-" + id);
 		assertThat(find("#notice").getText())
 			.isEqualTo("Approved the quota request of " + team.tenant() + ": its quota is changed.");
@@ -85,6 +89,7 @@ class QuotaRequestBrowserTests extends ConsoleBrowserTest {
 		submit("#deny-" + id);
 		assertThat(find("#deny-reason-" + id + "-error").getText()).startsWith("Say why you deny it");
 		assertThat(find("#deny-reason-" + id).getAttribute("aria-invalid")).isEqualTo("true");
+		screenshot("laptop-admin_quota_request_denial_reason");
 		assertThat(count("SELECT count(*) FROM quota_request WHERE id = ?::uuid AND status = 'PENDING'", id))
 			.isEqualTo(1);
 
