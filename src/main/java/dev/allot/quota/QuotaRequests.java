@@ -22,6 +22,7 @@ import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -48,15 +49,18 @@ public class QuotaRequests {
 
 	private final AuditLog audit;
 
+	private final ApplicationEventPublisher events;
+
 	private final Clock clock;
 
 	QuotaRequests(JdbcClient jdbc, QuotaRepository repository, Quotas quotas, Tenancy tenancy, AuditLog audit,
-			Clock clock) {
+			ApplicationEventPublisher events, Clock clock) {
 		this.jdbc = jdbc;
 		this.repository = repository;
 		this.quotas = quotas;
 		this.tenancy = tenancy;
 		this.audit = audit;
+		this.events = events;
 		this.clock = clock;
 	}
 
@@ -136,6 +140,11 @@ public class QuotaRequests {
 			.update();
 		QuotaRequest after = find(before.id()).orElseThrow();
 		audit.record(new AuditRecord(before.tenant(), action, "quota-request", before.id().toString(), before, after));
+		if (status != QuotaRequest.Status.WITHDRAWN) {
+			// the tenant's admins wait for the answer: billing tells them, once this commits
+			events.publishEvent(new QuotaRequestDecided(after.id(), after.tenant(), status, reason, caller.subject(),
+					after.decidedAt() == null ? clock.instant() : after.decidedAt()));
+		}
 		return after;
 	}
 

@@ -1,5 +1,6 @@
 package dev.allot.quota;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -8,6 +9,7 @@ import dev.allot.support.FleetTest;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Quota requests (issue 31, part 2): a tenant admin asks, a platform admin approves (applied with the checks of a
@@ -109,6 +111,44 @@ class QuotaRequestTests extends FleetTest {
 		assertThat(api.post(requests(tenant) + "/" + id + "/withdraw", tenantToken(tenant, "TENANT_ADMIN")).json()
 			.get("status")
 			.asString()).isEqualTo("WITHDRAWN");
+	}
+
+	@Test
+	void eachDecisionTellsTheTenantOnceAndAWithdrawalTellsNothing() {
+		String type = newGpuType();
+		String tenant = newTenant();
+		String admin = tenantToken(tenant, "TENANT_ADMIN");
+		String denied = api.post(requests(tenant), admin, asking(type, 0, 8)).json().get("id").asString();
+		assertThat(api.post("/api/v1/quota-requests/" + denied + "/deny", adminToken(),
+				Map.of("reason", "ask again next quarter")).status()).isEqualTo(200);
+		String approved = api.post(requests(tenant), admin, asking(type, 0, 4)).json().get("id").asString();
+		assertThat(api.post("/api/v1/quota-requests/" + approved + "/approve", adminToken(), Map.of()).status())
+			.isEqualTo(200);
+		String withdrawn = api.post(requests(tenant), admin, asking(type, 0, 2)).json().get("id").asString();
+		assertThat(api.post(requests(tenant) + "/" + withdrawn + "/withdraw", admin).status()).isEqualTo(200);
+
+		await().atMost(Duration.ofSeconds(20)).until(() -> told(tenant, denied) == 1 && told(tenant, approved) == 1);
+		Api.Response notices = api.get("/api/v1/tenants/" + tenant + "/notifications", admin);
+		var denial = notices.json().get("items").valueStream()
+			.filter(n -> denied.equals(n.get("details").get("quotaRequestId").asString()))
+			.findFirst()
+			.orElseThrow();
+		assertThat(denial.get("kind").asString()).isEqualTo("QUOTA_REQUEST_DECIDED");
+		assertThat(denial.get("details").get("outcome").asString()).isEqualTo("DENIED");
+		assertThat(denial.get("message").asString()).endsWith("was denied: ask again next quarter");
+		assertThat(told(tenant, withdrawn)).isZero();
+		assertThat(count("SELECT count(*) FROM notification n JOIN tenant t ON t.id = n.tenant_id "
+				+ "WHERE t.slug = ? AND n.kind = 'QUOTA_REQUEST_DECIDED'", tenant)).isEqualTo(2);
+	}
+
+	/** The tenant's notifications of the decision of this request. */
+	private long told(String tenant, String request) {
+		return count("SELECT count(*) FROM notification n JOIN tenant t ON t.id = n.tenant_id WHERE t.slug = ? "
+				+ "AND n.kind = 'QUOTA_REQUEST_DECIDED' AND n.details ->> 'quotaRequestId' = ?", tenant, request);
+	}
+
+	private long count(String sql, Object... params) {
+		return jdbc.sql(sql).params(params).query(Long.class).single();
 	}
 
 	private List<String> audited(String id) {

@@ -30,6 +30,7 @@ record NoticeView(String headline, Notification notice, @Nullable String reserva
 			case "RESERVATION_PREEMPTED" -> "Preempted";
 			case "NODE_NOT_REPLACED" -> "A node is out of service";
 			case "RESERVATION_FAILED" -> "Failed";
+			case "QUOTA_REQUEST_DECIDED" -> "Quota request decided";
 			default -> "Notice";
 		};
 	}

@@ -127,7 +127,7 @@ record QuotaForm(@Nullable String gpuType, @Nullable String guaranteedGpus, @Nul
 		}
 	}
 
-	private static @Nullable Integer count(@Nullable String value, String field, FormErrors errors) {
+	static @Nullable Integer count(@Nullable String value, String field, FormErrors errors) {
 		try {
 			int number = Integer.parseInt(clean(value));
 			if (number < 0 || number > MAX_GPUS) {

@@ -7,11 +7,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.allot.inventory.GpuType;
 import dev.allot.inventory.Inventory;
 import dev.allot.quota.QuotaPolicy;
+import dev.allot.quota.QuotaRequest;
+import dev.allot.quota.QuotaRequests;
 import dev.allot.quota.Quotas;
 import dev.allot.quota.RateCard;
 import dev.allot.shared.AllotException;
@@ -34,8 +38,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
- * Admin → Quotas: every tenant's policies with what it holds now and ahead; per tenant, edit a GPU type's
- * policy. Before a save that leaves existing reservations above a limit, the page lists them and asks again.
+ * Admin → Quotas: every tenant's policies with what it holds now and ahead, and the quota requests waiting for a
+ * decision (approved or denied with a reason here); per tenant, edit a GPU type's policy. Before a save that leaves
+ * existing reservations above a limit, the page lists them and asks again.
  */
 @UiController
 class QuotasAdminPage {
@@ -56,6 +61,10 @@ class QuotasAdminPage {
 	record PolicyRow(QuotaPolicy policy, QuotaStanding standing, String currency) {
 	}
 
+	/** A request waiting for a decision: what it asks, per GPU type, against what the tenant holds now. */
+	record PendingRow(QuotaRequest request, List<QuotaAsk> asks) {
+	}
+
 	/**
 	 * A GPU type's card on a tenant's page: the saved policy (null for a new one), the form's values, what the
 	 * tenant holds against the saved policy, and, while editing, against the proposed one.
@@ -66,6 +75,8 @@ class QuotasAdminPage {
 
 	private final Quotas quotas;
 
+	private final QuotaRequests requests;
+
 	private final Tenancy tenancy;
 
 	private final Inventory inventory;
@@ -74,8 +85,10 @@ class QuotasAdminPage {
 
 	private final Clock clock;
 
-	QuotasAdminPage(Quotas quotas, Tenancy tenancy, Inventory inventory, QuotaUsageReads usage, Clock clock) {
+	QuotasAdminPage(Quotas quotas, QuotaRequests requests, Tenancy tenancy, Inventory inventory,
+			QuotaUsageReads usage, Clock clock) {
 		this.quotas = quotas;
+		this.requests = requests;
 		this.tenancy = tenancy;
 		this.inventory = inventory;
 		this.usage = usage;
@@ -84,6 +97,49 @@ class QuotasAdminPage {
 
 	@GetMapping("/admin/quotas")
 	String overview(Caller caller, Model model, @RequestParam(defaultValue = "0") int page) {
+		return overview(caller, model, page, new FormErrors());
+	}
+
+	/** Applies the request; refused (guarantees beyond capacity, say), it stays pending and the page says why. */
+	@PostMapping("/admin/quota-requests/{id}/approve")
+	String approve(Caller caller, Model model, HttpServletResponse response, @PathVariable UUID id,
+			RedirectAttributes redirect) {
+		return decide(caller, model, response, id, redirect, () -> requests.approve(caller, id, null),
+				": its quota is changed.");
+	}
+
+	@PostMapping("/admin/quota-requests/{id}/deny")
+	String deny(Caller caller, Model model, HttpServletResponse response, @PathVariable UUID id,
+			@RequestParam(defaultValue = "") String reason, RedirectAttributes redirect) {
+		if (reason.isBlank() || reason.strip().length() > QuotaRequestForm.MAX_REASON) {
+			response.setStatus(400);
+			return overview(caller, model, 0, new FormErrors().add("reason-" + id, "Say why you deny it, in at most "
+					+ QuotaRequestForm.MAX_REASON + " characters: the team reads it"));
+		}
+		return decide(caller, model, response, id, redirect, () -> requests.deny(caller, id, reason.strip()),
+				"; the team reads your reason.");
+	}
+
+	/** Decides; refused, the overview says why on the request's row (whatever field it names: the row has none). */
+	private String decide(Caller caller, Model model, HttpServletResponse response, UUID id,
+			RedirectAttributes redirect, Supplier<QuotaRequest> decision, String outcome) {
+		try {
+			QuotaRequest decided = decision.get();
+			redirect.addFlashAttribute("notice", (decided.status() == QuotaRequest.Status.APPROVED ? "Approved"
+					: "Denied") + " the quota request of " + decided.tenant() + outcome);
+			return "redirect:/admin/quotas";
+		}
+		catch (AllotException refused) {
+			if (refused.status() == 404) {
+				throw refused;
+			}
+			response.setStatus(refused.status());
+			return overview(caller, model, 0,
+					new FormErrors().add("request-" + id, String.valueOf(refused.getMessage())));
+		}
+	}
+
+	private String overview(Caller caller, Model model, int page, FormErrors errors) {
 		caller.requireReadsEverything();
 		Instant now = clock.instant();
 		PageResponse<Tenant> tenants = tenancy.tenants(caller, new PageQuery(Math.max(page, 0), PAGE_SIZE));
@@ -98,6 +154,12 @@ class QuotasAdminPage {
 		model.addAttribute("rows", rows);
 		model.addAttribute("overcommitted", quotas.overcommitted());
 		model.addAttribute("lastPage", Math.max(0, (tenants.totalItems() - 1) / PAGE_SIZE));
+		model.addAttribute("pending", requests.all(caller, QuotaRequest.Status.PENDING, new PageQuery(0, PAGE_SIZE))
+			.items().stream()
+			.map(r -> new PendingRow(r, QuotaAsk.of(r.policies(), quotas.quota(caller, r.tenant()).policies())))
+			.toList());
+		model.addAttribute("canDecide", caller.isPlatformAdmin());
+		model.addAttribute("errors", errors);
 		return "admin/quotas";
 	}
 

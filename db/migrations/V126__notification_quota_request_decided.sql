@@ -1,0 +1,5 @@
+-- A decided quota request is told to its tenant (issue 31): notification QUOTA_REQUEST_DECIDED.
+ALTER TABLE notification DROP CONSTRAINT notification_kind_check,
+    ADD CONSTRAINT notification_kind_check CHECK (kind IN ('BUDGET_THRESHOLD', 'IDLE_RESERVATION',
+        'IDLE_RECLAIM_NOTICE', 'IDLE_RELEASED', 'RESERVATION_PREEMPTED', 'NODE_NOT_REPLACED', 'RESERVATION_FAILED',
+        'APPROVAL_REQUESTED', 'APPROVAL_DECIDED', 'QUOTA_REQUEST_DECIDED'));
