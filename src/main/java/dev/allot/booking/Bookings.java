@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
@@ -211,16 +213,16 @@ public class Bookings {
 	 * Runs a booking transaction again when it lost a race ({@link Contended}), up to {@value #CONTENDED_ATTEMPTS}
 	 * times in all, the last two {@code patient} (waiting for the locks others hold instead of passing them by).
 	 */
-	private <T> T retryingLostRaces(java.util.function.Function<Boolean, T> attempt) {
-		for (int attempt_ = 1;; attempt_++) {
+	private <T> T retryingLostRaces(Function<Boolean, T> attempt) {
+		for (int tries = 1;; tries++) {
 			try {
-				return attempt.apply(attempt_ >= CONTENDED_ATTEMPTS - 1);
+				return attempt.apply(tries >= CONTENDED_ATTEMPTS - 1);
 			}
 			catch (Contended lost) {
-				if (attempt_ >= CONTENDED_ATTEMPTS) {
+				if (tries >= CONTENDED_ATTEMPTS) {
 					throw lost.refusal;
 				}
-				BookingTransactions.pause(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 40L * attempt_));
+				BookingTransactions.pause(ThreadLocalRandom.current().nextLong(10, 40L * tries));
 			}
 		}
 	}

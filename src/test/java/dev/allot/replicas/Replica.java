@@ -77,6 +77,10 @@ final class Replica implements AutoCloseable {
 				// woken by a change the other made would find that cluster gone and build it again (with real drivers
 				// both replicas see the same clusters)
 				"--allot.provisioning.lifecycle.wake-on-changes=false",
+				// and for the same reason no timed reconciler pass within a test: one on the replica that did not build
+				// a cluster rebuilt it, a second provision of the cluster (a CI run whose clusters served across the
+				// default two-minute pass)
+				"--allot.provisioning.lifecycle.reconcile-interval=PT6H",
 				// each replica's executions carry its name in scheduled_tasks.picked_by
 				"--db-scheduler.scheduler-name=" + name));
 		command.addAll(settings);
