@@ -314,19 +314,21 @@ public class BookingQueue implements QueuedBookings {
 	/** Expires every queued reservation whose latest start has passed; answers how many. */
 	public int expireDue() {
 		Instant now = clock.instant();
-		List<Queued> due = jdbc.sql("""
+		List<Due> due = jdbc.sql("""
 				SELECT id, tenant_id, tenant_slug FROM reservation
 				WHERE lifecycle_status = 'QUEUED' AND cancelled_at IS NULL AND queue_latest < ?
 				ORDER BY queue_latest LIMIT 500""")
 			.param(Timestamp.from(now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1))))
-			.query((rs, n) -> new Queued(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3), "",
-					0, Duration.ZERO, now, now, now))
+			.query((rs, n) -> new Due(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3)))
 			.list();
 		int expired = 0;
-		for (Queued q : due) {
+		for (Due q : due) {
 			expired += expire(q.tenantId(), q.tenant(), q.id(), "No capacity freed before its latest start") ? 1 : 0;
 		}
 		return expired;
+	}
+
+	private record Due(UUID id, UUID tenantId, String tenant) {
 	}
 
 	private boolean expire(UUID tenantId, String tenant, UUID id, String reason) {
@@ -358,14 +360,6 @@ public class BookingQueue implements QueuedBookings {
 
 	@Async
 	@TransactionalEventListener(fallbackExecution = true)
-	void on(ReservationDecided decided) {
-		if (decided.outcome() != ReservationDecided.Outcome.APPROVED) {
-			wake();
-		}
-	}
-
-	@Async
-	@TransactionalEventListener(fallbackExecution = true)
 	void on(ReservationFailed failed) {
 		wake();
 	}
@@ -380,6 +374,14 @@ public class BookingQueue implements QueuedBookings {
 	@TransactionalEventListener(fallbackExecution = true)
 	void on(NodeStateChanged changed) {
 		wake();
+	}
+
+	@Async
+	@TransactionalEventListener(fallbackExecution = true)
+	void on(ReservationDecided decided) {
+		if (decided.outcome() != ReservationDecided.Outcome.APPROVED) {
+			wake();
+		}
 	}
 
 	/** Asks for a drain; one already asked for and not yet begun covers this one too. */

@@ -253,16 +253,12 @@ public class Quotas {
 			throw InvalidInputException.of("step", "makes more than 500 steps: take a longer step or a shorter window");
 		}
 		QuotaPolicy policy = repository.policy(tenant.id(), type.id()).orElse(null);
-		UsageSteps usage = repository.usage(tenant.id(), type.id(), new TimeWindow(from, to));
-		List<StandingStep> steps = new ArrayList<>();
+		List<Instant> bounds = new ArrayList<>();
 		for (Instant start = from; start.isBefore(to); start = start.plus(step)) {
-			Instant end = start.plus(step).isBefore(to) ? start.plus(step) : to;
-			int held = usage.levelAt(start);
-			for (int level : usage.breaks().subMap(start, false, end, false).values()) {
-				held = Math.max(held, level);
-			}
-			steps.add(StandingStep.of(policy, start, held));
+			bounds.add(start);
 		}
+		bounds.add(to);
+		List<StandingStep> steps = steps(tenant, type, policy, bounds);
 		YearMonth month = YearMonth.from(clock.instant().atZone(java.time.ZoneOffset.UTC));
 		List<ProjectStanding> projects = repository.projectCaps(tenant.id(), type.id())
 			.stream()
@@ -272,6 +268,32 @@ public class Quotas {
 			.toList();
 		return new Standing(tenantSlug, type.code(), step, steps, policy == null ? null : policy.approval(), projects,
 				List.of());
+	}
+
+	/**
+	 * The standing between consecutive {@code bounds}, from one read of the usage: for steps of unequal length, such
+	 * as a viewer's days, which one fixed step cannot follow where the clocks change.
+	 */
+	@Transactional(readOnly = true)
+	public List<StandingStep> standingSteps(Caller caller, String tenantSlug, String gpuTypeCode, List<Instant> bounds) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		GpuType type = gpuType(gpuTypeCode);
+		return steps(tenant, type, repository.policy(tenant.id(), type.id()).orElse(null), bounds);
+	}
+
+	/** For each span between consecutive bounds, the most the tenant holds in it. */
+	private List<StandingStep> steps(Tenant tenant, GpuType type, @Nullable QuotaPolicy policy, List<Instant> bounds) {
+		UsageSteps usage = repository.usage(tenant.id(), type.id(), new TimeWindow(bounds.getFirst(), bounds.getLast()));
+		List<StandingStep> steps = new ArrayList<>();
+		for (int i = 0; i + 1 < bounds.size(); i++) {
+			Instant start = bounds.get(i);
+			int held = usage.levelAt(start);
+			for (int level : usage.breaks().subMap(start, false, bounds.get(i + 1), false).values()) {
+				held = Math.max(held, level);
+			}
+			steps.add(StandingStep.of(policy, start, held));
+		}
+		return steps;
 	}
 
 	// Rate cards

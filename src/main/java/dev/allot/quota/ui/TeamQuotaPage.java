@@ -1,7 +1,6 @@
 package dev.allot.quota.ui;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,22 +127,9 @@ class TeamQuotaPage {
 		model.addAttribute("days", DAYS);
 		List<Instant> days = ViewerTimes.of(request).dayStarts(clock.instant(), DAYS);
 		model.addAttribute("cards", held.stream()
-			.map(policy -> new Card(policy, windows(policy), standing(caller, tenant, policy.gpuType(), days)))
+			.map(policy -> new Card(policy, windows(policy), quotas.standingSteps(caller, tenant, policy.gpuType(), days)))
 			.toList());
 		return "tenant/quota";
-	}
-
-	/**
-	 * Day by day in the viewer's zone: one read a day, because a day there is not always 24 hours long (the clocks
-	 * change), which one fixed step cannot follow.
-	 */
-	private List<Quotas.StandingStep> standing(Caller caller, String tenant, String gpuType, List<Instant> days) {
-		List<Quotas.StandingStep> steps = new ArrayList<>();
-		for (int day = 0; day + 1 < days.size(); day++) {
-			Duration length = Duration.between(days.get(day), days.get(day + 1));
-			steps.addAll(quotas.standing(caller, tenant, gpuType, days.get(day), days.get(day + 1), length).steps());
-		}
-		return steps;
 	}
 
 	/** The GPU types a request may name, the team's own first: what it most likely asks more of. */
