@@ -74,6 +74,28 @@ class ModularityTests {
 		}
 	}
 
+	/**
+	 * Issue 26: one class decides cluster transitions. The steps that talk to the driver report what happened; only
+	 * {@code ClusterTransitions} turns that into a state and stores it (before, six classes decided through sixteen
+	 * calls, and they disagreed on when a degraded cluster recovers).
+	 */
+	@Test
+	void onlyClusterTransitionsMovesACluster() {
+		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages("dev.allot");
+		Set<String> moves = Set.of("startBuilding", "installingDrivers", "runningAcceptanceTests", "handOver",
+				"degrade", "recover", "startDeleting", "deleted", "fail");
+		com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
+			.that().doNotHaveFullyQualifiedName("dev.allot.provisioning.lifecycle.ClusterTransitions")
+			.and().doNotHaveFullyQualifiedName("dev.allot.provisioning.lifecycle.Cluster")
+			.should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe("a transition of Cluster",
+					call -> call.getTargetOwner().getFullName().equals("dev.allot.provisioning.lifecycle.Cluster")
+							&& moves.contains(call.getName())))
+			.orShould().callMethod("dev.allot.provisioning.lifecycle.Clusters", "moved",
+					"dev.allot.provisioning.lifecycle.Cluster", "dev.allot.provisioning.lifecycle.Cluster")
+			.check(classes);
+	}
+
 	@Test
 	void writesModuleDocumentation() {
 		new Documenter(modules).writeModulesAsPlantUml().writeIndividualModulesAsPlantUml();

@@ -68,6 +68,53 @@ class PreemptedClusterLifecycleTests extends ReclaimingLifecycleTest {
 	}
 
 	@Test
+	void theGuaranteedClusterIsBuiltOnTheNodeAlreadyFreeDuringTheNoticeAndOnlyTheFreedNodeIsAddedAndCheckedAfter() {
+		Reclaim r = borrowerRunning(8);
+		String victimNode = fake.clusters().get(UUID.fromString(r.victim())).nodes().getFirst();
+		String freeNode = r.guaranteed().nodes().stream().filter(n -> !n.equals(victimNode)).findFirst().orElseThrow();
+		String guaranteed = reclaimAtTheNoticesEnd(r);
+		Instant noticeEnd = noticeEnd(r.victim());
+		Instant start = startOf(r.guaranteed(), guaranteed);
+
+		// A lead time before its start, inside the notice: built and checked on the free node, waiting for the other
+		runDueAt(start.minus(Duration.ofMinutes(15)));
+		JsonNode partly = cluster(r.guaranteed(), guaranteed);
+		assertThat(partly.get("state").asString()).isEqualTo("RUNNING_ACCEPTANCE_TESTS");
+		assertThat(fake.clusters().get(UUID.fromString(guaranteed)).nodes()).containsExactly(freeNode);
+		assertThat(partly.get("nodes").valueStream().map(n -> n.get("hostname").asString() + " "
+				+ n.get("health").asString())).containsExactly(freeNode + " PASSED");
+		assertThat(partly.get("timeline").valueStream().map(e -> e.get("detail").asString()))
+			.anySatisfy(d -> assertThat(d).startsWith("Built and checked on " + freeNode + ", 1 of the 2 nodes booked; "
+					+ victimNode + " joins"));
+		JsonNode last = partly.get("timeline").get(partly.get("timeline").size() - 1);
+		assertThat(last.get("outcome").asString()).isEqualTo("WAITING");
+		assertThat(last.get("detail").asString()).startsWith("Waiting for node " + victimNode + ", free at "
+				+ dev.allot.shared.UtcText.of(noticeEnd));
+		assertThat(partly.get("timeline").valueStream().map(e -> e.get("outcome").asString()))
+			.doesNotContain("RETRYING", "GAVE_UP");
+		long checksOfTheFreeNode = fake.calls().stream().filter(c -> c.startsWith("health ") && c.endsWith(" " + freeNode))
+			.count();
+		assertThat(checksOfTheFreeNode).isPositive();
+		assertThat(reservationStatus(r.guaranteed(), guaranteed)).isEqualTo("PROVISIONING");
+
+		// The notice ends: the borrower's cluster goes; the freed node joins, is checked, and the cluster is READY
+		// with both nodes before its start, the free node not checked again
+		runDueAt(noticeEnd);
+		assertThat(cluster(r.borrower(), r.victim()).get("state").asString()).isEqualTo("DELETED");
+		advanceApplicationClock(Duration.between(now(), noticeEnd.plusSeconds(30)));
+		runDueAt(noticeEnd.plusSeconds(30));
+		JsonNode ready = cluster(r.guaranteed(), guaranteed);
+		assertThat(ready.get("state").asString()).isEqualTo("READY");
+		assertThat(Instant.parse(ready.get("readyAt").asString())).isBefore(start);
+		assertThat(fake.clusters().get(UUID.fromString(guaranteed)).nodes()).containsExactlyInAnyOrder(freeNode,
+				victimNode);
+		assertThat(ready.get("nodes").valueStream().map(n -> n.get("health").asString())).containsOnly("PASSED");
+		assertThat(fake.calls().stream().filter(c -> c.startsWith("health ") && c.endsWith(" " + freeNode)).count())
+			.isEqualTo(checksOfTheFreeNode);
+		assertThat(fake.calls()).anyMatch(c -> c.startsWith("health ") && c.endsWith(" " + victimNode));
+	}
+
+	@Test
 	void aGuaranteedClusterWhoseNodesAreStillHeldAfterItsStartPlusTheGraceFailsAndItsTenantIsTold() {
 		Reclaim r = borrowerRunningOnTheWholePool();
 		String guaranteed = reclaimAtTheNoticesEnd(r);

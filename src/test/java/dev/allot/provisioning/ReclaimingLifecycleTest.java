@@ -35,6 +35,11 @@ abstract class ReclaimingLifecycleTest extends LifecycleTest {
 	}
 
 	Reclaim borrowerRunningOnTheWholePool() {
+		return borrowerRunning(16);
+	}
+
+	/** The same 2-node pool, the borrower's READY cluster on {@code gpus} of its 16 GPUs. */
+	Reclaim borrowerRunning(int gpus) {
 		String type = newGpuType();
 		setRateCard(type);
 		String pool = newPool(type, 8);
@@ -46,7 +51,7 @@ abstract class ReclaimingLifecycleTest extends LifecycleTest {
 		Setup guaranteed = setup(2, nodes, pool, type);
 
 		Instant start = now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(2));
-		String victim = bookAndAwaitSchedule(borrower, 16, start, hour(8), "SLURM");
+		String victim = bookAndAwaitSchedule(borrower, gpus, start, hour(8), "SLURM");
 		runDueAt(start);
 		assertThat(cluster(borrower, victim).get("state").asString()).isEqualTo("READY");
 		return new Reclaim(borrower, guaranteed, victim);

@@ -2,9 +2,6 @@ package dev.allot.replicas;
 
 import java.net.http.HttpClient;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -12,12 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import dev.allot.support.Api;
-import dev.allot.support.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -46,7 +41,7 @@ class TwoReplicasTests {
 
 	static final int MAX_GPUS = 24;
 
-	static String database;
+	static ScratchDatabase database;
 
 	static JdbcClient db;
 
@@ -70,14 +65,9 @@ class TwoReplicasTests {
 
 	@BeforeAll
 	static void twoReplicasOnOneDatabase() throws Exception {
-		TestDatabase.Connection server = TestDatabase.get();
-		database = "allot_replicas_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);
-		try (Connection admin = DriverManager.getConnection(server.url(), server.username(), server.password());
-				Statement statement = admin.createStatement()) {
-			statement.execute("CREATE DATABASE " + database);
-		}
-		String url = withDatabase(server.url(), database);
-		db = JdbcClient.create(new DriverManagerDataSource(url, server.username(), server.password()));
+		database = ScratchDatabase.create("allot_replicas_");
+		String url = database.url();
+		db = JdbcClient.create(new DriverManagerDataSource(url, database.username(), database.password()));
 		Path logs = Path.of("target", "replicas").toAbsolutePath();
 		List<String> settings = List.of("--db-scheduler.heartbeat-interval=1s", "--db-scheduler.missed-heartbeats-limit=4",
 				"--db-scheduler.polling-interval=1s", "--allot.billing.meter-every=PT2S", "--allot.billing.settle=PT1S",
@@ -88,13 +78,13 @@ class TwoReplicasTests {
 		// the load balancer's address, the issuer both replicas sign and accept tokens as: here A's own
 		int portA = Replica.freePort();
 		String publicUrl = "http://127.0.0.1:" + portA;
-		a = Replica.start("replica-a", portA, publicUrl, url, server.username(), server.password(), logs, settings);
-		b = Replica.start("replica-b", Replica.freePort(), publicUrl, url, server.username(), server.password(), logs,
+		a = Replica.start("replica-a", portA, publicUrl, url, database.username(), database.password(), logs, settings);
+		b = Replica.start("replica-b", Replica.freePort(), publicUrl, url, database.username(), database.password(), logs,
 				settings);
 		a.awaitReady(Duration.ofMinutes(5));
 		b.awaitReady(Duration.ofMinutes(5));
 		System.out.printf("Two replicas: both ready in %.1f s (ports %d and %d, database %s)%n",
-				(System.nanoTime() - started) / 1e9, a.port, b.port, database);
+				(System.nanoTime() - started) / 1e9, a.port, b.port, database.name());
 
 		fleet = new ReplicaFleet(a.api());
 		String contendedType = fleet.gpuType();
@@ -115,11 +105,7 @@ class TwoReplicasTests {
 			replica.close();
 		}
 		if (database != null) {
-			TestDatabase.Connection server = TestDatabase.get();
-			try (Connection admin = DriverManager.getConnection(server.url(), server.username(), server.password());
-					Statement statement = admin.createStatement()) {
-				statement.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-			}
+			database.drop();
 		}
 	}
 

@@ -81,6 +81,13 @@ public record ClusterBlueprint(UUID reservationId, String tenant, String project
 		return new ClusterRef(reservationId, tenant);
 	}
 
+	/** The same cluster on these of its nodes: a build that starts with the nodes already free. */
+	public ClusterBlueprint onNodes(List<String> some) {
+		require(nodes.containsAll(some), "a cluster is built only on its own nodes");
+		return new ClusterBlueprint(reservationId, tenant, project, some, gpusPerNode, startsAt, endsAt, orchestrator,
+				cudaDriver, sharedMemoryGi, volumes, sshPublicKeys, loginUsers, keysFor);
+	}
+
 	public int totalGpus() {
 		return nodes.size() * gpusPerNode;
 	}

@@ -19,4 +19,9 @@ public record ProvisionedCluster(ClusterRef ref, List<String> nodes, ClusterAcce
 		steps = List.copyOf(steps);
 	}
 
+	/** The same cluster, as it stands once its nodes were brought to these. */
+	public ProvisionedCluster onNodes(List<String> converged) {
+		return new ProvisionedCluster(ref, converged, access, volumes, steps);
+	}
+
 }

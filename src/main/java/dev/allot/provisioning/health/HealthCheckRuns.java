@@ -17,6 +17,7 @@ import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
 import dev.allot.provisioning.lifecycle.Timeline;
@@ -59,9 +60,13 @@ public class HealthCheckRuns {
 
 	private final ClusterAllReduce allReduce;
 
+	private final ClusterTransitions transitions;
+
 	HealthCheckRuns(HealthCheckStore store, Clusters clusters, ClusterDrivers drivers, Timeline timeline,
 			TransactionTemplate transactions, Clock clock, ReservationLifecycle reservations, NodeChecks nodeChecks,
-			Remediation remediation, ApplicationEventPublisher events, ClusterAllReduce allReduce) {
+			Remediation remediation, ApplicationEventPublisher events, ClusterAllReduce allReduce,
+			ClusterTransitions transitions) {
+		this.transitions = transitions;
 		this.allReduce = allReduce;
 		this.events = events;
 		this.remediation = remediation;
@@ -194,18 +199,8 @@ public class HealthCheckRuns {
 				return result == null ? node : new NodeHealth(node.hostname(), node.state(),
 						result.passed() ? "PASSED" : "FAILED", check.kind() + ": " + result.summary());
 			}).toList();
-			clusters.built(check.reservationId(), cluster.endpoints(), nodes);
-			ClusterState state = cluster.state();
-			if (!passed && state == ClusterState.READY) {
-				String reason = between != null ? Remediation.shorten(between, 600) : String.join(", ", failed);
-				clusters.moved(cluster, cluster.degrade(DEGRADED_BY_CHECK + reason, now));
-				state = ClusterState.DEGRADED;
-			}
-			else if (passed && state == ClusterState.DEGRADED && cluster.stateReason() != null
-					&& cluster.stateReason().startsWith(DEGRADED_BY_CHECK)) {
-				clusters.moved(cluster, cluster.recover(now));
-				state = ClusterState.READY;
-			}
+			ClusterState state = transitions.judged(cluster, nodes, passed ? null
+					: between != null ? Remediation.shorten(between, 600) : String.join(", ", failed));
 			timeline.record(check.reservationId(), Timeline.HEALTH_CHECK, passed ? "SUCCEEDED" : "FAILED",
 					state, attempt, Remediation.shorten(detail + " (check " + check.id() + ").", 4000));
 			return true;

@@ -13,6 +13,7 @@ import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
 import dev.allot.provisioning.lifecycle.Timeline;
@@ -58,9 +59,13 @@ public class RebootRechecks {
 
 	private final ApplicationEventPublisher events;
 
+	private final ClusterTransitions transitions;
+
 	RebootRechecks(Clusters clusters, ClusterDrivers drivers, ReservationLifecycle reservations, NodeChecks nodeChecks,
 			Remediation remediation, Timeline timeline, HealthProperties properties, JdbcClient jdbc,
-			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events,
+			ClusterTransitions transitions) {
+		this.transitions = transitions;
 		this.clusters = clusters;
 		this.drivers = drivers;
 		this.reservations = reservations;
@@ -107,14 +112,7 @@ public class RebootRechecks {
 				.map(n -> !n.hostname().equals(node) ? n
 						: new NodeHealth(n.hostname(), n.state(), "PASSED", outcome.detail() + " (after its reboot)"))
 				.toList();
-			clusters.built(reservationId, current.endpoints(), nodes);
-			ClusterState state = current.state();
-			boolean healthy = nodes.stream().noneMatch(n -> n.health().equals("FAILED"));
-			if (healthy && state == ClusterState.DEGRADED && current.stateReason() != null
-					&& current.stateReason().startsWith(HealthCheckRuns.DEGRADED_BY_CHECK)) {
-				clusters.moved(current, current.recover(clock.instant()));
-				state = ClusterState.READY;
-			}
+			ClusterState state = transitions.judged(current, nodes, null);
 			events.publishEvent(new NodeDegradationEnded(reservationId, node, clock.instant(),
 					kind + " passed after the reboot"));
 			timeline.record(reservationId, Timeline.REMEDIATION, "SUCCEEDED", state, null, Remediation.shorten(node

@@ -24,6 +24,7 @@ import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterReconciler;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterState;
@@ -99,9 +100,13 @@ public class Remediation {
 
 	private final ClusterSchedule schedule;
 
+	private final ClusterTransitions transitions;
+
 	Remediation(ClusterDrivers drivers, Clusters clusters, ReservationLifecycle reservations, Inventory inventory,
 			ClusterReconciler reconciler, Timeline timeline, AuditLog audit, HealthProperties properties, JdbcClient jdbc,
-			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, ClusterSchedule schedule) {
+			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, ClusterSchedule schedule,
+			ClusterTransitions transitions) {
+		this.transitions = transitions;
 		this.schedule = schedule;
 		this.events = events;
 		this.drivers = drivers;
@@ -231,12 +236,7 @@ public class Remediation {
 				: done.check(next).map(NodeChecks.Outcome::detail).orElse("not checked on this pool");
 		transactions.executeWithoutResult(status -> {
 			Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
-			ClusterState state = current.state();
-			boolean healthy = current.nodes().stream().noneMatch(n -> n.health().equals("FAILED"));
-			if (healthy && state == ClusterState.DEGRADED) {
-				clusters.moved(current, current.recover(clock.instant()));
-				state = ClusterState.READY;
-			}
+			ClusterState state = transitions.judged(current, current.nodes(), null);
 			timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", state, null, shorten(node
 					+ " was taken out of service (" + reason + "): replaced by " + next + " in the running cluster ("
 					+ how + ").", 4000));
@@ -256,13 +256,8 @@ public class Remediation {
 			Cluster current = clusters.findForUpdate(reservationId).orElse(null);
 			boolean live = false;
 			if (current != null) {
-				ClusterState state = current.state();
-				if (current.open() && state.isServing()) {
-					clusters.moved(current, current.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + shorten(why, 300),
-							clock.instant()));
-					state = ClusterState.DEGRADED;
-					live = true;
-				}
+				live = current.open() && current.state().isServing();
+				ClusterState state = transitions.judged(current, current.nodes(), shorten(why, 300));
 				timeline.record(reservationId, Timeline.REMEDIATION, "FAILED", state, null,
 						shorten("A health check failed on " + why + ".", 4000));
 			}

@@ -62,12 +62,12 @@ public record Cluster(UUID reservationId, String tenant, String pool, Orchestrat
 	}
 
 	/** Still usable, but something is wrong; a degraded cluster may be degraded again for another reason. */
-	public Cluster degrade(String reason, Instant now) {
+	Cluster degrade(String reason, Instant now) {
 		return moveTo(ClusterState.DEGRADED, reason, now, ClusterState.READY, ClusterState.DEGRADED);
 	}
 
 	/** What degraded the cluster is mended. */
-	public Cluster recover(Instant now) {
+	Cluster recover(Instant now) {
 		return moveTo(ClusterState.READY, null, now, ClusterState.DEGRADED);
 	}
 

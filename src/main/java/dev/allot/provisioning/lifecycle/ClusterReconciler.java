@@ -19,7 +19,6 @@ import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.NodesUnavailableException;
-import dev.allot.provisioning.health.HealthCheckRuns;
 import dev.allot.provisioning.health.NodeChecks;
 import dev.allot.provisioning.health.NodeHealth;
 import org.slf4j.Logger;
@@ -106,9 +105,13 @@ public class ClusterReconciler {
 
 	private final Clock clock;
 
+	private final ClusterTransitions transitions;
+
 	ClusterReconciler(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers,
 			ClusterSchedule schedule, Timeline timeline, NodeChecks nodeChecks, LifecycleProperties properties,
-			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock,
+			ClusterTransitions transitions) {
+		this.transitions = transitions;
 		this.clusters = clusters;
 		this.reservations = reservations;
 		this.drivers = drivers;
@@ -297,12 +300,9 @@ public class ClusterReconciler {
 				failed.add(node);
 			}
 		}
-		clusters.built(id, current.endpoints(), nodes);
-		ClusterState state = current.state();
-		if (!failed.isEmpty() && state == ClusterState.READY) {
-			clusters.moved(current, current.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + String.join(", ", failed)
-					+ " after it joined the cluster", now));
-			state = ClusterState.DEGRADED;
+		ClusterState state = transitions.judged(current, nodes,
+				failed.isEmpty() ? null : String.join(", ", failed) + " after it joined the cluster");
+		if (!failed.isEmpty()) {
 			Reservation reservation = reservations.find(id).orElseThrow();
 			failed.forEach(node -> events.publishEvent(new NodeDegraded(id, reservation.tenant(), node, now,
 					"acceptance failed after it joined the cluster")));

@@ -80,7 +80,7 @@ public class Clusters {
 	 * Stores a transition the cluster made ({@code after}, from {@code before}); false, storing nothing, when another
 	 * step moved the cluster first.
 	 */
-	public boolean moved(Cluster before, Cluster after) {
+	boolean moved(Cluster before, Cluster after) {
 		return jdbc.sql("""
 				UPDATE cluster SET state = ?, state_reason = ?, failure_reason = ?, state_changed_at = ?
 				WHERE reservation_id = ? AND state = ?""")

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
 
-import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.provisioning.ClusterTornDown;
@@ -35,8 +34,12 @@ public class Failures {
 
 	private final Clock clock;
 
+	private final ClusterTransitions transitions;
+
 	Failures(Clusters clusters, ReservationLifecycle reservations, ClusterSchedule schedule, Timeline timeline,
-			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock,
+			ClusterTransitions transitions) {
+		this.transitions = transitions;
 		this.clusters = clusters;
 		this.reservations = reservations;
 		this.schedule = schedule;
@@ -59,17 +62,15 @@ public class Failures {
 				return;
 			}
 			Instant now = clock.instant();
-			if (cluster.state().isServing()) {
-				clusters.moved(cluster, cluster.degrade(reason, now));
+			boolean cancelled = reservations.find(reservationId).orElseThrow().status(now) == ReservationStatus.CANCELLED;
+			if (transitions.gaveUp(cluster, reason).state() == ClusterState.DEGRADED) {
 				timeline.record(reservationId, step, "GAVE_UP", ClusterState.DEGRADED, attempt,
 						"Gave up updating the cluster: " + reason + ". It stays usable until the window ends.");
 				return;
 			}
-			Reservation reservation = reservations.find(reservationId).orElseThrow();
-			if (reservation.status(now) != ReservationStatus.CANCELLED) {
+			if (!cancelled) {
 				reservations.markFailed(reservationId, reason);
 			}
-			clusters.moved(cluster, cluster.fail(reason, now));
 			timeline.record(reservationId, step, "GAVE_UP", ClusterState.FAILED, attempt, "Gave up: " + reason
 					+ ". The reservation failed: its nodes are released and nothing is charged.");
 			schedule.cancel(ClusterSchedule.PROVISION, reservationId);
@@ -87,7 +88,7 @@ public class Failures {
 			Instant now = clock.instant();
 			String why = "Teardown gave up: " + reason + ". What remains of the cluster on pool " + cluster.pool()
 					+ " must be removed by an admin.";
-			clusters.moved(cluster, cluster.fail(why, now));
+			transitions.failed(cluster, why);
 			clusters.close(reservationId, false, now);
 			timeline.record(reservationId, Timeline.TEARDOWN, "GAVE_UP", ClusterState.FAILED, attempt, why);
 			if (cluster.everBuilt()) {

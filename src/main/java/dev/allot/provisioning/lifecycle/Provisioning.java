@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import dev.allot.booking.Holding;
@@ -100,11 +100,14 @@ public class Provisioning {
 
 	private final ClusterVolumes volumes;
 
+	private final ClusterTransitions transitions;
+
 	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
 			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce, TenantLogins logins,
-			ClusterVolumes volumes) {
+			ClusterVolumes volumes, ClusterTransitions transitions) {
+		this.transitions = transitions;
 		this.volumes = volumes;
 		this.allReduce = allReduce;
 		this.logins = logins;
@@ -133,7 +136,7 @@ public class Provisioning {
 			switch (plan.kind()) {
 				case SKIP -> {
 				}
-				case BUILD -> build(plan.reservation(), attempt);
+				case BUILD -> build(plan.reservation(), plan.cluster(), attempt);
 				case CONVERGE -> converge(plan.reservation(), attempt);
 				case CLEAN -> removeWhatWasBuilt(plan.cluster().ref(), plan.cluster().pool(), attempt);
 			}
@@ -240,16 +243,20 @@ public class Provisioning {
 			return new Plan(Kind.CONVERGE, reservation, cluster);
 		}
 		boolean resumed = cluster.state().isBuilding();
-		clusters.moved(cluster, cluster.startBuilding(now));
-		clusters.startedBuilding(id, now);
+		transitions.buildStarted(cluster);
 		timeline.record(id, Timeline.PROVISION, "STARTED", ClusterState.CREATING, attempt,
 				(resumed ? "Building again" : "Building") + " a " + cluster.orchestrator() + " cluster on "
 						+ String.join(", ", reservation.nodes()) + " (" + step.why() + ").");
 		return new Plan(Kind.BUILD, reservation, cluster);
 	}
 
-	/** CREATING: the driver builds the cluster (or finds it built by an earlier attempt). */
-	private void build(Reservation reservation, int attempt) {
+	/**
+	 * CREATING: the driver builds the cluster (or finds it built by an earlier attempt) on the reservation's nodes
+	 * that are free now. A node another reservation or cluster still has (a preempted one's, during its notice) is
+	 * waited for: the cluster is built and checked on the others meanwhile, and the node joins when it is free, so
+	 * that only it is left to add and check then. The cluster is handed over once it has every node.
+	 */
+	private void build(Reservation reservation, Cluster before, int attempt) {
 		UUID id = reservation.id();
 		ClusterDriver driver = drivers.forPool(reservation.pool());
 		List<String> outOfService = reservations.nodesOutOfService(id);
@@ -258,41 +265,62 @@ public class Provisioning {
 					attempt, Timeline.PROVISION);
 			return;
 		}
-		requireNodesLetGo(reservation);
-		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant()));
+		List<String> held = nodesStillHeld(reservation);
+		List<String> free = reservation.nodes().stream().filter(node -> !held.contains(node)).toList();
+		if (free.isEmpty()) {
+			throw NodesUnavailableException.heldByAnother(held, "still held by another cluster");
+		}
+		ClusterBlueprint whole = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant()));
+		ClusterBlueprint spec = held.isEmpty() ? whole : whole.onNodes(free);
 
-		ProvisionedCluster built = driver.provision(spec);
+		ProvisionedCluster built = converged(driver, spec, driver.provision(spec));
 		Endpoints endpoints = Endpoints.of(built.access());
 		List<NodeHealth> created = built.nodes().stream().map(n -> new NodeHealth(n, null, "NOT_CHECKED", null)).toList();
-		Overtaken overtaken = advance(id, ClusterState.CREATING, Cluster::installingDrivers, attempt,
+		Overtaken overtaken = advance(id, ClusterState.CREATING, transitions::built, attempt,
 				"Created on " + String.join(", ", built.nodes()) + "; reach it at " + describe(endpoints) + "."
 						+ volumes.created(id, built.volumes()),
 				endpoints, created, built.steps().stream().map(BuildStep::line).toList());
+		List<NodeHealth> passedBefore = before.nodes().stream().filter(n -> "PASSED".equals(n.health())).toList();
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt,
-				() -> verify(reservation, spec, driver, built, endpoints, attempt));
+				() -> verify(reservation, spec, driver, built, endpoints, attempt, passedBefore, held));
 	}
 
 	/**
-	 * A cluster built a lead time before its window must not take a node the one before still has: the node is
-	 * another reservation's until that allocation ends (and its cluster's until its teardown removed it). The build
-	 * then waits for it, whatever the driver would allow (a driver that checks nothing, two windows back to back).
+	 * A cluster an earlier attempt built on fewer nodes (some were still held then, or one was replaced since) is
+	 * brought to exactly the blueprint's nodes: a driver may keep the nodes it had on a repeated provision.
 	 */
-	private void requireNodesLetGo(Reservation reservation) {
+	private static ProvisionedCluster converged(ClusterDriver driver, ClusterBlueprint spec, ProvisionedCluster built) {
+		List<String> joining = spec.nodes().stream().filter(node -> !built.nodes().contains(node)).toList();
+		List<String> leaving = built.nodes().stream().filter(node -> !spec.nodes().contains(node)).toList();
+		if (!joining.isEmpty()) {
+			driver.addNodes(spec.ref(), joining);
+		}
+		if (!leaving.isEmpty()) {
+			driver.removeNodes(spec.ref(), leaving);
+		}
+		return joining.isEmpty() && leaving.isEmpty() ? built : built.onNodes(spec.nodes());
+	}
+
+	/**
+	 * The reservation's nodes that another reservation or cluster still has: a cluster built a lead time before
+	 * its window must not take a node the one before still has. The node is another reservation's until that
+	 * allocation ends (and its cluster's until its teardown removed it), whatever the driver would allow (a driver
+	 * that checks nothing, two windows back to back).
+	 */
+	private List<String> nodesStillHeld(Reservation reservation) {
 		Instant now = clock.instant();
 		java.util.Set<String> held = new java.util.TreeSet<>(clusters.inOtherClusters(reservation.id(), reservation.nodes()));
 		// another reservation's holding that has begun and runs on: its cluster has the node, or will at once
 		reservations.heldBefore(reservation.id(), now)
 			.stream()
-			.filter(h -> !h.from().isAfter(now))
+			.filter(h -> !h.from().isAfter(now) && reservation.nodes().contains(h.node()))
 			.forEach(h -> held.add(h.node()));
-		if (!held.isEmpty()) {
-			throw NodesUnavailableException.heldByAnother(List.copyOf(held), "still held by another cluster");
-		}
+		return List.copyOf(held);
 	}
 
 	/** INSTALLING_DRIVERS: the driver finds every part of the cluster, with the CUDA driver chosen at booking. */
 	private void verify(Reservation reservation, ClusterBlueprint spec, ClusterDriver driver, ProvisionedCluster built,
-			Endpoints endpoints, int attempt) {
+			Endpoints endpoints, int attempt, List<NodeHealth> passedBefore, List<String> awaited) {
 		UUID id = reservation.id();
 		ClusterStatus status = driver.status(spec.ref());
 		if (status.phase() != ClusterStatus.Phase.READY) {
@@ -304,15 +332,24 @@ public class Provisioning {
 			.map(n -> new NodeHealth(n, status.nodeStates().get(n), "NOT_CHECKED", null))
 			.toList();
 		// Only what the driver's status read back: what was built is listed, step by step, at CREATING.
-		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, Cluster::runningAcceptanceTests, attempt,
+		Overtaken overtaken = advance(id, ClusterState.INSTALLING_DRIVERS, transitions::verified, attempt,
 				"The driver reads every part it built back from the " + spec.orchestrator() + " cluster."
 						+ SharedMemoryNote.of(spec, built.access()),
 				endpoints, nodes, List.of());
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {
-			List<NodeChecks.Outcome> outcomes = acceptance(driver, reservation, spec, nodes);
+			List<String> passed = hostnames(passedBefore);
+			List<NodeChecks.Outcome> outcomes = acceptance(driver, reservation, spec,
+					nodes.stream().filter(n -> !passed.contains(n.hostname())).toList());
 			List<NodeHealth> checked = new ArrayList<>();
 			List<NodeChecks.Outcome> failed = new ArrayList<>();
 			for (NodeHealth node : nodes) {
+				NodeHealth earlier = passedBefore.stream().filter(n -> n.hostname().equals(node.hostname())).findFirst()
+					.orElse(null);
+				if (earlier != null) {
+					// checked by this build before it waited for the rest: it has been in this cluster since
+					checked.add(new NodeHealth(node.hostname(), node.state(), "PASSED", earlier.detail()));
+					continue;
+				}
 				NodeChecks.Outcome outcome = outcomes.stream().filter(o -> o.node().equals(node.hostname())).findFirst()
 					.orElse(null);
 				if (outcome == null) {
@@ -329,11 +366,41 @@ public class Provisioning {
 					failed.add(outcome);
 				}
 			}
+			if (!awaited.isEmpty()) {
+				waitForTheRest(reservation, endpoints, checked, awaited, attempt);
+				return;
+			}
 			String problem = failed.isEmpty() ? acrossNodes(driver, reservation, spec, checked, failed, attempt) : null;
 			Overtaken handedOver = handOver(reservation, spec, endpoints, checked, driver.supportsHealthChecks(),
 					failed, problem, attempt);
 			unlessOvertaken(handedOver, spec.ref(), reservation.pool(), attempt, () -> {
 			});
+		});
+	}
+
+	/**
+	 * Built and checked on the nodes that were free: the cluster keeps what it has (its nodes and their checks, stored
+	 * for the next attempt) and waits for the rest, which the step adds and checks as soon as they are free. The wait
+	 * itself is {@link #waitFor}'s, as for a build that could start on no node.
+	 */
+	private void waitForTheRest(Reservation reservation, Endpoints endpoints, List<NodeHealth> checked,
+			List<String> awaited, int attempt) {
+		UUID id = reservation.id();
+		Overtaken overtaken = transactions.execute(status -> {
+			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
+			if (cluster.state() != ClusterState.RUNNING_ACCEPTANCE_TESTS || !cluster.open()) {
+				return overtaken(cluster, attempt);
+			}
+			clusters.built(id, endpoints, checked);
+			timeline.record(id, Timeline.PROVISION, "PROGRESSED", cluster.state(), attempt, "Built and checked on "
+					+ String.join(", ", hostnames(checked)) + ", " + checked.size() + " of the "
+					+ reservation.nodes().size() + " nodes booked; " + String.join(", ", awaited)
+					+ (awaited.size() == 1 ? " joins" : " join") + " as soon as another cluster lets go of "
+					+ (awaited.size() == 1 ? "it" : "them") + ", and the cluster is handed over with every node.");
+			return Overtaken.NO;
+		});
+		unlessOvertaken(overtaken, new ClusterRef(id, reservation.tenant()), reservation.pool(), attempt, () -> {
+			throw NodesUnavailableException.heldByAnother(awaited, "still held by another cluster");
 		});
 	}
 
@@ -445,15 +512,14 @@ public class Provisioning {
 	}
 
 	/** Moves to the next state unless another step overtook this one; records the progress. */
-	private Overtaken advance(UUID id, ClusterState from, BiFunction<Cluster, Instant, Cluster> next, int attempt,
+	private Overtaken advance(UUID id, ClusterState from, UnaryOperator<Cluster> next, int attempt,
 			String detail, Endpoints endpoints, List<NodeHealth> nodes, List<String> done) {
 		return transactions.execute(status -> {
 			Cluster cluster = clusters.findForUpdate(id).orElseThrow();
 			if (cluster.state() != from || !cluster.open()) {
 				return overtaken(cluster, attempt);
 			}
-			Cluster moved = next.apply(cluster, clock.instant());
-			clusters.moved(cluster, moved);
+			Cluster moved = next.apply(cluster);
 			clusters.built(id, endpoints, nodes);
 			timeline.record(id, Timeline.PROVISION, "PROGRESSED", moved.state(), attempt, detail);
 			done.forEach(line -> timeline.record(id, Timeline.PROVISION, "PROGRESSED", moved.state(), attempt, line));
@@ -498,12 +564,12 @@ public class Provisioning {
 				// RUNNING_ACCEPTANCE_TESTS; removing what was built now spares it the wait.
 				return Overtaken.BY_TEARDOWN;
 			}
-			Cluster ready = cluster.handOver(now);
-			clusters.moved(cluster, ready);
-			clusters.ready(id, now);
+			String failedCheck = !failed.isEmpty()
+					? failed.stream().map(NodeChecks.Outcome::node).collect(Collectors.joining(", ")) + " before handover"
+					: problem;
+			transitions.handedOver(cluster, failedCheck, now);
 			clusters.built(id, endpoints, nodes);
 			if (failed.isEmpty() && problem != null) {
-				clusters.moved(ready, ready.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + problem, now));
 				timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.DEGRADED, attempt,
 						"Every node passed " + acceptanceKinds() + ", but NCCL_ALL_REDUCE failed on " + problem
 								+ ": handed over DEGRADED.");
@@ -515,9 +581,6 @@ public class Provisioning {
 			}
 			else {
 				String why = failed.stream().map(o -> o.node() + " (" + o.detail() + ")").collect(Collectors.joining("; "));
-				clusters.moved(ready, ready.degrade(HealthCheckRuns.DEGRADED_BY_CHECK
-						+ failed.stream().map(NodeChecks.Outcome::node).collect(Collectors.joining(", "))
-						+ " before handover", now));
 				timeline.record(id, Timeline.PROVISION, "SUCCEEDED", ClusterState.DEGRADED, attempt,
 						"Acceptance failed on " + why + " and no healthy node could replace it: handed over DEGRADED.");
 				// the tenant is not charged for a failed node from handover until it passes or is replaced (billing)
@@ -543,12 +606,7 @@ public class Provisioning {
 				// Torn down while the driver converged: what the driver just (re)built must go.
 				return Overtaken.BY_TEARDOWN;
 			}
-			ClusterState state = cluster.state();
-			if (state == ClusterState.DEGRADED && cluster.stateReason() != null
-					&& !cluster.stateReason().startsWith(HealthCheckRuns.DEGRADED_BY_CHECK)) {
-				clusters.moved(cluster, cluster.recover(clock.instant()));
-				state = ClusterState.READY;
-			}
+			ClusterState state = transitions.updated(cluster);
 			timeline.record(reservation.id(), Timeline.PROVISION, "SUCCEEDED", state, attempt,
 					"The cluster holds the window until " + reservation.endsAt() + "."
 							+ converged.steps().stream().map(step -> " " + step.line())

@@ -63,9 +63,12 @@ public class Teardown {
 
 	private final ClusterVolumes volumes;
 
+	private final ClusterTransitions transitions;
+
 	Teardown(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, TransactionTemplate transactions,
-			ApplicationEventPublisher events, Clock clock, ClusterVolumes volumes) {
+			ApplicationEventPublisher events, Clock clock, ClusterVolumes volumes, ClusterTransitions transitions) {
+		this.transitions = transitions;
 		this.volumes = volumes;
 		this.clusters = clusters;
 		this.reservations = reservations;
@@ -147,21 +150,14 @@ public class Teardown {
 		else if (live && neverReady(reservation, status)) {
 			why = "The window ended at " + reservation.endsAt() + " before the cluster was ready";
 			reservations.markFailed(id, why);
-			current = moved(current, current.fail(why, now));
+			current = transitions.failed(current, why);
 			timeline.record(id, Timeline.TEARDOWN, "FAILED", current.state(), attempt,
 					why + ". The reservation failed: nothing is charged.");
 		}
-		if (current.state() != ClusterState.FAILED && current.state() != ClusterState.DELETING) {
-			current = moved(current, current.startDeleting(why, now));
-		}
+		current = transitions.tearingDown(current, why);
 		timeline.record(id, Timeline.TEARDOWN, "STARTED", current.state(), attempt,
 				(cluster.everBuilt() ? "Tearing down" : "Closing") + " (" + why + ").");
 		return new Plan(cluster.everBuilt() ? Kind.REMOVE : Kind.NOTHING_BUILT, cluster, null);
-	}
-
-	private Cluster moved(Cluster before, Cluster after) {
-		clusters.moved(before, after);
-		return after;
 	}
 
 	/** The window is over and the cluster never became ready (provisioning still trying, or never started). */
@@ -177,10 +173,7 @@ public class Teardown {
 				return;
 			}
 			Instant now = clock.instant();
-			boolean failed = cluster.state() == ClusterState.FAILED;
-			if (!failed) {
-				clusters.moved(cluster, cluster.deleted(now));
-			}
+			boolean failed = transitions.tornDown(cluster).state() == ClusterState.FAILED;
 			clusters.close(id, true, now);
 			volumes.tornDown(id);
 			timeline.record(id, Timeline.TEARDOWN, "SUCCEEDED", failed ? ClusterState.FAILED : ClusterState.DELETED,
