@@ -31,11 +31,39 @@
     }
   }
 
+  // The groups closed, as the URL says: a list of keys, or "none" (all open by choice); null when it says nothing,
+  // and the first drawing then closes every group if the pools would not fit the screen.
   function collapsedFromUrl() {
     var value = new URLSearchParams(window.location.search).get('collapsed');
+    if (value === null) {
+      return null;
+    }
     var set = {};
-    (value ? value.split(',') : []).forEach(function (key) { set[key] = true; });
+    (value && value !== 'none' ? value.split(',') : []).forEach(function (key) { set[key] = true; });
     return set;
+  }
+
+  // Past a screenful (every row at the smallest height the grid draws), the groups start closed, and a note says
+  // so: 200 pools become a summary row per GPU type and region, each opened on demand.
+  function collapseToFit(data) {
+    var note = document.getElementById('collapsed-note');
+    if (state.collapsed !== null) {
+      return;
+    }
+    state.collapsed = {};
+    var all = groups(data.pools);
+    var rows = all.length + data.pools.length;
+    var top = root.getBoundingClientRect().top + window.scrollY;
+    var smallest = root.clientWidth < PHONE ? TOUCH : 8;
+    if (all.length > 1 && rows * smallest > window.innerHeight - top - 34) {
+      all.forEach(function (g) { state.collapsed[g.key] = true; });
+      if (note) {
+        note.textContent = data.pools.length + ' pools do not fit the screen, so their ' + all.length
+          + ' groups (GPU type and region) are closed: each row sums its pools. Open a group (▸) to see its pools, '
+          + 'or Expand all.';
+        note.hidden = false;
+      }
+    }
   }
 
   // ---- reading -------------------------------------------------------------------------------------------------
@@ -81,6 +109,7 @@
   // All rows, read once: from the page or from /calendar/data.
   function show(data) {
     state.data = data;
+    collapseToFit(data);
     listen(data.pools);
     render();
     loadedAt = Date.now();
@@ -226,6 +255,7 @@
       group.total = 0;
       group.free = new Array(n).fill(0);
       group.mine = new Array(n).fill(0);
+      group.nodeFreeHours = new Array(n).fill(0);
       group.unhealthy = 0;
       group.pools.forEach(function (pool) {
         group.total += pool.total;
@@ -233,6 +263,8 @@
         for (var i = 0; i < n; i++) {
           group.free[i] += pool.free[i];
           group.mine[i] += pool.mine[i];
+          // at least: the hours one pool of the group has a node free
+          group.nodeFreeHours[i] = Math.max(group.nodeFreeHours[i], pool.nodeFreeHours[i]);
         }
       });
     });
@@ -304,6 +336,62 @@
     return now >= Date.parse(data.end) ? L.width : null;
   }
 
+  // Where the run of cells from `from` on that `same` holds together ends (one cell, unless merging).
+  function runEnd(columns, from, merge, same) {
+    var end = from + 1;
+    while (merge && end < columns.length && same(end)) {
+      end++;
+    }
+    return end;
+  }
+
+  function hoursOf(col) {
+    return Math.round((Date.parse(col.end) - Date.parse(col.start)) / 3600000);
+  }
+
+  // One row's cells. Where cells are drawn without gaps (4 px or narrower: the hourly views), a run of equal cells
+  // is one rectangle: the 14-day hourly view of 50 pools draws a few thousand instead of 16,800, and looks the same.
+  // A day that is not free all day but has a node free in some of its hours gets a bar along its top, as long as
+  // the share of those hours.
+  function cells(parts, row, y, L, cellW, cellH, markH, marks) {
+    var cols = state.data.columns;
+    var merge = L.cell <= 4;
+    var daily = state.data.step === 'day';
+    var levels = row.free.map(function (free) { return level(free, row.total); });
+    var runs = 0;
+    var i = 0;
+    while (i < cols.length) {
+      var end = runEnd(levels, i, merge, function (n) { return levels[n] === levels[i]; });
+      parts.push('<rect class="c l' + levels[i] + '" x="' + (L.label + i * L.cell).toFixed(2) + '" y="' + y
+        + '" width="' + (merge ? (end - i) * L.cell : cellW).toFixed(2) + '" height="' + cellH + '"/>');
+      runs++;
+      i = end;
+    }
+    var j = 0;
+    while (marks && j < cols.length) {
+      if (row.mine[j] <= 0) {
+        j++;
+        continue;
+      }
+      var markEnd = runEnd(levels, j, merge, function (n) { return row.mine[n] > 0; });
+      parts.push('<rect class="mine" x="' + (L.label + j * L.cell).toFixed(2) + '" y="' + (y + cellH - markH)
+        + '" width="' + (merge ? (markEnd - j) * L.cell : cellW).toFixed(2) + '" height="' + markH + '"/>');
+      j = markEnd;
+    }
+    if (daily) {
+      var barH = Math.max(2, Math.round(cellH * 0.3));
+      for (var k = 0; k < cols.length; k++) {
+        var hours = hoursOf(cols[k]);
+        var some = row.nodeFreeHours[k];
+        if (some > 0 && some < hours) {
+          parts.push('<rect class="fh" x="' + (L.label + k * L.cell).toFixed(2) + '" y="' + y + '" width="'
+            + (cellW * some / hours).toFixed(2) + '" height="' + barH + '"/>');
+        }
+      }
+    }
+    return runs;
+  }
+
   function render() {
     var started = performance.now();
     var data = state.data;
@@ -344,6 +432,7 @@
     var cellW = Math.max(0.5, L.cell - (L.cell > 4 ? 1 : 0));
     var cellH = L.row - 1;
     var markH = Math.max(2, Math.round(L.row * 0.3));
+    var drawn = 0;
     state.rows.forEach(function (row, r) {
       var y = L.axis + r * L.row;
       var mid = (y + L.row / 2 + fontSize / 2.8).toFixed(1);
@@ -357,16 +446,7 @@
           parts.push('<text class="warn" x="' + (L.label - 14) + '" y="' + mid + '" font-size="' + fontSize + '">⚠<title>'
             + esc(outages(pool)) + '</title></text>');
         }
-        for (var i = 0; i < cols.length; i++) {
-          parts.push('<rect class="c l' + level(pool.free[i], pool.total) + '" x="' + (L.label + i * L.cell).toFixed(2)
-            + '" y="' + y + '" width="' + cellW.toFixed(2) + '" height="' + cellH + '"/>');
-        }
-        for (var j = 0; j < cols.length; j++) {
-          if (pool.mine[j] > 0) {
-            parts.push('<rect class="mine" x="' + (L.label + j * L.cell).toFixed(2) + '" y="' + (y + cellH - markH)
-              + '" width="' + cellW.toFixed(2) + '" height="' + markH + '"/>');
-          }
-        }
+        drawn += cells(parts, pool, y, L, cellW, cellH, markH, true);
         if (pool.unhealthy > 0 && pool.total > 0) {
           // Out of service now and until someone returns the nodes: hatched from now on, as a share of the row.
           var from = nowX(data, L);
@@ -383,14 +463,7 @@
         parts.push('<rect class="group-band" x="0" y="' + y + '" width="' + L.label + '" height="' + cellH + '"/>');
         parts.push('<text class="group-name" x="2" y="' + mid + '" font-size="' + fontSize + '">' + (open ? '▾ ' : '▸ ')
           + esc(group.gpuType + ' · ' + group.region + ' (' + group.pools.length + ')') + '</text>');
-        for (var k = 0; k < cols.length; k++) {
-          parts.push('<rect class="c l' + level(group.free[k], group.total) + '" x="' + (L.label + k * L.cell).toFixed(2)
-            + '" y="' + y + '" width="' + cellW.toFixed(2) + '" height="' + cellH + '"/>');
-          if (group.mine[k] > 0 && !open) {
-            parts.push('<rect class="mine" x="' + (L.label + k * L.cell).toFixed(2) + '" y="' + (y + cellH - markH)
-              + '" width="' + cellW.toFixed(2) + '" height="' + markH + '"/>');
-          }
-        }
+        drawn += cells(parts, group, y, L, cellW, cellH, markH, !open);
         parts.push('</g>');
       }
     });
@@ -432,6 +505,7 @@
     }
     state.renders++;
     root.dataset.renderMs = Math.round(performance.now() - started);
+    root.dataset.cellRects = String(drawn);
     if (state.renders === 1) {
       // When the viewer first sees the heatmap, in ms since the navigation began: drawn, then painted (the
       // callback after the next frame runs once that frame is on the screen).
@@ -481,7 +555,8 @@
     if (row.pool) {
       var pool = row.pool;
       text = pool.name + ', ' + when + ': ' + (daily ? 'at least ' : '') + pool.free[c] + ' of ' + pool.total
-        + ' GPUs free' + (daily ? ' all day' : '') + ', ' + pool.allocated[c] + ' allocated';
+        + ' GPUs free' + (daily ? ' all day' : '') + ', ' + pool.allocated[c] + ' allocated'
+        + (daily ? ', a node free in ' + pool.nodeFreeHours[c] + ' of its ' + hoursOf(col) + ' hours' : '');
       text += pool.unhealthy > 0 ? '; ' + outages(pool) : ', 0 out of service';
       if (pool.mine[c] > 0) {
         text += '; your reservations hold ' + pool.mine[c];
@@ -621,10 +696,10 @@
   function keepCollapsedInUrl() {
     var url = new URL(window.location.href);
     var keys = Object.keys(state.collapsed);
-    if (keys.length) {
-      url.searchParams.set('collapsed', keys.join(','));
-    } else {
-      url.searchParams.delete('collapsed');
+    url.searchParams.set('collapsed', keys.length ? keys.join(',') : 'none');
+    var note = document.getElementById('collapsed-note');
+    if (note) {
+      note.hidden = true;
     }
     window.history.replaceState(null, '', url.toString());
   }
@@ -643,9 +718,7 @@
       url.searchParams.set('q', root.dataset.q);
     }
     var keys = Object.keys(state.collapsed);
-    if (keys.length) {
-      url.searchParams.set('collapsed', keys.join(','));
-    }
+    url.searchParams.set('collapsed', keys.length ? keys.join(',') : 'none');
     window.location.href = url.toString();
   }
 
@@ -742,7 +815,6 @@
   var pointerType = 'mouse';
   var tapped = null;
 
-  root.addEventListener('pointerdown', function (event) { pointerType = event.pointerType || 'mouse'; });
 
   function firstTap(at) {
     if (pointerType !== 'touch' && pointerType !== 'pen') {
@@ -761,7 +833,10 @@
     return true;
   }
 
-  root.addEventListener('mousedown', function (event) {
+  // Pointer events, not mouse events: a finger's tap is one too, with its pointerType, whether or not the browser
+  // also makes mouse events of it.
+  root.addEventListener('pointerdown', function (event) {
+    pointerType = event.pointerType || 'mouse';
     var at = hit(event);
     if (!at || event.button !== 0) {
       return;
@@ -770,7 +845,7 @@
     event.preventDefault();
   });
 
-  root.addEventListener('mousemove', function (event) {
+  root.addEventListener('pointermove', function (event) {
     var at = hit(event);
     if (drag) {
       var col = at ? at.col : drag.start.col;
@@ -797,9 +872,14 @@
     tip(at.row, at.col, true);
   });
 
-  root.addEventListener('mouseleave', function () { tip(0, 0, false); });
+  // a finger lifted leaves too: the numbers its tap showed stay
+  root.addEventListener('pointerleave', function (event) {
+    if (event.pointerType === 'mouse') {
+      tip(0, 0, false);
+    }
+  });
 
-  document.addEventListener('mouseup', function (event) {
+  document.addEventListener('pointerup', function (event) {
     if (!drag) {
       return;
     }

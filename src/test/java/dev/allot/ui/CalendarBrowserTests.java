@@ -217,6 +217,32 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 				"71-86 % free", "86-99 % free", "all free (100 %)");
 	}
 
+	@Test
+	void aDayWithNoNodeFreeAllDayStillShowsInHowManyOfItsHoursOneIs() {
+		Team team = team(1, 8, 8, false);
+		bookByApi(team, 8, day(2).plus(Duration.ofHours(10)), day(2).plus(Duration.ofHours(16)));
+		signIn(team.member());
+		openCalendar("days=7&step=day&q=" + team.pool());
+
+		// the fewest free on day 2 is none, but its node is free in 18 of its 24 hours: a bar of 18/24 of the cell
+		assertThat(cells(team.pool()).get(2).getAttribute("class")).isEqualTo("c l0");
+		java.util.List<WebElement> bars = findAll("g[data-pool='" + team.pool() + "'] rect.fh");
+		assertThat(bars).as("only the day that is partly booked").hasSize(1);
+		assertThat(bars.getFirst().getAttribute("x")).isEqualTo(cells(team.pool()).get(2).getAttribute("x"));
+		double cell = Double.parseDouble(cells(team.pool()).get(2).getAttribute("width"));
+		assertThat(Double.parseDouble(bars.getFirst().getAttribute("width"))).isCloseTo(cell * 18 / 24,
+				org.assertj.core.data.Offset.offset(0.02));
+		assertThat(focused(team.pool(), day(2))).contains("at least 0 of 8 GPUs free all day",
+				"a node free in 18 of its 24 hours");
+		assertThat(focused(team.pool(), day(3))).contains("a node free in 24 of its 24 hours");
+		assertThat(find("#legend").getText()).contains("a node free for part of the day");
+
+		// by the hour there is no such bar: each hour is either free or not
+		openCalendar("days=3&step=hour&from=" + day(2).toString().substring(0, 10) + "&q=" + team.pool());
+		assertThat(findAll("g[data-pool='" + team.pool() + "'] rect.fh")).isEmpty();
+		assertThat(find("#legend").getText()).doesNotContain("a node free for part of the day");
+	}
+
 	@SuppressWarnings("unchecked")
 	private java.util.List<Map<String, Object>> columns() {
 		return (java.util.List<Map<String, Object>>) browser

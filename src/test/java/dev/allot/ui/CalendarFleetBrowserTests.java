@@ -64,8 +64,16 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 		signIn(member);
 		viewport(1440, 900);
 		for (int run = 0; run < 2; run++) {
-			measureFirstDraw(tag, run == 0 ? "first" : "again");
+			measureFirstDraw(tag, "days=90&step=day", run == 0 ? "first" : "again");
 		}
+		// 14 days by the hour: 336 columns, where a run of equal hours is drawn as one rectangle
+		for (int run = 0; run < 2; run++) {
+			Map<?, ?> hourly = measureFirstDraw(tag, "days=14&step=hour", run == 0 ? "first, 14 days by hour"
+					: "again, 14 days by hour");
+			assertThat(((Number) hourly.get("cellRects")).longValue()).as("cells drawn as runs")
+				.isLessThan(POOLS * 14 * 24 / 2);
+		}
+		measureFirstDraw(tag, "days=90&step=day", "again");
 		accessible();
 
 		assertThat(findAll("g[data-pool]")).hasSize(POOLS);
@@ -96,13 +104,59 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 	}
 
 	/**
+	 * 200 pools of 4 GPU types in 4 regions (16 groups) on a 1440x900 screen: past a screenful the groups start
+	 * closed, each row summing its pools, and a note says so; a group opens on demand, and the view keeps it.
+	 */
+	@Test
+	void twoHundredPoolsFitTheLaptopScreenAsClosedGroupsThatSaySoAndOpenOnDemand() {
+		String tag = "g" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 30, 1L << 35), 36);
+		List<String> types = List.of(newGpuType(), newGpuType(), newGpuType(), newGpuType());
+		for (int i = 0; i < 200; i++) {
+			String pool = tag + "-p" + i;
+			Api.Response created = api.post("/api/v1/pools", adminToken(), Map.of("name", pool, "gpuType",
+					types.get(i % 4), "gpusPerNode", 8, "region", tag + "-r" + (i / 4) % 4));
+			assertThat(created.status()).as(created.toString()).isEqualTo(201);
+			addNodes(pool, 1);
+		}
+		String tenant = newTenant();
+		String member = newUser();
+		addMember(tenant, member, "MEMBER");
+		signIn(member);
+		viewport(1440, 900);
+		open("/calendar?days=90&step=day&q=" + tag);
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
+
+		assertThat(findAll("g[data-group]")).hasSize(16);
+		assertThat(findAll("g[data-pool]")).as("every group closed").isEmpty();
+		assertThat(find("#collapsed-note").isDisplayed()).isTrue();
+		assertThat(find("#collapsed-note").getText()).contains("200 pools do not fit the screen", "16 groups");
+		assertThat(((Number) browser.executeScript("return document.documentElement.scrollHeight")).longValue())
+			.as("no vertical scrolling").isLessThanOrEqualTo(900);
+		assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).longValue())
+			.as("no horizontal scrolling").isLessThanOrEqualTo(1440);
+		checkAccessibility();
+		screenshot("laptop-calendar_200-pools");
+
+		// the first group opens (Enter on the grid's first row): its pools appear, and the URL keeps the others closed
+		find("#heatmap-svg").sendKeys(org.openqa.selenium.Keys.ENTER);
+		int opened = findAll("g[data-pool]").size();
+		assertThat(opened).as("one group's pools (200 in 16 groups)").isIn(12, 13);
+		assertThat(find("#collapsed-note").isDisplayed()).isFalse();
+		assertThat(browser.getCurrentUrl()).contains("collapsed=");
+		browser.navigate().refresh();
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
+		assertThat(findAll("g[data-pool]")).as("the view kept after a reload").hasSize(opened);
+		checkAccessibility();
+	}
+
+	/**
 	 * Opens the 90-day view and prints how long the viewer waited: from the navigation's start (the browser's own
 	 * clock, so neither WebDriver's polling nor the accessibility check counts) to the first frame painted with the
 	 * heatmap in it, and where that time went (the page, the JSON read if one was made, the drawing).
 	 */
-	private void measureFirstDraw(String tag, String which) {
+	private Map<?, ?> measureFirstDraw(String tag, String view, String which) {
 		long started = System.nanoTime();
-		browser.get(url("/calendar?days=90&step=day&q=" + tag));
+		browser.get(url("/calendar?" + view + "&q=" + tag));
 		new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20))
 			.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
 		long waited = (System.nanoTime() - started) / 1_000_000;
@@ -117,13 +171,15 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 				  domReady: r(nav.domContentLoadedEventEnd),
 				  dataRead: data ? r(data.responseEnd - data.startTime) + ' ms from ' + r(data.startTime) + ' (server '
 				    + r(data.responseStart - data.requestStart) + ' ms, ' + data.encodedBodySize + ' bytes)' : 'none',
-				  cells: document.querySelectorAll('#heatmap-svg rect.c').length };""");
-		System.out.printf("Fleet calendar (%s render): heatmap painted %s ms after navigating to 90 days x %d pools "
+				  cells: document.querySelectorAll('#heatmap-svg rect.c').length,
+				  cellRects: Number(root.dataset.cellRects) };""");
+		System.out.printf("Fleet calendar (%s render): heatmap painted %s ms after navigating to %s x %d pools "
 				+ "(WebDriver saw it after %d ms); page served in %s ms, %s bytes (%s unpacked), received by %s ms, "
-				+ "DOM ready %s ms; JSON read: %s; drawn by %s ms (drawing %s ms, %s cells); load average %s%n", which,
-				t.get("painted"), POOLS, waited, t.get("pageServer"), t.get("pageBytes"), t.get("pageHtmlBytes"),
-				t.get("pageEnd"), t.get("domReady"), t.get("dataRead"), t.get("drawnAt"), t.get("draw"), t.get("cells"),
-				loadAverage());
+				+ "DOM ready %s ms; JSON read: %s; drawn by %s ms (drawing %s ms, %s cell rectangles); load average %s%n",
+				which, t.get("painted"), view, POOLS, waited, t.get("pageServer"), t.get("pageBytes"),
+				t.get("pageHtmlBytes"), t.get("pageEnd"), t.get("domReady"), t.get("dataRead"), t.get("drawnAt"),
+				t.get("draw"), t.get("cells"), loadAverage());
+		return t;
 	}
 
 	/** 40 one-node reservations per pool over the next 88 days, booked through the API by 4 clients at once. */

@@ -137,8 +137,12 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 				return { x: Math.round(box.left + c.x), y: Math.round(box.top + c.y) };""", pool, start.toString());
 	}
 
-	/** A finger's tap at a point of the window (a touch pointer, as on a phone). */
+	/**
+	 * A finger's tap at a point of the window (a touch pointer, as on a phone). The page is told the screen takes
+	 * touch first: without it, Chromium 156 delivers the tap as a mouse click (pointerType "mouse").
+	 */
 	protected void tap(Number x, Number y) {
+		browser.executeCdpCommand("Emulation.setTouchEmulationEnabled", Map.of("enabled", true, "maxTouchPoints", 1));
 		org.openqa.selenium.interactions.PointerInput finger = new org.openqa.selenium.interactions.PointerInput(
 				org.openqa.selenium.interactions.PointerInput.Kind.TOUCH, "finger");
 		org.openqa.selenium.interactions.Sequence tap = new org.openqa.selenium.interactions.Sequence(finger, 0)
@@ -147,6 +151,11 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 			.addAction(finger.createPointerDown(org.openqa.selenium.interactions.PointerInput.MouseButton.LEFT.asArg()))
 			.addAction(finger.createPointerUp(org.openqa.selenium.interactions.PointerInput.MouseButton.LEFT.asArg()));
 		browser.perform(List.of(tap));
+	}
+
+	@org.junit.jupiter.api.AfterEach
+	void noTouchScreen() {
+		browser.executeCdpCommand("Emulation.setTouchEmulationEnabled", Map.of("enabled", false));
 	}
 
 	protected long count(String sql, Object... params) {

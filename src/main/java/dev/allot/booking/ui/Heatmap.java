@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
  * The calendar's data, read once per page (and once per changed pool): every pool's free, allocated and own GPUs
  * per column, the nodes out of service with their reasons, and the columns labelled in the viewer's zone.
  * {@code heatmap.js} draws it. Counts come from the maintained hourly capacity aggregate; a day's column holds
- * the fewest GPUs free at any of its hours. Other tenants' reservations stay anonymous counts.
+ * the fewest GPUs free at any of its hours, and in how many of its hours a node is free. Other tenants'
+ * reservations stay anonymous counts.
  */
 @Component
 class Heatmap {
@@ -63,9 +64,13 @@ class Heatmap {
 	record Outage(String state, @Nullable String reason, int nodes) {
 	}
 
-	/** One pool: its size now, and per column the GPUs free, allocated and held by the viewer's team. */
+	/**
+	 * One pool: its size now, and per column the GPUs free (the fewest at any of its hours), allocated and held by
+	 * the viewer's team, and {@code nodeFreeHours}: in how many of the column's hours at least one whole node is
+	 * free, so that a day whose fewest is none still says how much of it could be booked.
+	 */
 	record Row(String name, String gpuType, String region, int gpusPerNode, int total, int unhealthy,
-			List<Outage> outOfService, int[] free, int[] allocated, int[] mine) {
+			List<Outage> outOfService, int[] free, int[] allocated, int[] mine, int[] nodeFreeHours) {
 	}
 
 	/** Everything the page draws; {@code zone} and {@code zoneAbbreviation} name the zone the labels are in. */
@@ -135,6 +140,7 @@ class Heatmap {
 		int[] free = new int[count];
 		int[] allocated = new int[count];
 		int[] mine = new int[count];
+		int[] nodeFreeHours = new int[count];
 		int total = 0;
 		int unhealthy = 0;
 		int next = 0;
@@ -145,6 +151,9 @@ class Heatmap {
 			while (next < hours.size() && hours.get(next).start().isBefore(to)) {
 				Capacity.Bucket hour = hours.get(next++);
 				fewest = Math.min(fewest, hour.availableGpus());
+				if (hour.availableGpus() >= pool.gpusPerNode()) {
+					nodeFreeHours[column]++;
+				}
 				allocated[column] = Math.max(allocated[column], hour.allocatedGpus());
 				total = Math.max(total, hour.totalGpus());
 				unhealthy = Math.max(unhealthy, hour.unhealthyGpus());
@@ -157,7 +166,7 @@ class Heatmap {
 			}
 		}
 		return new Row(pool.name(), pool.gpuType().code(), pool.region(), pool.gpusPerNode(), total, unhealthy,
-				outages, free, allocated, mine);
+				outages, free, allocated, mine, nodeFreeHours);
 	}
 
 	private static List<Column> columns(CalendarView view, List<Instant> bounds, ZoneId zone) {
