@@ -130,8 +130,10 @@ class ProjectsPage {
 		if (errors.isEmpty() && chosen != null) {
 			try {
 				ProjectMembers.Put put = projectMembers.put(caller, tenant, project, username, chosen);
-				redirect.addFlashAttribute("notice", username + (put.created() ? " joined" : " is now")
-						+ " project " + project + " as " + Words.word(chosen).toLowerCase(Locale.ROOT) + ".");
+				String words = Words.word(chosen).toLowerCase(Locale.ROOT);
+				redirect.addFlashAttribute("notice", put.created()
+						? username + " joined project " + project + " as " + words + "."
+						: username + " is now a " + words + " of project " + project + ".");
 				return "redirect:/tenants/" + tenant + "/projects";
 			}
 			catch (AllotException refused) {
