@@ -135,6 +135,18 @@ public class ProjectMembers {
 		return members;
 	}
 
+	/** Every member of a project (none for an unknown one), for the logins provisioning opens on its clusters. */
+	@Transactional(readOnly = true)
+	public List<ProjectMember> membersOf(String tenantSlug, String projectSlug) {
+		return jdbc.sql("""
+				SELECT m.subject, m.role, m.created_at FROM project_member m JOIN project p ON p.id = m.project_id
+				JOIN tenant t ON t.id = p.tenant_id WHERE t.slug = ? AND p.slug = ? ORDER BY m.subject""")
+			.params(tenantSlug, projectSlug)
+			.query((rs, n) -> new ProjectMember(projectSlug, rs.getString(1), ProjectRole.valueOf(rs.getString(2)),
+					rs.getTimestamp(3).toInstant()))
+			.list();
+	}
+
 	/** The user's project roles, per tenant and project: read on every request, with their tenant roles. */
 	@Transactional(readOnly = true)
 	public Map<String, Map<String, ProjectRole>> rolesOf(String subject) {

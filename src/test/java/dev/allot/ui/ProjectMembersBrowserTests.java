@@ -31,6 +31,8 @@ class ProjectMembersBrowserTests extends ConsoleBrowserTest {
 		assertThat(findAll("#projects tbody tr").stream().map(row -> row.getAttribute("data-project")).toList())
 			.containsExactly("training");
 		assertThat(exists("#create-project")).isFalse();
+		assertThat(exists("#tab-members")).as("the team's members are not theirs to see").isFalse();
+		assertThat(exists("#tab-quota")).isTrue();
 
 		find("tr[data-project='training'] details.manage-members summary").click();
 		find("#pmember-training").sendKeys(newcomer);
@@ -66,6 +68,7 @@ class ProjectMembersBrowserTests extends ConsoleBrowserTest {
 		signIn(admin);
 		open("/tenants/" + team.tenant() + "/projects");
 		assertThat(findAll("#projects details.manage-members")).hasSize(2);
+		assertThat(exists("#tab-members")).isTrue();
 		find("tr[data-project='serving'] details.manage-members summary").click();
 		find("#pmember-serving").sendKeys(newcomer);
 		submit("tr[data-project='serving'] .add-project-member-submit");

@@ -259,7 +259,7 @@ public class Provisioning {
 			return;
 		}
 		requireNodesLetGo(reservation);
-		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant()));
+		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant(), reservation.project()));
 
 		ProvisionedCluster built = driver.provision(spec);
 		Endpoints endpoints = Endpoints.of(built.access());
@@ -535,7 +535,7 @@ public class Provisioning {
 
 	/** An extension (or a repeated step) of a cluster already handed over: the driver converges on the window. */
 	private void converge(Reservation reservation, int attempt) {
-		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant()));
+		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant(), reservation.project()));
 		ProvisionedCluster converged = drivers.forPool(reservation.pool()).provision(spec);
 		Overtaken overtaken = transactions.execute(status -> {
 			Cluster cluster = clusters.findForUpdate(reservation.id()).orElseThrow();

@@ -46,7 +46,7 @@ class ShellAdvice {
 			.flatMap(slug -> choices.stream().filter(choice -> choice.slug().equals(slug)).findFirst())
 			.orElse(null);
 		return new Shell(caller.displayName(), caller.readsEverything(), List.copyOf(choices), currentChoice, path,
-				tenancy.pendingInvitations(caller));
+				tenancy.pendingInvitations(caller), current.filter(slug -> !caller.canRead(slug)).isPresent());
 	}
 
 	private Optional<Shell.TenantChoice> choice(String slug) {
