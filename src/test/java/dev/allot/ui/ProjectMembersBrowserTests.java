@@ -76,6 +76,32 @@ class ProjectMembersBrowserTests extends ConsoleBrowserTest {
 		assertThat(findAll("tr[data-project='serving'] li[data-username='" + newcomer + "']")).hasSize(1);
 	}
 
+	@Test
+	void aTeamAdminScopesAServiceAccountToOneProject() {
+		Team team = team(1, 8, 16, false);
+		newProject(team.tenant(), "serving");
+		String admin = newUser();
+		addMember(team.tenant(), admin, "TENANT_ADMIN");
+		signIn(admin);
+		open("/tenants/" + team.tenant() + "/service-accounts");
+		find("#name").sendKeys("serving-ci");
+		new Select(find("#sa-project")).selectByValue("serving");
+		submit("#create-service-account-submit");
+		assertThat(find("#created-heading").getText()).isEqualTo("Service account serving-ci created");
+		String clientId = find("#client-id").getAttribute("value");
+		assertThat(find("tr[data-client-id='" + clientId + "'] .sa-project").getText()).isEqualTo("serving");
+		assertThat(count("SELECT count(*) FROM service_account WHERE client_id = ? AND project = 'serving' "
+				+ "AND role = 'MEMBER'", clientId)).isEqualTo(1);
+
+		// a team admin account cannot be scoped to a project: said next to the role, and nothing is created
+		find("#name").sendKeys("serving-admin");
+		new Select(find("#sa-role")).selectByValue("TENANT_ADMIN");
+		new Select(find("#sa-project")).selectByValue("serving");
+		submit("#create-service-account-submit");
+		assertThat(find("#sa-role-error").getText()).contains("not a TENANT_ADMIN");
+		assertThat(count("SELECT count(*) FROM service_account WHERE name = 'serving-admin'")).isZero();
+	}
+
 	private String role(Team team, String username) {
 		return jdbc.sql("""
 				SELECT m.role FROM project_member m JOIN project p ON p.id = m.project_id
