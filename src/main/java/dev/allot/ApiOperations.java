@@ -90,6 +90,16 @@ final class ApiOperations {
 				"A project of the tenant (tenant admin).");
 		op("GET", "/tenants/{tenant}/projects/{project}", "getProject", "projects", "Get a project",
 				"One project of the tenant.");
+		op("GET", "/tenants/{tenant}/projects/{project}/members", "listProjectMembers", "projects",
+				"List a project's members", "Users and their role in the project (PROJECT_ADMIN, PROJECT_MEMBER or "
+						+ "PROJECT_VIEWER); readable by whoever sees the project.");
+		op("PUT", "/tenants/{tenant}/projects/{project}/members/{username}", "putProjectMember", "projects",
+				"Give a user a role in a project", "A tenant admin or a PROJECT_ADMIN of the project: 201 when the "
+						+ "user had no role in it, 200 when it is changed. A user with only project roles in a tenant "
+						+ "sees and books only in those projects; an unknown user is 404 unknown_user.");
+		op("DELETE", "/tenants/{tenant}/projects/{project}/members/{username}", "removeProjectMember", "projects",
+				"Remove a user from a project", "A tenant admin or a PROJECT_ADMIN of the project; takes effect on "
+						+ "the user's next request.");
 
 		op("GET", "/tenants/{tenant}/members", "listMembers", "members", "List a tenant's members",
 				"Users and their tenant role.");
@@ -113,7 +123,9 @@ final class ApiOperations {
 				"List service accounts", "The tenant's OAuth2 clients for CI, without their secrets.");
 		op("POST", "/tenants/{tenant}/service-accounts", "createServiceAccount", "service-accounts",
 				"Create a service account",
-				"An OAuth2 client for CI; the answer carries its secret, the only time it is shown.");
+				"An OAuth2 client for CI; the answer carries its secret, the only time it is shown. With a "
+						+ "\"project\" it is scoped to that project: its tokens see and book only there (role MEMBER) "
+						+ "or only read there (role VIEWER).");
 		op("GET", "/tenants/{tenant}/service-accounts/{id}", "getServiceAccount", "service-accounts",
 				"Get a service account", "One service account, without its secret.");
 		op("DELETE", "/tenants/{tenant}/service-accounts/{id}", "revokeServiceAccount", "service-accounts",
@@ -222,8 +234,8 @@ final class ApiOperations {
 				"Extend a reservation", "Moves endsAt later on the same nodes; needs If-Match (428 without it).");
 		op("POST", "/tenants/{tenant}/reservations/{id}/approve", "approveReservation", "reservations",
 				"Approve a booking", "A booking its tenant's policy asks approval for waits as PENDING_APPROVAL, "
-						+ "holding its nodes; approved (by a tenant admin other than its requester, or a platform "
-						+ "admin) it is CONFIRMED at the price quoted, and provisioned and billed from then on.");
+						+ "holding its nodes; approved (by a tenant admin or a project admin of its project other than "
+						+ "its requester, or a platform admin) it is CONFIRMED at the price quoted, and provisioned and billed from then on.");
 		op("POST", "/tenants/{tenant}/reservations/{id}/deny", "denyReservation", "reservations", "Deny a booking",
 				"DENIED, with the reason: its nodes and quota are freed and nothing is charged.");
 		op("POST", "/tenants/{tenant}/reservations/{id}/cancel", "cancelReservation", "reservations",

@@ -17,6 +17,7 @@ import dev.allot.audit.AuditRecord;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.ProjectRole;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
@@ -31,8 +32,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Booking approvals (issue 31): a booking its tenant's policy asks approval for is stored {@code PENDING_APPROVAL}.
  * It holds its nodes and quota, but nothing downstream knows of it: {@link ReservationConfirmed} (which provisioning
- * and billing act on) is published only when it is approved. A tenant admin other than its requester, or a platform
- * admin, approves it ({@code CONFIRMED}, at the price quoted) or denies it ({@code DENIED}); undecided when its hold
+ * and billing act on) is published only when it is approved. A tenant admin or a project admin of its project other
+ * than its requester, or a platform admin, approves it ({@code CONFIRMED}, at the price quoted) or denies it ({@code DENIED}); undecided when its hold
  * ({@code allot.approvals.hold}) runs out, or at its start if sooner, it is {@code EXPIRED}. Denied or expired, its
  * nodes and quota are freed from its start on, so nothing is charged. Every decision is audited.
  */
@@ -160,17 +161,31 @@ public class Approvals {
 	}
 
 	/**
-	 * The pending reservation a caller may decide, locked: a tenant admin of its tenant other than whoever booked it,
-	 * or a platform admin (403 otherwise; 404 to a stranger of the tenant; 409 when it is not pending).
+	 * The pending reservation a caller may decide, locked: a tenant admin of its tenant or a project admin of its
+	 * project, other than whoever booked it, or a platform admin (403 otherwise; 404 to a stranger of the tenant, and
+	 * to a project admin for a reservation of a project they do not see; 409 when it is not pending).
 	 */
 	private Decision decision(Caller caller, String tenantSlug, UUID id) {
-		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.TENANT_ADMIN);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
+		boolean projectAdmin = caller.projectRolesIn(tenantSlug).containsValue(ProjectRole.PROJECT_ADMIN);
+		if (!projectAdmin && !caller.canRead(tenantSlug)) {
+			throw AllotException.forbidden("Deciding a booking needs the role PROJECT_ADMIN in its project");
+		}
+		if (!projectAdmin) {
+			caller.requireRole(tenantSlug, TenantRole.TENANT_ADMIN); // 403 to a member or an auditor, as before
+		}
+		tenant.requireActive();
 		quotas.lock(tenant.id());
 		Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id)
+			.filter(found -> caller.canSeeProject(tenantSlug, found.reservation().project()))
 			.orElseThrow(() -> AllotException.notFound("Reservation " + id));
+		if (!caller.managesProject(tenantSlug, stored.reservation().project())) {
+			throw AllotException.forbidden("Deciding a booking of project " + stored.reservation().project()
+					+ " needs the role TENANT_ADMIN in tenant " + tenantSlug + " or PROJECT_ADMIN in the project");
+		}
 		String requestedBy = reservations.requestedBy(id);
 		if (!caller.isPlatformAdmin() && caller.subject().equals(requestedBy)) {
-			throw AllotException.forbidden("A booking is approved by a tenant admin other than who booked it");
+			throw AllotException.forbidden("A booking is approved by an admin other than who booked it");
 		}
 		stored.reservation().approved(clock.instant()); // refuses one that is not pending, before anything changes
 		return new Decision(tenant, stored);

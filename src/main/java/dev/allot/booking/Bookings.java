@@ -173,7 +173,9 @@ public class Bookings {
 	 */
 	public Booked book(Caller caller, String tenantSlug, @Nullable IdempotencyKey idempotencyKey,
 			BookingRequest asked, BookingQueue.@Nullable StartWindow queueWithin) {
-		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
+		caller.requireBookingIn(tenantSlug, asked.project());
+		tenant.requireActive();
 		BookingRequest request = asked.bookedBy(caller);
 		Target target = target(tenant, request);
 		if (queueWithin != null) {
@@ -519,7 +521,10 @@ public class Bookings {
 
 	@org.springframework.transaction.annotation.Transactional(readOnly = true)
 	public Quote quote(Caller caller, String tenantSlug, BookingRequest request) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
+		if (!caller.canSeeProject(tenantSlug, request.project())) {
+			caller.requireBookingIn(tenantSlug, request.project()); // refuses, naming the projects it may book in
+		}
 		Target target = target(tenant, request);
 		int free = allocations.countFree(target.pool().id(), request.window(), request.cluster().cudaDriver());
 		try {
@@ -549,34 +554,43 @@ public class Bookings {
 		}
 	}
 
+	/** One reservation; a caller confined to some projects of the tenant finds only theirs (404 for others). */
 	public Reservation get(Caller caller, String tenantSlug, UUID id) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
-		return reservations.find(tenant.id(), id).orElseThrow(() -> notFound(id)).reservation();
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
+		return reservations.find(tenant.id(), id)
+			.map(Reservations.Stored::reservation)
+			.filter(found -> caller.canSeeProject(tenantSlug, found.project()))
+			.orElseThrow(() -> notFound(id));
 	}
 
 	public CursorPage<Reservation> list(Caller caller, String tenantSlug, @Nullable ReservationStatus status,
 			@Nullable Instant from, @Nullable Instant to, @Nullable String project, List<Labels.Filter> labels,
 			ListQuery page) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
 		if (from != null && to != null && !to.isAfter(from)) {
 			throw InvalidInputException.of("to", "must be after from");
 		}
-		Reservations.Filter filter = new Reservations.Filter(status, from, to, clock.instant(), project, labels);
+		Reservations.Filter filter = new Reservations.Filter(status, from, to, clock.instant(), project, labels,
+				caller.confinedTo(tenantSlug).orElse(null));
 		return reservations.list(tenant.id(), filter, page);
 	}
 
-	/** The tenant's reservations not cancelled in {@code [from, to)}, at most {@code limit}, in start order. */
+	/**
+	 * The tenant's reservations not cancelled in {@code [from, to)}, at most {@code limit}, in start order (of the
+	 * caller's projects only, for a caller confined to some).
+	 */
 	public List<Held> held(Caller caller, String tenantSlug, Instant from, Instant to, int limit) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
-		return reservations.held(tenant.id(), from, to, limit);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
+		return reservations.held(tenant.id(), from, to, limit, caller.confinedTo(tenantSlug).orElse(null));
 	}
 
 	public Reservation extend(Caller caller, String tenantSlug, UUID id, Instant newEnd, @Nullable String ifMatch) {
-		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
+		Tenant tenant = changing(caller, tenantSlug);
 		return transactions.execute(status -> {
 			quotas.lock(tenant.id());
 			Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id).orElseThrow(() -> notFound(id));
 			Reservation before = stored.reservation();
+			requireChangeOf(caller, before);
 			Instant now = clock.instant();
 			before.requireExtensible(newEnd, ifMatch, now);
 			// the nodes it holds at its end: not one replaced inside its window (out of service, and no longer its)
@@ -608,8 +622,30 @@ public class Bookings {
 	}
 
 	public Reservation cancel(Caller caller, String tenantSlug, UUID id) {
-		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.MEMBER);
-		return cancel(tenant.id(), tenantSlug, id, "reservation.cancelled");
+		Tenant tenant = changing(caller, tenantSlug);
+		return cancel(tenant.id(), tenantSlug, id, "reservation.cancelled", found -> requireChangeOf(caller, found));
+	}
+
+	/**
+	 * The tenant a caller may change reservations of: as before for a caller with only a tenant role (a VIEWER is
+	 * refused before anything is read); a caller with project roles there is checked per reservation
+	 * ({@link #requireChangeOf}).
+	 */
+	private Tenant changing(Caller caller, String tenantSlug) {
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
+		if (caller.projectRolesIn(tenantSlug).isEmpty()) {
+			caller.requireRole(tenantSlug, TenantRole.MEMBER);
+		}
+		tenant.requireActive();
+		return tenant;
+	}
+
+	/** A reservation of a project the caller does not see is not there (404); one it only reads is a 403. */
+	private static void requireChangeOf(Caller caller, Reservation reservation) {
+		if (!caller.canSeeProject(reservation.tenant(), reservation.project())) {
+			throw notFound(reservation.id());
+		}
+		caller.requireBookingIn(reservation.tenant(), reservation.project());
 	}
 
 	/**
@@ -618,14 +654,17 @@ public class Bookings {
 	 * {@code reservation.released-idle}. Refused like a cancel when the reservation has already ended.
 	 */
 	public Reservation releaseIdle(UUID tenantId, String tenantSlug, UUID id) {
-		return cancel(tenantId, tenantSlug, id, "reservation.released-idle");
+		return cancel(tenantId, tenantSlug, id, "reservation.released-idle", found -> {
+		});
 	}
 
-	private Reservation cancel(UUID tenantId, String tenantSlug, UUID id, String action) {
+	private Reservation cancel(UUID tenantId, String tenantSlug, UUID id, String action,
+			java.util.function.Consumer<Reservation> allowed) {
 		return transactions.execute(status -> {
 			quotas.lock(tenantId);
 			Reservations.Stored stored = reservations.findForUpdate(tenantId, id).orElseThrow(() -> notFound(id));
 			Reservation before = stored.reservation();
+			allowed.accept(before);
 			Instant now = clock.instant();
 			Reservation.Cancellation cancellation = before.cancel(now);
 			Instant freedFrom = cancellation.freedFrom();

@@ -208,10 +208,10 @@ public class Capacity {
 
 	private @Nullable Tenant tenant(Caller caller, @Nullable String slug) {
 		if (slug != null) {
-			return tenancy.readable(caller, slug);
+			return tenancy.readableInProjects(caller, slug);
 		}
-		if (caller.tenants().size() == 1) {
-			return tenancy.readable(caller, caller.tenants().keySet().iterator().next());
+		if (caller.tenantsSeen().size() == 1) {
+			return tenancy.readableInProjects(caller, caller.tenantsSeen().iterator().next());
 		}
 		return null;
 	}

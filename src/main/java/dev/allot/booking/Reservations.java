@@ -33,8 +33,9 @@ class Reservations {
 
 	/** Filters of a tenant's list: status, and windows overlapping {@code [from, to)}. */
 	/** What a list keeps: each given part must hold ({@code labels}: every one of them). */
+	/** {@code onlyProjects}: a caller confined to these projects of the tenant sees only their reservations. */
 	record Filter(@Nullable ReservationStatus status, @Nullable Instant from, @Nullable Instant to, Instant now,
-			@Nullable String project, List<Labels.Filter> labels) {
+			@Nullable String project, List<Labels.Filter> labels, java.util.@Nullable Set<String> onlyProjects) {
 	}
 
 	private final JdbcClient jdbc;
@@ -210,13 +211,16 @@ class Reservations {
 	 * The tenant's reservations not cancelled that overlap {@code [from, to)}, as the GPUs each holds in a pool, in
 	 * start order: the four columns only, for the calendar (reading whole reservations cost it most of its time).
 	 */
-	List<Bookings.Held> held(UUID tenantId, Instant from, Instant to, int limit) {
+	List<Bookings.Held> held(UUID tenantId, Instant from, Instant to, int limit,
+			java.util.@Nullable Set<String> onlyProjects) {
+		String[] only = onlyProjects == null ? null : onlyProjects.toArray(String[]::new);
 		return jdbc.sql("""
 				SELECT pool_name, gpus, starts_at, ends_at FROM reservation
 				WHERE tenant_id = ? AND cancelled_at IS NULL AND ends_at > ? AND starts_at < ?
 				  AND lifecycle_status IS DISTINCT FROM 'QUEUED'
+				  AND (CAST(? AS text[]) IS NULL OR project_slug = ANY(?))
 				ORDER BY starts_at, id LIMIT ?""")
-			.params(tenantId, ts(from), ts(to), limit)
+			.params(tenantId, ts(from), ts(to), only, only, limit)
 			.query((rs, n) -> new Bookings.Held(rs.getString(1), rs.getInt(2), rs.getTimestamp(3).toInstant(),
 					rs.getTimestamp(4).toInstant()))
 			.list();
@@ -272,6 +276,10 @@ class Reservations {
 		if (filter.project() != null) {
 			sql.append(" AND r.project_slug = ?");
 			params.add(filter.project());
+		}
+		if (filter.onlyProjects() != null) {
+			sql.append(" AND r.project_slug = ANY(?)");
+			params.add(filter.onlyProjects().toArray(String[]::new));
 		}
 		for (Labels.Filter label : filter.labels()) {
 			if (label.value() == null) {

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
+import dev.allot.tenancy.ProjectMembers;
 import dev.allot.tenancy.Tenancy;
 import org.jspecify.annotations.Nullable;
 
@@ -36,8 +37,11 @@ class Callers {
 
 	private final ExternalIdentities externalIdentities;
 
+	private final ProjectMembers projectMembers;
+
 	Callers(Users users, ServiceAccounts serviceAccounts, Tenancy tenancy, SecurityProperties properties,
-			ExternalIdentities externalIdentities) {
+			ExternalIdentities externalIdentities, ProjectMembers projectMembers) {
+		this.projectMembers = projectMembers;
 		this.users = users;
 		this.serviceAccounts = serviceAccounts;
 		this.tenancy = tenancy;
@@ -67,10 +71,16 @@ class Callers {
 			return new Caller(clientId, "Bootstrap client", Caller.Kind.SERVICE_ACCOUNT,
 					EnumSet.of(PlatformRole.PLATFORM_ADMIN), Map.of());
 		}
-		return serviceAccounts.usable(clientId)
-			.map(account -> new Caller(clientId, account.name(), Caller.Kind.SERVICE_ACCOUNT, Set.of(),
-					Map.of(account.tenant(), account.role())))
-			.orElse(null);
+		return serviceAccounts.usable(clientId).map(account -> {
+			String project = account.project();
+			if (project == null) {
+				return new Caller(clientId, account.name(), Caller.Kind.SERVICE_ACCOUNT, Set.of(),
+						Map.of(account.tenant(), account.role()));
+			}
+			// scoped to one project: it acts there as a project member (or viewer) would, and sees nothing else
+			return new Caller(clientId, account.name(), Caller.Kind.SERVICE_ACCOUNT, Set.of(), Map.of(),
+					Map.of(account.tenant(), Map.of(project, account.projectRole())));
+		}).orElse(null);
 	}
 
 	/** A user of Allot's own issuer; null when unknown or disabled. */
@@ -78,7 +88,7 @@ class Callers {
 		return users.find(username)
 			.filter(UserAccount::enabled)
 			.map(user -> new Caller(user.username(), user.displayName(), Caller.Kind.USER, user.platformRoles(),
-					tenancy.membershipsOf(user.username())))
+					tenancy.membershipsOf(user.username()), projectMembers.rolesOf(user.username())))
 			.orElse(null);
 	}
 
@@ -118,7 +128,8 @@ class Callers {
 			}
 		}
 		String displayName = user.getFullName() != null ? user.getFullName() : username;
-		return new Caller(username, displayName, Caller.Kind.USER, roles, tenancy.membershipsOf(username));
+		return new Caller(username, displayName, Caller.Kind.USER, roles, tenancy.membershipsOf(username),
+				projectMembers.rolesOf(username));
 	}
 
 	/** The username pinned to the user's issuer and subject (linked on the first sign-in). */

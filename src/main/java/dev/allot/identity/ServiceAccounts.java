@@ -84,7 +84,23 @@ public class ServiceAccounts {
 	}
 
 	public Created create(Caller caller, String tenant, String name, TenantRole role, @Nullable Instant expiresAt) {
+		return create(caller, tenant, name, role, expiresAt, null);
+	}
+
+	/**
+	 * Creates an account; with {@code project}, scoped to that project of the tenant, as a project member (role
+	 * {@code MEMBER}) or viewer ({@code VIEWER}): a scoped account cannot be a tenant admin.
+	 */
+	public Created create(Caller caller, String tenant, String name, TenantRole role, @Nullable Instant expiresAt,
+			@Nullable String project) {
 		tenancy.writable(caller, tenant, TenantRole.TENANT_ADMIN);
+		if (project != null && tenancy.project(tenant, project).isEmpty()) {
+			throw InvalidInputException.of("project", "no such project in tenant " + tenant);
+		}
+		if (project != null && role == TenantRole.TENANT_ADMIN) {
+			throw InvalidInputException.of("role",
+					"an account scoped to a project is a MEMBER (it books there) or a VIEWER, not a TENANT_ADMIN");
+		}
 		Instant now = clock.instant();
 		if (expiresAt != null) {
 			InstantBounds.check("expiresAt", expiresAt);
@@ -94,13 +110,14 @@ public class ServiceAccounts {
 		}
 		String secret = randomToken(32);
 		var account = new ServiceAccount(UUID.randomUUID(), tenant, name, "sa-" + HexFormat.of().formatHex(randomBytes(8)),
-				role, caller.subject(), now, expiresAt, null);
+				role, caller.subject(), now, expiresAt, null, project);
 		changes.changed("service_account");
 		jdbc.sql("""
-				INSERT INTO service_account (id, tenant_slug, client_id, name, role, created_by, created_at, expires_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)""")
+				INSERT INTO service_account (id, tenant_slug, client_id, name, role, created_by, created_at, expires_at,
+				    project)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""")
 			.params(account.id(), tenant, account.clientId(), name, role.name(), caller.subject(), Timestamp.from(now),
-					expiresAt == null ? null : Timestamp.from(expiresAt))
+					expiresAt == null ? null : Timestamp.from(expiresAt), project)
 			.update();
 		clients.save(clientFor(account, passwords.encode(secret)));
 		audit.record(AuditRecord.created(tenant, "service-account", account.id().toString(), account));
@@ -196,7 +213,7 @@ public class ServiceAccounts {
 		return new ServiceAccount(rs.getObject("id", UUID.class), rs.getString("tenant_slug"), rs.getString("name"),
 				rs.getString("client_id"), TenantRole.valueOf(rs.getString("role")), rs.getString("created_by"),
 				rs.getTimestamp("created_at").toInstant(), expires == null ? null : expires.toInstant(),
-				revoked == null ? null : revoked.toInstant());
+				revoked == null ? null : revoked.toInstant(), rs.getString("project"));
 	}
 
 }

@@ -226,7 +226,7 @@ public class Inventory {
 	/** The pools the caller may see: all for those who read everything, else shared ones and their tenants'. */
 	@Transactional(readOnly = true)
 	public PageResponse<Pool> pools(Caller caller, PageQuery page) {
-		String[] openTo = caller.readsEverything() ? null : caller.tenants().keySet().toArray(String[]::new);
+		String[] openTo = caller.readsEverything() ? null : caller.tenantsSeen().toArray(String[]::new);
 		return PageResponse.of(repository.pools(page, openTo), page, repository.countPools(openTo));
 	}
 

@@ -25,7 +25,7 @@ public record Pool(UUID id, String name, GpuType gpuType, int gpusPerNode, Strin
 
 	/** Whether the caller may see it: those who read everything, and members of a tenant it is open to. */
 	public boolean visibleTo(Caller caller) {
-		return dedicatedTo.isEmpty() || caller.readsEverything() || dedicatedTo.stream().anyMatch(caller::canRead);
+		return dedicatedTo.isEmpty() || caller.readsEverything() || dedicatedTo.stream().anyMatch(caller::canReadSomeOf);
 	}
 
 	/** The same pool with other spare nodes or tenants. */

@@ -77,7 +77,7 @@ public class Quotas {
 
 	@Transactional(readOnly = true)
 	public TenantQuota quota(Caller caller, String tenantSlug) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
 		return new TenantQuota(tenantSlug, repository.policies(tenant.id()),
 				repository.storageGi(tenant.id()).orElse(null), repository.version(tenant.id()));
 	}
@@ -240,7 +240,7 @@ public class Quotas {
 	@Transactional(readOnly = true)
 	public Standing standing(Caller caller, String tenantSlug, String gpuTypeCode, Instant from, Instant to,
 			Duration step) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
 		GpuType type = inventory.gpuType(gpuTypeCode)
 			.orElseThrow(() -> InvalidInputException.of("gpuType", "no such GPU type"));
 		if (!to.isAfter(from)) {
@@ -262,6 +262,7 @@ public class Quotas {
 		YearMonth month = YearMonth.from(clock.instant().atZone(java.time.ZoneOffset.UTC));
 		List<ProjectStanding> projects = repository.projectCaps(tenant.id(), type.id())
 			.stream()
+			.filter(cap -> caller.canSeeProject(tenantSlug, cap.project())) // a project member sees its own
 			.map(cap -> new ProjectStanding(cap.project(), cap.policy().maxGpus(), cap.policy().monthlyBudget(),
 					peak(repository.heldByProject(tenant.id(), cap.project(), type.id(), from, to)),
 					repository.spentByProject(tenant.id(), cap.project(), type.id(), month)))
@@ -276,7 +277,7 @@ public class Quotas {
 	 */
 	@Transactional(readOnly = true)
 	public List<StandingStep> standingSteps(Caller caller, String tenantSlug, String gpuTypeCode, List<Instant> bounds) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
 		GpuType type = gpuType(gpuTypeCode);
 		return steps(tenant, type, repository.policy(tenant.id(), type.id()).orElse(null), bounds);
 	}
@@ -592,7 +593,10 @@ public class Quotas {
 	/** A project's caps, per GPU type (tenant members read them). */
 	@Transactional(readOnly = true)
 	public List<ProjectQuotaPolicy> projectQuota(Caller caller, String tenantSlug, String project) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
+		if (!caller.canSeeProject(tenantSlug, project)) {
+			throw AllotException.notFound("Project " + project + " of tenant " + tenantSlug);
+		}
 		requireProject(tenantSlug, project);
 		return repository.projectPolicies(tenant.id(), project);
 	}

@@ -109,6 +109,16 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 		return find(slug).orElseThrow(() -> AllotException.notFound("Tenant " + slug));
 	}
 
+	/**
+	 * The tenant if the caller reads it whole or holds a role in one of its projects (404 otherwise): for what a
+	 * caller confined to its projects may see of the tenant, narrowed by {@link Caller#confinedTo}.
+	 */
+	@Transactional(propagation = Propagation.SUPPORTS)
+	public Tenant readableInProjects(Caller caller, String slug) {
+		caller.requireReadSomeOf(slug);
+		return find(slug).orElseThrow(() -> AllotException.notFound("Tenant " + slug));
+	}
+
 	/** The tenant if the caller holds {@code role} in it and the tenant is not suspended. */
 	@Transactional(propagation = Propagation.SUPPORTS)
 	public Tenant writable(Caller caller, String slug, TenantRole role) {
@@ -134,7 +144,7 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 	@Transactional(readOnly = true)
 	public PageResponse<Tenant> tenants(Caller caller, PageQuery page) {
 		boolean all = caller.readsEverything();
-		var mine = new ArrayList<>(caller.tenants().keySet());
+		var mine = new ArrayList<>(caller.tenantsSeen());
 		return PageResponse.of(repository.tenants(mine, all, page), page, repository.countTenants(mine, all));
 	}
 
@@ -172,15 +182,18 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 	/** One project of a tenant the caller may read. */
 	@Transactional(readOnly = true)
 	public Project project(Caller caller, String tenantSlug, String slug) {
-		readable(caller, tenantSlug);
+		readableInProjects(caller, tenantSlug);
 		return repository.project(tenantSlug, slug)
+			.filter(project -> caller.canSeeProject(tenantSlug, project.slug()))
 			.orElseThrow(() -> AllotException.notFound("Project " + slug + " of tenant " + tenantSlug));
 	}
 
 	@Transactional(readOnly = true)
 	public PageResponse<Project> projects(Caller caller, String tenantSlug, PageQuery page) {
-		readable(caller, tenantSlug);
-		return PageResponse.of(repository.projects(tenantSlug, page), page, repository.countProjects(tenantSlug));
+		readableInProjects(caller, tenantSlug);
+		String[] only = caller.confinedTo(tenantSlug).map(mine -> mine.toArray(String[]::new)).orElse(null);
+		return PageResponse.of(repository.projects(tenantSlug, only, page), page,
+				repository.countProjects(tenantSlug, only));
 	}
 
 	// Members (tenant admin)

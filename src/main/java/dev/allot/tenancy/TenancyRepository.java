@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.TenantRole;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -91,18 +92,21 @@ class TenancyRepository {
 				WHERE t.slug = ? AND p.slug = ?""").params(tenant, slug).query(TenancyRepository::project).optional();
 	}
 
-	List<Project> projects(String tenant, PageQuery page) {
+	/** The tenant's projects; {@code only}: those of these slugs (a caller confined to its projects), null: all. */
+	List<Project> projects(String tenant, String @Nullable [] only, PageQuery page) {
 		return jdbc.sql("""
 				SELECT p.*, t.slug AS tenant_slug FROM project p JOIN tenant t ON t.id = p.tenant_id
-				WHERE t.slug = ? ORDER BY p.slug LIMIT ? OFFSET ?""")
-			.params(tenant, page.size(), page.offset())
+				WHERE t.slug = ? AND (CAST(? AS text[]) IS NULL OR p.slug = ANY(?)) ORDER BY p.slug LIMIT ? OFFSET ?""")
+			.params(tenant, only, only, page.size(), page.offset())
 			.query(TenancyRepository::project)
 			.list();
 	}
 
-	long countProjects(String tenant) {
-		return jdbc.sql("SELECT count(*) FROM project p JOIN tenant t ON t.id = p.tenant_id WHERE t.slug = ?")
-			.param(tenant)
+	long countProjects(String tenant, String @Nullable [] only) {
+		return jdbc.sql("""
+				SELECT count(*) FROM project p JOIN tenant t ON t.id = p.tenant_id
+				WHERE t.slug = ? AND (CAST(? AS text[]) IS NULL OR p.slug = ANY(?))""")
+			.params(tenant, only, only)
 			.query(Long.class)
 			.single();
 	}

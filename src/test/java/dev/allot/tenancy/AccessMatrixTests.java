@@ -32,7 +32,8 @@ class AccessMatrixTests extends IntegrationTest {
 	private List<Endpoint> reads() {
 		String t = "/api/v1/tenants/" + tenant;
 		return List.of(new Endpoint("GET", t, null), new Endpoint("GET", t + "/projects", null),
-				new Endpoint("GET", t + "/members", null), new Endpoint("GET", t + "/service-accounts", null));
+				new Endpoint("GET", t + "/members", null), new Endpoint("GET", t + "/service-accounts", null),
+				new Endpoint("GET", t + "/projects/base/members", null));
 	}
 
 	private List<Endpoint> writes() {
@@ -42,7 +43,9 @@ class AccessMatrixTests extends IntegrationTest {
 				new Endpoint("PUT", t + "/members/nobody", Map.of("role", "VIEWER")),
 				new Endpoint("DELETE", t + "/members/nobody", null),
 				new Endpoint("POST", t + "/service-accounts", Map.of("name", "ci")),
-				new Endpoint("DELETE", t + "/service-accounts/" + UUID.randomUUID(), null));
+				new Endpoint("DELETE", t + "/service-accounts/" + UUID.randomUUID(), null),
+				new Endpoint("PUT", t + "/projects/base/members/" + newUser(), Map.of("role", "PROJECT_MEMBER")),
+				new Endpoint("DELETE", t + "/projects/base/members/nobody", null));
 	}
 
 	@Test

@@ -10,7 +10,6 @@ import dev.allot.shared.AllotException;
 import dev.allot.shared.ListQuery;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
-import dev.allot.shared.security.TenantRole;
 import dev.allot.shared.web.UiController;
 import dev.allot.tenancy.Tenancy;
 import org.jspecify.annotations.Nullable;
@@ -44,13 +43,19 @@ class ApprovalsPage {
 	@GetMapping("/tenants/{tenant}/approvals")
 	String list(Caller caller, Model model, @PathVariable String tenant) {
 		model.addAttribute("section", "reservations");
-		model.addAttribute("tenant", tenancy.readable(caller, tenant));
-		model.addAttribute("pending", bookings
+		model.addAttribute("tenant", tenancy.readableInProjects(caller, tenant));
+		java.util.List<Reservation> pending = bookings
 			.list(caller, tenant, ReservationStatus.PENDING_APPROVAL, null, null, null, java.util.List.of(),
 					new ListQuery(new PageQuery(0, PageQuery.MAX_SIZE), null))
-			.items());
-		model.addAttribute("decides", caller.isPlatformAdmin()
-				|| caller.roleIn(tenant).filter(role -> role == TenantRole.TENANT_ADMIN).isPresent());
+			.items();
+		model.addAttribute("pending", pending);
+		// tenant admins decide every one; a project admin those of its projects (never their own: Approvals says so)
+		java.util.Set<String> decidable = pending.stream()
+			.map(Reservation::project)
+			.filter(project -> caller.managesProject(tenant, project))
+			.collect(java.util.stream.Collectors.toSet());
+		model.addAttribute("decidable", decidable);
+		model.addAttribute("decides", !decidable.isEmpty());
 		return "booking/approvals";
 	}
 

@@ -3,6 +3,7 @@ package dev.allot.booking.ui;
 import java.util.Optional;
 
 import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.ProjectRole;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.shared.web.CurrentTenant;
 import dev.allot.tenancy.Tenancy;
@@ -25,10 +26,15 @@ class BookingAccess {
 		return CurrentTenant.of(caller, session).flatMap(tenancy::find);
 	}
 
-	/** Members and tenant admins of an active tenant, and platform admins; viewers and auditors only read. */
+	/**
+	 * Members and tenant admins of an active tenant, project members of one of its projects, and platform admins;
+	 * viewers and auditors only read.
+	 */
 	static boolean canBook(Caller caller, Tenant tenant) {
 		boolean member = caller.isPlatformAdmin()
-				|| caller.roleIn(tenant.slug()).filter(role -> role.includes(TenantRole.MEMBER)).isPresent();
+				|| caller.roleIn(tenant.slug()).filter(role -> role.includes(TenantRole.MEMBER)).isPresent()
+				|| caller.projectRolesIn(tenant.slug()).values().stream()
+					.anyMatch(role -> role.includes(ProjectRole.PROJECT_MEMBER));
 		return member && tenant.isActive();
 	}
 

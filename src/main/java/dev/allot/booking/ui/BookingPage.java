@@ -272,7 +272,7 @@ class BookingPage {
 		model.addAttribute("drivers", pool == null ? List.of() : catalog.drivers(pool.name()));
 		if (canBook) {
 			model.addAttribute("projects", tenancy.projects(caller, tenant.slug(), new PageQuery(0, PageQuery.MAX_SIZE))
-				.items());
+				.items().stream().filter(project -> caller.canBookIn(tenant.slug(), project.slug())).toList());
 			QuotaPolicy policy = pool == null ? null : quotas.quota(caller, tenant.slug()).policies().stream()
 				.filter(p -> p.gpuType().equals(pool.gpuType().code())).findFirst().orElse(null);
 			model.addAttribute("policy", policy == null ? null : new Limits(policy));

@@ -168,7 +168,7 @@ class ReservationsPage {
 	String list(Caller caller, Model model, HttpServletRequest request, @PathVariable String tenant,
 			@ModelAttribute Filters filters, @RequestHeader(name = "HX-Request", required = false) @Nullable String htmx,
 			@RequestHeader(name = "HX-Boosted", required = false) @Nullable String boosted) {
-		Tenant t = tenancy.readable(caller, tenant);
+		Tenant t = tenancy.readableInProjects(caller, tenant);
 		ViewerTimes times = ViewerTimes.of(request);
 		FormErrors errors = new FormErrors();
 		ReservationStatus status = null;
@@ -270,7 +270,7 @@ class ReservationsPage {
 
 	private String render(Caller caller, Model model, String tenant, UUID id, FormErrors errors,
 			@Nullable String typedEnd, ViewerTimes times) {
-		Tenant t = tenancy.readable(caller, tenant);
+		Tenant t = tenancy.readableInProjects(caller, tenant);
 		Reservation reservation = bookings.get(caller, tenant, id);
 		Instant now = clock.instant();
 		ReservationStatus status = reservation.status(now);
@@ -278,7 +278,7 @@ class ReservationsPage {
 		model.addAttribute("tenant", t);
 		model.addAttribute("r", reservation);
 		model.addAttribute("status", status);
-		model.addAttribute("changeable", BookingAccess.canBook(caller, t) && (status == ReservationStatus.CONFIRMED
+		model.addAttribute("changeable", t.isActive() && caller.canBookIn(tenant, reservation.project()) && (status == ReservationStatus.CONFIRMED
 				|| status == ReservationStatus.ACTIVE || status == ReservationStatus.QUEUED));
 		model.addAttribute("queuePosition", queue.positions(List.of(reservation)).get(id));
 		model.addAttribute("errors", errors);

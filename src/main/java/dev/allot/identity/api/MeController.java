@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
+import dev.allot.shared.security.ProjectRole;
 import dev.allot.shared.security.TenantRole;
 
 import org.springframework.web.bind.annotation.GetMapping;
@@ -15,8 +16,12 @@ class MeController {
 	record Membership(String tenant, TenantRole role) {
 	}
 
+	/** A role in one project of a tenant (issue 31). */
+	record ProjectMembership(String tenant, String project, ProjectRole role) {
+	}
+
 	record Me(String subject, String displayName, Caller.Kind kind, List<PlatformRole> roles,
-			List<Membership> tenants) {
+			List<Membership> tenants, List<ProjectMembership> projects) {
 	}
 
 	@GetMapping("/api/v1/me")
@@ -28,6 +33,16 @@ class MeController {
 					.stream()
 					.map(entry -> new Membership(entry.getKey(), entry.getValue()))
 					.sorted(java.util.Comparator.comparing(Membership::tenant))
+					.toList(),
+				caller.projects()
+					.entrySet()
+					.stream()
+					.flatMap(tenant -> tenant.getValue()
+						.entrySet()
+						.stream()
+						.map(project -> new ProjectMembership(tenant.getKey(), project.getKey(), project.getValue())))
+					.sorted(java.util.Comparator.comparing(ProjectMembership::tenant)
+						.thenComparing(ProjectMembership::project))
 					.toList());
 	}
 

@@ -31,21 +31,23 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/service-accounts")
 class ServiceAccountsController {
 
+	/** {@code project}: scoped to that project of the tenant (role MEMBER or VIEWER there). */
 	record CreateServiceAccount(@NotBlank @Size(max = 100) String name, @Nullable TenantRole role,
-			@Nullable Instant expiresAt) {
+			@Nullable Instant expiresAt, @Nullable @Size(max = 40) String project) {
 	}
 
-	record ServiceAccountBody(UUID id, String name, String clientId, TenantRole role, String createdBy,
-			Instant createdAt, @Nullable Instant expiresAt, @Nullable Instant revokedAt) {
+	record ServiceAccountBody(UUID id, String name, String clientId, TenantRole role, @Nullable String project,
+			String createdBy, Instant createdAt, @Nullable Instant expiresAt, @Nullable Instant revokedAt) {
 		static ServiceAccountBody of(ServiceAccount account) {
 			return new ServiceAccountBody(account.id(), account.name(), account.clientId(), account.role(),
-					account.createdBy(), account.createdAt(), account.expiresAt(), account.revokedAt());
+					account.project(), account.createdBy(), account.createdAt(), account.expiresAt(),
+					account.revokedAt());
 		}
 	}
 
 	/** The only answer that carries the secret. */
 	record CreatedBody(UUID id, String name, String clientId, String clientSecret, TenantRole role,
-			Instant createdAt, @Nullable Instant expiresAt, String tokenUrl) {
+			@Nullable String project, Instant createdAt, @Nullable Instant expiresAt, String tokenUrl) {
 	}
 
 	private final ServiceAccounts serviceAccounts;
@@ -59,13 +61,14 @@ class ServiceAccountsController {
 	ResponseEntity<CreatedBody> create(Caller caller, @PathVariable String tenant,
 			@Valid @RequestBody CreateServiceAccount body) {
 		ServiceAccounts.Created created = serviceAccounts.create(caller, tenant, body.name().strip(),
-				body.role() == null ? TenantRole.MEMBER : body.role(), body.expiresAt());
+				body.role() == null ? TenantRole.MEMBER : body.role(), body.expiresAt(),
+				body.project() == null || body.project().isBlank() ? null : body.project().strip());
 		ServiceAccount account = created.account();
 		return ResponseEntity
 			.created(URI.create("/api/v1/tenants/" + tenant + "/service-accounts/" + account.id()))
 			.header("Cache-Control", "no-store")
 			.body(new CreatedBody(account.id(), account.name(), account.clientId(), created.clientSecret(),
-					account.role(), account.createdAt(), account.expiresAt(), "/oauth2/token"));
+					account.role(), account.project(), account.createdAt(), account.expiresAt(), "/oauth2/token"));
 	}
 
 	@GetMapping

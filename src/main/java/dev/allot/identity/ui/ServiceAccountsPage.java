@@ -36,10 +36,12 @@ class ServiceAccountsPage {
 
 	private static final int MAX_NAME = 100;
 
-	record NewAccountForm(@Nullable String name, @Nullable String role, @Nullable String expiresOn) {
+	/** {@code project}: blank for the whole tenant, or the project the account is scoped to. */
+	record NewAccountForm(@Nullable String name, @Nullable String role, @Nullable String expiresOn,
+			@Nullable String project) {
 
 		static NewAccountForm empty() {
-			return new NewAccountForm("", TenantRole.MEMBER.name(), "");
+			return new NewAccountForm("", TenantRole.MEMBER.name(), "", "");
 		}
 
 		String cleanName() {
@@ -82,7 +84,9 @@ class ServiceAccountsPage {
 		Instant expiresAt = expiry(form.expiresOn(), dev.allot.shared.web.ViewerTimes.of(request).zone(), errors);
 		if (errors.isEmpty() && role != null) {
 			try {
-				ServiceAccounts.Created created = serviceAccounts.create(caller, tenant, name, role, expiresAt);
+				String project = form.project() == null || form.project().isBlank() ? null : form.project().strip();
+				ServiceAccounts.Created created = serviceAccounts.create(caller, tenant, name, role, expiresAt,
+						project);
 				response.setHeader("Cache-Control", "no-store");
 				model.addAttribute("created", created(created));
 				return render(caller, model, tenant, NewAccountForm.empty(), errors);
@@ -159,6 +163,7 @@ class ServiceAccountsPage {
 		model.addAttribute("tenant", tenant);
 		model.addAttribute("accounts", serviceAccounts.list(caller, slug, new PageQuery(0, PageQuery.MAX_SIZE)));
 		model.addAttribute("roles", TenantRole.values());
+		model.addAttribute("projects", tenancy.projects(caller, slug, new PageQuery(0, PageQuery.MAX_SIZE)).items());
 		model.addAttribute("canManage", canManage);
 		model.addAttribute("now", Instant.now());
 		model.addAttribute("form", form);

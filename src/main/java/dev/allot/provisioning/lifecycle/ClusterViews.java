@@ -102,7 +102,7 @@ public class ClusterViews {
 	 */
 	public String kubeconfig(Caller caller, String tenant, UUID reservationId) {
 		Reservation reservation = bookings.get(caller, tenant, reservationId);
-		caller.requireRole(tenant, TenantRole.MEMBER);
+		caller.requireBookingIn(tenant, reservation.project());
 		Cluster cluster = clusters.find(reservationId).orElse(null);
 		if (reservation.cluster().orchestrator() != Orchestrator.KUBERNETES) {
 			throw new AllotException(404, "no_kubeconfig", "Not found", "Reservation " + reservationId

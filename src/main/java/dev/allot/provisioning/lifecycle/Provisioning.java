@@ -270,7 +270,8 @@ public class Provisioning {
 		if (free.isEmpty()) {
 			throw NodesUnavailableException.heldByAnother(held, "still held by another cluster");
 		}
-		ClusterBlueprint whole = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant()));
+		ClusterBlueprint whole = ClusterBlueprints.of(reservation, properties,
+				logins.of(reservation.tenant(), reservation.project()));
 		ClusterBlueprint spec = held.isEmpty() ? whole : whole.onNodes(free);
 
 		ProvisionedCluster built = converged(driver, spec, driver.provision(spec));
@@ -598,7 +599,7 @@ public class Provisioning {
 
 	/** An extension (or a repeated step) of a cluster already handed over: the driver converges on the window. */
 	private void converge(Reservation reservation, int attempt) {
-		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant()));
+		ClusterBlueprint spec = ClusterBlueprints.of(reservation, properties, logins.of(reservation.tenant(), reservation.project()));
 		ProvisionedCluster converged = drivers.forPool(reservation.pool()).provision(spec);
 		Overtaken overtaken = transactions.execute(status -> {
 			Cluster cluster = clusters.findForUpdate(reservation.id()).orElseThrow();

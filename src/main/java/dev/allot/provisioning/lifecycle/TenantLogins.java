@@ -3,15 +3,19 @@ package dev.allot.provisioning.lifecycle;
 import java.util.List;
 
 import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.shared.security.ProjectRole;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Member;
+import dev.allot.tenancy.ProjectMember;
+import dev.allot.tenancy.ProjectMembers;
 import dev.allot.tenancy.Tenancy;
 
 import org.springframework.stereotype.Component;
 
 /**
  * Who of a tenant logs in on its clusters (Slurm: associated with the tenant's account, SSH keys installed): the
- * members who may book (tenant admins and members, not viewers), under their Allot user name, which must be a
+ * members who may book (tenant admins and members, not viewers), and the cluster's project's own members who may book
+ * there (project admins and members), under their Allot user name, which must be a
  * POSIX user name other than a system account ({@link ClusterBlueprint#isLoginUser}); others get no login. Read
  * each time the cluster is provisioned or converged, so a member added or removed meanwhile is taken in then.
  */
@@ -20,19 +24,30 @@ class TenantLogins {
 
 	private final Tenancy tenancy;
 
-	TenantLogins(Tenancy tenancy) {
+	private final ProjectMembers projectMembers;
+
+	TenantLogins(Tenancy tenancy, ProjectMembers projectMembers) {
 		this.tenancy = tenancy;
+		this.projectMembers = projectMembers;
 	}
 
-	List<String> of(String tenant) {
-		return logins(tenancy.members(tenant));
+	/** The logins on a cluster of the tenant's project: its members who may book, and the project's (issue 31). */
+	List<String> of(String tenant, String project) {
+		return logins(tenancy.members(tenant), projectMembers.membersOf(tenant, project));
 	}
 
 	static List<String> logins(List<Member> members) {
-		return members.stream()
-			.filter(member -> member.role().includes(TenantRole.MEMBER))
-			.map(Member::username)
+		return logins(members, List.of());
+	}
+
+	static List<String> logins(List<Member> members, List<ProjectMember> projectMembers) {
+		return java.util.stream.Stream
+			.concat(members.stream().filter(member -> member.role().includes(TenantRole.MEMBER)).map(Member::username),
+					projectMembers.stream()
+						.filter(member -> member.role().includes(ProjectRole.PROJECT_MEMBER))
+						.map(ProjectMember::username))
 			.filter(ClusterBlueprint::isLoginUser)
+			.distinct()
 			.sorted()
 			.toList();
 	}

@@ -110,11 +110,13 @@ class TeamQuotaPage {
 
 	private String render(Caller caller, Model model, String tenant, HttpServletRequest request,
 			QuotaRequestForm form, FormErrors errors) {
-		model.addAttribute("tenant", tenancy.readable(caller, tenant));
+		model.addAttribute("tenant", tenancy.readableInProjects(caller, tenant));
 		List<QuotaPolicy> held = quotas.quota(caller, tenant).policies();
-		List<RequestRow> rows = requests.ofTenant(caller, tenant, new PageQuery(0, REQUESTS)).items().stream()
-			.map(r -> new RequestRow(r, QuotaAsk.of(r.policies(), held)))
-			.toList();
+		// the team's quota requests are the tenant's business: not shown to someone with only project roles in it
+		List<RequestRow> rows = !caller.canRead(tenant) ? List.of()
+				: requests.ofTenant(caller, tenant, new PageQuery(0, REQUESTS)).items().stream()
+					.map(r -> new RequestRow(r, QuotaAsk.of(r.policies(), held)))
+					.toList();
 		model.addAttribute("requests", rows);
 		model.addAttribute("waiting", rows.stream()
 			.anyMatch(row -> row.request().status() == QuotaRequest.Status.PENDING));

@@ -17,15 +17,16 @@ public final class CurrentTenant {
 	}
 
 	public static Optional<String> of(Caller caller, HttpSession session) {
-		if (session.getAttribute(ATTRIBUTE) instanceof String chosen && caller.canRead(chosen)) {
+		if (session.getAttribute(ATTRIBUTE) instanceof String chosen && caller.canReadSomeOf(chosen)) {
 			return Optional.of(chosen);
 		}
-		return caller.tenants().keySet().stream().sorted().findFirst();
+		// a tenant where the caller has only project roles is one of its tenants too (issue 31)
+		return caller.tenantsSeen().stream().findFirst();
 	}
 
 	/** Remembers the tenant; the caller must be allowed to read it. */
 	public static void choose(Caller caller, HttpSession session, String tenant) {
-		caller.requireRead(tenant);
+		caller.requireReadSomeOf(tenant);
 		session.setAttribute(ATTRIBUTE, tenant);
 	}
 

@@ -69,7 +69,7 @@ class TenantsController {
 
 	@GetMapping("/{tenant}")
 	ResponseEntity<TenantBody> get(Caller caller, @PathVariable String tenant) {
-		Tenant found = tenancy.readable(caller, tenant);
+		Tenant found = tenancy.readableInProjects(caller, tenant);
 		return ResponseEntity.ok().eTag(found.etag()).body(TenantBody.of(found));
 	}
 

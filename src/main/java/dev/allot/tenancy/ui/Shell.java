@@ -13,9 +13,11 @@ import org.jspecify.annotations.Nullable;
  * @param current the tenant the user works in, if any
  * @param path the path of this page, so that switching tenant can come back to the same page
  * @param invitations how many invitations to join a tenant wait for the user's answer (the header links to them)
+ * @param projectsOnly whether the user has only project roles in the current tenant: its team-wide tabs (members,
+ *        service accounts) are left out of the team's navigation
  */
 record Shell(String userName, boolean admin, List<TenantChoice> tenants, @Nullable TenantChoice current, String path,
-		int invitations) {
+		int invitations, boolean projectsOnly) {
 
 	record TenantChoice(String slug, String displayName) {
 	}

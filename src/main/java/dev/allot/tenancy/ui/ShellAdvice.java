@@ -33,20 +33,20 @@ class ShellAdvice {
 	Shell shell(Caller caller, HttpServletRequest request, HttpSession session) {
 		String path = request.getRequestURI();
 		Matcher tenantPage = TENANT_PATH.matcher(path);
-		if (tenantPage.matches() && caller.canRead(tenantPage.group(1))
+		if (tenantPage.matches() && caller.canReadSomeOf(tenantPage.group(1))
 				&& tenancy.find(tenantPage.group(1)).isPresent()) {
 			CurrentTenant.choose(caller, session, tenantPage.group(1));
 		}
 		Optional<String> current = CurrentTenant.of(caller, session);
 		List<Shell.TenantChoice> choices = new ArrayList<>();
-		caller.tenants().keySet().forEach(slug -> choice(slug).ifPresent(choices::add));
-		current.filter(slug -> !caller.tenants().containsKey(slug)).flatMap(this::choice).ifPresent(choices::add);
+		caller.tenantsSeen().forEach(slug -> choice(slug).ifPresent(choices::add));
+		current.filter(slug -> !caller.tenantsSeen().contains(slug)).flatMap(this::choice).ifPresent(choices::add);
 		choices.sort(Comparator.comparing(Shell.TenantChoice::displayName, String.CASE_INSENSITIVE_ORDER));
 		Shell.TenantChoice currentChoice = current
 			.flatMap(slug -> choices.stream().filter(choice -> choice.slug().equals(slug)).findFirst())
 			.orElse(null);
 		return new Shell(caller.displayName(), caller.readsEverything(), List.copyOf(choices), currentChoice, path,
-				tenancy.pendingInvitations(caller));
+				tenancy.pendingInvitations(caller), current.filter(slug -> !caller.canRead(slug)).isPresent());
 	}
 
 	private Optional<Shell.TenantChoice> choice(String slug) {

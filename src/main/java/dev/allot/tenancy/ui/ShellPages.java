@@ -30,7 +30,7 @@ class ShellPages {
 	@PostMapping("/current-tenant")
 	String switchTenant(Caller caller, HttpSession session, @RequestParam String tenant,
 			@RequestParam(required = false) @Nullable String from) {
-		tenancy.readable(caller, tenant);
+		tenancy.readableInProjects(caller, tenant);
 		CurrentTenant.choose(caller, session, tenant);
 		return "redirect:" + pathAfterSwitch(from, tenant);
 	}

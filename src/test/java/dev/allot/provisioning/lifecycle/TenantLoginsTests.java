@@ -3,8 +3,10 @@ package dev.allot.provisioning.lifecycle;
 import java.time.Instant;
 import java.util.List;
 
+import dev.allot.shared.security.ProjectRole;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Member;
+import dev.allot.tenancy.ProjectMember;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +22,17 @@ class TenantLoginsTests {
 				member("_svc-ci", TenantRole.MEMBER));
 
 		assertThat(TenantLogins.logins(members)).containsExactly("_svc-ci", "ada", "bob");
+	}
+
+	@Test
+	void theProjectsOwnMembersWhoMayBookLogInToo() {
+		List<ProjectMember> project = List.of(new ProjectMember("grasping", "dana", ProjectRole.PROJECT_ADMIN,
+				Instant.EPOCH), new ProjectMember("grasping", "erin", ProjectRole.PROJECT_MEMBER, Instant.EPOCH),
+				new ProjectMember("grasping", "fay", ProjectRole.PROJECT_VIEWER, Instant.EPOCH),
+				new ProjectMember("grasping", "bob", ProjectRole.PROJECT_MEMBER, Instant.EPOCH));
+
+		assertThat(TenantLogins.logins(List.of(member("bob", TenantRole.MEMBER)), project))
+			.containsExactly("bob", "dana", "erin");
 	}
 
 	private static Member member(String username, TenantRole role) {

@@ -1,0 +1,9 @@
+package dev.allot.tenancy;
+
+import java.time.Instant;
+
+import dev.allot.shared.security.ProjectRole;
+
+/** A person's role in one project of a tenant, named by the subject of their identity. */
+public record ProjectMember(String project, String username, ProjectRole role, Instant addedAt) {
+}
