@@ -116,7 +116,8 @@ class InventoryRepository {
 		Where where = poolSearch(query);
 		where.params.add(query.page().size());
 		where.params.add(query.page().offset());
-		return jdbc.sql(POOL_SELECT + " " + POOL_COUNTS + where.sql + query.orderBy() + " LIMIT ? OFFSET ?")
+		return jdbc.sql(POOL_SELECT.replace("\nFROM pool p", ", c.nodes, c.unhealthy, c.bookable, c.spares\nFROM pool p") + " "
+				+ POOL_COUNTS + where.sql + query.orderBy() + " LIMIT ? OFFSET ?")
 			.params(where.params)
 			.query((rs, n) -> new Inventory.PoolListing(pool(rs, n), new Inventory.PoolSize(rs.getInt("nodes"),
 					rs.getInt("unhealthy"), rs.getInt("bookable"), rs.getInt("spares"))))

@@ -180,8 +180,8 @@ class QuotaRepository {
 			.single();
 	}
 
-	private static final String QUOTA_ROWS = """
-			 FROM tenant t LEFT JOIN quota_policy p ON p.tenant_id = t.id LEFT JOIN gpu_type g ON g.id = p.gpu_type_id""";
+	private static final String QUOTA_ROWS = " FROM tenant t LEFT JOIN quota_policy p ON p.tenant_id = t.id"
+			+ " LEFT JOIN gpu_type g ON g.id = p.gpu_type_id";
 
 	private static String search(dev.allot.shared.SearchQuery query) {
 		return query.pattern() == null ? ""

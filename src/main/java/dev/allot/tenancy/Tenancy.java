@@ -132,9 +132,10 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 		return tenant;
 	}
 
-	/** What the admin console's tenants may be sorted by: each column it shows. */
+	/** What the admin console's tenants may be sorted by: each column it shows; by slug as it opens. */
 	public static final SearchQuery.Columns TENANT_COLUMNS = SearchQuery.Columns.of("t.slug", "name",
-			"lower(t.display_name)", "slug", "t.slug", "status", "t.status", "created", "t.created_at");
+			"lower(t.display_name)", "slug", "t.slug", "status", "t.status", "created", "t.created_at")
+		.byDefault("slug", false);
 
 	/** The admin console's tenants: those whose slug or name holds the search text, sorted and paged. */
 	@Transactional(readOnly = true)
