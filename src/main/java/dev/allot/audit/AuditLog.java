@@ -101,6 +101,35 @@ public class AuditLog {
 		return page.answer(items, total, event -> List.of(event.occurredAt().toString(), Long.toString(event.id())));
 	}
 
+	/**
+	 * The newest {@code limit} changes of one object ({@code node}, {@code gpu-001}), newest first, but those whose
+	 * action starts with {@code except} (another module's own record of them; empty for none).
+	 */
+	@Transactional(readOnly = true)
+	public List<AuditEvent> ofObject(String objectType, String objectId, String except, int limit) {
+		return jdbc.sql("""
+				SELECT id, occurred_at, actor, tenant_slug, action, object_type, object_id, request_id,
+				       before::text AS before, after::text AS after
+				FROM audit_event WHERE object_type = ? AND object_id = ? AND (? = '' OR NOT starts_with(action, ?))
+				ORDER BY occurred_at DESC, id DESC LIMIT ?""")
+			.params(objectType, objectId, except, except, limit)
+			.query((rs, n) -> new AuditEvent(rs.getLong("id"), rs.getTimestamp("occurred_at").toInstant(),
+					rs.getString("actor"), rs.getString("tenant_slug"), rs.getString("action"),
+					rs.getString("object_type"), rs.getString("object_id"), rs.getString("request_id"),
+					parse(rs.getString("before")), parse(rs.getString("after"))))
+			.list();
+	}
+
+	@Transactional(readOnly = true)
+	public long countOfObject(String objectType, String objectId, String except) {
+		return jdbc.sql("""
+				SELECT count(*) FROM audit_event
+				WHERE object_type = ? AND object_id = ? AND (? = '' OR NOT starts_with(action, ?))""")
+			.params(objectType, objectId, except, except)
+			.query(Long.class)
+			.single();
+	}
+
 	private static String currentActor() {
 		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
 		return (authentication != null && authentication.isAuthenticated()) ? authentication.getName() : "system";

@@ -13,6 +13,7 @@ import dev.allot.shared.AllotException;
 import dev.allot.shared.KnownTenants;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
+import dev.allot.shared.SearchQuery;
 import dev.allot.shared.changes.ReadCache;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.Caller;
@@ -72,6 +73,33 @@ public class Inventory {
 		}
 
 	}
+
+	/** A pool on the admin console's list: the pool and its nodes counted now. */
+	public record PoolListing(Pool pool, PoolSize size) {
+	}
+
+	/** Which nodes a search looks at: one pool's, one state's, one GPU type's; null for any. */
+	public record NodeFilter(@Nullable String pool, @Nullable NodeState state, @Nullable String gpuType) {
+
+		public static NodeFilter ofPool(String pool) {
+			return new NodeFilter(pool, null, null);
+		}
+
+	}
+
+	/** What the pools' list may be sorted by: each column it shows. */
+	public static final SearchQuery.Columns POOL_COLUMNS = SearchQuery.Columns.of("p.name", "name", "p.name",
+			"gpuType", "g.code", "gpusPerNode", "p.gpus_per_node", "region", "p.region", "nodes", "c.nodes", "bookable",
+			"c.bookable", "unhealthy", "c.unhealthy");
+
+	/** What a pool's nodes may be sorted by. */
+	public static final SearchQuery.Columns POOL_NODE_COLUMNS = SearchQuery.Columns.of("n.hostname", "hostname",
+			"n.hostname", "state", "n.state", "since", "n.state_changed_at", "rack", "n.rack", "ibBlock", "n.ib_block");
+
+	/** What the fleet's node search may be sorted by. */
+	public static final SearchQuery.Columns FLEET_NODE_COLUMNS = SearchQuery.Columns.of("n.hostname", "hostname",
+			"n.hostname", "pool", "p.name", "gpuType", "g.code", "state", "n.state", "since", "n.state_changed_at",
+			"rack", "n.rack");
 
 	private final InventoryRepository repository;
 
@@ -223,6 +251,13 @@ public class Inventory {
 		return PageResponse.of(repository.pools(page, null), page, repository.countPools(null));
 	}
 
+	/** The admin console's pools: those whose name, GPU type or region holds the search text, counted and sorted. */
+	@Transactional(readOnly = true)
+	public PageResponse<PoolListing> searchPools(Caller caller, SearchQuery query) {
+		caller.requireReadsEverything();
+		return PageResponse.of(repository.searchPools(query), query.page(), repository.countSearchedPools(query));
+	}
+
 	/** The pools the caller may see: all for those who read everything, else shared ones and their tenants'. */
 	@Transactional(readOnly = true)
 	public PageResponse<Pool> pools(Caller caller, PageQuery page) {
@@ -334,6 +369,13 @@ public class Inventory {
 		caller.requireReadsEverything();
 		Pool pool = existingPool(poolName);
 		return PageResponse.of(repository.nodes(pool.id(), page), page, repository.countNodes(pool.id()));
+	}
+
+	/** The admin console's node search: hostnames holding the text, of the filter's pool, state and GPU type. */
+	@Transactional(readOnly = true)
+	public PageResponse<Node> searchNodes(Caller caller, NodeFilter filter, SearchQuery query) {
+		caller.requireReadsEverything();
+		return PageResponse.of(repository.searchNodes(filter, query), query.page(), repository.countNodes(filter, query));
 	}
 
 	@Transactional(readOnly = true)

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.allot.shared.PageQuery;
+import dev.allot.shared.SearchQuery;
 import dev.allot.shared.changes.TableChanges;
 import org.jspecify.annotations.Nullable;
 
@@ -102,6 +103,95 @@ class InventoryRepository {
 	}
 
 	private static final String OPEN_TO = " WHERE (CAST(? AS text[]) IS NULL OR p.dedicated_to = '{}' OR p.dedicated_to && CAST(? AS text[]))";
+
+	private static final String POOL_COUNTS = """
+			JOIN LATERAL (SELECT count(*) FILTER (WHERE n.state <> 'RETIRED') AS nodes,
+			                     count(*) FILTER (WHERE n.state IN ('QUARANTINED', 'IN_REPAIR')) AS unhealthy,
+			                     count(*) FILTER (WHERE n.state = 'AVAILABLE' AND NOT n.spare) AS bookable,
+			                     count(*) FILTER (WHERE n.state = 'AVAILABLE' AND n.spare) AS spares
+			              FROM node n WHERE n.pool_id = p.id) c ON true""";
+
+	/** The pools whose name, GPU type or region holds the search text, each with its nodes counted, in the order asked. */
+	List<Inventory.PoolListing> searchPools(SearchQuery query) {
+		Where where = poolSearch(query);
+		where.params.add(query.page().size());
+		where.params.add(query.page().offset());
+		return jdbc.sql(POOL_SELECT.replace("\nFROM pool p", ", c.nodes, c.unhealthy, c.bookable, c.spares\nFROM pool p") + " "
+				+ POOL_COUNTS + where.sql + query.orderBy() + " LIMIT ? OFFSET ?")
+			.params(where.params)
+			.query((rs, n) -> new Inventory.PoolListing(pool(rs, n), new Inventory.PoolSize(rs.getInt("nodes"),
+					rs.getInt("unhealthy"), rs.getInt("bookable"), rs.getInt("spares"))))
+			.list();
+	}
+
+	long countSearchedPools(SearchQuery query) {
+		Where where = poolSearch(query);
+		return jdbc.sql("SELECT count(*) FROM pool p JOIN gpu_type g ON g.id = p.gpu_type_id" + where.sql)
+			.params(where.params)
+			.query(Long.class)
+			.single();
+	}
+
+	private static Where poolSearch(SearchQuery query) {
+		Where where = new Where();
+		if (query.pattern() != null) {
+			where.and("(p.name ILIKE ? ESCAPE '\\' OR g.code ILIKE ? ESCAPE '\\' OR p.region ILIKE ? ESCAPE '\\')",
+					query.pattern(), query.pattern(), query.pattern());
+		}
+		return where;
+	}
+
+	/** Nodes whose hostname holds the search text, of the filter's pool, state and GPU type, in the order asked. */
+	List<Node> searchNodes(Inventory.NodeFilter filter, SearchQuery query) {
+		Where where = nodeSearch(filter, query);
+		where.params.add(query.page().size());
+		where.params.add(query.page().offset());
+		return jdbc.sql("SELECT n.*, p.name AS pool_name FROM node n JOIN pool p ON p.id = n.pool_id"
+				+ " JOIN gpu_type g ON g.id = p.gpu_type_id" + where.sql + query.orderBy() + " LIMIT ? OFFSET ?")
+			.params(where.params)
+			.query(InventoryRepository::node)
+			.list();
+	}
+
+	long countNodes(Inventory.NodeFilter filter, SearchQuery query) {
+		Where where = nodeSearch(filter, query);
+		return jdbc.sql("SELECT count(*) FROM node n JOIN pool p ON p.id = n.pool_id JOIN gpu_type g ON g.id = p.gpu_type_id"
+				+ where.sql)
+			.params(where.params)
+			.query(Long.class)
+			.single();
+	}
+
+	private static Where nodeSearch(Inventory.NodeFilter filter, SearchQuery query) {
+		Where where = new Where();
+		if (query.pattern() != null) {
+			where.and("n.hostname ILIKE ? ESCAPE '\\'", query.pattern());
+		}
+		if (filter.pool() != null) {
+			where.and("p.name = ?", filter.pool());
+		}
+		if (filter.state() != null) {
+			where.and("n.state = ?", filter.state().name());
+		}
+		if (filter.gpuType() != null) {
+			where.and("g.code = ?", filter.gpuType());
+		}
+		return where;
+	}
+
+	/** A WHERE clause built from fixed fragments, and the parameters they take. */
+	private static final class Where {
+
+		private String sql = "";
+
+		private final List<Object> params = new java.util.ArrayList<>();
+
+		void and(String condition, Object... values) {
+			sql += (sql.isEmpty() ? " WHERE " : " AND ") + condition;
+			params.addAll(Arrays.asList(values));
+		}
+
+	}
 
 	/** Per pool of the type, its healthy GPUs (as {@link #healthyGpus}) and the tenants it is dedicated to. */
 	List<Inventory.PoolCapacity> healthyGpusByPool(UUID gpuTypeId) {

@@ -157,6 +157,42 @@ class QuotaRepository {
 		}
 	}
 
+	/**
+	 * One row per tenant and GPU type it has a quota for, and one for each tenant with none: those whose tenant slug,
+	 * name or GPU type holds the search text, in the order asked.
+	 */
+	List<Quotas.QuotaListing> searchQuotas(dev.allot.shared.SearchQuery query) {
+		List<Object> params = new ArrayList<>(searchParams(query));
+		params.add(query.page().size());
+		params.add(query.page().offset());
+		return jdbc.sql("SELECT t.id AS tenant_id_of_row, t.slug, t.display_name, p.*, g.code" + QUOTA_ROWS
+				+ search(query) + query.orderBy() + " LIMIT ? OFFSET ?")
+			.params(params)
+			.query((rs, n) -> new Quotas.QuotaListing(rs.getObject("tenant_id_of_row", UUID.class), rs.getString("slug"),
+					rs.getString("display_name"), rs.getString("code") == null ? null : policy(rs, n)))
+			.list();
+	}
+
+	long countQuotas(dev.allot.shared.SearchQuery query) {
+		return jdbc.sql("SELECT count(*)" + QUOTA_ROWS + search(query))
+			.params(searchParams(query))
+			.query(Long.class)
+			.single();
+	}
+
+	private static final String QUOTA_ROWS = " FROM tenant t LEFT JOIN quota_policy p ON p.tenant_id = t.id"
+			+ " LEFT JOIN gpu_type g ON g.id = p.gpu_type_id";
+
+	private static String search(dev.allot.shared.SearchQuery query) {
+		return query.pattern() == null ? ""
+				: " WHERE (t.slug ILIKE ? ESCAPE '\\' OR t.display_name ILIKE ? ESCAPE '\\' OR g.code ILIKE ? ESCAPE '\\')";
+	}
+
+	private static List<Object> searchParams(dev.allot.shared.SearchQuery query) {
+		String pattern = query.pattern();
+		return pattern == null ? List.of() : List.of(pattern, pattern, pattern);
+	}
+
 	List<QuotaPolicy> policies(UUID tenantId) {
 		return jdbc.sql("""
 				SELECT p.*, g.code FROM quota_policy p JOIN gpu_type g ON g.id = p.gpu_type_id

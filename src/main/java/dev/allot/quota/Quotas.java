@@ -45,6 +45,18 @@ import org.springframework.transaction.annotation.Transactional;
 public class Quotas {
 
 	/** A tenant's policies, its storage quota in GiB (none: unlimited) and their ETag. */
+	/** A row of the admin console's quotas: a tenant and its policy of one GPU type, or none (it cannot book). */
+	public record QuotaListing(UUID tenantId, String tenant, String tenantName, @Nullable QuotaPolicy policy) {
+	}
+
+	/**
+	 * What the admin console's quotas may be sorted by: the columns stored with the policy (what a tenant holds and
+	 * spends is counted per row shown, so it cannot order the list).
+	 */
+	public static final dev.allot.shared.SearchQuery.Columns QUOTA_COLUMNS = dev.allot.shared.SearchQuery.Columns.of(
+			"t.slug, g.code", "tenant", "lower(t.display_name)", "gpuType", "g.code", "guaranteed", "p.guaranteed_gpus",
+			"maximum", "p.max_gpus", "burst", "p.burst");
+
 	public record TenantQuota(String tenant, List<QuotaPolicy> policies, @Nullable Integer storageGi, long version) {
 		public String etag() {
 			return "\"" + version + "\"";
@@ -74,6 +86,14 @@ public class Quotas {
 	}
 
 	// Policies
+
+	/** The admin console's quotas: a row per tenant and GPU type (one for a tenant with none), searched and sorted. */
+	@Transactional(readOnly = true)
+	public dev.allot.shared.PageResponse<QuotaListing> searchQuotas(Caller caller, dev.allot.shared.SearchQuery query) {
+		caller.requireReadsEverything();
+		return dev.allot.shared.PageResponse.of(repository.searchQuotas(query), query.page(),
+				repository.countQuotas(query));
+	}
 
 	@Transactional(readOnly = true)
 	public TenantQuota quota(Caller caller, String tenantSlug) {

@@ -13,6 +13,7 @@ import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
+import dev.allot.shared.SearchQuery;
 import dev.allot.shared.changes.ReadCache;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.Caller;
@@ -139,6 +140,18 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 		}
 		audit.record(AuditRecord.created(tenant.slug(), "tenant", tenant.slug(), tenant));
 		return tenant;
+	}
+
+	/** What the admin console's tenants may be sorted by: each column it shows; by slug as it opens. */
+	public static final SearchQuery.Columns TENANT_COLUMNS = SearchQuery.Columns.of("t.slug", "name",
+			"lower(t.display_name)", "slug", "t.slug", "status", "t.status", "created", "t.created_at")
+		.byDefault("slug", false);
+
+	/** The admin console's tenants: those whose slug or name holds the search text, sorted and paged. */
+	@Transactional(readOnly = true)
+	public PageResponse<Tenant> searchTenants(Caller caller, SearchQuery query) {
+		caller.requireReadsEverything();
+		return PageResponse.of(repository.searchTenants(query), query.page(), repository.countTenants(query));
 	}
 
 	@Transactional(readOnly = true)

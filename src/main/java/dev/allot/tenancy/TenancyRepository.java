@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import dev.allot.shared.PageQuery;
+import dev.allot.shared.SearchQuery;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.TenantRole;
 import org.jspecify.annotations.Nullable;
@@ -65,6 +66,28 @@ class TenancyRepository {
 		}
 		return spec.param(page.size()).param(page.offset()).query(TenancyRepository::tenant).list();
 	}
+
+	/** Tenants whose slug or name holds the search text, in the order asked. */
+	List<Tenant> searchTenants(SearchQuery query) {
+		String pattern = query.pattern();
+		var spec = jdbc.sql("SELECT * FROM tenant t" + (pattern == null ? "" : TENANT_SEARCH) + query.orderBy()
+				+ " LIMIT ? OFFSET ?");
+		if (pattern != null) {
+			spec = spec.param(pattern).param(pattern);
+		}
+		return spec.param(query.page().size()).param(query.page().offset()).query(TenancyRepository::tenant).list();
+	}
+
+	long countTenants(SearchQuery query) {
+		String pattern = query.pattern();
+		var spec = jdbc.sql("SELECT count(*) FROM tenant t" + (pattern == null ? "" : TENANT_SEARCH));
+		if (pattern != null) {
+			spec = spec.param(pattern).param(pattern);
+		}
+		return spec.query(Long.class).single();
+	}
+
+	private static final String TENANT_SEARCH = " WHERE (t.slug ILIKE ? ESCAPE '\\' OR t.display_name ILIKE ? ESCAPE '\\')";
 
 	long countTenants(List<String> onlySlugs, boolean all) {
 		if (all) {

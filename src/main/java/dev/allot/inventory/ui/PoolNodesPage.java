@@ -9,11 +9,14 @@ import dev.allot.inventory.NodeCommitments;
 import dev.allot.inventory.NodeState;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.AllotException;
-import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
+import dev.allot.shared.SearchQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
+import dev.allot.shared.web.ListLinks;
+import dev.allot.shared.web.ListPages;
 import dev.allot.shared.web.UiController;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
@@ -33,8 +36,6 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
  */
 @UiController
 class PoolNodesPage {
-
-	private static final int PAGE_SIZE = 100;
 
 	/** What the preview of a hostname range shows while the admin types. */
 	record Preview(List<String> hostnames, @Nullable String error) {
@@ -58,9 +59,15 @@ class PoolNodesPage {
 		this.transactions = transactions;
 	}
 
+	/** The pool and its nodes, searched by hostname, sorted and paged ({@link SearchQuery}); htmx gets the list alone. */
 	@GetMapping("/admin/pools/{pool}")
-	String nodes(Caller caller, Model model, @PathVariable String pool, @RequestParam(defaultValue = "0") int page) {
-		return render(caller, model, pool, Math.max(page, 0), FleetForms.NodesForm.empty(), new FormErrors());
+	String nodes(Caller caller, Model model, HttpServletRequest request, HttpServletResponse response,
+			@PathVariable String pool, @RequestParam(required = false) @Nullable String q,
+			@RequestParam(required = false) @Nullable String sort, @RequestParam(required = false) @Nullable String page,
+			@RequestParam(required = false) @Nullable String size) {
+		SearchQuery query = ListPages.read(Inventory.POOL_NODE_COLUMNS, q, sort, page, size, model, response);
+		String view = render(caller, model, pool, query, FleetForms.NodesForm.empty(), new FormErrors());
+		return ListPages.fragment(request) ? view + " :: list" : view;
 	}
 
 	@GetMapping("/admin/pools/{pool}/nodes/preview")
@@ -110,7 +117,7 @@ class PoolNodesPage {
 			}
 		}
 		response.setStatus(400);
-		return render(caller, model, pool, 0, form, errors);
+		return render(caller, model, pool, Inventory.POOL_NODE_COLUMNS.defaults(), form, errors);
 	}
 
 	@PostMapping("/admin/pools/{pool}/spares")
@@ -131,7 +138,7 @@ class PoolNodesPage {
 			}
 		}
 		response.setStatus(400);
-		return render(caller, model, pool, 0, FleetForms.NodesForm.empty(), errors);
+		return render(caller, model, pool, Inventory.POOL_NODE_COLUMNS.defaults(), FleetForms.NodesForm.empty(), errors);
 	}
 
 	@PostMapping("/admin/nodes/{hostname}/quarantine")
@@ -170,7 +177,8 @@ class PoolNodesPage {
 			}
 		}
 		response.setStatus(400);
-		return render(caller, model, node.pool(), Math.max(page, 0), FleetForms.NodesForm.empty(), errors);
+		return render(caller, model, node.pool(), Inventory.POOL_NODE_COLUMNS.defaults().onPage(page),
+				FleetForms.NodesForm.empty(), errors);
 	}
 
 	/** A reservation holding a node that was just taken out of service; flashed through the session. */
@@ -185,16 +193,17 @@ class PoolNodesPage {
 		return affected;
 	}
 
-	private String render(Caller caller, Model model, String poolName, int page, FleetForms.NodesForm form,
+	private String render(Caller caller, Model model, String poolName, SearchQuery query, FleetForms.NodesForm form,
 			FormErrors errors) {
 		caller.requireReadsEverything();
 		Pool pool = inventory.existingPool(poolName);
-		PageResponse<Node> nodes = inventory.nodes(caller, poolName, new PageQuery(page, PAGE_SIZE));
+		PageResponse<Node> nodes = inventory.searchNodes(caller, Inventory.NodeFilter.ofPool(poolName), query);
 		model.addAttribute("section", "admin");
 		model.addAttribute("pool", pool);
 		model.addAttribute("size", inventory.size(pool));
 		model.addAttribute("nodes", nodes);
-		model.addAttribute("lastPage", Math.max(0, (nodes.totalItems() - 1) / PAGE_SIZE));
+		model.addAttribute("links", new ListLinks("/admin/pools/" + pool.name(), java.util.Map.of(), query,
+				nodes.totalItems()));
 		model.addAttribute("canChange", caller.isPlatformAdmin());
 		model.addAttribute("form", form);
 		model.addAttribute("errors", errors);

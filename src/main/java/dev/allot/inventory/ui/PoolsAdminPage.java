@@ -1,30 +1,34 @@
 package dev.allot.inventory.ui;
 
-import java.util.List;
-
 import dev.allot.inventory.GpuType;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.SearchQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
+import dev.allot.shared.web.ListLinks;
+import dev.allot.shared.web.ListPages;
 import dev.allot.shared.web.UiController;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-/** Admin → Pools and nodes: the pools with their node counts, and the forms to add a GPU type or a pool. */
+/**
+ * Admin → Pools and nodes: the pools with their node counts (searched, sorted and paged on the server), and the
+ * forms to add a GPU type or a pool.
+ */
 @UiController
 class PoolsAdminPage {
-
-	/** A pool and its nodes counted now. */
-	record PoolRow(Pool pool, Inventory.PoolSize size) {
-	}
 
 	private static final PageQuery ALL = new PageQuery(0, PageQuery.MAX_SIZE);
 
@@ -34,9 +38,15 @@ class PoolsAdminPage {
 		this.inventory = inventory;
 	}
 
+	/** The pools searched, sorted and paged ({@link SearchQuery}); htmx gets the list alone. */
 	@GetMapping("/admin/pools")
-	String list(Caller caller, Model model) {
-		return render(caller, model, FleetForms.PoolForm.empty(), FleetForms.GpuTypeForm.empty(), new FormErrors());
+	String list(Caller caller, Model model, HttpServletRequest request, HttpServletResponse response,
+			@RequestParam(required = false) @Nullable String q, @RequestParam(required = false) @Nullable String sort,
+			@RequestParam(required = false) @Nullable String page, @RequestParam(required = false) @Nullable String size) {
+		SearchQuery query = ListPages.read(Inventory.POOL_COLUMNS, q, sort, page, size, model, response);
+		String view = render(caller, model, query, FleetForms.PoolForm.empty(), FleetForms.GpuTypeForm.empty(),
+				new FormErrors());
+		return ListPages.fragment(request) ? view + " :: list" : view;
 	}
 
 	@PostMapping("/admin/pools")
@@ -57,7 +67,7 @@ class PoolsAdminPage {
 			}
 		}
 		response.setStatus(400);
-		return render(caller, model, form, FleetForms.GpuTypeForm.empty(), errors);
+		return render(caller, model, Inventory.POOL_COLUMNS.defaults(), form, FleetForms.GpuTypeForm.empty(), errors);
 	}
 
 	@PostMapping("/admin/gpu-types")
@@ -81,17 +91,16 @@ class PoolsAdminPage {
 		// The two forms share one page: prefix this form's fields so its messages land next to its own inputs.
 		FormErrors prefixed = new FormErrors();
 		errors.asMap().forEach((field, message) -> prefixed.add("gpuType." + field, message));
-		return render(caller, model, FleetForms.PoolForm.empty(), form, prefixed);
+		return render(caller, model, Inventory.POOL_COLUMNS.defaults(), FleetForms.PoolForm.empty(), form, prefixed);
 	}
 
-	private String render(Caller caller, Model model, FleetForms.PoolForm poolForm,
+	private String render(Caller caller, Model model, SearchQuery query, FleetForms.PoolForm poolForm,
 			FleetForms.GpuTypeForm gpuTypeForm, FormErrors errors) {
 		caller.requireReadsEverything();
-		List<PoolRow> pools = inventory.pools(ALL).items().stream()
-			.map(pool -> new PoolRow(pool, inventory.size(pool)))
-			.toList();
+		PageResponse<Inventory.PoolListing> pools = inventory.searchPools(caller, query);
 		model.addAttribute("section", "admin");
 		model.addAttribute("pools", pools);
+		model.addAttribute("links", new ListLinks("/admin/pools", java.util.Map.of(), query, pools.totalItems()));
 		model.addAttribute("gpuTypes", inventory.gpuTypes(ALL).items());
 		model.addAttribute("canChange", caller.isPlatformAdmin());
 		model.addAttribute("poolForm", poolForm);

@@ -1,5 +1,8 @@
 package dev.allot.provisioning.health;
 
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -12,6 +15,7 @@ import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
 /**
@@ -45,13 +49,32 @@ public class NodeEvents {
 
 	private final Remediation remediation;
 
-	NodeEvents(Clusters clusters, Remediation remediation) {
+	private final JdbcClient jdbc;
+
+	private final Clock clock;
+
+	NodeEvents(Clusters clusters, Remediation remediation, JdbcClient jdbc, Clock clock) {
 		this.clusters = clusters;
 		this.remediation = remediation;
+		this.jdbc = jdbc;
+		this.clock = clock;
 	}
 
+	/** Classifies and remediates the event, and keeps it for the node's history with what it caused. */
 	public NodeEventOutcome report(Caller caller, String hostname, Event event) {
 		caller.requirePlatformAdmin();
+		Instant at = clock.instant();
+		NodeEventOutcome outcome = remediate(hostname, event);
+		jdbc.sql("""
+				INSERT INTO node_event (hostname, type, detail, fault, action, reported_by, at)
+				VALUES (?, ?, ?, ?, ?, ?, ?)""")
+			.params(hostname, event.type().name(), Remediation.shorten(describe(event), 2000), outcome.fault().name(),
+					outcome.action().name(), caller.subject(), Timestamp.from(at))
+			.update();
+		return outcome;
+	}
+
+	private NodeEventOutcome remediate(String hostname, Event event) {
 		Verdict.Fault fault = classify(event);
 		String why = describe(event);
 		Cluster cluster = clusters.servingOn(hostname).orElse(null);

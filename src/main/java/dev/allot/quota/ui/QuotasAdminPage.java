@@ -21,11 +21,15 @@ import dev.allot.quota.RateCard;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
+import dev.allot.shared.SearchQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
+import dev.allot.shared.web.ListLinks;
+import dev.allot.shared.web.ListPages;
 import dev.allot.shared.web.UiController;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
@@ -54,11 +58,8 @@ class QuotasAdminPage {
 
 	private static final int PAGE_SIZE = 25;
 
-	/** A tenant on the overview, with its policies held against their limits. */
-	record TenantRow(Tenant tenant, List<PolicyRow> policies) {
-	}
-
-	record PolicyRow(QuotaPolicy policy, QuotaStanding standing, String currency) {
+	/** A row of the overview: a tenant's policy of a GPU type held against its limits, or a tenant with none. */
+	record PolicyRow(Quotas.QuotaListing listing, @Nullable QuotaStanding standing, String currency) {
 	}
 
 	/** A request waiting for a decision: what it asks, per GPU type, against what the tenant holds now. */
@@ -95,9 +96,14 @@ class QuotasAdminPage {
 		this.clock = clock;
 	}
 
+	/** Every tenant's quotas, a row per GPU type, searched, sorted and paged ({@link SearchQuery}); htmx gets the list alone. */
 	@GetMapping("/admin/quotas")
-	String overview(Caller caller, Model model, @RequestParam(defaultValue = "0") int page) {
-		return overview(caller, model, page, new FormErrors());
+	String overview(Caller caller, Model model, HttpServletRequest request, HttpServletResponse response,
+			@RequestParam(required = false) @Nullable String q, @RequestParam(required = false) @Nullable String sort,
+			@RequestParam(required = false) @Nullable String page, @RequestParam(required = false) @Nullable String size) {
+		SearchQuery query = ListPages.read(Quotas.QUOTA_COLUMNS, q, sort, page, size, model, response);
+		String view = overview(caller, model, query, new FormErrors());
+		return ListPages.fragment(request) ? view + " :: list" : view;
 	}
 
 	/** Applies the request; refused (guarantees beyond capacity, say), it stays pending and the page says why. */
@@ -113,7 +119,8 @@ class QuotasAdminPage {
 			@RequestParam(defaultValue = "") String reason, RedirectAttributes redirect) {
 		if (reason.isBlank() || reason.strip().length() > QuotaRequestForm.MAX_REASON) {
 			response.setStatus(400);
-			return overview(caller, model, 0, new FormErrors().add("reason-" + id, "Say why you deny it, in at most "
+			return overview(caller, model, Quotas.QUOTA_COLUMNS.defaults(), new FormErrors().add("reason-" + id,
+					"Say why you deny it, in at most "
 					+ QuotaRequestForm.MAX_REASON + " characters: the team reads it"));
 		}
 		return decide(caller, model, response, id, redirect, () -> requests.deny(caller, id, reason.strip()),
@@ -134,26 +141,23 @@ class QuotasAdminPage {
 				throw refused;
 			}
 			response.setStatus(refused.status());
-			return overview(caller, model, 0,
+			return overview(caller, model, Quotas.QUOTA_COLUMNS.defaults(),
 					new FormErrors().add("request-" + id, String.valueOf(refused.getMessage())));
 		}
 	}
 
-	private String overview(Caller caller, Model model, int page, FormErrors errors) {
+	private String overview(Caller caller, Model model, SearchQuery query, FormErrors errors) {
 		caller.requireReadsEverything();
 		Instant now = clock.instant();
-		PageResponse<Tenant> tenants = tenancy.tenants(caller, new PageQuery(Math.max(page, 0), PAGE_SIZE));
-		List<TenantRow> rows = tenants.items().stream()
-			.map(tenant -> new TenantRow(tenant, quotas.quota(caller, tenant.slug()).policies().stream()
-				.map(policy -> new PolicyRow(policy, standing(tenant, policy.gpuType(), policy, now),
-						currency(policy.gpuType())))
-				.toList()))
-			.toList();
+		PageResponse<Quotas.QuotaListing> listings = quotas.searchQuotas(caller, query);
+		PageResponse<PolicyRow> rows = listings.map(listing -> listing.policy() == null
+				? new PolicyRow(listing, null, "")
+				: new PolicyRow(listing, standing(listing.tenantId(), listing.policy().gpuType(), listing.policy(), now),
+						currency(listing.policy().gpuType())));
 		model.addAttribute("section", "admin");
-		model.addAttribute("tenants", tenants);
 		model.addAttribute("rows", rows);
+		model.addAttribute("links", new ListLinks("/admin/quotas", Map.of(), query, rows.totalItems()));
 		model.addAttribute("overcommitted", quotas.overcommitted());
-		model.addAttribute("lastPage", Math.max(0, (tenants.totalItems() - 1) / PAGE_SIZE));
 		model.addAttribute("pending", requests.all(caller, QuotaRequest.Status.PENDING, new PageQuery(0, PAGE_SIZE))
 			.items().stream()
 			.map(r -> new PendingRow(r, QuotaAsk.of(r.policies(), quotas.quota(caller, r.tenant()).policies())))
@@ -362,9 +366,13 @@ class QuotasAdminPage {
 	}
 
 	private QuotaStanding standing(Tenant tenant, String gpuTypeCode, @Nullable QuotaPolicy policy, Instant now) {
+		return standing(tenant.id(), gpuTypeCode, policy, now);
+	}
+
+	private QuotaStanding standing(UUID tenantId, String gpuTypeCode, @Nullable QuotaPolicy policy, Instant now) {
 		GpuType type = gpuType(gpuTypeCode);
-		return QuotaStanding.of(policy, usage.bookedFrom(tenant.id(), type.id(), now),
-				usage.spendFrom(tenant.id(), type.id(), now), now);
+		return QuotaStanding.of(policy, usage.bookedFrom(tenantId, type.id(), now), usage.spendFrom(tenantId, type.id(),
+				now), now);
 	}
 
 	private String currency(String gpuType) {

@@ -1,13 +1,17 @@
 package dev.allot.tenancy.ui;
 
 import dev.allot.shared.AllotException;
-import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
+import dev.allot.shared.SearchQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
+import dev.allot.shared.web.ListLinks;
+import dev.allot.shared.web.ListPages;
 import dev.allot.shared.web.UiController;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import dev.allot.tenancy.TenantStatus;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
@@ -23,8 +27,6 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 @UiController
 class TenantsAdminPage {
 
-	private static final int PAGE_SIZE = 50;
-
 	private final Tenancy tenancy;
 
 	TenantsAdminPage(Tenancy tenancy) {
@@ -36,9 +38,14 @@ class TenantsAdminPage {
 		return "redirect:/admin/tenants";
 	}
 
+	/** The tenants searched by slug or name, sorted and paged ({@link SearchQuery}); htmx gets the list alone. */
 	@GetMapping("/admin/tenants")
-	String list(Caller caller, Model model, @RequestParam(defaultValue = "0") int page) {
-		return render(caller, model, Math.max(page, 0), Forms.SlugAndName.empty(), new FormErrors());
+	String list(Caller caller, Model model, HttpServletRequest request, HttpServletResponse response,
+			@RequestParam(required = false) @Nullable String q, @RequestParam(required = false) @Nullable String sort,
+			@RequestParam(required = false) @Nullable String page, @RequestParam(required = false) @Nullable String size) {
+		SearchQuery query = ListPages.read(Tenancy.TENANT_COLUMNS, q, sort, page, size, model, response);
+		String view = render(caller, model, query, Forms.SlugAndName.empty(), new FormErrors());
+		return ListPages.fragment(request) ? view + " :: list" : view;
 	}
 
 	@PostMapping("/admin/tenants")
@@ -57,7 +64,7 @@ class TenantsAdminPage {
 			}
 		}
 		response.setStatus(400);
-		return render(caller, model, 0, form, errors);
+		return render(caller, model, Tenancy.TENANT_COLUMNS.defaults(), form, errors);
 	}
 
 	@PostMapping("/admin/tenants/{slug}/name")
@@ -79,7 +86,7 @@ class TenantsAdminPage {
 			}
 		}
 		response.setStatus(400);
-		return render(caller, model, 0, Forms.SlugAndName.empty(), errors);
+		return render(caller, model, Tenancy.TENANT_COLUMNS.defaults(), Forms.SlugAndName.empty(), errors);
 	}
 
 	@PostMapping("/admin/tenants/{slug}/status")
@@ -92,10 +99,12 @@ class TenantsAdminPage {
 		return "redirect:/admin/tenants";
 	}
 
-	private String render(Caller caller, Model model, int page, Forms.SlugAndName form, FormErrors errors) {
+	private String render(Caller caller, Model model, SearchQuery query, Forms.SlugAndName form, FormErrors errors) {
 		caller.requireReadsEverything();
+		PageResponse<Tenant> tenants = tenancy.searchTenants(caller, query);
 		model.addAttribute("section", "admin");
-		model.addAttribute("tenants", tenancy.tenants(caller, new PageQuery(page, PAGE_SIZE)));
+		model.addAttribute("tenants", tenants);
+		model.addAttribute("links", new ListLinks("/admin/tenants", java.util.Map.of(), query, tenants.totalItems()));
 		model.addAttribute("canChange", caller.isPlatformAdmin());
 		model.addAttribute("form", form);
 		model.addAttribute("errors", errors);
