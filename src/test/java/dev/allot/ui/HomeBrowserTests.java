@@ -204,16 +204,6 @@ class HomeBrowserTests extends ConsoleBrowserTest {
 		assertThat(width.intValue()).as(browser.getCurrentUrl()).isLessThanOrEqualTo(390);
 	}
 
-	/** The rival borrows the owner's node from in two minutes on; the owner's booking within its guarantee preempts it. */
-	private String preempted(Team owner, Team rival) {
-		Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
-		String victim = bookByApi(rival, 8, now.plus(Duration.ofMinutes(2)), now.plus(Duration.ofHours(8)));
-		bookByApi(owner, 8, now.plus(Duration.ofHours(2)), now.plus(Duration.ofHours(4)));
-		await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM notification n JOIN tenant t"
-				+ " ON t.id = n.tenant_id WHERE t.slug = ? AND n.kind = 'RESERVATION_PREEMPTED'", rival.tenant()) == 1);
-		return victim;
-	}
-
 	private record Ready(String tenant, String member, String pool, String id) {
 	}
 
