@@ -43,6 +43,12 @@ public class FleetActivity {
 	public record Waiting(String tenant, int bookings) {
 	}
 
+	private record Held(int gpusNow, BigDecimal gpuHoursAhead) {
+	}
+
+	private record Reclaimed(int reservations, int tenants) {
+	}
+
 	private final JdbcClient jdbc;
 
 	private final Clock clock;
@@ -57,21 +63,21 @@ public class FleetActivity {
 		Instant now = clock.instant();
 		Timestamp at = Timestamp.from(now);
 		Timestamp ahead = Timestamp.from(now.plus(AHEAD));
-		var held = jdbc.sql("""
-				SELECT coalesce(sum(p.gpus_per_node) FILTER (WHERE a.during @> ?::timestamptz), 0) AS now,
+		Held held = jdbc.sql("""
+				SELECT coalesce(sum(p.gpus_per_node) FILTER (WHERE a.during @> ?::timestamptz), 0),
 				       coalesce(sum(p.gpus_per_node * extract(epoch FROM upper(a.during * w.span) - lower(a.during * w.span))),
-				                0) / 3600 AS ahead
+				                0) / 3600
 				FROM allocation a JOIN node n ON n.id = a.node_id JOIN pool p ON p.id = n.pool_id,
 				     (SELECT tstzrange(?, ?) AS span) w
 				WHERE a.active AND a.during && w.span""")
 			.params(at, at, ahead)
-			.query((rs, n) -> new Object[] { rs.getInt("now"), rs.getBigDecimal("ahead") })
+			.query((rs, n) -> new Held(rs.getInt(1), rs.getBigDecimal(2)))
 			.single();
-		var reclaimed = jdbc.sql("""
+		Reclaimed reclaimed = jdbc.sql("""
 				SELECT count(*), count(DISTINCT tenant_id) FROM reservation
 				WHERE lifecycle_status = 'PREEMPTED' AND status_changed_at > ?""")
 			.param(Timestamp.from(now.minus(RECLAIM_SPAN)))
-			.query((rs, n) -> new int[] { rs.getInt(1), rs.getInt(2) })
+			.query((rs, n) -> new Reclaimed(rs.getInt(1), rs.getInt(2)))
 			.single();
 		List<Waiting> waiting = jdbc.sql("""
 				SELECT tenant_slug, count(*) FROM reservation
@@ -79,8 +85,8 @@ public class FleetActivity {
 				GROUP BY tenant_slug ORDER BY count(*) DESC, tenant_slug LIMIT 20""")
 			.query((rs, n) -> new Waiting(rs.getString(1), rs.getInt(2)))
 			.list();
-		return new Activity((Integer) held[0], ((BigDecimal) held[1]).setScale(1, java.math.RoundingMode.HALF_EVEN),
-				reclaimed[0], reclaimed[1], waiting);
+		return new Activity(held.gpusNow(), held.gpuHoursAhead().setScale(1, java.math.RoundingMode.HALF_EVEN),
+				reclaimed.reservations(), reclaimed.tenants(), waiting);
 	}
 
 }

@@ -10,10 +10,8 @@ import dev.allot.shared.CursorPage;
 import dev.allot.shared.ListQuery;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
-import dev.allot.shared.web.CurrentTenant;
 import dev.allot.shared.web.UiController;
 import dev.allot.tenancy.Tenancy;
-import jakarta.servlet.http.HttpSession;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ui.Model;
@@ -42,16 +40,6 @@ class NoticesPage {
 	NoticesPage(Notifications notifications, Tenancy tenancy) {
 		this.notifications = notifications;
 		this.tenancy = tenancy;
-	}
-
-	@GetMapping("/notices")
-	String mine(Caller caller, Model model, HttpSession session) {
-		return CurrentTenant.of(caller, session)
-			.map(tenant -> "redirect:/tenants/" + tenant + "/notices")
-			.orElseGet(() -> {
-				model.addAttribute("section", "notices");
-				return "billing/no-notices";
-			});
 	}
 
 	@GetMapping("/tenants/{tenant}/notices")

@@ -113,7 +113,6 @@ class HomePage {
 		model.addAttribute("tenant", tenant);
 		model.addAttribute("home", TeamHome.of(tenant, current, degraded, quota,
 				spending.thisMonth(caller, slug).orElse(null), notices.unread(caller, slug, NOTICES), now));
-		model.addAttribute("now", now);
 		return "home/team";
 	}
 

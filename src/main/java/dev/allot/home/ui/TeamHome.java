@@ -20,11 +20,6 @@ record TeamHome(Tenant tenant, List<Reservation> running, List<Reservation> next
 	/** A reservation with, when its cluster is degraded, why and what is being done about each node at fault. */
 	record Reservation(NowAndNext.Current r, Degradations.@Nullable Degradation degradation) {
 
-		public String warningWords() {
-			NowAndNext.Warning warning = r.warning();
-			return warning == null ? "" : dev.allot.shared.web.Words.word(warning);
-		}
-
 		public String doing(Degradations.NodeAtFault node) {
 			return TeamHome.doing(node.health());
 		}
