@@ -6,7 +6,8 @@
  *
  * <p>Billing learns what to bill from events ({@code ReservationConfirmed}, {@code ReservationExtended},
  * {@code ReservationCancelled}, {@code NodeStateChanged}) and from provisioning's lifecycle ({@code ClusterReady},
- * {@code ReservationFailed}, see {@link dev.allot.billing.metering.Lifecycle}). Nothing depends on billing.
+ * {@code ReservationFailed}, see {@link dev.allot.billing.metering.Lifecycle}). Only the home pages read billing, through
+ * {@link dev.allot.billing.Notices} and {@link dev.allot.billing.Spending}; nothing else depends on it.
  */
 @ApplicationModule(displayName = "Billing",
 		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "quota", "booking", "provisioning" })

@@ -29,6 +29,9 @@ public final class ReservationStages {
 	public static final String STAGE_AT = """
 			CASE WHEN r.lifecycle_status IS NOT NULL THEN r.status_changed_at ELSE c.state_changed_at END""";
 
+	/** Whether its cluster serves with a node out of order ({@code DEGRADED}): a warning, not a stage of its own. */
+	public static final String DEGRADED = "coalesce(c.state = 'DEGRADED', false)";
+
 	/** Whether the reservation is being built or was: a cluster past {@code PENDING}, or a stored fact. */
 	public static final String TAKEN_UP = "(r.lifecycle_status IS NOT NULL OR coalesce(c.state, 'PENDING') <> 'PENDING')";
 

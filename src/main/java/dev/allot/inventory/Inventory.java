@@ -204,6 +204,13 @@ public class Inventory {
 		return repository.outOfService();
 	}
 
+	/** The fleet's nodes by state and those out of service with why, at most {@code limit} of them listed. */
+	@Transactional(readOnly = true)
+	public FleetHealth fleetHealth(Caller caller, int limit) {
+		caller.requireReadsEverything();
+		return repository.fleetHealth(limit);
+	}
+
 	/** The CUDA driver versions the pool's nodes offer (its catalog), sorted. */
 	@Transactional(propagation = Propagation.SUPPORTS)
 	public List<String> cudaDrivers(Pool pool) {

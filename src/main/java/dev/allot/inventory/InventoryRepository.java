@@ -283,6 +283,27 @@ class InventoryRepository {
 			.list();
 	}
 
+	FleetHealth fleetHealth(int limit) {
+		java.util.Map<NodeState, Integer> byState = new java.util.EnumMap<>(NodeState.class);
+		int[] gpus = { 0 };
+		jdbc.sql("""
+				SELECT n.state, count(*), sum(p.gpus_per_node) FROM node n JOIN pool p ON p.id = n.pool_id
+				WHERE n.state <> 'RETIRED' GROUP BY n.state""")
+			.query(rs -> {
+				NodeState state = NodeState.valueOf(rs.getString(1));
+				byState.put(state, rs.getInt(2));
+				gpus[0] += rs.getInt(3);
+			});
+		List<Node> out = jdbc.sql(NODE_SELECT + " WHERE n.state IN ('QUARANTINED', 'DRAINING', 'IN_REPAIR')"
+				+ " ORDER BY n.state_changed_at, n.hostname LIMIT ?")
+			.param(limit)
+			.query(InventoryRepository::node)
+			.list();
+		int outOfService = byState.getOrDefault(NodeState.QUARANTINED, 0) + byState.getOrDefault(NodeState.DRAINING, 0)
+				+ byState.getOrDefault(NodeState.IN_REPAIR, 0);
+		return new FleetHealth(byState, gpus[0], outOfService, out);
+	}
+
 	private static GpuType gpuType(ResultSet rs, int row) throws SQLException {
 		return new GpuType(rs.getObject("id", UUID.class), rs.getString("code"), rs.getInt("memory_gb"),
 				rs.getString("interconnect"));

@@ -28,7 +28,30 @@ public final class Axe {
 			      }));
 			  }, function (error) { done(['axe could not run: ' + error]); });""";
 
+	/** Every rule of issue 30's bar, whatever the impact: WCAG 2.0-2.2 A and AA, and Deque's best practices. */
+	private static final String RUN_ALL = """
+			var done = arguments[arguments.length - 1];
+			axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa',
+			    'best-practice'] } })
+			  .then(function (result) {
+			    done(result.violations.map(function (v) {
+			        return v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.slice(0, 3).map(function (n) {
+			          return n.target.join(' ') + ' [' + (n.failureSummary || '').replace(/\\s+/g, ' ') + ']';
+			        }).join('; ');
+			      }));
+			  }, function (error) { done(['axe could not run: ' + error]); });""";
+
 	private Axe() {
+	}
+
+	/** Every violation of {@link #RUN_ALL}'s rules on the page shown now, minor ones too; empty when there are none. */
+	@SuppressWarnings("unchecked")
+	public static List<String> allViolations(ChromeDriver browser) {
+		browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+		if (Boolean.FALSE.equals(browser.executeScript("return typeof window.axe === 'object'"))) {
+			browser.executeScript(SOURCE);
+		}
+		return (List<String>) browser.executeAsyncScript(RUN_ALL);
 	}
 
 	/** The serious and critical violations on the page shown now, one line each; empty when there are none. */

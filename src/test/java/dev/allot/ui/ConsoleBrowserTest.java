@@ -103,6 +103,20 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 		return booked.json().get("id").asString();
 	}
 
+	/**
+	 * The rival borrows the owner's node from in two minutes on, the owner books within its guarantee after the
+	 * notice: the rival's reservation is preempted, and its notice raised. Answers the rival's reservation's id.
+	 */
+	protected String preempted(Team owner, Team rival) {
+		Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+		String victim = bookByApi(rival, 8, now.plus(Duration.ofMinutes(2)), now.plus(Duration.ofHours(8)));
+		bookByApi(owner, 8, now.plus(Duration.ofHours(2)), now.plus(Duration.ofHours(4)));
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM"
+				+ " notification n JOIN tenant t ON t.id = n.tenant_id WHERE t.slug = ? AND n.kind = 'RESERVATION_PREEMPTED'",
+				rival.tenant()) == 1);
+		return victim;
+	}
+
 	protected void cancelByApi(Team team, String id) {
 		Api.Response cancelled = api.post("/api/v1/tenants/" + team.tenant() + "/reservations/" + id + "/cancel",
 				team.token(), Map.of());

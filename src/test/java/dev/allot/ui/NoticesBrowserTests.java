@@ -1,10 +1,8 @@
 package dev.allot.ui;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -12,7 +10,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** Notices that need action are shown where people look, with their times in the browser's zone. */
 class NoticesBrowserTests extends ConsoleBrowserTest {
@@ -62,17 +59,6 @@ class NoticesBrowserTests extends ConsoleBrowserTest {
 		find("#recent-notices a[href$='/reservations/" + victim + "']").click();
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#reservation-notices section")));
 		assertThat(browser.getCurrentUrl()).endsWith("/reservations/" + victim);
-	}
-
-	/** The rival borrows the owner's node from in two minutes on, the owner books within its guarantee after the
-	 * notice: the rival's reservation is preempted, and its notice raised. */
-	private String preempted(Team owner, Team rival) {
-		Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
-		String victim = bookByApi(rival, 8, now.plus(Duration.ofMinutes(2)), now.plus(Duration.ofHours(8)));
-		bookByApi(owner, 8, now.plus(Duration.ofHours(2)), now.plus(Duration.ofHours(4)));
-		await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM notification n JOIN tenant t"
-				+ " ON t.id = n.tenant_id WHERE t.slug = ? AND n.kind = 'RESERVATION_PREEMPTED'", rival.tenant()) == 1);
-		return victim;
 	}
 
 }

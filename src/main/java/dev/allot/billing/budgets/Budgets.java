@@ -67,6 +67,13 @@ public class Budgets {
 		return view(tenant, stored, currentMonth());
 	}
 
+	/** The tenant's budget with this month's spend, if it has set one. */
+	@Transactional(readOnly = true)
+	public java.util.Optional<Budget> find(Caller caller, String tenantSlug) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return repository.find(tenant.id(), false).map(stored -> view(tenant, stored, currentMonth()));
+	}
+
 	public Budget put(Caller caller, String tenantSlug, BudgetRequest request, @Nullable String ifMatch) {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.TENANT_ADMIN);
 		request.validate(outbound);

@@ -143,6 +143,52 @@ public class Notifications {
 			.list();
 	}
 
+	/** The tenant's notices the user has not seen yet, newest first: at most {@code limit}, and how many in all. */
+	public record Unread(long count, List<Notification> latest) {
+	}
+
+	/** The notices raised after the newest the user saw on the notification list (all of them before that). */
+	@Transactional(readOnly = true)
+	public Unread unread(Caller caller, String tenantSlug, int limit) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		long[] count = { 0 };
+		List<Notification> latest = jdbc.sql("""
+				SELECT n.*, count(*) OVER () AS unread FROM notification n
+				WHERE n.tenant_id = ? AND n.created_at > coalesce((SELECT s.seen_until FROM notification_seen s
+				                                                   WHERE s.tenant_id = ? AND s.subject = ?), '-infinity')
+				ORDER BY n.created_at DESC, n.id DESC LIMIT ?""")
+			.params(tenant.id(), tenant.id(), caller.subject(), limit)
+			.query((rs, n) -> {
+				count[0] = rs.getLong("unread");
+				return read(rs);
+			})
+			.list();
+		return new Unread(latest.isEmpty() ? 0 : count[0], latest);
+	}
+
+	/** When the user last saw the tenant's notices: those raised after it are unread; null when never. */
+	@Transactional(readOnly = true)
+	public @Nullable Instant seenUntil(Caller caller, String tenantSlug) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		return jdbc.sql("SELECT seen_until FROM notification_seen WHERE tenant_id = ? AND subject = ?")
+			.params(tenant.id(), caller.subject())
+			.query(Timestamp.class)
+			.optional()
+			.map(Timestamp::toInstant)
+			.orElse(null);
+	}
+
+	/** The user has seen the tenant's notices up to {@code newest}; never moves back. */
+	public void seen(Caller caller, String tenantSlug, Instant newest) {
+		Tenant tenant = tenancy.readable(caller, tenantSlug);
+		jdbc.sql("""
+				INSERT INTO notification_seen (tenant_id, subject, seen_until) VALUES (?, ?, ?)
+				ON CONFLICT (tenant_id, subject) DO UPDATE SET seen_until = greatest(notification_seen.seen_until,
+				                                                                     excluded.seen_until)""")
+			.params(tenant.id(), caller.subject(), Timestamp.from(newest))
+			.update();
+	}
+
 	private Notification read(java.sql.ResultSet rs) throws java.sql.SQLException {
 		Timestamp delivered = rs.getTimestamp("delivered_at");
 		return new Notification(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("message"),

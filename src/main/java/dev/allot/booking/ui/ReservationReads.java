@@ -81,7 +81,13 @@ class ReservationReads {
 
 	record Row(UUID id, String project, String pool, String gpuType, int gpus, Instant startsAt, Instant endsAt,
 			@Nullable Instant cancelledAt, int nodes, @Nullable BigDecimal total, @Nullable String currency,
-			ReservationStatus status) {
+			ReservationStatus status, boolean degraded) {
+
+		/** What needs its owner's attention: preempted, failed, its cluster degraded; null when nothing. */
+		public dev.allot.booking.NowAndNext.@Nullable Warning warning() {
+			return dev.allot.booking.NowAndNext.warning(status, degraded);
+		}
+
 	}
 
 	private final JdbcClient jdbc;
@@ -122,8 +128,8 @@ class ReservationReads {
 		List<Row> rows = jdbc.sql("""
 				SELECT r.id, r.project_slug, r.pool_name, r.gpu_type, r.gpus, r.starts_at, r.ends_at, r.cancelled_at,
 				       cardinality(r.nodes) AS node_count, (r.quote ->> 'total')::numeric AS total,
-				       r.quote ->> 'currency' AS currency,
-				""" + ReservationStages.STAGE + " AS stage FROM " + ReservationStages.FROM + where + orderBy
+				       r.quote ->> 'currency' AS currency, """ + ReservationStages.DEGRADED + " AS degraded, "
+				+ ReservationStages.STAGE + " AS stage FROM " + ReservationStages.FROM + where + orderBy
 				+ " LIMIT ? OFFSET ?")
 			.params(paged)
 			.query((rs, n) -> {
@@ -134,10 +140,19 @@ class ReservationReads {
 						rs.getString("gpu_type"), rs.getInt("gpus"), start, end,
 						cancelled == null ? null : cancelled.toInstant(), rs.getInt("node_count"),
 						rs.getBigDecimal("total"), rs.getString("currency"),
-						status(cancelled != null, rs.getString("stage"), end, filter.now()));
+						status(cancelled != null, rs.getString("stage"), end, filter.now()), rs.getBoolean("degraded"));
 			})
 			.list();
 		return PageResponse.of(rows, page, total);
+	}
+
+	/** Whether the reservation's cluster serves {@code DEGRADED} now. */
+	boolean degraded(UUID reservationId) {
+		return jdbc.sql("SELECT " + ReservationStages.DEGRADED + " FROM " + ReservationStages.FROM + " WHERE r.id = ?")
+			.param(reservationId)
+			.query(Boolean.class)
+			.optional()
+			.orElse(false);
 	}
 
 	/** The pools the tenant has ever booked, for the list's filter. */

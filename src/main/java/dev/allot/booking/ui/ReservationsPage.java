@@ -278,6 +278,8 @@ class ReservationsPage {
 		model.addAttribute("tenant", t);
 		model.addAttribute("r", reservation);
 		model.addAttribute("status", status);
+		model.addAttribute("warning", dev.allot.booking.NowAndNext.warning(status, status == ReservationStatus.ACTIVE
+				&& reads.degraded(id)));
 		model.addAttribute("changeable", t.isActive() && caller.canBookIn(tenant, reservation.project()) && (status == ReservationStatus.CONFIRMED
 				|| status == ReservationStatus.ACTIVE || status == ReservationStatus.QUEUED));
 		model.addAttribute("queuePosition", queue.positions(List.of(reservation)).get(id));

@@ -57,6 +57,17 @@ public class Clusters {
 			.optional();
 	}
 
+	/** The clusters of these reservations that serve {@code DEGRADED}. */
+	public List<Cluster> degraded(java.util.Collection<UUID> reservationIds) {
+		if (reservationIds.isEmpty()) {
+			return List.of();
+		}
+		return jdbc.sql("SELECT * FROM cluster WHERE reservation_id = ANY(?) AND state = 'DEGRADED'")
+			.param(reservationIds.toArray(UUID[]::new))
+			.query(this::cluster)
+			.list();
+	}
+
 	/** The open, serving cluster running on this node now, if any. */
 	public Optional<Cluster> servingOn(String hostname) {
 		return jdbc.sql("""

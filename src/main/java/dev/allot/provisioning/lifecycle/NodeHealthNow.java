@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
  * ({@code PASSED}, {@code FAILED}, or {@code NOT_CHECKED}).
  */
 @Component
-class NodeHealthNow {
+public class NodeHealthNow {
 
 	static final String QUARANTINED = "QUARANTINED";
 
@@ -45,7 +45,7 @@ class NodeHealthNow {
 		this.reservations = reservations;
 	}
 
-	List<NodeHealth> of(UUID reservationId, List<NodeHealth> stored) {
+	public List<NodeHealth> of(UUID reservationId, List<NodeHealth> stored) {
 		Set<String> rebooting = jdbc.sql("""
 				SELECT split_part(task_instance, '/', 2) FROM scheduled_tasks
 				WHERE task_name = ? AND task_instance LIKE ?""")

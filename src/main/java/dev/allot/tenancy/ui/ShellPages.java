@@ -7,11 +7,10 @@ import dev.allot.tenancy.Tenancy;
 import jakarta.servlet.http.HttpSession;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
-/** The start page and the tenant switcher. */
+/** The tenant switcher (the start page, {@code /}, is the home module's). */
 @UiController
 class ShellPages {
 
@@ -19,11 +18,6 @@ class ShellPages {
 
 	ShellPages(Tenancy tenancy) {
 		this.tenancy = tenancy;
-	}
-
-	@GetMapping("/")
-	String home() {
-		return "redirect:/calendar";
 	}
 
 	/** Switches to the tenant and comes back to the same page of it (or to the page the user was on). */
