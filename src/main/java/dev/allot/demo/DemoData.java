@@ -2,12 +2,16 @@ package dev.allot.demo;
 
 import java.math.BigDecimal;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.allot.identity.UserDirectory;
@@ -21,6 +25,7 @@ import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,13 +39,18 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Seeds the demo once: on the embedded database by default, elsewhere only with {@code allot.demo.enabled=true}.
- * Passwords are random and printed at the first start only (they are stored hashed), unless
+ * The fleet, teams and users are made as they were {@link DemoHistory#SPAN} ago, then the application lives through
+ * the month since on a rewound clock ({@link DemoHistory}, {@link DemoReplay}), then today's bookings are made
+ * ({@link DemoBookings}). Passwords are random and printed at the first start only (they are stored hashed), unless
  * {@code allot.demo.password} fixes one for all demo users.
  */
 @Component
 @Order(10)
-@ConditionalOnExpression("${allot.demo.enabled:false} or '${spring.datasource.url:}'.isEmpty()")
+@ConditionalOnExpression(DemoData.ENABLED)
 class DemoData implements ApplicationRunner {
+
+	/** Where the demo is seeded: on the embedded database by default, elsewhere when asked for. */
+	static final String ENABLED = "${allot.demo.enabled:false} or '${spring.datasource.url:}'.isEmpty()";
 
 	private static final Logger log = LoggerFactory.getLogger(DemoData.class);
 
@@ -61,10 +71,21 @@ class DemoData implements ApplicationRunner {
 
 	private final DemoBookings bookings;
 
+	private final DemoHistory history;
+
+	private final DemoReplay replay;
+
+	private final Clock clock;
+
+	private volatile @Nullable Duration seeding;
+
 	DemoData(UserDirectory users, Tenancy tenancy, Inventory inventory, Quotas quotas,
-			TransactionTemplate transactions, DemoBookings bookings,
-			@Value("${allot.demo.password:}") String fixedPassword) {
+			TransactionTemplate transactions, DemoBookings bookings, DemoHistory history, DemoReplay replay,
+			Clock clock, @Value("${allot.demo.password:}") String fixedPassword) {
 		this.bookings = bookings;
+		this.history = history;
+		this.replay = replay;
+		this.clock = clock;
 		this.users = users;
 		this.tenancy = tenancy;
 		this.inventory = inventory;
@@ -78,7 +99,38 @@ class DemoData implements ApplicationRunner {
 		if (users.exists("admin")) {
 			return;
 		}
+		long started = System.nanoTime();
 		Map<String, String> passwords = new LinkedHashMap<>();
+		String made;
+		if (clock instanceof DemoClock demo) {
+			Instant today = demo.realInstant().truncatedTo(ChronoUnit.DAYS);
+			try (DemoReplay.Run run = replay.start(demo, today.minus(DemoHistory.SPAN))) {
+				setUp(passwords);
+				DemoHistory.Made past = history.live(run, today);
+				run.advanceTo(demo.realInstant());
+				int booked = bookings.seed();
+				made = past.reservations() + booked + " reservations booked (" + past.reservations() + " of them over the "
+						+ "last " + DemoHistory.SPAN.toDays() + " days, replayed at " + past.visits() + " instants)";
+			}
+		}
+		else {
+			// a clock the demo cannot rewind (a test's): today's bookings only
+			setUp(passwords);
+			made = bookings.seed() + " reservations booked";
+		}
+		seeding = Duration.ofNanos(System.nanoTime() - started);
+		StringBuilder banner = new StringBuilder(String.format("%n%nDemo: %s in %.1f s. Demo users (shown once; "
+				+ "stored hashed):%n", made, seeding.toMillis() / 1000.0));
+		passwords.forEach((user, password) -> banner.append(String.format("  %-8s %s%n", user, password)));
+		log.info(banner.toString());
+	}
+
+	/** How long seeding took, once it has run. */
+	Optional<Duration> seeding() {
+		return Optional.ofNullable(seeding);
+	}
+
+	private void setUp(Map<String, String> passwords) {
 		transactions.executeWithoutResult(status -> {
 			user(passwords, "admin", "Platform Admin", EnumSet.of(PlatformRole.PLATFORM_ADMIN));
 			user(passwords, "alice", "Alice Example", Set.of());
@@ -94,11 +146,6 @@ class DemoData implements ApplicationRunner {
 			fleet();
 			prices();
 		});
-		int booked = bookings.seed();
-		StringBuilder banner = new StringBuilder("\n\nDemo: " + booked + " reservations booked. Demo users (shown "
-				+ "once; stored hashed):\n");
-		passwords.forEach((user, password) -> banner.append(String.format("  %-8s %s%n", user, password)));
-		log.info(banner.toString());
 	}
 
 	/** Three pools of 8-GPU nodes, 32 nodes in all, in InfiniBand blocks of 4 nodes, two racks per block. */
@@ -122,7 +169,9 @@ class DemoData implements ApplicationRunner {
 						new BigDecimal("250000.00"), Priority.TRAINING)
 					.withApproval(new QuotaPolicy.Approval(2000, false)),
 				new QuotaPolicy("H200", 16, 32, false, Duration.ofDays(7), Duration.ofDays(60),
-						new BigDecimal("100000.00"), Priority.PRODUCTION_FINE_TUNE)),
+						new BigDecimal("100000.00"), Priority.PRODUCTION_FINE_TUNE),
+				new QuotaPolicy("A100", 16, 16, false, Duration.ofDays(7), Duration.ofDays(30), null,
+						Priority.PRODUCTION_FINE_TUNE)),
 				null);
 		quotas.replace(SEED, "globex-ai", List.of(
 				new QuotaPolicy("H100", 16, 32, false, Duration.ofDays(7), Duration.ofDays(30),
