@@ -30,8 +30,15 @@ import org.springframework.stereotype.Component;
  * replays the past: the clusters' lifecycle steps (build, checks, teardown, re-checks), metering and the closing of
  * months. These are the db-scheduler tasks production runs, run here by db-scheduler's {@link ManualScheduler}
  * (real picking, completion, rescheduling, retries) on the demo's clock, one instant after another, each once every
- * asynchronous reaction to the last has finished; db-scheduler's own poller, which goes by the real clock and
- * would find every step of the past due at once, is paused meanwhile.
+ * asynchronous reaction to the last has finished. db-scheduler's own poller, which goes by the real clock and would
+ * find every step of the past due at once (and take the replay's executions, whose heartbeats are in the past, for
+ * dead), has not started yet: the demo seeds before the application takes requests, and the poller starts after
+ * ({@link DemoSchedulerStart}).
+ *
+ * <p>The replay stops only where something happens: at each instant a lifecycle step is due, at each act of the
+ * history, and once a day ({@link #METERING}) for metering and the closing of months. Metering catches up every
+ * hour that ended since its last run, as it does in production after an outage, so a day's usage is metered in one
+ * run.
  */
 @Component
 class DemoReplay {
@@ -44,8 +51,13 @@ class DemoReplay {
 	/** Steps whose own reruns are not what the history is about: the watchdog and the reconciler's periodic pass. */
 	private static final Set<String> LEFT_OUT = Set.of("cluster-watchdog", "cluster-reconciler");
 
-	/** At most this long between two instants visited, so that metering runs through the history. */
-	private static final Duration STRIDE = Duration.ofHours(6);
+	/**
+	 * When metering and the closing of months run during the replay: daily, ten minutes past midnight UTC (a month's
+	 * last hours are metered before it closes, {@code close-month-after} later).
+	 */
+	static final Duration METERING = Duration.ofDays(1);
+
+	private static final Duration METERING_OFFSET = Duration.ofMinutes(10);
 
 	/** How long the replay waits for the application's reactions to one instant before it goes on all the same. */
 	private static final Duration PATIENCE = Duration.ofSeconds(10);
@@ -76,32 +88,37 @@ class DemoReplay {
 
 		private final List<String> steps;
 
-		private final Scheduler paused;
+		private final List<Task<?>> recurring;
+
+		/** When metering and the closing of months run next. */
+		private Instant nextMetering;
 
 		private int visits;
 
+		private int meterings;
+
+		private long waiting;
+
+		private long running;
+
 		private Run(DemoClock clock, Instant from) {
+			Scheduler live = poller.getIfAvailable();
+			if (live != null && live.getSchedulerState().isStarted()) {
+				throw new IllegalStateException("db-scheduler's poller has started: the demo's history cannot be "
+						+ "replayed under it (its executions would be taken for dead)");
+			}
 			this.clock = clock;
 			List<Task<?>> run = tasks.stream()
 				.filter(t -> (t.getName().startsWith("cluster-") && !LEFT_OUT.contains(t.getName()))
 						|| RECURRING.contains(t.getName()))
 				.toList();
 			this.steps = run.stream().map(Task::getName).filter(name -> !RECURRING.contains(name)).toList();
-			this.paused = poller.getIfAvailable();
-			if (paused != null) {
-				paused.pause();
-			}
+			this.recurring = run.stream().filter(t -> RECURRING.contains(t.getName())).toList();
 			clock.rewind(from);
 			schedulerClock.set(from);
 			this.scheduler = TestHelper.createManualScheduler(dataSource, run).clock(schedulerClock).build();
-			for (Task<?> task : run) {
-				if (RECURRING.contains(task.getName())) {
-					// the poller scheduled them at the real now: back to the start of the history
-					if (!scheduler.reschedule(TaskInstanceId.of(task.getName(), "recurring"), from)) {
-						scheduler.schedule(task.instance("recurring"), from);
-					}
-				}
-			}
+			this.nextMetering = from;
+			holdRecurringUntil(from);
 		}
 
 		Instant now() {
@@ -113,16 +130,16 @@ class DemoReplay {
 		}
 
 		/**
-		 * Moves time forward to {@code target}, stopping at every instant a step is due (and at least every
-		 * {@link #STRIDE}), and there runs what is due once the reactions to what came before are done.
+		 * Moves time forward to {@code target}, stopping at every instant a step is due and at each day's metering,
+		 * and there runs what is due once the reactions to what came before are done.
 		 */
 		void advanceTo(Instant target) {
 			settle();
 			while (now().isBefore(target)) {
-				Instant next = now().plus(STRIDE);
+				Instant next = nextMetering;
 				Instant due = nextStep();
 				if (due != null && due.isBefore(next)) {
-					next = due.isAfter(now()) ? due : now();
+					next = due;
 				}
 				if (!next.isAfter(now())) {
 					// a step that stays due however often it runs: go on without it
@@ -146,7 +163,16 @@ class DemoReplay {
 				awaitReactions();
 				visits++;
 				schedulerClock.set(now());
+				boolean metering = !now().isBefore(nextMetering);
+				long started = System.nanoTime();
 				scheduler.runAnyDueExecutions();
+				running += System.nanoTime() - started;
+				if (metering) {
+					meterings++;
+					Instant day = now().minus(METERING_OFFSET).truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+					nextMetering = day.plus(METERING).plus(METERING_OFFSET);
+					holdRecurringUntil(nextMetering);
+				}
 				awaitReactions();
 				Instant due = nextStep();
 				if (due == null || due.isAfter(now())) {
@@ -154,6 +180,19 @@ class DemoReplay {
 				}
 			}
 			log.warn("Demo: lifecycle steps still due at {} after 20 rounds; going on", now());
+		}
+
+		/** Metering and the closing of months wait for the next metering instant, whatever their own schedule. */
+		private void holdRecurringUntil(Instant at) {
+			for (Task<?> task : recurring) {
+				TaskInstanceId id = TaskInstanceId.of(task.getName(), "recurring");
+				if (scheduler.getScheduledExecution(id).isPresent()) {
+					scheduler.reschedule(id, at);
+				}
+				else {
+					scheduler.schedule(task.instance("recurring"), at);
+				}
+			}
 		}
 
 		private @Nullable Instant nextStep() {
@@ -167,7 +206,22 @@ class DemoReplay {
 
 		/** Waits until every asynchronous listener of the events published so far has finished. */
 		private void awaitReactions() {
-			long deadline = System.nanoTime() + PATIENCE.toNanos();
+			long started = System.nanoTime();
+			try {
+				awaitReactionsUntil(started + PATIENCE.toNanos());
+			}
+			finally {
+				waiting += System.nanoTime() - started;
+			}
+		}
+
+		/** Where the replay's time went: running the scheduled steps, and waiting for the reactions to them. */
+		String profile() {
+			return String.format("%d stops, %d of them metering; %.1f s running scheduled steps, %.1f s waiting for "
+					+ "their reactions", visits, meterings, running / 1e9, waiting / 1e9);
+		}
+
+		private void awaitReactionsUntil(long deadline) {
 			while (jdbc.sql("SELECT count(*) FROM event_publication WHERE completion_date IS NULL "
 					+ "AND coalesce(status, '') <> 'FAILED'").query(Long.class).single() > 0) {
 				if (System.nanoTime() > deadline) {
@@ -184,13 +238,14 @@ class DemoReplay {
 			}
 		}
 
-		/** Back to the real clock, and db-scheduler's poller takes over (it runs what is due by now at once). */
+		/**
+		 * Back to the real clock; metering and the closing of months are due at once, for db-scheduler's poller to
+		 * run when it starts.
+		 */
 		@Override
 		public void close() {
 			clock.release();
-			if (paused != null) {
-				paused.resume();
-			}
+			holdRecurringUntil(clock.instant());
 		}
 
 	}

@@ -8,76 +8,57 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 
-import dev.allot.identity.UserDirectory;
-import dev.allot.inventory.Inventory;
-import dev.allot.quota.Quotas;
 import dev.allot.support.BrowserTest;
-import dev.allot.tenancy.Tenancy;
-import org.junit.jupiter.api.BeforeEach;
+import dev.allot.support.IntegrationTest;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import tools.jackson.databind.JsonNode;
 
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.test.context.bean.override.convention.TestBean;
-import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The demo as the quick start seeds it, on the {@link DemoClock} the quick start installs as the application's
- * clock: once per test class, before the first test (the shared test context keeps {@code allot.demo.enabled} off,
- * so the seeding is started here rather than by the application runner).
+ * The demo as the quick start seeds it: the application itself seeds it as it starts, in a database of its own
+ * (the replay drives the scheduled tasks of its past, which no other test context may pick up), on the
+ * {@link DemoClock} the quick start installs as the application's clock.
  */
+@IntegrationTest.OwnDatabase(value = "demo", properties = { "allot.demo.enabled=true",
+		"allot.demo.password=" + DemoDataTests.PASSWORD })
+@ExtendWith(OutputCaptureExtension.class)
 class DemoDataTests extends BrowserTest {
 
-	private static final String PASSWORD = "demo-password-0123";
+	static final String PASSWORD = "demo-password-0123";
 
-	private static final DemoClock CLOCK = new DemoClock(
-			java.time.Clock.tick(java.time.Clock.systemUTC(), Duration.ofNanos(1_000)));
-
-	@TestBean(name = "clock", methodName = "demoClock")
-	java.time.Clock clock;
-
-	static java.time.Clock demoClock() {
-		return CLOCK;
+	/** What the application was like when its web server started taking requests. */
+	record AtTheWebServersStart(boolean seeded, boolean clockRewound, boolean pollerStarted) {
 	}
 
-	private static DemoData demo;
+	static volatile @org.jspecify.annotations.Nullable AtTheWebServersStart webServerStart;
 
-	@Autowired
-	UserDirectory users;
+	@TestConfiguration(proxyBeanMethods = false)
+	static class WatchTheWebServerStart {
 
-	@Autowired
-	Tenancy tenancy;
-
-	@Autowired
-	Inventory inventory;
-
-	@Autowired
-	Quotas quotas;
-
-	@Autowired
-	TransactionTemplate transactions;
-
-	@Autowired
-	DemoBookings bookings;
-
-	@Autowired
-	DemoHistory history;
-
-	@Autowired
-	DemoReplay replay;
-
-	@BeforeEach
-	void seedOnce() {
-		if (demo == null) {
-			demo = new DemoData(users, tenancy, inventory, quotas, transactions, bookings, history, replay, CLOCK,
-					PASSWORD);
-			demo.run(null);
+		@Bean
+		ApplicationListener<WebServerInitializedEvent> watchTheWebServerStart(DemoData demo, java.time.Clock clock,
+				com.github.kagkarlsson.scheduler.Scheduler poller) {
+			return event -> webServerStart = new AtTheWebServersStart(demo.seeding().isPresent(),
+					clock instanceof DemoClock demoClock && demoClock.replaying(),
+					poller.getSchedulerState().isStarted());
 		}
+
 	}
+
+	@Autowired
+	DemoData demo;
 
 	@Test
 	void theDemoLivesThroughAMonthOfHistoryMadeByTheApplicationsOwnServices() {
@@ -152,12 +133,44 @@ class DemoDataTests extends BrowserTest {
 	}
 
 	@Test
+	void theDemoIsSeededBeforeTheWebServerTakesRequestsAndTheSchedulersPollerStartsAfter() {
+		assertThat(webServerStart).isEqualTo(new AtTheWebServersStart(true, false, false));
+		assertThat(jdbc.sql("SELECT action FROM audit_event WHERE object_type = 'demo' ORDER BY id LIMIT 2")
+			.query(String.class)
+			.list()).containsExactly(DemoData.STARTED, DemoData.FINISHED);
+	}
+
+	@Test
+	void aFirstStartStoppedHalfWayIsReportedAtTheNextAndNotReplayedOver(CapturedOutput output) {
+		List<String> tables = List.of("reservation", "ledger_transaction", "notification", "node_remediation",
+				"app_user");
+		Map<String, Long> before = counts(tables);
+		// what a first start killed during its replay leaves: the demo users made, the seeding's start marked, not its end
+		mark(DemoData.STARTED);
+		try {
+			assertThat(demo.seed()).isEqualTo(DemoData.Previous.HALF_DONE);
+			assertThat(counts(tables)).isEqualTo(before);
+			assertThat(output.getOut()).contains("the first start of this database stopped before the demo was whole")
+				.contains("delete the embedded database's folder (.allot/pgdata)");
+		}
+		finally {
+			mark(DemoData.FINISHED);
+		}
+		assertThat(demo.seed()).isEqualTo(DemoData.Previous.FINISHED);
+	}
+
+	private void mark(String action) {
+		jdbc.sql("INSERT INTO audit_event (actor, action, object_type, object_id) VALUES ('demo-seed', ?, 'demo', "
+				+ "'quick-start')").param(action).update();
+	}
+
+	@Test
 	void aSecondStartAddsNothing() {
 		List<String> tables = List.of("reservation", "ledger_transaction", "notification", "node_remediation",
 				"audit_event", "app_user");
 		Map<String, Long> before = counts(tables);
 
-		demo.run(null);
+		assertThat(demo.seed()).isEqualTo(DemoData.Previous.FINISHED);
 
 		assertThat(counts(tables)).isEqualTo(before);
 	}
