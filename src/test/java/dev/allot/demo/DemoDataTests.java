@@ -117,10 +117,10 @@ class DemoDataTests extends BrowserTest {
 		assertThat(globexNotices.valueStream()
 			.filter(n -> n.get("kind").asString().equals("RESERVATION_PREEMPTED"))
 			.map(n -> n.get("message").asString())).singleElement().asString().contains(preempted);
-		// the reclaimed nodes ran acme-ml's guaranteed booking after the notice: built, metered for its 48 hours
+		// the reclaimed nodes ran acme-ml's guaranteed booking after the notice: built, metered for its 24 hours
 		assertThat(count("SELECT count(*) FROM metered_period m JOIN reservation r ON r.id = m.reservation_id "
 				+ "WHERE r.tenant_slug = 'acme-ml' AND r.pool_name = 'a100-us' AND m.transaction_id IS NOT NULL"))
-			.isGreaterThanOrEqualTo(48);
+			.isGreaterThanOrEqualTo(24);
 
 		// the node incident: quarantined and replaced in the running cluster, then back in service after repair
 		Map<String, Object> incident = jdbc.sql("SELECT hostname, reservation_id::text AS reservation FROM "
