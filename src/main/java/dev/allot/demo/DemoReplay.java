@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -169,7 +170,7 @@ class DemoReplay {
 				running += System.nanoTime() - started;
 				if (metering) {
 					meterings++;
-					Instant day = now().minus(METERING_OFFSET).truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+					Instant day = now().minus(METERING_OFFSET).truncatedTo(ChronoUnit.DAYS);
 					nextMetering = day.plus(METERING).plus(METERING_OFFSET);
 					holdRecurringUntil(nextMetering);
 				}

@@ -96,17 +96,15 @@ public abstract class IntegrationTest {
 		}
 
 		private void override(org.springframework.context.ConfigurableApplicationContext context) {
-			{
-				Map<String, Object> values = new java.util.LinkedHashMap<>();
-				values.put("spring.datasource.url", TestDatabase.own(suffix).url());
-				for (String property : properties) {
-					int equals = property.indexOf('=');
-					values.put(property.substring(0, equals).trim(), property.substring(equals + 1).trim());
-				}
-				context.getEnvironment()
-					.getPropertySources()
-					.addFirst(new org.springframework.core.env.MapPropertySource("own-database-" + suffix, values));
+			Map<String, Object> values = new java.util.LinkedHashMap<>();
+			values.put("spring.datasource.url", TestDatabase.own(suffix).url());
+			for (String property : properties) {
+				int equals = property.indexOf('=');
+				values.put(property.substring(0, equals).trim(), property.substring(equals + 1).trim());
 			}
+			context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new org.springframework.core.env.MapPropertySource("own-database-" + suffix, values));
 		}
 
 	}
