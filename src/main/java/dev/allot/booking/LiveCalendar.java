@@ -104,7 +104,10 @@ class LiveCalendar implements SmartLifecycle {
 	 * (unless its notification came first), forgotten when it rolls back.
 	 */
 	void changing(CalendarDelta delta) {
-		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+		if (!TransactionSynchronizationManager.isSynchronizationActive() || !listening) {
+			// not listening, this replica holds no pool (the change's notification, or the load that follows the
+			// LISTEN, brings it): nothing to apply, and no notification would come to forget it (the demo seeds
+			// before LISTEN starts)
 			return;
 		}
 		if (!delta.reset()) {

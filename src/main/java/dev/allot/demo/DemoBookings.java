@@ -4,13 +4,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.allot.booking.BookingRequest;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.Reservation;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.security.Caller;
@@ -32,10 +33,10 @@ class DemoBookings {
 
 	private static final Logger log = LoggerFactory.getLogger(DemoBookings.class);
 
-	private static final Caller ALICE = new Caller("alice", "Alice Example", Caller.Kind.USER, Set.of(),
+	static final Caller ALICE = new Caller("alice", "Alice Example", Caller.Kind.USER, Set.of(),
 			Map.of("acme-ml", TenantRole.TENANT_ADMIN));
 
-	private static final Caller BOB = new Caller("bob", "Bob Example", Caller.Kind.USER, Set.of(),
+	static final Caller BOB = new Caller("bob", "Bob Example", Caller.Kind.USER, Set.of(),
 			Map.of("globex-ai", TenantRole.MEMBER));
 
 	private final Bookings bookings;
@@ -71,14 +72,19 @@ class DemoBookings {
 
 	private int book(Caller who, String tenant, String project, String pool, int gpus, Instant start, Instant end,
 			Map<String, String> labels) {
+		return reserve(who, tenant, project, pool, gpus, start, end, labels).isPresent() ? 1 : 0;
+	}
+
+	/** Books through the normal booking path; empty (and logged) when refused. */
+	Optional<Reservation> reserve(Caller who, String tenant, String project, String pool, int gpus, Instant start,
+			Instant end, Map<String, String> labels) {
 		try {
-			bookings.book(who, tenant, null, new BookingRequest(project, pool, gpus, new TimeWindow(start, end),
-					ClusterSpec.kubernetes(), false, labels));
-			return 1;
+			return Optional.of(bookings.book(who, tenant, null, new BookingRequest(project, pool, gpus,
+					new TimeWindow(start, end), ClusterSpec.kubernetes(), false, labels)).reservation());
 		}
 		catch (AllotException refused) {
 			log.warn("Demo booking of {} GPUs of {} for {} skipped: {}", gpus, pool, tenant, refused.getMessage());
-			return 0;
+			return Optional.empty();
 		}
 	}
 

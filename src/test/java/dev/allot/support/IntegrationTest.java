@@ -43,6 +43,72 @@ import org.springframework.test.context.DynamicPropertySource;
 		"allot.provisioning.lifecycle.wake-on-changes=false" })
 public abstract class IntegrationTest {
 
+	/**
+	 * The test class's application gets a database of its own ({@link TestDatabase#own}), made afresh for its
+	 * context, with these properties on top of the shared ones: for a test whose rows or scheduled tasks must not
+	 * meet the other contexts' (their pollers share the one {@code scheduled_tasks} table).
+	 */
+	@java.lang.annotation.Target(java.lang.annotation.ElementType.TYPE)
+	@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+	@java.lang.annotation.Inherited
+	@org.springframework.test.context.ContextCustomizerFactories(OwnDatabaseFactory.class)
+	public @interface OwnDatabase {
+
+		/** Appended to the shared database's name. */
+		String value();
+
+		/** {@code name=value} pairs that override the shared test properties (which win over the class's own). */
+		String[] properties() default {};
+
+	}
+
+	static final class OwnDatabaseFactory implements org.springframework.test.context.ContextCustomizerFactory {
+
+		@Override
+		public org.springframework.test.context.@org.jspecify.annotations.Nullable ContextCustomizer createContextCustomizer(
+				Class<?> testClass, List<org.springframework.test.context.ContextConfigurationAttributes> configurations) {
+			OwnDatabase own = org.springframework.test.context.TestContextAnnotationUtils.findMergedAnnotation(testClass,
+					OwnDatabase.class);
+			return own == null ? null : new OwnDatabaseCustomizer(own.value(), List.of(own.properties()));
+		}
+
+	}
+
+	/**
+	 * Applied once the dynamic properties are in, before the configuration classes are read (their conditions see
+	 * these properties): this database and these properties go before them.
+	 */
+	record OwnDatabaseCustomizer(String suffix, List<String> properties)
+			implements org.springframework.test.context.ContextCustomizer {
+
+		@Override
+		public void customizeContext(org.springframework.context.ConfigurableApplicationContext context,
+				org.springframework.test.context.MergedContextConfiguration merged) {
+			context.addBeanFactoryPostProcessor(new org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor() {
+
+				@Override
+				public void postProcessBeanDefinitionRegistry(
+						org.springframework.beans.factory.support.BeanDefinitionRegistry registry) {
+					override(context);
+				}
+
+			});
+		}
+
+		private void override(org.springframework.context.ConfigurableApplicationContext context) {
+			Map<String, Object> values = new java.util.LinkedHashMap<>();
+			values.put("spring.datasource.url", TestDatabase.own(suffix).url());
+			for (String property : properties) {
+				int equals = property.indexOf('=');
+				values.put(property.substring(0, equals).trim(), property.substring(equals + 1).trim());
+			}
+			context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new org.springframework.core.env.MapPropertySource("own-database-" + suffix, values));
+		}
+
+	}
+
 	public static final String ADMIN_CLIENT = "test-platform-admin";
 
 	public static final String ADMIN_SECRET = "test-platform-admin-secret-0123456789";

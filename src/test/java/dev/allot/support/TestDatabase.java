@@ -39,6 +39,32 @@ public final class TestDatabase {
 		return connection;
 	}
 
+	/**
+	 * A database of its own on the same server, made afresh (dropped first if a previous run left it): for a test
+	 * whose application must not share rows or scheduled tasks with the other contexts ({@code IntegrationTest.OwnDatabase}).
+	 */
+	public static synchronized Connection own(String suffix) {
+		Connection shared = get();
+		java.util.regex.Matcher url = java.util.regex.Pattern.compile("^(jdbc:postgresql://[^/]+/)([^?]*)(.*)$")
+			.matcher(shared.url());
+		if (!url.matches()) {
+			throw new IllegalStateException("Not a PostgreSQL URL with a database name: " + shared.url());
+		}
+		String name = (url.group(2).isEmpty() ? "postgres" : url.group(2)) + "_" + suffix;
+		if (!name.matches("[a-z0-9_]+")) {
+			throw new IllegalArgumentException("Not a plain database name: " + name);
+		}
+		try (java.sql.Connection connection = java.sql.DriverManager.getConnection(shared.url(), shared.username(),
+				shared.password()); java.sql.Statement statement = connection.createStatement()) {
+			statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+			statement.execute("CREATE DATABASE " + name);
+		}
+		catch (java.sql.SQLException ex) {
+			throw new IllegalStateException("Could not create the database " + name, ex);
+		}
+		return new Connection(url.group(1) + name + url.group(3), shared.username(), shared.password());
+	}
+
 	/** The role the application connects as: it can log in, and is granted row access after each migration. */
 	private static void createApplicationRole(Connection owner) {
 		try (java.sql.Connection connection = java.sql.DriverManager.getConnection(owner.url(), owner.username(),

@@ -12,6 +12,7 @@ import dev.allot.shared.outbound.OutboundUrls;
 import org.jspecify.annotations.Nullable;
 
 /** A budget as a tenant admin sets it; validates itself and names every bad field. */
+@org.springframework.modulith.NamedInterface("budgets")
 public record BudgetRequest(@Nullable BigDecimal amount, @Nullable String currency, @Nullable List<Integer> thresholds,
 		@Nullable String webhookUrl, @Nullable String webhookSecret) {
 

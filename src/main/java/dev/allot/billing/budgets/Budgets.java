@@ -19,6 +19,7 @@ import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -29,6 +30,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @Transactional
+@NamedInterface("budgets") // the demo sets a budget as its tenant admin would
 public class Budgets {
 
 	private final BudgetRepository repository;

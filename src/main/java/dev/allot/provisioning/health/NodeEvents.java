@@ -16,6 +16,7 @@ import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Service;
 
 /**
@@ -24,6 +25,7 @@ import org.springframework.stereotype.Service;
  * hardware fault quarantines it (and moves the reservations that hold it later).
  */
 @Service
+@NamedInterface("node-events") // the demo reports its node incident as an exporter would
 public class NodeEvents {
 
 	public enum Type {
