@@ -170,11 +170,24 @@ public abstract class BrowserTest extends IntegrationTest {
 	protected void screenshot(String name) {
 		try {
 			Files.createDirectories(SCREENSHOTS);
-			Files.write(SCREENSHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+			byte[] png = browser.getScreenshotAs(OutputType.BYTES);
+			Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+			if (DOCS_SCREENSHOTS.contains(name) && Boolean.getBoolean("allot.screenshots.write")) {
+				Files.createDirectories(DOCS);
+				Files.write(DOCS.resolve(name + ".png"), png);
+			}
 		}
 		catch (java.io.IOException ex) {
 			throw new IllegalStateException(ex);
 		}
 	}
+
+	/** Where the README's screenshots live; {@code -Dallot.screenshots.write=true} takes them anew from the real app. */
+	protected static final Path DOCS = Path.of("docs", "screenshots");
+
+	/** The screenshots the README shows (docs/screenshots), each taken by a test. */
+	protected static final java.util.Set<String> DOCS_SCREENSHOTS = java.util.Set.of("demo-home-team", "demo-home-fleet",
+			"demo-calendar", "demo-calendar-phone", "laptop-calendar_200-pools", "demo-booking", "demo-reservation",
+			"demo-notices", "demo-admin-nodes", "demo-admin-node-history", "demo-admin-quotas", "demo-usage");
 
 }

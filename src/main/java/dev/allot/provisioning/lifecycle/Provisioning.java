@@ -28,7 +28,6 @@ import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.health.ClusterAllReduce;
-import dev.allot.provisioning.health.HealthCheckRuns;
 import dev.allot.provisioning.health.HealthProperties;
 import dev.allot.provisioning.health.NodeChecks;
 import dev.allot.provisioning.health.Remediation;
