@@ -1,0 +1,94 @@
+package dev.allot.demo;
+
+import java.time.Instant;
+import java.util.Map;
+
+import dev.allot.support.BrowserTest;
+import dev.allot.support.IntegrationTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's screenshots, taken from the real application with the quick start's demo (seeded by the application
+ * at its start, in a database of its own): the homes of a team member and a platform admin, the calendar on a
+ * laptop and a phone, the booking form, a running reservation, the notices, usage and the admin console's nodes,
+ * a node's history and quotas. Each page is checked with axe-core as it is taken; {@code -Dallot.screenshots.write=true}
+ * writes them to {@code docs/screenshots} (the 200-pool calendar comes from {@code CalendarFleetBrowserTests}).
+ */
+@IntegrationTest.OwnDatabase(value = "demo_shots", properties = { "allot.demo.enabled=true",
+		"allot.demo.password=" + DemoScreenshotsBrowserTests.PASSWORD })
+class DemoScreenshotsBrowserTests extends BrowserTest {
+
+	static final String PASSWORD = "demo-password-4567";
+
+	@AfterEach
+	void laptopAgain() {
+		browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+	}
+
+	@Test
+	void theDemosPagesAsTheReadmeShowsThem() {
+		viewport(1440, 900);
+		signInAs("alice");
+		shoot("/", "#main", "demo-home-team");
+		open("/calendar");
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
+		assertThat(findAll("g[data-pool]")).isNotEmpty();
+		checkAccessibility();
+		screenshot("demo-calendar");
+		String running = jdbc.sql("SELECT id::text FROM reservation WHERE tenant_slug = 'acme-ml' AND starts_at < ? "
+				+ "AND ends_at > ? AND lifecycle_status IS NULL ORDER BY starts_at LIMIT 1")
+			.params(java.sql.Timestamp.from(Instant.now()), java.sql.Timestamp.from(Instant.now()))
+			.query(String.class)
+			.single();
+		shoot("/tenants/acme-ml/reservations/" + running, "#main", "demo-reservation");
+		shoot("/book?pool=h100-eu", "#booking-form", "demo-booking");
+		shoot("/tenants/acme-ml/notices", "#main", "demo-notices");
+		open("/usage");
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("charts")));
+		checkAccessibility();
+		screenshot("demo-usage");
+
+		viewport(390, 844);
+		open("/calendar");
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
+		checkAccessibility();
+		screenshot("demo-calendar-phone");
+
+		viewport(1440, 900);
+		signInAs("admin");
+		shoot("/", "#main", "demo-home-fleet");
+		shoot("/admin/nodes", "#main", "demo-admin-nodes");
+		String incident = jdbc.sql("SELECT hostname FROM node_event ORDER BY at DESC LIMIT 1").query(String.class).single();
+		shoot("/admin/nodes/" + incident, "#main", "demo-admin-node-history");
+		assertThat(find("#main").getText()).contains(incident);
+		shoot("/admin/quotas", "#main", "demo-admin-quotas");
+	}
+
+	private void shoot(String path, String waitFor, String name) {
+		open(path);
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector(waitFor)));
+		checkAccessibility();
+		screenshot(name);
+	}
+
+	private void signInAs(String username) {
+		browser.manage().deleteAllCookies();
+		browser.get(url("/calendar"));
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("username")));
+		browser.findElement(By.id("username")).sendKeys(username);
+		browser.findElement(By.id("password")).sendKeys(PASSWORD);
+		browser.findElement(By.id("sign-in")).click();
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("user-name")));
+	}
+
+	private void viewport(int width, int height) {
+		browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+				Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", width < 600));
+	}
+
+}
