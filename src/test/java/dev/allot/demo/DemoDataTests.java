@@ -177,7 +177,7 @@ class DemoDataTests extends BrowserTest {
 
 	@Test
 	void aliceSeesHerTeamsUsageChartedAndLastMonthsStatement() {
-		signInAs("alice");
+		signIn("alice", PASSWORD);
 		open("/usage");
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("charts")));
 		Instant monthStart = YearMonth.now(ZoneOffset.UTC).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
@@ -195,16 +195,6 @@ class DemoDataTests extends BrowserTest {
 		assertThat(findAll("#gpu-hours-chart svg rect")).isNotEmpty();
 		assertThat(find("#statement-csv").getAttribute("href")).endsWith("/statements/" + last + "?format=csv");
 		screenshot("demo-usage-last-month");
-	}
-
-	private void signInAs(String username) {
-		browser.manage().deleteAllCookies();
-		browser.get(url("/calendar"));
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("username")));
-		browser.findElement(By.id("username")).sendKeys(username);
-		browser.findElement(By.id("password")).sendKeys(PASSWORD);
-		browser.findElement(By.id("sign-in")).click();
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("user-name")));
 	}
 
 	private static java.sql.Timestamp plus(java.sql.Timestamp at, Duration by) {

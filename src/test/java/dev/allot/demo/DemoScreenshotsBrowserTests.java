@@ -33,7 +33,7 @@ class DemoScreenshotsBrowserTests extends BrowserTest {
 	@Test
 	void theDemosPagesAsTheReadmeShowsThem() {
 		viewport(1440, 900);
-		signInAs("alice");
+		signIn("alice", PASSWORD);
 		shoot("/", "#main", "demo-home-team");
 		open("/calendar");
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
@@ -60,7 +60,7 @@ class DemoScreenshotsBrowserTests extends BrowserTest {
 		screenshot("demo-calendar-phone");
 
 		viewport(1440, 900);
-		signInAs("admin");
+		signIn("admin", PASSWORD);
 		shoot("/", "#main", "demo-home-fleet");
 		shoot("/admin/nodes", "#main", "demo-admin-nodes");
 		String incident = jdbc.sql("SELECT hostname FROM node_event ORDER BY at DESC LIMIT 1").query(String.class).single();
@@ -74,16 +74,6 @@ class DemoScreenshotsBrowserTests extends BrowserTest {
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector(waitFor)));
 		checkAccessibility();
 		screenshot(name);
-	}
-
-	private void signInAs(String username) {
-		browser.manage().deleteAllCookies();
-		browser.get(url("/calendar"));
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("username")));
-		browser.findElement(By.id("username")).sendKeys(username);
-		browser.findElement(By.id("password")).sendKeys(PASSWORD);
-		browser.findElement(By.id("sign-in")).click();
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("user-name")));
 	}
 
 	private void viewport(int width, int height) {

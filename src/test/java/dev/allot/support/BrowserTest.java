@@ -79,12 +79,17 @@ public abstract class BrowserTest extends IntegrationTest {
 
 	/** Signs in through the OIDC flow (the UI sends an anonymous visitor to Allot's issuer's sign-in page). */
 	protected void signIn(String username) {
+		signIn(username, "password-" + username);
+	}
+
+	/** Signs in through the login form, as a person does. */
+	protected void signIn(String username, String password) {
 		browser.manage().deleteAllCookies();
 		browser.get(url("/calendar"));
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("username")));
 		accessible();
 		browser.findElement(By.id("username")).sendKeys(username);
-		browser.findElement(By.id("password")).sendKeys("password-" + username);
+		browser.findElement(By.id("password")).sendKeys(password);
 		browser.findElement(By.id("sign-in")).click();
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("user-name")));
 	}
