@@ -64,7 +64,9 @@ public class ClusterTransitions {
 	 * degraded for another reason (an update that failed) stays so. Answers the state it is in.
 	 */
 	public ClusterState judged(Cluster cluster, List<NodeHealth> nodes, @Nullable String failure) {
-		clusters.built(cluster.reservationId(), cluster.endpoints(), nodes);
+		if (!nodes.equals(cluster.nodes())) {
+			clusters.built(cluster.reservationId(), cluster.endpoints(), nodes);
+		}
 		Instant now = clock.instant();
 		if (!cluster.open() || !cluster.state().isServing()) {
 			return cluster.state();
