@@ -383,29 +383,14 @@ public class Bookings {
 				nodes = java.util.stream.Stream.of(nodes, freed, more).flatMap(List::stream).toList();
 				if (nodes.size() < target.nodes()) {
 					// free in every hour but not on the same nodes for the whole window: move what has not started,
-					// reclaiming together with the moves when reclaiming alone found no nodes
+					// reclaiming together with the moves when reclaiming alone found no nodes. Nothing else is
+					// preempted: a victim always holds a node this booking takes
 					List<Long> taken = nodes.stream().map(Allocations.Locked::nodeId).toList();
 					Repacking.Made made = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
 							request.cluster().cudaDriver(), taken, patient, reclaimed.reclaimable(),
-							victims -> reclaiming.preemptAll(victims, reclaimed.sweepOrder(), pool, window, patient));
+							victims -> reclaiming.preemptAll(victims, reclaimed.candidates(), pool, window, patient));
 					nodes = java.util.stream.Stream.concat(nodes.stream(), made.nodes().stream()).toList();
 					contended |= made.contended();
-					if (nodes.size() < target.nodes() && !made.contended() && !reclaimed.sweepOrder().isEmpty()) {
-						// the last resort: preempt by priority and age, for repacking to move others onto what frees
-						contended |= reclaiming.sweep(pool, target.nodes(), window, request.cluster().cudaDriver(),
-								patient, reclaimed.sweepOrder()).contended();
-						List<Long> held = nodes.stream().map(Allocations.Locked::nodeId).toList();
-						List<Allocations.Locked> freedBySweep = lockFreeNodes(target, window,
-								request.cluster().cudaDriver(), target.nodes() - nodes.size(), held);
-						nodes = java.util.stream.Stream.concat(nodes.stream(), freedBySweep.stream()).toList();
-						if (nodes.size() < target.nodes()) {
-							Repacking.Made after = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
-									request.cluster().cudaDriver(),
-									nodes.stream().map(Allocations.Locked::nodeId).toList(), patient);
-							nodes = java.util.stream.Stream.concat(nodes.stream(), after.nodes().stream()).toList();
-							contended |= after.contended();
-						}
-					}
 				}
 			}
 			if (nodes.size() < target.nodes()) {

@@ -56,10 +56,10 @@ class Reclaiming {
 	 * or enough nodes looked free without preempting anything). When no set of nodes held only by preemptible reservations covered the booking,
 	 * it preempted nothing: {@code reclaimable} then lists the reservations repacking may reclaim together with its
 	 * moves ({@link Repacking#makeRoom(Pool, int, TimeWindow, String, List, boolean, Map, java.util.function.Predicate)}),
-	 * and {@code sweepOrder} the order of a last-resort sweep.
+	 * and {@code candidates} every preemptible reservation it considered, in the order it preempts.
 	 */
 	record Reclaimed(boolean mayFindRoomAgain, List<Long> nodes, Map<UUID, Repacking.Reclaimable> reclaimable,
-			List<Reservations.Preemptible> sweepOrder) {
+			List<Reservations.Preemptible> candidates) {
 
 		static final Reclaimed NOTHING = new Reclaimed(false, List.of(), Map.of(), List.of());
 
@@ -73,8 +73,8 @@ class Reclaiming {
 	 * GPU-hours (then the least important priority class, then the most recently created), and preempts only
 	 * their holders, so every victim holds a node the booking takes. When no such choice covers the booking (a
 	 * node is also held by reservations that may only move), it preempts nothing and leaves the choice to repacking,
-	 * which plans the moves and the victims together ({@link Reclaimed#reclaimable}); {@link #sweep} is the last
-	 * resort. A victim whose notice would keep its nodes past the window's start is left alone. {@code patient}: wait
+	 * which plans the moves and the victims together ({@link Reclaimed#reclaimable}). Nothing else is preempted: a
+	 * booking no such plan covers is refused, and nobody is preempted for it. A victim whose notice would keep its nodes past the window's start is left alone. {@code patient}: wait
 	 * for a victim (its row and nodes) another transaction holds rather than pass it by, queued behind other patient
 	 * reclaimers of the pool; a deadlock this may close is broken by PostgreSQL, and the booking runs again.
 	 */
@@ -95,7 +95,7 @@ class Reclaiming {
 		}
 		Instant now = clock.instant();
 		Planned planned = plan(pool, candidates, nodes - free, window, driver, now);
-		List<Reservations.Preemptible> sweepOrder = planned.sweepOrder();
+		List<Reservations.Preemptible> ordered = planned.ordered();
 		Map<UUID, Long> lost = planned.lost();
 		Optional<VictimPlan> plan = planned.plan();
 		if (plan.isEmpty()) {
@@ -106,7 +106,7 @@ class Reclaiming {
 							lost.get(c.id())));
 				}
 			}
-			return new Reclaimed(false, List.of(), reclaimable, sweepOrder);
+			return new Reclaimed(false, List.of(), reclaimable, ordered);
 		}
 		for (Reservations.Preemptible victim : plan.get().victims()) {
 			preempt(victim, pool, window, now, patient);
@@ -117,8 +117,8 @@ class Reclaiming {
 		return new Reclaimed(true, plan.get().nodes(), Map.of(), List.of());
 	}
 
-	/** The candidates in the order a sweep takes them, what each would lose, and the plan (empty: none covers it). */
-	private record Planned(List<Reservations.Preemptible> sweepOrder, Map<UUID, Long> lost,
+	/** The candidates in the order they are preempted, what each would lose, and the plan (empty: none covers it). */
+	private record Planned(List<Reservations.Preemptible> ordered, Map<UUID, Long> lost,
 			Optional<VictimPlan> plan) {
 	}
 
@@ -159,32 +159,6 @@ class Reclaiming {
 	/** How long a preempted reservation that runs, or starts within it, keeps its nodes. */
 	Duration notice() {
 		return preemptionNotice;
-	}
-
-	/** What a sweep found: enough nodes free, and whether it passed a victim another transaction held. */
-	record SweepResult(boolean enough, boolean contended) {
-	}
-
-	/**
-	 * The last resort: preempts in priority and age order until enough nodes are free for the whole window (a victim
-	 * may then hold no node the booking takes: its nodes make room for repacking to move others).
-	 */
-	SweepResult sweep(Pool pool, int nodes, TimeWindow window, @Nullable String driver, boolean patient,
-			List<Reservations.Preemptible> order) {
-		Instant now = clock.instant();
-		int free = allocations.countFree(pool.id(), window, driver);
-		boolean contended = false;
-		for (Reservations.Preemptible victim : order) {
-			if (free >= nodes) {
-				return new SweepResult(true, contended);
-			}
-			Preempted preempted = preempt(victim, pool, window, now, patient);
-			if (preempted == Preempted.YES) {
-				free = allocations.countFree(pool.id(), window, driver);
-			}
-			contended |= preempted == Preempted.HELD_ELSEWHERE;
-		}
-		return new SweepResult(free >= nodes, contended);
 	}
 
 	/** Preempts the reservations repacking chose (each among {@code candidates}); false when one could not be. */
