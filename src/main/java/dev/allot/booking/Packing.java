@@ -53,7 +53,15 @@ final class Packing {
 		}
 
 		boolean fits(TimeWindow window, @Nullable String cudaDriver) {
-			return (cudaDriver == null || cudaDrivers.contains(cudaDriver)) && free.stream().anyMatch(w -> w.covers(window));
+			if (cudaDriver != null && !cudaDrivers.contains(cudaDriver)) {
+				return false;
+			}
+			for (TimeWindow w : free) {
+				if (w.covers(window)) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 		/** Whether the booking fits, reclaiming what it must: free and reclaimable windows together cover it. */
@@ -299,6 +307,11 @@ final class Packing {
 	 */
 	static @Nullable List<Long> place(Map<Long, Room> rooms, TimeWindow window, int count,
 			@Nullable String cudaDriver, List<Long> current) {
+		if (keeps(rooms, window, count, cudaDriver, current)) {
+			// what the order below would choose, without ordering every node of the pool: most stay where they are
+			current.forEach(node -> rooms.get(node).take(window));
+			return current;
+		}
 		Set<String> blocks = new LinkedHashSet<>();
 		current.stream().map(rooms::get).filter(Objects::nonNull).forEach(room -> blocks.add(room.block()));
 		List<Room> fitting = rooms.values().stream()
@@ -314,6 +327,21 @@ final class Packing {
 		}
 		fitting.forEach(room -> room.take(window));
 		return fitting.stream().map(Room::id).toList();
+	}
+
+	/** Whether all {@code count} nodes a reservation holds now are still free for it. */
+	private static boolean keeps(Map<Long, Room> rooms, TimeWindow window, int count, @Nullable String cudaDriver,
+			List<Long> current) {
+		if (current.size() != count) {
+			return false;
+		}
+		for (long node : current) {
+			Room room = rooms.get(node);
+			if (room == null || !room.fits(window, cudaDriver)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** Windows that touch or overlap joined into one. */
