@@ -347,6 +347,11 @@ public class Bookings {
 		}
 	}
 
+	private static AllotException tooFew(Pool pool, int free, int needed, boolean reclaimConsidered) {
+		return capacityNotAvailable(pool.name() + " has " + free + " of the " + needed
+				+ " nodes needed free for the whole window").with("reclaimConsidered", reclaimConsidered);
+	}
+
 	/**
 	 * Books under the tenant's quota lock. {@code patient}: the last attempt of a guaranteed booking that lost races
 	 * before; reclaiming and repacking then wait for what other transactions hold instead of passing it by.
@@ -367,10 +372,15 @@ public class Bookings {
 			// reclaiming only when the free nodes do not suffice, and only for a booking within the guarantee
 			boolean reclaims = would.reservedOnly() && !request.preemptible();
 			boolean contended = false;
+			Reclaiming.Reclaimed reclaimed = reclaims ? reclaiming.reclaim(pool, tenantId, target.nodes(), window,
+					request.cluster().cudaDriver(), patient) : Reclaiming.Reclaimed.NOTHING;
 			if (reclaims) {
-				Reclaiming.Reclaimed reclaimed = reclaiming.reclaim(pool, tenantId, target.nodes(), window,
-						request.cluster().cudaDriver(), patient);
 				contended = reclaimed.mayFindRoomAgain();
+				if (reclaimed.lostARace()) {
+					// a planned victim was held by another transaction: what was preempted rolls back, and the next
+					// attempt plans anew
+					throw new Contended(tooFew(pool, nodes.size(), target.nodes(), true));
+				}
 				// the nodes reclaiming freed for this booking first, so that every victim holds a node it takes
 				List<Long> tried = new ArrayList<>(nodes.stream().map(Allocations.Locked::nodeId).toList());
 				List<Allocations.Locked> freed = new ArrayList<>();
@@ -393,9 +403,13 @@ public class Bookings {
 					contended |= made.contended();
 				}
 			}
+			List<Long> chosen = nodes.stream().map(Allocations.Locked::nodeId).toList();
+			if (!reclaimed.everyVictimHoldsOneOf(chosen)) {
+				// the victims roll back with this attempt; the next plans anew
+				throw new Contended(tooFew(pool, nodes.size(), target.nodes(), true));
+			}
 			if (nodes.size() < target.nodes()) {
-				AllotException refused = capacityNotAvailable(pool.name() + " has " + nodes.size() + " of the "
-						+ target.nodes() + " nodes needed free for the whole window").with("reclaimConsidered", reclaims);
+				AllotException refused = tooFew(pool, nodes.size(), target.nodes(), reclaims);
 				if (reclaims) {
 					startAfterNotice(target, request).ifPresent(start -> refused.with("earliestStart", start.toString()));
 				}

@@ -59,9 +59,31 @@ class Reclaiming {
 	 * and {@code candidates} every preemptible reservation it considered, in the order it preempts.
 	 */
 	record Reclaimed(boolean mayFindRoomAgain, List<Long> nodes, Map<UUID, Repacking.Reclaimable> reclaimable,
-			List<Reservations.Preemptible> candidates) {
+			List<Reservations.Preemptible> candidates, Map<UUID, List<Long>> preempted) {
 
-		static final Reclaimed NOTHING = new Reclaimed(false, List.of(), Map.of(), List.of());
+		static final Reclaimed NOTHING = new Reclaimed(false, List.of(), Map.of(), List.of(), Map.of());
+
+		Reclaimed(boolean mayFindRoomAgain, List<Long> nodes, Map<UUID, Repacking.Reclaimable> reclaimable,
+				List<Reservations.Preemptible> candidates) {
+			this(mayFindRoomAgain, nodes, reclaimable, candidates, Map.of());
+		}
+
+		/**
+		 * Whether every reservation it preempted holds one of the booking's {@code nodes}. Not so when a planned
+		 * victim could not be preempted (another transaction held it) or another booking took a planned node: the
+		 * booking must then not go ahead on other nodes with victims it does not need (a lost race, tried again).
+		 */
+		boolean everyVictimHoldsOneOf(List<Long> nodes) {
+			if (lostARace()) {
+				return false;
+			}
+			return preempted.values().stream().allMatch(held -> held.stream().anyMatch(nodes::contains));
+		}
+
+		/** Whether a planned victim could not be preempted: the plan no longer holds. */
+		boolean lostARace() {
+			return preempted.values().stream().anyMatch(List::isEmpty);
+		}
 
 	}
 
@@ -108,13 +130,21 @@ class Reclaiming {
 			}
 			return new Reclaimed(false, List.of(), reclaimable, ordered);
 		}
+		Map<UUID, List<Long>> preempted = new java.util.LinkedHashMap<>();
 		for (Reservations.Preemptible victim : plan.get().victims()) {
-			preempt(victim, pool, window, now, patient);
+			List<Long> held = new java.util.ArrayList<>();
+			if (preempt(victim, pool, window, now, patient, held) != Preempted.YES) {
+				// a victim another transaction held, or one that changed: the plan no longer holds, and nothing
+				// preempted so far may stay preempted for nodes this booking will not take
+				preempted.put(victim.id(), List.of());
+				break;
+			}
+			preempted.put(victim.id(), held);
 		}
 		// the plan was made on what was read without locks: a victim another transaction held was passed by, or
 		// another booking took a planned node since. Preempting others instead would preempt reservations holding no
 		// node of this booking: the booking is tried again (a lost race), and plans anew
-		return new Reclaimed(true, plan.get().nodes(), Map.of(), List.of());
+		return new Reclaimed(true, plan.get().nodes(), Map.of(), List.of(), preempted);
 	}
 
 	/** The candidates in the order they are preempted, what each would lose, and the plan (empty: none covers it). */
@@ -166,7 +196,8 @@ class Reclaiming {
 			TimeWindow window, boolean patient) {
 		Instant now = clock.instant();
 		for (Reservations.Preemptible victim : candidates) {
-			if (victims.contains(victim.id()) && preempt(victim, pool, window, now, patient) != Preempted.YES) {
+			if (victims.contains(victim.id())
+					&& preempt(victim, pool, window, now, patient, new java.util.ArrayList<>()) != Preempted.YES) {
 				return false;
 			}
 		}
@@ -241,7 +272,7 @@ class Reclaiming {
 	 * another booking reclaiming it) is passed by, so two reclaiming bookings cannot deadlock on each other's victims.
 	 */
 	private Preempted preempt(Reservations.Preemptible victim, Pool pool, TimeWindow needed, Instant now,
-			boolean patient) {
+			boolean patient, List<Long> nodesHeld) {
 		Optional<Reservations.Stored> held = patient ? reservations.findForUpdate(victim.tenantId(), victim.id())
 				: reservations.findForUpdateSkipLocked(victim.tenantId(), victim.id());
 		if (held.isEmpty()) {
@@ -264,6 +295,7 @@ class Reclaiming {
 				+ " capacity: this reservation was preemptible"
 				+ (before.quote().preemptible() ? " (part of it was borrowed above the guarantee)" : "");
 		List<Long> nodeIds = allocations.nodesOf(before.id());
+		nodesHeld.addAll(nodeIds);
 		if (patient) {
 			allocations.lockNodes(nodeIds);
 		}
