@@ -289,14 +289,18 @@ class Repacking {
 			.toList();
 	}
 
-	/** The available, non-spare nodes of the pool free or holding a reservation within the horizon, but the chosen. */
+	/**
+	 * The available, non-spare nodes of the pool free or holding a reservation within the horizon, but the chosen.
+	 * One probe of each index per node: without the {@code OFFSET 0} PostgreSQL may turn the second test into one
+	 * scan of every allocation of the fleet overlapping the horizon (174 ms against 12 ms on the benchmark's fleet).
+	 */
 	private List<Long> nodesTouching(UUID poolId, TimeWindow horizon, List<Long> chosen) {
 		return jdbc.sql("""
 				SELECT n.id FROM node n
 				WHERE n.pool_id = ? AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(?))
 				  AND (EXISTS (SELECT 1 FROM free_gap g WHERE g.node_id = n.id AND g.during && tstzrange(?, ?, '[)'))
 				       OR EXISTS (SELECT 1 FROM allocation a WHERE a.node_id = n.id AND a.active
-				                    AND a.during && tstzrange(?, ?, '[)')))
+				                    AND a.during && tstzrange(?, ?, '[)') OFFSET 0))
 				ORDER BY n.id""")
 			.params(poolId, chosen.toArray(Long[]::new), ts(horizon.start()), ts(horizon.end()), ts(horizon.start()),
 					ts(horizon.end()))
