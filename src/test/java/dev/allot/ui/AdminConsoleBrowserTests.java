@@ -242,11 +242,13 @@ class AdminConsoleBrowserTests extends ConsoleBrowserTest {
 		Runnable release = fake.holdHealthChecksOn(node);
 		SettableClock clock = new SettableClock();
 		clock.set(start.minus(Duration.ofMinutes(15)));
+		// on a thread of its own: the common pool (one thread on two cores) stays free for the browser's client
+		java.util.concurrent.ExecutorService provisioner = java.util.concurrent.Executors.newSingleThreadExecutor();
 		CompletableFuture<Void> provisioning = CompletableFuture.runAsync(() -> TestHelper.createManualScheduler(
 				dataSource, tasks.stream().filter(t -> t.getName().equals("cluster-provision")).toList())
 			.clock(clock)
 			.build()
-			.runAnyDueExecutions());
+			.runAnyDueExecutions(), provisioner);
 		try {
 			await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT count(*) FROM node_check_run "
 					+ "WHERE hostname = ? AND finished_at IS NULL", node) == 1);
@@ -278,6 +280,7 @@ class AdminConsoleBrowserTests extends ConsoleBrowserTest {
 			release.run();
 		}
 		provisioning.get(60, TimeUnit.SECONDS);
+		provisioner.shutdown();
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> count("SELECT count(*) FROM node_check_run WHERE hostname = ? AND finished_at IS NULL", node) == 0);
 		browser.navigate().refresh();
