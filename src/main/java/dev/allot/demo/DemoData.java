@@ -188,6 +188,7 @@ class DemoData implements SmartLifecycle {
 				setUp(passwords);
 				DemoHistory.Made past = history.live(run, today);
 				run.advanceTo(demo.realInstant());
+				run.closeEndedMonths();
 				int booked = bookings.seed();
 				log.info("Demo replay: {}", run.profile());
 				made = past.reservations() + booked + " reservations booked (" + past.reservations() + " of them over the "

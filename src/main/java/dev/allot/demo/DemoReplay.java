@@ -4,6 +4,8 @@ import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +20,7 @@ import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import com.github.kagkarlsson.scheduler.testhelper.ManualScheduler;
 import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
 import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
+import dev.allot.billing.ledger.Ledger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,7 +74,11 @@ class DemoReplay {
 
 	private final JdbcClient jdbc;
 
-	DemoReplay(DataSource dataSource, List<Task<?>> tasks, ObjectProvider<Scheduler> poller, JdbcClient jdbc) {
+	private final Ledger ledger;
+
+	DemoReplay(DataSource dataSource, List<Task<?>> tasks, ObjectProvider<Scheduler> poller, JdbcClient jdbc,
+			Ledger ledger) {
+		this.ledger = ledger;
 		this.dataSource = dataSource;
 		this.tasks = tasks;
 		this.poller = poller;
@@ -237,6 +244,20 @@ class DemoReplay {
 					throw new IllegalStateException("Interrupted while replaying the demo's history", ex);
 				}
 			}
+		}
+
+		/**
+		 * Meters every hour that has ended, now, and closes the months before the current one: a month closes only
+		 * {@code close-month-after} (six hours) after it ends, so a first start in a month's first hours would
+		 * otherwise have no closed statement of the month that just ended.
+		 */
+		void closeEndedMonths() {
+			settle();
+			nextMetering = now();
+			holdRecurringUntil(nextMetering);
+			settle();
+			int closed = ledger.closeMonthsBefore(YearMonth.from(now().atOffset(ZoneOffset.UTC)));
+			log.debug("Demo: {} months closed at {}", closed, now());
 		}
 
 		/**

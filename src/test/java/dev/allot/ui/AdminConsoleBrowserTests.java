@@ -1,9 +1,22 @@
 package dev.allot.ui;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
+import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
+import dev.allot.provisioning.driver.fake.FakeDriver;
 
 import dev.allot.shared.security.PlatformRole;
 import org.junit.jupiter.api.Test;
@@ -12,6 +25,8 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
+
+import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -24,6 +39,15 @@ import static org.awaitility.Awaitility.await;
 class AdminConsoleBrowserTests extends ConsoleBrowserTest {
 
 	private static final List<Dimension> SIZES = List.of(new Dimension(1440, 900), new Dimension(390, 844));
+
+	@Autowired
+	DataSource dataSource;
+
+	@Autowired
+	List<Task<?>> tasks;
+
+	@Autowired
+	FakeDriver fake;
 
 	@Test
 	void eachListIsSearchedSortedAndPagedOnTheServerAtDesktopAndPhoneSizes() {
@@ -200,6 +224,69 @@ class AdminConsoleBrowserTests extends ConsoleBrowserTest {
 		}
 		open("/admin/nodes/" + node + "?page=x");
 		assertThat(find(".list-error").getText()).startsWith("Page must be a whole number");
+	}
+
+	@Test
+	void aNodesHistoryShowsItsAcceptanceChecksTheFinishedAndTheOneStillRunningInTheBrowsersZone() throws Exception {
+		Team team = team(1, 8, 8, false);
+		String node = team.pool() + "-n0";
+		Instant start = Instant.now().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(3));
+		// only this test's lifecycle steps run here (as HomeBrowserTests' ready cluster does)
+		jdbc.sql("DELETE FROM scheduled_tasks WHERE task_name LIKE 'cluster-%'").update();
+		String id = bookByApi(team, 8, start, start.plus(Duration.ofHours(2)));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> count("SELECT count(*) FROM scheduled_tasks WHERE task_instance = ?", id) == 2);
+		// acceptance on the node: nvidia-smi finds a fault the first time, and runs again, held by the fake driver
+		signIn(newUser(PlatformRole.AUDITOR));
+		fake.failNextHealthCheckOn(node);
+		Runnable release = fake.holdHealthChecksOn(node);
+		SettableClock clock = new SettableClock();
+		clock.set(start.minus(Duration.ofMinutes(15)));
+		// on a thread of its own: the common pool (one thread on two cores) stays free for the browser's client
+		java.util.concurrent.ExecutorService provisioner = java.util.concurrent.Executors.newSingleThreadExecutor();
+		CompletableFuture<Void> provisioning = CompletableFuture.runAsync(() -> TestHelper.createManualScheduler(
+				dataSource, tasks.stream().filter(t -> t.getName().equals("cluster-provision")).toList())
+			.clock(clock)
+			.build()
+			.runAnyDueExecutions(), provisioner);
+		try {
+			await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT count(*) FROM node_check_run "
+					+ "WHERE hostname = ? AND finished_at IS NULL", node) == 1);
+			for (Dimension size : SIZES) {
+				browser.manage().window().setSize(size);
+				ZoneId zone = ZoneId.of(size.getWidth() < 500 ? "Asia/Kolkata" : "America/New_York");
+				// the browser's zone reaches the server with the page it loads first (India: a half-hour zone)
+				browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", zone.getId()));
+				open("/admin/nodes/" + node);
+				open("/admin/nodes/" + node);
+				waitFor(ExpectedConditions.presenceOfElementLocated(By.id("node-history")));
+				List<WebElement> runs = findAll("#node-history tbody tr[data-kind=acceptance]");
+				assertThat(runs).hasSize(2);
+				// newest first: the run still going, then the one that found the fault
+				assertThat(runs.get(0).getText()).contains("Acceptance", "Running", "still running");
+				assertThat(runs.get(0).findElement(By.cssSelector(".verdict")).getAttribute("class")).contains("running");
+				assertThat(runs.get(0).getText()).doesNotContain("Finished");
+				assertThat(runs.get(1).getText()).contains("Acceptance", "Hardware fault", "Finished");
+				Instant started = jdbc.sql("SELECT started_at FROM node_check_run WHERE hostname = ? AND finished_at IS NULL")
+					.param(node).query(java.sql.Timestamp.class).single().toInstant();
+				String local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(zone).format(started);
+				assertThat(runs.get(0).findElement(By.cssSelector("td:first-child time")).getText()).startsWith(local);
+				checkAccessibility();
+				long width = (Long) browser.executeScript("return document.documentElement.scrollWidth");
+				assertThat(width).isLessThanOrEqualTo(size.getWidth());
+			}
+		}
+		finally {
+			release.run();
+		}
+		provisioning.get(60, TimeUnit.SECONDS);
+		provisioner.shutdown();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> count("SELECT count(*) FROM node_check_run WHERE hostname = ? AND finished_at IS NULL", node) == 0);
+		browser.navigate().refresh();
+		List<WebElement> runs = findAll("#node-history tbody tr[data-kind=acceptance]");
+		assertThat(runs).hasSize(2);
+		assertThat(runs.get(0).getText()).contains("Passed", "Finished").doesNotContain("still running");
 	}
 
 	/** Clicks, and waits for htmx to swap the list in place. */

@@ -213,8 +213,10 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 
 
 
-	@Test
-	void theFormListsTheTeamsPoolsFirstAndMarksThoseItHasNoQuotaFor() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void theFormListsTheTeamsPoolsFirstAndMarksThoseItHasNoQuotaFor(int width) {
+		browser.manage().window().setSize(new org.openqa.selenium.Dimension(width, width < 500 ? 844 : 900));
 		Team team = team(1, 8, 8, false);
 		String elsewhere = newPool(newGpuType(), 8);
 		addNodes(elsewhere, 1);

@@ -47,8 +47,12 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#gpus").getDomProperty("value")).isEqualTo("16");
 	}
 
-	@Test
-	void aQuoteThatFitsOnlyByReclaimingSaysSoBeforeTheClickAndABorrowedOneSaysUnderWhichRuleItMayBePreempted() {
+	/** At a laptop's size with a click, and on a phone (390x844) with a finger's tap on Book. */
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void aQuoteThatFitsOnlyByReclaimingSaysSoBeforeTheClickAndABorrowedOneSaysUnderWhichRuleItMayBePreempted(
+			int width) {
+		boolean phone = width < 500;
 		Team owner = team(1, 8, 8, false);
 		Team rival = teamOn(owner.gpuType(), owner.pool(), 0, 8, false);
 		Instant start = day(3).plus(Duration.ofHours(9));
@@ -64,15 +68,31 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 
 		// the owner's booking fits only by reclaiming the rival's: the quote says so, not a bare "It fits"
 		signIn(owner.member());
+		browser.manage().window().setSize(new org.openqa.selenium.Dimension(width, phone ? 844 : 900));
 		open("/book?pool=" + owner.pool() + "&start=" + start + "&end=" + end + "&gpus=8");
 		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "fits"));
-		screenshot("quote-fits-by-reclaiming");
+		screenshot("quote-fits-by-reclaiming-" + width);
 		assertThat(find("#verdict").getText()).isEqualTo(
 				"✔ It fits by reclaiming 1 preemptible reservation of another team; it gets 30 minutes' notice.");
 		assertThat(find("#quote").getText()).doesNotContain("Only 0 of");
 		assertThat(find("#preemption-rule").getText()).contains("other teams");
+		long pageWidth = (Long) browser.executeScript("return document.documentElement.scrollWidth");
+		assertThat(pageWidth).as("no wider than the screen").isLessThanOrEqualTo(width);
 
-		submit("#book-submit");
+		if (phone) {
+			// the verdict is read before the tap: Book is tapped where it is, and books
+			browser.executeScript("document.getElementById('book-submit').scrollIntoView({block: 'center'})");
+			@SuppressWarnings("unchecked")
+			java.util.Map<String, Number> book = (java.util.Map<String, Number>) browser.executeScript(
+					"var r = document.getElementById('book-submit').getBoundingClientRect();"
+							+ " return {x: r.left + r.width / 2, y: r.top + r.height / 2};");
+			org.openqa.selenium.WebElement html = find("html");
+			tap(book.get("x"), book.get("y"));
+			waitFor(driver -> isGone(html));
+		}
+		else {
+			submit("#book-submit");
+		}
 		assertThat(find("#notice").getText()).isEqualTo("Booked 8 GPUs of " + owner.pool() + ".");
 		assertThat(count("SELECT count(*) FROM reservation WHERE tenant_slug = ? AND lifecycle_status = 'PREEMPTED'",
 				rival.tenant())).isEqualTo(1);

@@ -23,8 +23,11 @@ public class NodeChecks {
 
 	private final HealthProperties properties;
 
-	NodeChecks(HealthProperties properties) {
+	private final NodeCheckRuns runs;
+
+	NodeChecks(HealthProperties properties, NodeCheckRuns runs) {
 		this.properties = properties;
+		this.runs = runs;
 	}
 
 	/** The nodes of a cluster and what they must show. */
@@ -57,14 +60,20 @@ public class NodeChecks {
 	 * a failure that does not come back is a software fault, since a reboot clears what a second run did not meet.
 	 */
 	public Outcome run(ClusterDriver driver, Target target, String node, HealthCheckKind kind, int level) {
+		return run(driver, target, node, kind, level, false);
+	}
+
+	/** As {@link #run(ClusterDriver, Target, String, HealthCheckKind, int)}; each try recorded when acceptance. */
+	private Outcome run(ClusterDriver driver, Target target, String node, HealthCheckKind kind, int level,
+			boolean acceptance) {
 		HealthCheckJob job = new HealthCheckJob(target.ref(), node, kind,
 				properties.command(kind, level, target.gpusPerNode()), target.gpusPerNode(), properties.checkTimeout());
-		HealthCheckResult result = driver.runHealthCheck(job);
+		HealthCheckResult result = tried(driver, job, target, level, acceptance);
 		Verdict verdict = judge(target, result, level, 1);
 		if (verdict.passed() || !properties.retryFailedChecks() || result.timedOut() || result.unreachable()) {
 			return new Outcome(node, kind, verdict, result.output(), result.took());
 		}
-		HealthCheckResult again = driver.runHealthCheck(job);
+		HealthCheckResult again = tried(driver, job, target, level, acceptance);
 		Verdict second = judge(target, again, level, 1);
 		Duration took = result.took().plus(again.took());
 		if (!second.passed()) {
@@ -92,13 +101,32 @@ public class NodeChecks {
 	public Outcome accept(ClusterDriver driver, Target target, String node) {
 		Outcome last = null;
 		for (HealthCheckKind kind : properties.acceptance()) {
-			last = run(driver, target, node, kind, properties.acceptanceDcgmLevel());
+			last = run(driver, target, node, kind, properties.acceptanceDcgmLevel(), true);
 			if (!last.passed()) {
 				return last;
 			}
 		}
 		return last == null ? new Outcome(node, HealthCheckKind.NVIDIA_SMI, Verdict.pass("no acceptance check configured"),
 				"", Duration.ZERO) : last;
+	}
+
+	/** One run of the job on its node; an acceptance run is recorded as it starts and as it ends (NodeCheckRuns). */
+	private HealthCheckResult tried(ClusterDriver driver, HealthCheckJob job, Target target, int level,
+			boolean acceptance) {
+		if (!acceptance) {
+			return driver.runHealthCheck(job);
+		}
+		long run = runs.started(job.node(), target.ref().reservationId(), job.kind());
+		HealthCheckResult result;
+		try {
+			result = driver.runHealthCheck(job);
+		}
+		catch (RuntimeException ex) {
+			runs.failed(run, String.valueOf(ex.getMessage()));
+			throw ex;
+		}
+		runs.finished(run, judge(target, result, level, 1), result.output());
+		return result;
 	}
 
 	Verdict judge(Target target, HealthCheckResult result, int level, int nodes) {

@@ -28,6 +28,20 @@ public class NodeHistory {
 			@Nullable String fault, @Nullable String summary, String output, @Nullable Duration took) {
 	}
 
+	/**
+	 * One run of an acceptance check on this node before a cluster's handover: {@code passed} and {@code finishedAt}
+	 * are null while it runs.
+	 */
+	public record AcceptanceRun(long id, UUID reservationId, HealthCheckKind kind, Instant startedAt,
+			@Nullable Instant finishedAt, @Nullable Boolean passed, @Nullable String fault, @Nullable String summary,
+			String output) {
+
+		public boolean running() {
+			return finishedAt == null;
+		}
+
+	}
+
 	/** An exporter event as reported, and what it caused. */
 	public record Event(long id, NodeEvents.Type type, String detail, String fault, Remediation.Action action,
 			String reportedBy, Instant at) {
@@ -72,6 +86,28 @@ public class NodeHistory {
 		return jdbc.sql("""
 				SELECT count(*) FROM cluster_health_check c
 				WHERE c.results @> jsonb_build_array(jsonb_build_object('node', CAST(? AS text)))""")
+			.param(hostname)
+			.query(Long.class)
+			.single();
+	}
+
+	/** The acceptance checks run on this node, the newest started first, those still running among them. */
+	public List<AcceptanceRun> acceptance(String hostname, int limit) {
+		return jdbc.sql("SELECT * FROM node_check_run WHERE hostname = ? ORDER BY started_at DESC, id DESC LIMIT ?")
+			.params(hostname, limit)
+			.query((rs, n) -> {
+				java.sql.Timestamp finished = rs.getTimestamp("finished_at");
+				return new AcceptanceRun(rs.getLong("id"), rs.getObject("reservation_id", UUID.class),
+						HealthCheckKind.valueOf(rs.getString("kind")), rs.getTimestamp("started_at").toInstant(),
+						finished == null ? null : finished.toInstant(), rs.getObject("passed", Boolean.class),
+						rs.getString("fault"), rs.getString("summary"), rs.getString("output") == null ? ""
+								: rs.getString("output"));
+			})
+			.list();
+	}
+
+	public long countAcceptance(String hostname) {
+		return jdbc.sql("SELECT count(*) FROM node_check_run WHERE hostname = ?")
 			.param(hostname)
 			.query(Long.class)
 			.single();

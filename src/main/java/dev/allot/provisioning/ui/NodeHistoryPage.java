@@ -43,13 +43,14 @@ class NodeHistoryPage {
 	/**
 	 * One line of the timeline.
 	 *
-	 * @param kind {@code check}, {@code event}, {@code remediation} or {@code change}
-	 * @param verdict the outcome in words (Passed, Hardware fault, Reboot, Quarantined)
-	 * @param good whether the verdict is good news (for its badge's colour, which only repeats the words)
-	 * @param ended when a check finished, else null
+	 * @param kind {@code acceptance}, {@code check}, {@code event}, {@code remediation} or {@code change}
+	 * @param verdict the outcome in words (Passed, Hardware fault, Reboot, Quarantined, Running)
+	 * @param good whether the verdict is good news (for its badge's colour, which only repeats the words); null for
+	 *        a check still running
+	 * @param ended when a check finished, else null (an acceptance check's start is its time)
 	 * @param output a check's output, else null
 	 */
-	record Entry(Instant at, int order, String id, String kind, String title, String verdict, boolean good,
+	record Entry(Instant at, int order, String id, String kind, String title, String verdict, @Nullable Boolean good,
 			@Nullable Instant ended, String summary, @Nullable String by, @Nullable String output) {
 	}
 
@@ -82,6 +83,12 @@ class NodeHistoryPage {
 				: c.requestedAt(), 0, c.id().toString(), "check", Words.word(c.kind()) + " check",
 				c.passed() ? "Passed" : c.fault() == null ? "Failed" : Words.word(c.fault()) + " fault", c.passed(),
 				c.finishedAt(), c.summary() == null ? "" : c.summary(), c.requestedBy(), c.output())));
+		history.acceptance(hostname, upTo).forEach(a -> entries.add(new Entry(a.startedAt(), 0, "a" + a.id(),
+				"acceptance", "Acceptance: " + Words.word(a.kind()) + " check", a.running() ? "Running"
+						: Boolean.TRUE.equals(a.passed()) ? "Passed" : a.fault() == null ? "Failed"
+								: Words.word(a.fault()) + " fault",
+				a.running() ? null : a.passed(), a.finishedAt(), a.running() ? "Started before handover; still running."
+						: a.summary() == null ? "" : a.summary(), "Allot, before handover", a.output())));
 		history.events(hostname, upTo).forEach(e -> entries.add(new Entry(e.at(), 1, Long.toString(e.id()), "event",
 				"Exporter event: " + e.type(), e.fault().equals("NONE") ? "No fault" : Words.word(e.fault()) + " fault",
 				e.fault().equals("NONE"), null, e.detail() + (e.action() == dev.allot.provisioning.health.Remediation.Action.NONE
@@ -92,7 +99,7 @@ class NodeHistoryPage {
 		audit.ofObject("node", hostname, REMEDIATION_AUDIT, upTo).forEach(a -> entries.add(change(a)));
 		entries.sort(Comparator.comparing(Entry::at).reversed().thenComparing(Entry::order)
 			.thenComparing(Entry::id, Comparator.reverseOrder()));
-		long total = history.countChecks(hostname) + history.countEvents(hostname) + history.countRemediations(hostname)
+		long total = history.countChecks(hostname) + history.countAcceptance(hostname) + history.countEvents(hostname) + history.countRemediations(hostname)
 				+ audit.countOfObject("node", hostname, REMEDIATION_AUDIT);
 		int from = Math.min(entries.size(), number * PAGE_SIZE);
 		long lastPage = Math.min(MAX_PAGE, Math.max(0, (total - 1) / PAGE_SIZE));

@@ -45,6 +45,8 @@ public final class FakeDriver implements ClusterDriver {
 
 	private final Set<String> rebooted = ConcurrentHashMap.newKeySet();
 
+	private final Map<String, java.util.concurrent.CountDownLatch> held = new ConcurrentHashMap<>();
+
 	private final Faults faults = new Faults();
 
 	private volatile Duration delay;
@@ -94,6 +96,19 @@ public final class FakeDriver implements ClusterDriver {
 		return this;
 	}
 
+	/**
+	 * Health checks on this node that find nothing wrong (not those {@link #failNextHealthCheckOn} fails) wait until
+	 * the returned release runs, two minutes at most: a check still running, for as long as a test looks at it.
+	 */
+	public Runnable holdHealthChecksOn(String node) {
+		java.util.concurrent.CountDownLatch latch = new java.util.concurrent.CountDownLatch(1);
+		held.put(node, latch);
+		return () -> {
+			held.remove(node, latch);
+			latch.countDown();
+		};
+	}
+
 	/** Nodes rebooted through {@link #reboot}. */
 	public Set<String> rebooted() {
 		return Set.copyOf(rebooted);
@@ -108,6 +123,8 @@ public final class FakeDriver implements ClusterDriver {
 		unhealthyNodes.clear();
 		failOnce.clear();
 		rebooted.clear();
+		held.values().forEach(java.util.concurrent.CountDownLatch::countDown);
+		held.clear();
 	}
 
 	/** Operations received, e.g. {@code provision allot-<id>}, including failed ones. */
@@ -209,6 +226,16 @@ public final class FakeDriver implements ClusterDriver {
 		return call("health " + job.kind() + " " + job.node(), () -> {
 			FakeCheckOutputs.Health health = failOnce.remove(job.node()) ? FakeCheckOutputs.Health.HARDWARE_FAULT
 					: unhealthyNodes.getOrDefault(job.node(), FakeCheckOutputs.Health.HEALTHY);
+			java.util.concurrent.CountDownLatch hold = held.get(job.node());
+			if (hold != null && health == FakeCheckOutputs.Health.HEALTHY) {
+				try {
+					hold.await(2, java.util.concurrent.TimeUnit.MINUTES);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new DriverFailedException("interrupted", true, ex);
+				}
+			}
 			return HealthCheckResult.finished(job.node(), job.kind(), 0,
 					FakeCheckOutputs.of(job.kind(), job.gpus(), health), Duration.ZERO);
 		});
