@@ -100,15 +100,27 @@
 })();
 
 // A table wider than its box scrolls inside it (.table-scroll): every such box can be focused and scrolled by
-// keyboard, named after the table's caption or its section's heading. Every box, not only those that scroll now: a
-// box in a closed <details>, or one a rotated phone narrows, starts to scroll without any event to mark it then.
+// keyboard, named after the table's caption or else the heading just before it (two tables of one section, such as a
+// cluster's nodes and its health check's results, get the names of their own headings). Landmarks need distinct
+// names, so a name already given to another box gets its position added. Every box, not only those that scroll now:
+// a box in a closed <details>, or one a rotated phone narrows, starts to scroll without any event to mark it then.
 (function () {
   'use strict';
 
+  function headingBefore(box) {
+    var headings = document.querySelectorAll('h1, h2, h3, h4');
+    var found = null;
+    for (var i = 0; i < headings.length; i++) {
+      if (headings[i].compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING) {
+        found = headings[i];
+      }
+    }
+    return found;
+  }
+
   function name(box) {
     var caption = box.querySelector('caption');
-    var section = box.closest('section, article, main');
-    var heading = section && section.querySelector('h1, h2, h3');
+    var heading = caption ? null : headingBefore(box);
     var text = caption ? caption.textContent : (heading ? heading.textContent : 'Table');
     return text.replace(/\s+/g, ' ').trim() + ' (scrolls sideways)';
   }
@@ -120,7 +132,12 @@
       box.setAttribute('tabindex', '0');
       box.setAttribute('role', 'region');
       if (!box.hasAttribute('aria-labelledby')) {
-        box.setAttribute('aria-label', name(box));
+        box.removeAttribute('aria-label');
+        var given = name(box);
+        var others = Array.prototype.filter.call(document.querySelectorAll('.table-scroll[aria-label]'), function (b) {
+          return b !== box && b.getAttribute('aria-label').indexOf(given.replace(/\)$/, '')) === 0;
+        });
+        box.setAttribute('aria-label', others.length ? given.replace(/\)$/, ', table ' + (others.length + 1) + ')') : given);
       }
     }
   }

@@ -10,23 +10,11 @@ import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * axe-core (Deque's accessibility engine, MPL-2.0, shipped in the test resources so that it runs offline) run in
- * the page the browser shows: its WCAG 2.0/2.1 A and AA rules, and only the serious and critical violations.
+ * the page the browser shows: issue 30's bar, every WCAG 2.0-2.2 A and AA rule and Deque's best practices.
  */
 public final class Axe {
 
 	private static final String SOURCE = load();
-
-	private static final String RUN = """
-			var done = arguments[arguments.length - 1];
-			axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-			  .then(function (result) {
-			    done(result.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })
-			      .map(function (v) {
-			        return v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.slice(0, 3).map(function (n) {
-			          return n.target.join(' ') + ' [' + (n.failureSummary || '').replace(/\\s+/g, ' ') + ']';
-			        }).join('; ');
-			      }));
-			  }, function (error) { done(['axe could not run: ' + error]); });""";
 
 	/** Every rule of issue 30's bar, whatever the impact: WCAG 2.0-2.2 A and AA, and Deque's best practices. */
 	private static final String RUN_ALL = """
@@ -52,16 +40,6 @@ public final class Axe {
 			browser.executeScript(SOURCE);
 		}
 		return (List<String>) browser.executeAsyncScript(RUN_ALL);
-	}
-
-	/** The serious and critical violations on the page shown now, one line each; empty when there are none. */
-	@SuppressWarnings("unchecked")
-	public static List<String> seriousViolations(ChromeDriver browser) {
-		browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
-		if (Boolean.FALSE.equals(browser.executeScript("return typeof window.axe === 'object'"))) {
-			browser.executeScript(SOURCE);
-		}
-		return (List<String>) browser.executeAsyncScript(RUN);
 	}
 
 	private static String load() {
