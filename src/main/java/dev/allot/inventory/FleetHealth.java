@@ -5,10 +5,10 @@ import java.util.Map;
 
 /**
  * The fleet's nodes now, as a platform admin watches them: how many in each state (retired ones left out), the GPUs
- * of those nodes, and the nodes out of service, the longest out first, each with why.
+ * of those nodes, and the nodes out of service, the most recently out first (what just broke), each with why.
  *
  * @param outOfServiceNodes how many nodes are out of service (quarantined, draining or in repair); {@code outOfService}
- * lists the first of them
+ * lists the latest of them
  */
 public record FleetHealth(Map<NodeState, Integer> nodesByState, int gpus, int outOfServiceNodes,
 		List<Node> outOfService) {

@@ -295,7 +295,7 @@ class InventoryRepository {
 				gpus[0] += rs.getInt(3);
 			});
 		List<Node> out = jdbc.sql(NODE_SELECT + " WHERE n.state IN ('QUARANTINED', 'DRAINING', 'IN_REPAIR')"
-				+ " ORDER BY n.state_changed_at, n.hostname LIMIT ?")
+				+ " ORDER BY n.state_changed_at DESC, n.hostname LIMIT ?")
 			.param(limit)
 			.query(InventoryRepository::node)
 			.list();
