@@ -73,6 +73,16 @@ public abstract class BrowserTest extends IntegrationTest {
 		browser.manage().deleteAllCookies();
 	}
 
+	/**
+	 * A laptop's window ({@code width} x 900) or, below 500 px, a phone's ({@code width} x 844), for a test run at both
+	 * sizes ({@code @ValueSource(ints = { 1440, 390 })}); answers whether it is a phone.
+	 */
+	protected boolean sized(int width) {
+		boolean phone = width < 500;
+		browser.manage().window().setSize(new Dimension(width, phone ? 844 : 900));
+		return phone;
+	}
+
 	protected String url(String path) {
 		return api.baseUrl() + path;
 	}

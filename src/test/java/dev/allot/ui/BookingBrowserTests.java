@@ -179,8 +179,10 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		assertThat(count("SELECT count(*) FROM reservation WHERE tenant_slug = ?", team.tenant())).isEqualTo(1);
 	}
 
-	@Test
-	void badInputIsShownNextToEachFieldAndBooksNothing() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void badInputIsShownNextToEachFieldAndBooksNothing(int width) {
+		sized(width);
 		Team team = team(2, 16, 16, false);
 		signIn(team.member());
 		open("/book?pool=" + team.pool() + "&start=" + day(2) + "&end=" + day(2).plus(Duration.ofHours(1)));

@@ -177,8 +177,10 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		assertThat(hover(team.pool(), midnight)).contains("UTC");
 	}
 
-	@Test
-	void inHalfAndQuarterHourZonesEveryColumnIsLabelledWithTheLocalTimeAndDayItCovers() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void inHalfAndQuarterHourZonesEveryColumnIsLabelledWithTheLocalTimeAndDayItCovers(int width) {
+		sized(width);
 		Team team = team(1, 8, 8, false);
 		for (String name : new String[] { "Asia/Kolkata", "Asia/Kathmandu" }) {
 			ZoneId zone = ZoneId.of(name);
@@ -195,7 +197,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 						java.time.format.DateTimeFormatter.ofPattern("HH:mm").format(local));
 				assertThat(local.toLocalDate()).as(name).isEqualTo(from);
 			}
-			screenshot("calendar-hours-" + name.replace('/', '-'));
+			screenshot("calendar-hours-" + name.replace('/', '-') + "-" + width);
 
 			openCalendar("q=" + team.pool() + "&from=" + from + "&days=3&step=day");
 			java.util.List<Map<String, Object>> days = columns();
@@ -206,8 +208,10 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		}
 	}
 
-	@Test
-	void theLegendGivesTheShareOfGpusFreeForEachShadeAndSaysWhichWayItGoes() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void theLegendGivesTheShareOfGpusFreeForEachShadeAndSaysWhichWayItGoes(int width) {
+		sized(width);
 		Team team = team(1, 8, 8, false);
 		signIn(team.member());
 		openCalendar("q=" + team.pool());
@@ -217,20 +221,29 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 				"71-86 % free", "86-99 % free", "all free (100 %)");
 	}
 
-	@Test
-	void aDayWithNoNodeFreeAllDayStillShowsInHowManyOfItsHoursOneIs() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void aDayWithNoNodeFreeAllDayStillShowsInHowManyOfItsHoursOneIs(int width) {
+		sized(width);
 		Team team = team(1, 8, 8, false);
 		bookByApi(team, 8, day(2).plus(Duration.ofHours(10)), day(2).plus(Duration.ofHours(16)));
 		signIn(team.member());
 		openCalendar("days=7&step=day&q=" + team.pool());
 
 		// the fewest free on day 2 is none, but its node is free in 18 of its 24 hours: a bar of 18/24 of the cell
-		assertThat(cells(team.pool()).get(2).getAttribute("class")).isEqualTo("c l0");
-		java.util.List<WebElement> bars = findAll("g[data-pool='" + team.pool() + "'] rect.fh");
-		assertThat(bars).as("only the day that is partly booked").hasSize(1);
-		assertThat(bars.getFirst().getAttribute("x")).isEqualTo(cells(team.pool()).get(2).getAttribute("x"));
-		double cell = Double.parseDouble(cells(team.pool()).get(2).getAttribute("width"));
-		assertThat(Double.parseDouble(bars.getFirst().getAttribute("width"))).isCloseTo(cell * 18 / 24,
+		// (read in one script: a live update may redraw the grid between two reads)
+		@SuppressWarnings("unchecked")
+		Map<String, Object> drawn = (Map<String, Object>) browser.executeScript("""
+				var g = document.querySelector("g[data-pool='" + arguments[0] + "']");
+				var cell = g.querySelectorAll('rect.c')[2], bars = g.querySelectorAll('rect.fh');
+				return { cls: cell.getAttribute('class'), x: cell.getAttribute('x'), width: cell.getAttribute('width'),
+				  bars: bars.length, barX: bars.length ? bars[0].getAttribute('x') : null,
+				  barWidth: bars.length ? bars[0].getAttribute('width') : null };""", team.pool());
+		assertThat(drawn.get("cls")).isEqualTo("c l0");
+		assertThat(((Number) drawn.get("bars")).intValue()).as("only the day that is partly booked").isEqualTo(1);
+		assertThat(drawn.get("barX")).isEqualTo(drawn.get("x"));
+		double cell = Double.parseDouble((String) drawn.get("width"));
+		assertThat(Double.parseDouble((String) drawn.get("barWidth"))).isCloseTo(cell * 18 / 24,
 				org.assertj.core.data.Offset.offset(0.02));
 		assertThat(focused(team.pool(), day(2))).contains("at least 0 of 8 GPUs free all day",
 				"a node free in 18 of its 24 hours");

@@ -55,34 +55,39 @@ class HomeBrowserTests extends ConsoleBrowserTest {
 		String inIndia = LOCAL.format(heldUntil.atZone(INDIA)) + " GMT+5:30";
 
 		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", INDIA.getId()));
+		sized(1440);
 		signIn(rival.member());
 		open("/");
-		assertThat(h1()).contains("Home").contains("of ");
-		// nothing runs yet; the preempted one comes first (the soonest start), then the later one
-		assertThat(find("#no-running").getText()).isEqualTo("Nothing of your team runs now.");
-		assertThat(findAll("#home-next > li").stream().map(li -> li.getAttribute("data-id")).toList())
-			.containsExactly(victim, later);
-		String warned = find("#home-next li[data-id='" + victim + "']").getText();
-		assertThat(warned).contains("⚠ Needs attention", "Preempted", "Its nodes stay yours until " + inIndia)
-			.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
-		assertThat(find("#home-next li[data-id='" + later + "']").getText()).doesNotContain("⚠");
-		assertThat(find("#home-next li[data-id='" + victim + "'] a").getAttribute("href"))
-			.endsWith("/tenants/" + rival.tenant() + "/reservations/" + victim);
-		// the quota standing now: none guaranteed, up to 8, none held now, a booking now borrows
-		assertThat(find("#home-quota-table tr[data-gpu-type='" + rival.gpuType() + "']").getText())
-			.isEqualTo(rival.gpuType() + " 0 8 0 Borrowed GPUs");
-		assertThat(find("#budget-left").getText()).isEqualTo("1,000.00 USD left");
-		assertThat(find("#unread-count").getText()).isEqualTo("1");
-		assertThat(find("#home-notice-list").getText()).contains("Preempted", inIndia);
-		assertThat(find("#home-notices-link").getAttribute("href")).endsWith("/tenants/" + rival.tenant() + "/notices");
+		Runnable home = () -> {
+			assertThat(h1()).contains("Home").contains("of ");
+			// nothing runs yet; the preempted one comes first (the soonest start), then the later one
+			assertThat(find("#no-running").getText()).isEqualTo("Nothing of your team runs now.");
+			assertThat(findAll("#home-next > li").stream().map(li -> li.getAttribute("data-id")).toList())
+				.containsExactly(victim, later);
+			String warned = find("#home-next li[data-id='" + victim + "']").getText();
+			assertThat(warned).contains("⚠ Needs attention", "Preempted", "Its nodes stay yours until " + inIndia)
+				.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
+			assertThat(find("#home-next li[data-id='" + later + "']").getText()).doesNotContain("⚠");
+			assertThat(find("#home-next li[data-id='" + victim + "'] a").getAttribute("href"))
+				.endsWith("/tenants/" + rival.tenant() + "/reservations/" + victim);
+			// the quota standing now: none guaranteed, up to 8, none held now, a booking now borrows
+			assertThat(find("#home-quota-table tr[data-gpu-type='" + rival.gpuType() + "']").getText())
+				.isEqualTo(rival.gpuType() + " 0 8 0 Borrowed GPUs");
+			assertThat(find("#budget-left").getText()).isEqualTo("1,000.00 USD left");
+			assertThat(find("#unread-count").getText()).isEqualTo("1");
+			assertThat(find("#home-notice-list").getText()).contains("Preempted", inIndia);
+			assertThat(find("#home-notices-link").getAttribute("href")).endsWith("/tenants/" + rival.tenant() + "/notices");
+		};
+		home.run();
 		noViolations();
 		fullScreenshot("home-team");
 
+		// the same content on a phone
 		onAPhone();
-		assertThat(find("#home-next li[data-id='" + victim + "']").getText()).contains("⚠ Needs attention");
+		home.run();
 		noViolations();
 		fullScreenshot("phone-home-team");
-		browser.manage().window().setSize(new Dimension(1280, 900));
+		sized(1440);
 
 		// the notification list: the notice new, its times in the browser's zone; once read, the home has none unread
 		find("#home-notices-link").click();
@@ -92,9 +97,13 @@ class HomeBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#notice-list li.unread a").getAttribute("href")).endsWith("/reservations/" + victim);
 		noViolations();
 		onAPhone();
+		// shown once already, the notice is no longer new, but its times are still the browser's
+		assertThat(find("#notice-list li").getText()).contains("Preempted", inIndia)
+			.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
+		assertThat(find("#notice-list li a").getAttribute("href")).endsWith("/reservations/" + victim);
 		noViolations();
 		fullScreenshot("phone-notices");
-		browser.manage().window().setSize(new Dimension(1280, 900));
+		sized(1440);
 		open("/tenants/" + rival.tenant() + "/notices");
 		assertThat(exists("#notice-list li.unread")).as("seen once: no longer new").isFalse();
 		open("/");
@@ -107,11 +116,17 @@ class HomeBrowserTests extends ConsoleBrowserTest {
 		assertThat(exists("tr[data-id='" + later + "'] .badge.attention")).isFalse();
 		noViolations();
 		onAPhone();
+		assertThat(find("tr[data-id='" + victim + "'] .badge.attention").getText()).isEqualTo("⚠ Needs attention");
+		assertThat(exists("tr[data-id='" + later + "'] .badge.attention")).isFalse();
 		noViolations();
-		browser.manage().window().setSize(new Dimension(1280, 900));
+		sized(1440);
 		open("/tenants/" + rival.tenant() + "/reservations/" + victim);
 		assertThat(find("#warning").getText()).isEqualTo("⚠ Needs attention");
 		assertThat(find("#warning").getAttribute("data-warning")).isEqualTo("PREEMPTED");
+		onAPhone();
+		assertThat(find("#warning").getText()).isEqualTo("⚠ Needs attention");
+		noViolations();
+		sized(1440);
 		open("/tenants/" + rival.tenant() + "/reservations/" + later);
 		assertThat(exists("#warning")).isFalse();
 	}
@@ -127,16 +142,21 @@ class HomeBrowserTests extends ConsoleBrowserTest {
 			.until(() -> count("SELECT count(*) FROM cluster WHERE reservation_id = ?::uuid AND state = 'DEGRADED'",
 					r.id()) == 1);
 
+		sized(1440);
 		signIn(r.member());
 		open("/");
-		String item = find("#home-next li[data-id='" + r.id() + "']").getText();
-		assertThat(item).contains("⚠ Degraded", node, "out of service", "ECC errors on GPU 3");
-		assertThat(find("#home-next li[data-id='" + r.id() + "'] li[data-node='" + node + "']").getText())
-			.startsWith(node + ": out of service");
+		Runnable degraded = () -> {
+			String item = find("#home-next li[data-id='" + r.id() + "']").getText();
+			assertThat(item).contains("⚠ Degraded", node, "out of service", "ECC errors on GPU 3");
+			assertThat(find("#home-next li[data-id='" + r.id() + "'] li[data-node='" + node + "']").getText())
+				.startsWith(node + ": out of service");
+		};
+		degraded.run();
 		noViolations();
 		onAPhone();
+		degraded.run();
 		noViolations();
-		browser.manage().window().setSize(new Dimension(1280, 900));
+		sized(1440);
 		open("/tenants/" + r.tenant() + "/reservations");
 		assertThat(find("tr[data-id='" + r.id() + "'] .badge.attention").getText()).isEqualTo("⚠ Degraded");
 		open("/tenants/" + r.tenant() + "/reservations/" + r.id());
@@ -145,17 +165,21 @@ class HomeBrowserTests extends ConsoleBrowserTest {
 
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 		open("/");
-		assertThat(h1()).isEqualTo("Home of the fleet");
-		assertThat(Integer.parseInt(find("#nodes-by-state [data-state='QUARANTINED'] dd").getText())).isPositive();
-		String out = find("#out-of-service li[data-node='" + node + "']").getText();
-		assertThat(out).contains(r.pool(), "Quarantined", "ECC errors on GPU 3");
-		assertThat(find("#out-of-service li[data-node='" + node + "'] a").getAttribute("href"))
-			.endsWith("/admin/pools/" + r.pool());
-		assertThat(find("#utilisation-now").getText()).matches("\\d+ %");
-		assertThat(find("#utilisation-ahead").getText()).matches("\\d+ %");
+		Runnable fleet = () -> {
+			assertThat(h1()).isEqualTo("Home of the fleet");
+			assertThat(Integer.parseInt(find("#nodes-by-state [data-state='QUARANTINED'] dd").getText())).isPositive();
+			String out = find("#out-of-service li[data-node='" + node + "']").getText();
+			assertThat(out).contains(r.pool(), "Quarantined", "ECC errors on GPU 3");
+			assertThat(find("#out-of-service li[data-node='" + node + "'] a").getAttribute("href"))
+				.endsWith("/admin/pools/" + r.pool());
+			assertThat(find("#utilisation-now").getText()).matches("\\d+ %");
+			assertThat(find("#utilisation-ahead").getText()).matches("\\d+ %");
+		};
+		fleet.run();
 		noViolations();
 		fullScreenshot("home-fleet");
 		onAPhone();
+		fleet.run();
 		noViolations();
 		fullScreenshot("phone-home-fleet");
 	}

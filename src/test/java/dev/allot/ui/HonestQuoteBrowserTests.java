@@ -98,8 +98,10 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 				rival.tenant())).isEqualTo(1);
 	}
 
-	@Test
-	void aQuotaRefusalInTheQuoteGivesItsTimeInTheBrowsersZone() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void aQuotaRefusalInTheQuoteGivesItsTimeInTheBrowsersZone(int width) {
+		sized(width);
 		java.time.ZoneId india = java.time.ZoneId.of("Asia/Kolkata");
 		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", india.getId()));
 		Team team = team(2, 8, 8, false);

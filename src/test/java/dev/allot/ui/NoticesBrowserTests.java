@@ -28,21 +28,26 @@ class NoticesBrowserTests extends ConsoleBrowserTest {
 		// a browser in India, a half-hour zone
 		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", INDIA.getId()));
 		signIn(rival.member());
-		open("/tenants/" + rival.tenant() + "/reservations/" + victim);
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#reservation-notices section")));
-		String warning = find("#reservation-notices").getText();
-		screenshot("reservation-preempted-notice");
-		assertThat(warning).contains("Needs your attention").contains("Preempted")
-			.contains("Its nodes stay yours until " + inIndia + " GMT+5:30")
-			.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
-		checkAccessibility();
+		// at a laptop's size, then on a phone: the same reservation's warning and the same notices
+		for (int width : new int[] { 1440, 390 }) {
+			sized(width);
+			open("/tenants/" + rival.tenant() + "/reservations/" + victim);
+			waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#reservation-notices section")));
+			String warning = find("#reservation-notices").getText();
+			screenshot("reservation-preempted-notice-" + width);
+			assertThat(warning).as(width + " px").contains("Needs your attention").contains("Preempted")
+				.contains("Its nodes stay yours until " + inIndia + " GMT+5:30")
+				.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
+			checkAccessibility();
 
-		open("/tenants/" + rival.tenant() + "/usage");
-		String notices = find("#alerts").getText();
-		fullScreenshot("usage-notices");
-		assertThat(find("#alerts-heading").getText()).isEqualTo("Notices");
-		assertThat(notices).contains("Preempted").contains("Its nodes stay yours until " + inIndia + " GMT+5:30")
-			.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
+			open("/tenants/" + rival.tenant() + "/usage");
+			String notices = find("#alerts").getText();
+			fullScreenshot("usage-notices-" + width);
+			assertThat(find("#alerts-heading").getText()).isEqualTo("Notices");
+			assertThat(notices).as(width + " px").contains("Preempted")
+				.contains("Its nodes stay yours until " + inIndia + " GMT+5:30")
+				.doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:");
+		}
 	}
 
 	@Test
@@ -51,14 +56,29 @@ class NoticesBrowserTests extends ConsoleBrowserTest {
 		Team rival = teamOn(owner.gpuType(), owner.pool(), 0, 8, false);
 		String victim = preempted(owner, rival);
 		signIn(rival.member());
-		open("/tenants/" + rival.tenant() + "/reservations");
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#recent-notices section")));
-		assertThat(find("#recent-notices").getText()).contains("Needs your attention", "Preempted");
-		screenshot("reservations-needs-attention");
-		checkAccessibility();
-		find("#recent-notices a[href$='/reservations/" + victim + "']").click();
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#reservation-notices section")));
-		assertThat(browser.getCurrentUrl()).endsWith("/reservations/" + victim);
+		// at a laptop's size with a click, then on a phone with a finger's tap
+		for (int width : new int[] { 1440, 390 }) {
+			boolean phone = sized(width);
+			open("/tenants/" + rival.tenant() + "/reservations");
+			waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#recent-notices section")));
+			assertThat(find("#recent-notices").getText()).as(width + " px").contains("Needs your attention", "Preempted");
+			screenshot("reservations-needs-attention-" + width);
+			checkAccessibility();
+			org.openqa.selenium.WebElement link = find("#recent-notices a[href$='/reservations/" + victim + "']");
+			if (phone) {
+				@SuppressWarnings("unchecked")
+				Map<String, Number> at = (Map<String, Number>) browser.executeScript("""
+						arguments[0].scrollIntoView({ block: 'center' });
+						var b = arguments[0].getBoundingClientRect();
+						return { x: Math.round(b.left + b.width / 2), y: Math.round(b.top + b.height / 2) };""", link);
+				tap(at.get("x"), at.get("y"));
+			}
+			else {
+				link.click();
+			}
+			waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#reservation-notices section")));
+			assertThat(browser.getCurrentUrl()).as(width + " px").endsWith("/reservations/" + victim);
+		}
 	}
 
 }

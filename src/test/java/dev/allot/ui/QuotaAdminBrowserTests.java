@@ -81,8 +81,10 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		fullScreenshot("laptop-admin_quota");
 	}
 
-	@Test
-	void whileEditingTheImpactNamesTheFieldToFixAndTheOverviewHasNoEmptyRowHeader() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void whileEditingTheImpactNamesTheFieldToFixAndTheOverviewHasNoEmptyRowHeader(int width) {
+		sized(width);
 		String gpuType = newGpuType();
 		addNodes(newPool(gpuType, 8), 2); // guarantees need healthy capacity
 		String other = newGpuType();

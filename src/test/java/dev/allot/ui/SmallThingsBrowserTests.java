@@ -25,8 +25,10 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 	private static final Pattern CODE = Pattern.compile("\\b[A-Z]+_[A-Z_]+\\b|\\b(CONFIRMED|PENDING|TRAINING|RESERVED"
 			+ "|BORROWED|KUBERNETES|SLURM|MEMBER|VIEWER|ACTIVE|QUEUED)\\b");
 
-	@Test
-	void teamPagesNameEveryStateRoleAndClassInWords() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void teamPagesNameEveryStateRoleAndClassInWords(int width) {
+		sized(width);
 		Team team = team(2, 16, 16, false);
 		String id = bookedAndSignedIn(team);
 		for (String page : List.of("/reservations/" + id, "/reservations", "/quota", "/members")) {
@@ -39,8 +41,10 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#status").getText()).isEqualTo("Confirmed");
 	}
 
-	@Test
-	void aValueTheQuotaRefusesIsNamedByItsFieldNeverAsTheValuesAbove() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void aValueTheQuotaRefusesIsNamedByItsFieldNeverAsTheValuesAbove(int width) {
+		sized(width);
 		String gpuType = newGpuType();
 		addNodes(newPool(gpuType, 8), 2);
 		String tenant = "aa" + unique("q");
@@ -81,8 +85,10 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 		}
 	}
 
-	@Test
-	void aReservationPageHasOneTimelineAndOneNodesSection() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void aReservationPageHasOneTimelineAndOneNodesSection(int width) {
+		sized(width);
 		Team team = team(2, 16, 16, false);
 		String id = bookedAndSignedIn(team);
 		open("/tenants/" + team.tenant() + "/reservations/" + id);

@@ -127,8 +127,10 @@ class TenantBrowserTests extends BrowserTest {
 		assertThat(api.tokenResponse(clientId, secret).status()).isEqualTo(401);
 	}
 
-	@Test
-	void aServiceAccountsExpiryDateIsTheEndOfThatDayInTheBrowsersZoneAndShownInIt() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void aServiceAccountsExpiryDateIsTheEndOfThatDayInTheBrowsersZoneAndShownInIt(int width) {
+		sized(width);
 		java.time.ZoneId tokyo = java.time.ZoneId.of("Asia/Tokyo");
 		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", tokyo.getId()));
 		String tenant = newTenant();

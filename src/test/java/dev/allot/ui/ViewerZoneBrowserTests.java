@@ -40,8 +40,10 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", INDIA.getId()));
 	}
 
-	@Test
-	void theApprovalsListShowsEachWindowInTheBrowsersZone() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void theApprovalsListShowsEachWindowInTheBrowsersZone(int width) {
+		sized(width);
 		Team team = team(1, 8, 8, false);
 		requireApproval(team, 8, 8);
 		// 19:00 UTC is 00:30 the next day in India
@@ -59,8 +61,10 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 				MINUTES.format(start.atZone(ZoneOffset.UTC)) + " UTC");
 	}
 
-	@Test
-	void theBookingFormsQuotaRefusalGivesItsTimeInTheBrowsersZone() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void theBookingFormsQuotaRefusalGivesItsTimeInTheBrowsersZone(int width) {
+		sized(width);
 		Team team = team(2, 8, 8, false);
 		Instant start = day(3).plus(Duration.ofHours(9));
 		signIn(team.member());
@@ -73,8 +77,10 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#gpus-error time").getDomAttribute("title")).endsWith(" UTC");
 	}
 
-	@Test
-	void theTeamQuotaTableHasTheBrowsersDays() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void theTeamQuotaTableHasTheBrowsersDays(int width) {
+		sized(width);
 		Team team = team(1, 8, 8, false);
 		// the first two hours of the day after tomorrow in India: still the day before in UTC
 		LocalDate today = LocalDate.now(INDIA);
@@ -94,8 +100,10 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		assertThat(find(table + " caption").getText()).containsPattern("days in Asia/(Kolkata|Calcutta)");
 	}
 
-	@Test
-	void anInvitationExpiresAtATimeInTheBrowsersZone() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void anInvitationExpiresAtATimeInTheBrowsersZone(int width) {
+		sized(width);
 		String tenant = newTenant();
 		String invitee = newUser();
 		Api.Response invited = api.post("/api/v1/tenants/" + tenant + "/members", tenantToken(tenant, "TENANT_ADMIN"),
@@ -131,8 +139,10 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#audit-zone").getText()).matches("Asia/(Kolkata|Calcutta)");
 	}
 
-	@Test
-	void theCalendarsHoursAreLabelledWithTheLocalTimeTheyStartAt() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void theCalendarsHoursAreLabelledWithTheLocalTimeTheyStartAt(int width) {
+		sized(width);
 		Team team = team(1, 8, 8, false);
 		signIn(team.member());
 		LocalDate from = LocalDate.now(INDIA).plusDays(1);

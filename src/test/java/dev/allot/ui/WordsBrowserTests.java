@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.allot.shared.security.PlatformRole;
-import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -17,8 +16,10 @@ import static org.awaitility.Awaitility.await;
 /** What pages say is in plain words: durations, field labels, times with their zone; never the API's names. */
 class WordsBrowserTests extends ConsoleBrowserTest {
 
-	@Test
-	void aQuotaRefusalSpeaksInDaysNotInIsoDurations() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void aQuotaRefusalSpeaksInDaysNotInIsoDurations(int width) {
+		sized(width);
 		Team team = team(2, 16, 16, false);
 		Map<String, Object> week = policy(team.gpuType(), 16, 16, false);
 		week.put("maxWindow", "P7D");
@@ -34,8 +35,10 @@ class WordsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#window-help").getText()).contains("up to 7 days long");
 	}
 
-	@Test
-	void anExtensionIntoAnotherBookingSaysWhyOnceWithTheZone() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void anExtensionIntoAnotherBookingSaysWhyOnceWithTheZone(int width) {
+		sized(width);
 		Team team = team(1, 8, 8, false);
 		Team rival = teamOn(team.gpuType(), team.pool(), 8, 8, false);
 		Instant start = day(2).plus(Duration.ofHours(9));
@@ -54,8 +57,10 @@ class WordsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#ends-at").getText()).endsWith(" UTC");
 	}
 
-	@Test
-	void platformAdminsAndAuditorsAreShownWhereTeamsAreNotToldToAskForOne() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void platformAdminsAndAuditorsAreShownWhereTeamsAreNotToldToAskForOne(int width) {
+		sized(width);
 		for (PlatformRole role : List.of(PlatformRole.PLATFORM_ADMIN, PlatformRole.AUDITOR)) {
 			signIn(newUser(role));
 			for (String page : List.of("/reservations", "/usage", "/book")) {
@@ -70,8 +75,10 @@ class WordsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#no-tenant").getText()).contains("Ask a team's admin to add you");
 	}
 
-	@Test
-	void theClusterPageListsTheReservedNodesAndItsStepsInWords() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void theClusterPageListsTheReservedNodesAndItsStepsInWords(int width) {
+		sized(width);
 		Team team = team(2, 16, 16, false);
 		Instant start = day(3).plus(Duration.ofHours(9));
 		String id = bookByApi(team, 16, start, start.plus(Duration.ofHours(2)));
