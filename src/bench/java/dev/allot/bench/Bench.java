@@ -346,7 +346,7 @@ public final class Bench {
 						"sharing", f.clients(), f.acceptedPerSecond(), "", "", "", "", f.p50(), f.p95(), f.p99(), f.conflicts(),
 						f.quota(), f.server5xx() + s.fill().server5xx());
 				System.out.printf("%-28s guaranteed %.1f/s, borrowers %.1f/s, %.1f preemptions/s; %s of plain's %.1f "
-						+ "booked/s at %d clients (target 0.5); guaranteed 409 %d (after reclaiming %d), 422 %d; load "
+						+ "booked/s at %d clients (target 0.7); guaranteed 409 %d (after reclaiming %d), 422 %d; load "
 						+ "average %s%n", "", s.guaranteed().acceptedPerSecond(), s.borrowed().acceptedPerSecond(),
 						s.preemptionsPerSecond(), s.ratio() == 0 ? "-" : "%.2f".formatted(s.ratio()),
 						s.plainBookedPerSecond(), f.clients(), s.guaranteed().conflicts(),

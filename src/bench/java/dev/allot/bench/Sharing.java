@@ -285,7 +285,7 @@ final class Sharing {
 	static void print(Result r) {
 		Tally.Figures all = r.all();
 		System.out.printf("  %-12s %3d clients %5.1f s: %7.1f booked/s (%6.1f answered/s), %.1f preemptions/s; "
-				+ "%s of plain's %.1f booked/s at the same clients (target 0.5); load average %s, at end %s%n", "sharing",
+				+ "%s of plain's %.1f booked/s at the same clients (target 0.7); load average %s, at end %s%n", "sharing",
 				all.clients(), all.seconds(), all.acceptedPerSecond(), Bench.answered(all), r.preemptionsPerSecond(),
 				r.ratio() == 0 ? "-" : "%.2f".formatted(r.ratio()), r.plainBookedPerSecond(), r.loadAtStart(),
 				r.loadAtEnd());
