@@ -96,9 +96,10 @@ class Reclaiming {
 	 * their holders, so every victim holds a node the booking takes. When no such choice covers the booking (a
 	 * node is also held by reservations that may only move), it preempts nothing and leaves the choice to repacking,
 	 * which plans the moves and the victims together ({@link Reclaimed#reclaimable}). Nothing else is preempted: a
-	 * booking no such plan covers is refused, and nobody is preempted for it. A victim whose notice would keep its nodes past the window's start is left alone. {@code patient}: wait
-	 * for a victim (its row and nodes) another transaction holds rather than pass it by, queued behind other patient
-	 * reclaimers of the pool; a deadlock this may close is broken by PostgreSQL, and the booking runs again.
+	 * booking no such plan covers is refused, and nobody is preempted for it. A victim whose notice would keep its
+	 * nodes past the window's start is left alone. {@code patient}: wait for a victim (its row and nodes) another
+	 * transaction holds rather than pass it by, queued behind other patient reclaimers of the pool; a deadlock this
+	 * may close is broken by PostgreSQL, and the booking runs again.
 	 */
 	Reclaimed reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver,
 			boolean patient) {
