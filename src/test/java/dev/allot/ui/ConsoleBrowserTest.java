@@ -161,7 +161,7 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 	 * touch first: without it, Chromium 156 delivers the tap as a mouse click (pointerType "mouse").
 	 */
 	protected void tap(Number x, Number y) {
-		browser.executeCdpCommand("Emulation.setTouchEmulationEnabled", Map.of("enabled", true, "maxTouchPoints", 1));
+		touchScreen();
 		org.openqa.selenium.interactions.PointerInput finger = new org.openqa.selenium.interactions.PointerInput(
 				org.openqa.selenium.interactions.PointerInput.Kind.TOUCH, "finger");
 		org.openqa.selenium.interactions.Sequence tap = new org.openqa.selenium.interactions.Sequence(finger, 0)
@@ -170,6 +170,36 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 			.addAction(finger.createPointerDown(org.openqa.selenium.interactions.PointerInput.MouseButton.LEFT.asArg()))
 			.addAction(finger.createPointerUp(org.openqa.selenium.interactions.PointerInput.MouseButton.LEFT.asArg()));
 		browser.perform(List.of(tap));
+	}
+
+	/**
+	 * Makes the screen a touch screen, and lets the page lay itself out again before anything on it is measured for
+	 * a {@link #tap}: turning touch on may change the layout (scrollbars), which moved a measured link away from
+	 * under the finger.
+	 */
+	protected void touchScreen() {
+		browser.executeCdpCommand("Emulation.setTouchEmulationEnabled", Map.of("enabled", true, "maxTouchPoints", 1));
+		browser.executeAsyncScript("var done = arguments[arguments.length - 1];"
+				+ " requestAnimationFrame(function () { requestAnimationFrame(function () { done(); }); });");
+	}
+
+	/**
+	 * Taps the middle of the element, on a touch screen: scrolled to the middle of the screen and measured after touch
+	 * is on, and found to be what is under the finger there before it taps.
+	 */
+	protected void tap(org.openqa.selenium.WebElement element) {
+		touchScreen();
+		@SuppressWarnings("unchecked")
+		Map<String, Object> at = (Map<String, Object>) browser.executeScript("""
+				arguments[0].scrollIntoView({ block: 'center' });
+				var b = arguments[0].getBoundingClientRect();
+				var x = Math.round(b.left + b.width / 2), y = Math.round(b.top + b.height / 2);
+				var hit = document.elementFromPoint(x, y);
+				return { x: x, y: y, hit: hit === arguments[0] || arguments[0].contains(hit) };""", element);
+		if (!Boolean.TRUE.equals(at.get("hit"))) {
+			throw new AssertionError("Something else lies over " + element + " at " + at);
+		}
+		tap((Number) at.get("x"), (Number) at.get("y"));
 	}
 
 	@org.junit.jupiter.api.AfterEach

@@ -81,13 +81,8 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 
 		if (phone) {
 			// the verdict is read before the tap: Book is tapped where it is, and books
-			browser.executeScript("document.getElementById('book-submit').scrollIntoView({block: 'center'})");
-			@SuppressWarnings("unchecked")
-			java.util.Map<String, Number> book = (java.util.Map<String, Number>) browser.executeScript(
-					"var r = document.getElementById('book-submit').getBoundingClientRect();"
-							+ " return {x: r.left + r.width / 2, y: r.top + r.height / 2};");
 			org.openqa.selenium.WebElement html = find("html");
-			tap(book.get("x"), book.get("y"));
+			tap(find("#book-submit"));
 			waitFor(driver -> isGone(html));
 		}
 		else {

@@ -66,12 +66,7 @@ class NoticesBrowserTests extends ConsoleBrowserTest {
 			checkAccessibility();
 			org.openqa.selenium.WebElement link = find("#recent-notices a[href$='/reservations/" + victim + "']");
 			if (phone) {
-				@SuppressWarnings("unchecked")
-				Map<String, Number> at = (Map<String, Number>) browser.executeScript("""
-						arguments[0].scrollIntoView({ block: 'center' });
-						var b = arguments[0].getBoundingClientRect();
-						return { x: Math.round(b.left + b.width / 2), y: Math.round(b.top + b.height / 2) };""", link);
-				tap(at.get("x"), at.get("y"));
+				tap(link);
 			}
 			else {
 				link.click();
