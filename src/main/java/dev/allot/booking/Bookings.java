@@ -347,11 +347,6 @@ public class Bookings {
 		}
 	}
 
-	private static AllotException tooFew(Pool pool, int free, int needed, boolean reclaimConsidered) {
-		return capacityNotAvailable(pool.name() + " has " + free + " of the " + needed
-				+ " nodes needed free for the whole window").with("reclaimConsidered", reclaimConsidered);
-	}
-
 	/**
 	 * Books under the tenant's quota lock. {@code patient}: the last attempt of a guaranteed booking that lost races
 	 * before; reclaiming and repacking then wait for what other transactions hold instead of passing it by.
@@ -372,15 +367,10 @@ public class Bookings {
 			// reclaiming only when the free nodes do not suffice, and only for a booking within the guarantee
 			boolean reclaims = would.reservedOnly() && !request.preemptible();
 			boolean contended = false;
-			Reclaiming.Reclaimed reclaimed = reclaims ? reclaiming.reclaim(pool, tenantId, target.nodes(), window,
-					request.cluster().cudaDriver(), patient) : Reclaiming.Reclaimed.NOTHING;
 			if (reclaims) {
+				Reclaiming.Reclaimed reclaimed = reclaiming.reclaim(pool, tenantId, target.nodes(), window,
+						request.cluster().cudaDriver(), patient);
 				contended = reclaimed.mayFindRoomAgain();
-				if (reclaimed.lostARace()) {
-					// a planned victim was held by another transaction: what was preempted rolls back, and the next
-					// attempt plans anew
-					throw new Contended(tooFew(pool, nodes.size(), target.nodes(), true));
-				}
 				// the nodes reclaiming freed for this booking first, so that every victim holds a node it takes
 				List<Long> tried = new ArrayList<>(nodes.stream().map(Allocations.Locked::nodeId).toList());
 				List<Allocations.Locked> freed = new ArrayList<>();
@@ -393,23 +383,34 @@ public class Bookings {
 				nodes = java.util.stream.Stream.of(nodes, freed, more).flatMap(List::stream).toList();
 				if (nodes.size() < target.nodes()) {
 					// free in every hour but not on the same nodes for the whole window: move what has not started,
-					// reclaiming together with the moves when reclaiming alone found no nodes. Nothing else is
-					// preempted: a victim always holds a node this booking takes
+					// reclaiming together with the moves when reclaiming alone found no nodes
 					List<Long> taken = nodes.stream().map(Allocations.Locked::nodeId).toList();
 					Repacking.Made made = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
 							request.cluster().cudaDriver(), taken, patient, reclaimed.reclaimable(),
-							victims -> reclaiming.preemptAll(victims, reclaimed.candidates(), pool, window, patient));
+							victims -> reclaiming.preemptAll(victims, reclaimed.sweepOrder(), pool, window, patient));
 					nodes = java.util.stream.Stream.concat(nodes.stream(), made.nodes().stream()).toList();
 					contended |= made.contended();
+					if (nodes.size() < target.nodes() && !made.contended() && !reclaimed.sweepOrder().isEmpty()) {
+						// the last resort: preempt by priority and age, for repacking to move others onto what frees
+						contended |= reclaiming.sweep(pool, target.nodes(), window, request.cluster().cudaDriver(),
+								patient, reclaimed.sweepOrder()).contended();
+						List<Long> held = nodes.stream().map(Allocations.Locked::nodeId).toList();
+						List<Allocations.Locked> freedBySweep = lockFreeNodes(target, window,
+								request.cluster().cudaDriver(), target.nodes() - nodes.size(), held);
+						nodes = java.util.stream.Stream.concat(nodes.stream(), freedBySweep.stream()).toList();
+						if (nodes.size() < target.nodes()) {
+							Repacking.Made after = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
+									request.cluster().cudaDriver(),
+									nodes.stream().map(Allocations.Locked::nodeId).toList(), patient);
+							nodes = java.util.stream.Stream.concat(nodes.stream(), after.nodes().stream()).toList();
+							contended |= after.contended();
+						}
+					}
 				}
 			}
-			List<Long> chosen = nodes.stream().map(Allocations.Locked::nodeId).toList();
-			if (!reclaimed.everyVictimHoldsOneOf(chosen)) {
-				// the victims roll back with this attempt; the next plans anew
-				throw new Contended(tooFew(pool, nodes.size(), target.nodes(), true));
-			}
 			if (nodes.size() < target.nodes()) {
-				AllotException refused = tooFew(pool, nodes.size(), target.nodes(), reclaims);
+				AllotException refused = capacityNotAvailable(pool.name() + " has " + nodes.size() + " of the "
+						+ target.nodes() + " nodes needed free for the whole window").with("reclaimConsidered", reclaims);
 				if (reclaims) {
 					startAfterNotice(target, request).ifPresent(start -> refused.with("earliestStart", start.toString()));
 				}

@@ -35,8 +35,7 @@ final class Packing {
 	/**
 	 * A window on a node that a preemptible reservation holds and would let go of if preempted: only the booking may
 	 * use it (a reservation moved there would make its preemption serve no node of the booking), and using it costs
-	 * the GPU-seconds the victim loses. Once the booking takes a node the victim holds, the victim's other windows
-	 * are free for moved reservations ({@link #planAround}).
+	 * the GPU-seconds the victim loses.
 	 */
 	record Claim(UUID victim, TimeWindow window, long lost) {
 	}
@@ -167,75 +166,18 @@ final class Packing {
 		// reclaiming: the cheapest nodes for the booking may leave a reservation they hold nowhere to go; then the
 		// booking avoids the first of them and the whole plan is made again, on fresh copies of the rooms
 		Set<Long> avoid = new LinkedHashSet<>();
-		List<List<Long>> chosen = new ArrayList<>();
 		for (int attempt = 0; attempt < RECLAIMING_ATTEMPTS; attempt++) {
 			Map<Long, Room> copies = new LinkedHashMap<>();
 			rooms.forEach((id, room) -> copies.put(id, new Room(room.id(), room.hostname(), room.block(),
 					room.cudaDrivers(), new ArrayList<>(room.free()), new ArrayList<>(room.claims()))));
 			Attempt tried = planAvoiding(copies, moving, window, count, cudaDriver, true, avoid);
-			if (tried.plan().isPresent()) {
+			if (tried.plan().isPresent() || tried.booking() == null
+					|| !tried.booking().stream().filter(node -> !avoid.contains(node)).findFirst().map(avoid::add)
+						.orElse(false)) {
 				return tried.plan();
-			}
-			if (tried.booking() == null) {
-				break;
-			}
-			chosen.add(tried.booking());
-			if (!tried.booking().stream().filter(node -> !avoid.contains(node)).findFirst().map(avoid::add)
-				.orElse(false)) {
-				break;
-			}
-		}
-		// no packing leaves the victims' other windows alone: let the moved reservations land there too
-		for (List<Long> booking : chosen) {
-			Optional<Plan> around = planAround(rooms, moving, window, booking);
-			if (around.isPresent()) {
-				return around;
 			}
 		}
 		return Optional.empty();
-	}
-
-	/**
-	 * The second way to pack around nodes chosen for the booking: the booking takes them first, and its victims let
-	 * go of every window they hold (on its nodes outside its window, and on their other nodes), where the moved
-	 * reservations may then land. Every victim still holds a node the booking takes: what it frees elsewhere is a
-	 * consequence of preempting it, not a reason. The reservations that may move are placed in order of their start
-	 * around the booking. Empty when one cannot be placed.
-	 */
-	static Optional<Plan> planAround(Map<Long, Room> rooms, List<Movable> moving, TimeWindow window,
-			List<Long> booking) {
-		Set<UUID> victims = new LinkedHashSet<>();
-		booking.forEach(node -> rooms.get(node).reclaimedBy(window).forEach(c -> victims.add(c.victim())));
-		Map<Long, Room> copies = new LinkedHashMap<>();
-		rooms.forEach((id, room) -> {
-			List<TimeWindow> free = new ArrayList<>(room.free());
-			List<Claim> claims = new ArrayList<>();
-			for (Claim claim : room.claims()) {
-				if (victims.contains(claim.victim())) {
-					free.add(claim.window());
-				}
-				else {
-					claims.add(claim);
-				}
-			}
-			copies.put(id, new Room(room.id(), room.hostname(), room.block(), room.cudaDrivers(),
-					new ArrayList<>(merged(free)), claims));
-		});
-		booking.forEach(node -> copies.get(node).takeReclaiming(window));
-		List<Movable> order = new ArrayList<>(moving);
-		order.sort(Comparator.comparing((Movable m) -> m.window().start()).thenComparing(m -> m.id().toString()));
-		Map<Movable, List<Long>> moved = new LinkedHashMap<>();
-		for (Movable reservation : order) {
-			List<Long> nodes = place(copies, reservation.window(), reservation.nodes().size(),
-					reservation.cudaDriver(), reservation.nodes());
-			if (nodes == null) {
-				return Optional.empty();
-			}
-			if (!Set.copyOf(nodes).equals(Set.copyOf(reservation.nodes()))) {
-				moved.put(reservation, nodes);
-			}
-		}
-		return Optional.of(new Plan(moved, List.copyOf(booking), Set.copyOf(victims)));
 	}
 
 	/** How many packings reclaiming tries, each avoiding one more node for the booking. */

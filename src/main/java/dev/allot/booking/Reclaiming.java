@@ -56,34 +56,12 @@ class Reclaiming {
 	 * or enough nodes looked free without preempting anything). When no set of nodes held only by preemptible reservations covered the booking,
 	 * it preempted nothing: {@code reclaimable} then lists the reservations repacking may reclaim together with its
 	 * moves ({@link Repacking#makeRoom(Pool, int, TimeWindow, String, List, boolean, Map, java.util.function.Predicate)}),
-	 * and {@code candidates} every preemptible reservation it considered, in the order it preempts.
+	 * and {@code sweepOrder} the order of a last-resort sweep.
 	 */
 	record Reclaimed(boolean mayFindRoomAgain, List<Long> nodes, Map<UUID, Repacking.Reclaimable> reclaimable,
-			List<Reservations.Preemptible> candidates, Map<UUID, List<Long>> preempted) {
+			List<Reservations.Preemptible> sweepOrder) {
 
-		static final Reclaimed NOTHING = new Reclaimed(false, List.of(), Map.of(), List.of(), Map.of());
-
-		Reclaimed(boolean mayFindRoomAgain, List<Long> nodes, Map<UUID, Repacking.Reclaimable> reclaimable,
-				List<Reservations.Preemptible> candidates) {
-			this(mayFindRoomAgain, nodes, reclaimable, candidates, Map.of());
-		}
-
-		/**
-		 * Whether every reservation it preempted holds one of the booking's {@code nodes}. Not so when a planned
-		 * victim could not be preempted (another transaction held it) or another booking took a planned node: the
-		 * booking must then not go ahead on other nodes with victims it does not need (a lost race, tried again).
-		 */
-		boolean everyVictimHoldsOneOf(List<Long> nodes) {
-			if (lostARace()) {
-				return false;
-			}
-			return preempted.values().stream().allMatch(held -> held.stream().anyMatch(nodes::contains));
-		}
-
-		/** Whether a planned victim could not be preempted: the plan no longer holds. */
-		boolean lostARace() {
-			return preempted.values().stream().anyMatch(List::isEmpty);
-		}
+		static final Reclaimed NOTHING = new Reclaimed(false, List.of(), Map.of(), List.of());
 
 	}
 
@@ -95,11 +73,10 @@ class Reclaiming {
 	 * GPU-hours (then the least important priority class, then the most recently created), and preempts only
 	 * their holders, so every victim holds a node the booking takes. When no such choice covers the booking (a
 	 * node is also held by reservations that may only move), it preempts nothing and leaves the choice to repacking,
-	 * which plans the moves and the victims together ({@link Reclaimed#reclaimable}). Nothing else is preempted: a
-	 * booking no such plan covers is refused, and nobody is preempted for it. A victim whose notice would keep its
-	 * nodes past the window's start is left alone. {@code patient}: wait for a victim (its row and nodes) another
-	 * transaction holds rather than pass it by, queued behind other patient reclaimers of the pool; a deadlock this
-	 * may close is broken by PostgreSQL, and the booking runs again.
+	 * which plans the moves and the victims together ({@link Reclaimed#reclaimable}); {@link #sweep} is the last
+	 * resort. A victim whose notice would keep its nodes past the window's start is left alone. {@code patient}: wait
+	 * for a victim (its row and nodes) another transaction holds rather than pass it by, queued behind other patient
+	 * reclaimers of the pool; a deadlock this may close is broken by PostgreSQL, and the booking runs again.
 	 */
 	Reclaimed reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver,
 			boolean patient) {
@@ -118,7 +95,7 @@ class Reclaiming {
 		}
 		Instant now = clock.instant();
 		Planned planned = plan(pool, candidates, nodes - free, window, driver, now);
-		List<Reservations.Preemptible> ordered = planned.ordered();
+		List<Reservations.Preemptible> sweepOrder = planned.sweepOrder();
 		Map<UUID, Long> lost = planned.lost();
 		Optional<VictimPlan> plan = planned.plan();
 		if (plan.isEmpty()) {
@@ -129,27 +106,19 @@ class Reclaiming {
 							lost.get(c.id())));
 				}
 			}
-			return new Reclaimed(false, List.of(), reclaimable, ordered);
+			return new Reclaimed(false, List.of(), reclaimable, sweepOrder);
 		}
-		Map<UUID, List<Long>> preempted = new java.util.LinkedHashMap<>();
 		for (Reservations.Preemptible victim : plan.get().victims()) {
-			List<Long> held = new java.util.ArrayList<>();
-			if (preempt(victim, pool, window, now, patient, held) != Preempted.YES) {
-				// a victim another transaction held, or one that changed: the plan no longer holds, and nothing
-				// preempted so far may stay preempted for nodes this booking will not take
-				preempted.put(victim.id(), List.of());
-				break;
-			}
-			preempted.put(victim.id(), held);
+			preempt(victim, pool, window, now, patient);
 		}
 		// the plan was made on what was read without locks: a victim another transaction held was passed by, or
 		// another booking took a planned node since. Preempting others instead would preempt reservations holding no
 		// node of this booking: the booking is tried again (a lost race), and plans anew
-		return new Reclaimed(true, plan.get().nodes(), Map.of(), List.of(), preempted);
+		return new Reclaimed(true, plan.get().nodes(), Map.of(), List.of());
 	}
 
-	/** The candidates in the order they are preempted, what each would lose, and the plan (empty: none covers it). */
-	private record Planned(List<Reservations.Preemptible> ordered, Map<UUID, Long> lost,
+	/** The candidates in the order a sweep takes them, what each would lose, and the plan (empty: none covers it). */
+	private record Planned(List<Reservations.Preemptible> sweepOrder, Map<UUID, Long> lost,
 			Optional<VictimPlan> plan) {
 	}
 
@@ -192,13 +161,38 @@ class Reclaiming {
 		return preemptionNotice;
 	}
 
+	/** What a sweep found: enough nodes free, and whether it passed a victim another transaction held. */
+	record SweepResult(boolean enough, boolean contended) {
+	}
+
+	/**
+	 * The last resort: preempts in priority and age order until enough nodes are free for the whole window (a victim
+	 * may then hold no node the booking takes: its nodes make room for repacking to move others).
+	 */
+	SweepResult sweep(Pool pool, int nodes, TimeWindow window, @Nullable String driver, boolean patient,
+			List<Reservations.Preemptible> order) {
+		Instant now = clock.instant();
+		int free = allocations.countFree(pool.id(), window, driver);
+		boolean contended = false;
+		for (Reservations.Preemptible victim : order) {
+			if (free >= nodes) {
+				return new SweepResult(true, contended);
+			}
+			Preempted preempted = preempt(victim, pool, window, now, patient);
+			if (preempted == Preempted.YES) {
+				free = allocations.countFree(pool.id(), window, driver);
+			}
+			contended |= preempted == Preempted.HELD_ELSEWHERE;
+		}
+		return new SweepResult(free >= nodes, contended);
+	}
+
 	/** Preempts the reservations repacking chose (each among {@code candidates}); false when one could not be. */
 	boolean preemptAll(java.util.Set<UUID> victims, List<Reservations.Preemptible> candidates, Pool pool,
 			TimeWindow window, boolean patient) {
 		Instant now = clock.instant();
 		for (Reservations.Preemptible victim : candidates) {
-			if (victims.contains(victim.id())
-					&& preempt(victim, pool, window, now, patient, new java.util.ArrayList<>()) != Preempted.YES) {
+			if (victims.contains(victim.id()) && preempt(victim, pool, window, now, patient) != Preempted.YES) {
 				return false;
 			}
 		}
@@ -273,7 +267,7 @@ class Reclaiming {
 	 * another booking reclaiming it) is passed by, so two reclaiming bookings cannot deadlock on each other's victims.
 	 */
 	private Preempted preempt(Reservations.Preemptible victim, Pool pool, TimeWindow needed, Instant now,
-			boolean patient, List<Long> nodesHeld) {
+			boolean patient) {
 		Optional<Reservations.Stored> held = patient ? reservations.findForUpdate(victim.tenantId(), victim.id())
 				: reservations.findForUpdateSkipLocked(victim.tenantId(), victim.id());
 		if (held.isEmpty()) {
@@ -296,7 +290,6 @@ class Reclaiming {
 				+ " capacity: this reservation was preemptible"
 				+ (before.quote().preemptible() ? " (part of it was borrowed above the guarantee)" : "");
 		List<Long> nodeIds = allocations.nodesOf(before.id());
-		nodesHeld.addAll(nodeIds);
 		if (patient) {
 			allocations.lockNodes(nodeIds);
 		}

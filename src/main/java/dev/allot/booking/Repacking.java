@@ -126,19 +126,12 @@ class Repacking {
 		TimeWindow reach = window;
 		for (int round = 0; round < 8; round++) {
 			TimeWindow wider = Packing.span(reach, inTheWay);
-			// only the fringes are read again: what overlaps reach is known
-			List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), fringes(reach, wider), settled);
+			List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled);
 			if (more == null) {
 				break;
 			}
-			Map<UUID, Movable> both = new LinkedHashMap<>();
-			inTheWay.forEach(m -> both.put(m.id(), m));
-			more.forEach(m -> both.putIfAbsent(m.id(), m));
-			if (both.size() > MOST_MOVABLE) {
-				break;
-			}
 			reach = wider;
-			inTheWay = List.copyOf(both.values());
+			inTheWay = more;
 		}
 		TimeWindow horizon = Packing.span(reach, inTheWay);
 		Set<Long> nodes = new java.util.HashSet<>(nodesTouching(pool.id(), horizon, chosen));
@@ -264,36 +257,17 @@ class Repacking {
 	 * {@link #MOST_MOVABLE}. One lookup of the allocations index per node of the pool.
 	 */
 	private @Nullable List<Movable> movable(UUID poolId, TimeWindow window, Instant settled) {
-		return movable(poolId, List.of(window), settled);
-	}
-
-	/** The parts of {@code wider} outside {@code reach}, which it contains. */
-	private static List<TimeWindow> fringes(TimeWindow reach, TimeWindow wider) {
-		List<TimeWindow> fringes = new ArrayList<>();
-		if (wider.start().isBefore(reach.start())) {
-			fringes.add(new TimeWindow(wider.start(), reach.start()));
-		}
-		if (reach.end().isBefore(wider.end())) {
-			fringes.add(new TimeWindow(reach.end(), wider.end()));
-		}
-		return fringes;
-	}
-
-	/** As {@link #movable(UUID, TimeWindow, Instant)}, for what overlaps any of the windows. */
-	private @Nullable List<Movable> movable(UUID poolId, List<TimeWindow> windows, Instant settled) {
 		int most = MOST_MOVABLE * 8;
 		List<Held> held = jdbc.sql("""
 				SELECT r.id, r.tenant_id, r.starts_at, r.ends_at, r.cluster ->> 'cudaDriver', a.node_id
 				FROM node n
-				JOIN allocation a ON a.node_id = n.id AND a.active
-				  AND a.during && tstzmultirange(VARIADIC CAST(CAST(? AS text[]) AS tstzrange[]))
+				JOIN allocation a ON a.node_id = n.id AND a.active AND a.during && tstzrange(?, ?, '[)')
 				JOIN reservation r ON r.id = a.reservation_id
 				WHERE n.pool_id = ? AND r.cancelled_at IS NULL AND r.lifecycle_status IS NULL AND r.starts_at > ?
 				  AND NOT EXISTS (SELECT 1 FROM cluster c WHERE c.reservation_id = r.id AND c.state <> 'PENDING')
 				  AND lower(a.during) = r.starts_at AND upper(a.during) = r.ends_at
 				LIMIT ?""")
-			.params(windows.stream().map(w -> "[" + w.start() + "," + w.end() + ")").toArray(String[]::new), poolId,
-					ts(settled), most + 1)
+			.params(ts(window.start()), ts(window.end()), poolId, ts(settled), most + 1)
 			.query((rs, row) -> new Held(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
 					new TimeWindow(rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant()), rs.getString(5),
 					rs.getLong(6)))
