@@ -9,7 +9,6 @@ import java.time.temporal.ChronoUnit;
 
 import dev.allot.support.IntegrationTest;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.bean.override.convention.TestBean;
@@ -63,11 +62,7 @@ class DemoDataFirstHourTests extends IntegrationTest {
 
 		YearMonth current = YearMonth.from(MONTH_STARTS.atOffset(ZoneOffset.UTC));
 		YearMonth last = current.minusMonths(1);
-		JsonNode statement = api.get("/api/v1/tenants/acme-ml/statements/" + last, adminToken()).json();
-		assertThat(statement.get("status").asString()).isEqualTo("CLOSED");
-		assertThat(statement.get("lines").size()).isGreaterThanOrEqualTo(3);
-		assertThat(api.get("/api/v1/tenants/acme-ml/statements/" + current, adminToken()).json().get("status")
-			.asString()).isEqualTo("OPEN");
+		DemoStatements.lastMonthClosedAndThisOneOpen(api, adminToken(), current);
 		// the month's last hour was metered before it closed: its usage is on the closed statement
 		Instant lastHour = MONTH_STARTS.minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.HOURS);
 		assertThat(jdbc.sql("SELECT count(*) FROM ledger_entry e JOIN ledger_transaction t ON t.id = e.transaction_id "

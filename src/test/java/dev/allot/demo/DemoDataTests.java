@@ -97,13 +97,7 @@ class DemoDataTests extends BrowserTest {
 			.isGreaterThanOrEqualTo(25);
 
 		// last month's statement is closed, with lines; this month's is open
-		YearMonth current = YearMonth.now(ZoneOffset.UTC);
-		YearMonth last = current.minusMonths(1);
-		JsonNode statement = api.get("/api/v1/tenants/acme-ml/statements/" + last, adminToken()).json();
-		assertThat(statement.get("status").asString()).isEqualTo("CLOSED");
-		assertThat(statement.get("lines").size()).isGreaterThanOrEqualTo(3);
-		assertThat(api.get("/api/v1/tenants/acme-ml/statements/" + current, adminToken()).json().get("status")
-			.asString()).isEqualTo("OPEN");
+		DemoStatements.lastMonthClosedAndThisOneOpen(api, adminToken(), YearMonth.now(ZoneOffset.UTC));
 
 		// a budget alert, and the preemption notice
 		JsonNode acmeNotices = api.get("/api/v1/tenants/acme-ml/notifications", adminToken()).json().get("items");

@@ -83,6 +83,12 @@ public abstract class BrowserTest extends IntegrationTest {
 		return phone;
 	}
 
+	/** Waits until the browser has drawn two frames: what the last change laid out is on the screen. */
+	protected void twoFramesDrawn() {
+		browser.executeAsyncScript("var done = arguments[arguments.length - 1];"
+				+ " requestAnimationFrame(function () { requestAnimationFrame(function () { done(); }); });");
+	}
+
 	protected String url(String path) {
 		return api.baseUrl() + path;
 	}

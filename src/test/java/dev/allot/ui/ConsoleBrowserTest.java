@@ -179,8 +179,7 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 	 */
 	protected void touchScreen() {
 		browser.executeCdpCommand("Emulation.setTouchEmulationEnabled", Map.of("enabled", true, "maxTouchPoints", 1));
-		browser.executeAsyncScript("var done = arguments[arguments.length - 1];"
-				+ " requestAnimationFrame(function () { requestAnimationFrame(function () { done(); }); });");
+		twoFramesDrawn();
 	}
 
 	/**

@@ -301,14 +301,10 @@ class EveryPageAccessibilityBrowserTests extends ConsoleBrowserTest {
 	private void settle() {
 		waitFor(ExpectedConditions.presenceOfElementLocated(By.tagName("body")));
 		waitFor(driver -> "complete".equals(browser.executeScript("return document.readyState")));
+		// no request out, nothing being swapped in or settling, and two frames drawn since
 		waitFor(driver -> Boolean.TRUE.equals(browser.executeScript(
-				"return document.querySelectorAll('.htmx-request').length === 0")));
-		try {
-			Thread.sleep(300);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+				"return document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling').length === 0")));
+		twoFramesDrawn();
 	}
 
 }
