@@ -211,11 +211,15 @@ class Allocations {
 	}
 
 	/**
-	 * Queues this transaction behind others of the pool that called this before (a transaction-scoped advisory lock
-	 * on the pool): the patient reclaimers and repackers, which wait for nodes, then take their turns one at a time.
+	 * Takes this booking's turn in the pool (a transaction-scoped advisory lock on the pool). The pool's bookings
+	 * share it: they run side by side, and pass by a node or victim another of them holds. A guaranteed booking that
+	 * lost such races before takes it {@code alone}: it waits for the bookings under way in the pool to end, and the
+	 * ones that come after it wait for it, so that what it reads and plans (victims, moves, free nodes) does not change
+	 * before it locks it. PostgreSQL queues a shared request behind a waiting exclusive one, so it cannot starve.
 	 */
-	void queueForPool(UUID poolId) {
-		jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(CAST(? AS text), 7)) IS NULL")
+	void turnInPool(UUID poolId, boolean alone) {
+		jdbc.sql("SELECT " + (alone ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared")
+				+ "(hashtextextended(CAST(? AS text), 7)) IS NULL")
 			.param(poolId)
 			.query(Boolean.class)
 			.single();

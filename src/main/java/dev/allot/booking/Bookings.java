@@ -349,13 +349,16 @@ public class Bookings {
 
 	/**
 	 * Books under the tenant's quota lock. {@code patient}: the last attempt of a guaranteed booking that lost races
-	 * before; reclaiming and repacking then wait for what other transactions hold instead of passing it by.
+	 * before. It books alone in the pool ({@link Allocations#turnInPool}): the bookings under way there end first and
+	 * later ones wait, so its plan (victims, moves, free nodes) cannot be overtaken again; reclaiming and repacking
+	 * also wait for what other transactions hold instead of passing it by. Other bookings share the pool.
 	 */
 	private Reservation bookLocked(UUID id, @Nullable Reservation queued, Target target, BookingRequest request,
 			@Nullable IdempotencyKey key, boolean patient, String requestedBy) {
 		Pool pool = target.pool();
 		TimeWindow window = request.window();
 		UUID tenantId = target.tenant().id();
+		allocations.turnInPool(pool.id(), patient);
 		// The nodes first (the quota lock is already held, so the lock order is unchanged): a booking refused for
 		// lack of them is then decided by reading its quota, without writing its usage only to roll it back.
 		List<Allocations.Locked> nodes = lockFreeNodes(target, window, request.cluster().cudaDriver(), target.nodes(),

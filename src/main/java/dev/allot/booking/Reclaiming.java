@@ -75,8 +75,9 @@ class Reclaiming {
 	 * node is also held by reservations that may only move), it preempts nothing and leaves the choice to repacking,
 	 * which plans the moves and the victims together ({@link Reclaimed#reclaimable}); {@link #sweep} is the last
 	 * resort. A victim whose notice would keep its nodes past the window's start is left alone. {@code patient}: wait
-	 * for a victim (its row and nodes) another transaction holds rather than pass it by, queued behind other patient
-	 * reclaimers of the pool; a deadlock this may close is broken by PostgreSQL, and the booking runs again.
+	 * for a victim (its row and nodes) another transaction holds rather than pass it by (the booking then has the pool
+	 * to itself: {@link Allocations#turnInPool}); a deadlock this may close is broken by PostgreSQL, and the booking
+	 * runs again.
 	 */
 	Reclaimed reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver,
 			boolean patient) {
@@ -89,9 +90,6 @@ class Reclaiming {
 		int free = allocations.countFree(pool.id(), window, driver);
 		if (free >= nodes) {
 			return new Reclaimed(true, List.of(), Map.of(), List.of());
-		}
-		if (patient) {
-			allocations.queueForPool(pool.id());
 		}
 		Instant now = clock.instant();
 		Planned planned = plan(pool, candidates, nodes - free, window, driver, now);

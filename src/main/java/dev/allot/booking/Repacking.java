@@ -149,7 +149,6 @@ class Repacking {
 		}
 		List<Long> involved = plan.get().involved();
 		if (patient) {
-			allocations.queueForPool(pool.id());
 			allocations.lockNodes(involved);
 		}
 		else if (allocations.lockNodesSkipLocked(involved).size() < involved.size()) {
