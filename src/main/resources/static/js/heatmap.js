@@ -2,7 +2,8 @@
 // browser's, one read of /calendar/data in the browser's zone) drawn as SVG that fits the window; pools grouped by
 // GPU type and region with a summary row per group; the exact numbers on hover and focus; drag or buttons to zoom
 // (the URL keeps the view). The server's event stream names the pools that changed, and only those are read
-// again. No library: the page stays light and works offline.
+// again. Below 600 CSS px (a phone) the same data is an agenda instead: the pools grouped, each with its next free
+// windows and a bar per day. No library: the page stays light and works offline.
 (function () {
   'use strict';
 
@@ -59,8 +60,8 @@
       all.forEach(function (g) { state.collapsed[g.key] = true; });
       if (note) {
         note.textContent = data.pools.length + ' pools do not fit the screen, so their ' + all.length
-          + ' groups (GPU type and region) are closed: each row sums its pools. Open a group (▸) to see its pools, '
-          + 'or Expand all.';
+          + ' groups (GPU type and region) are closed' + (agenda() ? '' : ': each row sums its pools')
+          + '. Open a group (▸) to see its pools, or Expand all.';
         note.hidden = false;
       }
     }
@@ -550,8 +551,8 @@
   var AGENDA_QUERY = '(max-width: 599.98px)';
   var agendaRoot = document.getElementById('agenda');
   var agendaMedia = window.matchMedia && agendaRoot ? window.matchMedia(AGENDA_QUERY) : null;
-  // The window whose numbers are shown ({ pool, start }), and the agenda's last markup (redrawn only when it differs:
-  // a live update that changes nothing shown moves nothing under the finger).
+  // The window whose numbers are shown ("pool@start", as windowKey makes it), and the agenda's last markup (redrawn
+  // only when it differs: a live update that changes nothing shown moves nothing under the finger).
   var chosen = null;
   var agendaHtml = '';
 
