@@ -2,7 +2,8 @@
 // browser's, one read of /calendar/data in the browser's zone) drawn as SVG that fits the window; pools grouped by
 // GPU type and region with a summary row per group; the exact numbers on hover and focus; drag or buttons to zoom
 // (the URL keeps the view). The server's event stream names the pools that changed, and only those are read
-// again. No library: the page stays light and works offline.
+// again. Below 600 CSS px (a phone) the same data is an agenda instead: the pools grouped, each with its next free
+// windows and a bar per day. No library: the page stays light and works offline.
 (function () {
   'use strict';
 
@@ -59,8 +60,8 @@
       all.forEach(function (g) { state.collapsed[g.key] = true; });
       if (note) {
         note.textContent = data.pools.length + ' pools do not fit the screen, so their ' + all.length
-          + ' groups (GPU type and region) are closed: each row sums its pools. Open a group (▸) to see its pools, '
-          + 'or Expand all.';
+          + ' groups (GPU type and region) are closed' + (agenda() ? '' : ': each row sums its pools')
+          + '. Open a group (▸) to see its pools, or Expand all.';
         note.hidden = false;
       }
     }
@@ -392,8 +393,41 @@
     return runs;
   }
 
+  // The heatmap on a wide screen, the agenda below the breakpoint; then what both tell the page and its tests.
   function render() {
     var started = performance.now();
+    var data = state.data;
+    var agendaShown = agenda();
+    root.dataset.view = agendaShown ? 'agenda' : 'heatmap';
+    if (agendaShown) {
+      drawAgenda();
+    } else {
+      drawHeatmap();
+    }
+    var zoneLabel = document.getElementById('calendar-zone');
+    if (zoneLabel) {
+      zoneLabel.textContent = data.zone + (data.zoneAbbreviation && data.zoneAbbreviation !== data.zone
+        ? ' (' + data.zoneAbbreviation + ')' : '');
+    }
+    var from = document.getElementById('view-from');
+    if (from && !from.value) {
+      from.placeholder = data.from;
+    }
+    state.renders++;
+    root.dataset.renderMs = Math.round(performance.now() - started);
+    if (state.renders === 1) {
+      // When the viewer first sees the calendar, in ms since the navigation began: drawn, then painted (the
+      // callback after the next frame runs once that frame is on the screen).
+      root.dataset.drawnAt = Math.round(performance.now());
+      window.requestAnimationFrame(function () {
+        window.setTimeout(function () { root.dataset.paintedAt = Math.round(performance.now()); }, 0);
+      });
+    }
+    root.dataset.renders = String(state.renders);
+    root.dataset.zone = data.zone;
+  }
+
+  function drawHeatmap() {
     var data = state.data;
     var cols = data.columns;
     state.rows = visibleRows();
@@ -490,32 +524,11 @@
     state.focus.col = Math.min(state.focus.col, cols.length - 1);
     placeFocus(false);
     placeAnchor();
-    var zoneLabel = document.getElementById('calendar-zone');
-    if (zoneLabel) {
-      zoneLabel.textContent = data.zone + (data.zoneAbbreviation && data.zoneAbbreviation !== data.zone
-        ? ' (' + data.zoneAbbreviation + ')' : '');
-    }
-    var from = document.getElementById('view-from');
-    if (from && !from.value) {
-      from.placeholder = data.from;
-    }
     if (hadFocus) {
       svg().focus();
       describeFocus();
     }
-    state.renders++;
-    root.dataset.renderMs = Math.round(performance.now() - started);
     root.dataset.cellRects = String(drawn);
-    if (state.renders === 1) {
-      // When the viewer first sees the heatmap, in ms since the navigation began: drawn, then painted (the
-      // callback after the next frame runs once that frame is on the screen).
-      root.dataset.drawnAt = Math.round(performance.now());
-      window.requestAnimationFrame(function () {
-        window.setTimeout(function () { root.dataset.paintedAt = Math.round(performance.now()); }, 0);
-      });
-    }
-    root.dataset.renders = String(state.renders);
-    root.dataset.zone = data.zone;
   }
 
   function svg() {
@@ -528,6 +541,241 @@
       return o.nodes + (o.nodes === 1 ? ' node ' : ' nodes ') + (words[o.state] || o.state.toLowerCase())
         + (o.reason ? ' (' + o.reason + ')' : '');
     }).join(', ');
+  }
+
+  // ---- the agenda (a phone) ------------------------------------------------------------------------------------
+
+  // Below this width the calendar is an agenda instead of the grid: the pools grouped as the grid groups them, each
+  // with its next free windows and a bar per day. allot.css hides the one not shown by the same query, so turning a
+  // phone or narrowing a window switches at once, and the change listener draws what is now shown.
+  var AGENDA_QUERY = '(max-width: 599.98px)';
+  var agendaRoot = document.getElementById('agenda');
+  var agendaMedia = window.matchMedia && agendaRoot ? window.matchMedia(AGENDA_QUERY) : null;
+  // The window whose numbers are shown ("pool@start", as windowKey makes it), and the agenda's last markup (redrawn
+  // only when it differs: a live update that changes nothing shown moves nothing under the finger).
+  var chosen = null;
+  var agendaHtml = '';
+
+  function agenda() {
+    return !!(agendaMedia && agendaMedia.matches);
+  }
+
+  if (agendaMedia) {
+    agendaMedia.addEventListener('change', function () {
+      if (state.data) {
+        render();
+      }
+    });
+  }
+
+  // A pool's free windows from now on: runs of columns that start at or after now, in each of which at least one
+  // whole node is free throughout (by day: all day), with the fewest GPUs free in the run.
+  function freeWindows(pool) {
+    var cols = state.data.columns;
+    var now = Date.parse(state.data.now);
+    var windows = [];
+    var open = null;
+    for (var c = 0; c < cols.length; c++) {
+      var free = pool.total > 0 && Date.parse(cols[c].start) >= now && pool.free[c] >= pool.gpusPerNode;
+      if (free && open) {
+        open.last = c;
+        open.free = Math.min(open.free, pool.free[c]);
+      } else if (free) {
+        open = { first: c, last: c, free: pool.free[c] };
+        windows.push(open);
+      } else {
+        open = null;
+      }
+    }
+    return windows;
+  }
+
+  // The view's days, each with the hours in which a node of the pool is free: a day's column, or by the hour the
+  // hours of one day (the columns of one group).
+  function dayShares(pool) {
+    var cols = state.data.columns;
+    var daily = state.data.step === 'day';
+    var days = [];
+    var last = null;
+    for (var c = 0; c < cols.length; c++) {
+      var name = daily ? cols[c].title : cols[c].group;
+      if (!last || last.name !== name) {
+        last = { name: name, short: daily ? cols[c].title.replace(/ \d{4}$/, '') : name, hours: 0, free: 0 };
+        days.push(last);
+      }
+      last.hours += hoursOf(cols[c]);
+      last.free += Math.min(hoursOf(cols[c]), pool.nodeFreeHours[c]);
+    }
+    return days;
+  }
+
+  // An instant as <time data-local>: allot.js renders it in the browser's zone, the one way the pages show a time.
+  // Until then it reads as the server labelled the column that starts then (or in UTC at the view's end).
+  function timeOf(iso) {
+    var cols = state.data.columns;
+    var t = Date.parse(iso);
+    var label = null;
+    for (var c = 0; c < cols.length && label === null; c++) {
+      if (Date.parse(cols[c].start) === t) {
+        label = cols[c].title;
+      }
+    }
+    return '<time datetime="' + esc(iso) + '" data-local="datetime">' + esc(label || utc(iso)) + '</time>';
+  }
+
+  function windowKey(pool, w) {
+    return pool.name + '@' + state.data.columns[w.first].start;
+  }
+
+  function windowLength(w) {
+    var cols = state.data.columns;
+    if (state.data.step === 'day') {
+      var days = w.last - w.first + 1;
+      return days + (days === 1 ? ' day' : ' days');
+    }
+    var hours = 0;
+    for (var c = w.first; c <= w.last; c++) {
+      hours += hoursOf(cols[c]);
+    }
+    return hours + (hours === 1 ? ' hour' : ' hours');
+  }
+
+  // The numbers of a window, in words: as markup, its times as <time>, or as plain text (for the status line), its
+  // times as the columns' labels say them.
+  function windowWords(pool, w, html) {
+    var text = html ? esc : String;
+    var cols = state.data.columns;
+    var atEnd = w.last === cols.length - 1;
+    var nodes = Math.floor(w.free / pool.gpusPerNode);
+    var from = html ? timeOf(cols[w.first].start) : cols[w.first].title;
+    var to = html ? timeOf(cols[w.last].end) : (atEnd ? utc(cols[w.last].end) : cols[w.last + 1].title);
+    return text(pool.name + ': ' + (state.data.step === 'day' ? 'at least ' : '') + w.free + ' of ' + pool.total
+      + ' GPUs free (' + nodes + (nodes === 1 ? ' whole node' : ' whole nodes') + ' of ' + pool.gpusPerNode
+      + ' GPUs) throughout, from ') + from + ' to ' + (atEnd ? 'at least ' : '') + to
+      + text((atEnd ? ' (where this view ends)' : '') + ', ' + windowLength(w) + '.');
+  }
+
+  function drawAgenda() {
+    var data = state.data;
+    var shown = 3;
+    var parts = [];
+    var chosenFound = false;
+    var poolIndex = 0;
+    groups(data.pools).forEach(function (group) {
+      var open = !state.collapsed[group.key];
+      parts.push('<section class="agenda-group" data-group="' + esc(group.key) + '"><h2><button type="button"'
+        + ' class="agenda-toggle" data-toggle="' + esc(group.key) + '" aria-expanded="' + open + '">' + (open ? '▾ ' : '▸ ')
+        + esc(group.gpuType + ' · ' + group.region + ' (' + group.pools.length
+          + (group.pools.length === 1 ? ' pool' : ' pools') + ')') + '</button></h2>');
+      if (!open) {
+        parts.push('</section>');
+        return;
+      }
+      group.pools.forEach(function (pool) {
+        var id = 'agenda-' + (poolIndex++);
+        var windows = freeWindows(pool);
+        parts.push('<article class="agenda-pool" data-pool="' + esc(pool.name) + '" aria-labelledby="' + id + '-name">');
+        parts.push('<h3 id="' + id + '-name">' + esc(pool.name) + ' <small>' + esc(pool.total + ' GPUs, '
+          + pool.gpusPerNode + ' per node') + '</small></h3>');
+        if (pool.unhealthy > 0) {
+          parts.push('<p class="agenda-warn">⚠ ' + esc(outages(pool)) + '</p>');
+        }
+        parts.push('<p class="agenda-label" id="' + id + '-windows">' + (data.step === 'day'
+          ? 'Next free days (a node free all day):' : 'Next free windows (a node free):') + '</p>');
+        if (!windows.length) {
+          parts.push('<p class="muted agenda-none">No free window in this view.</p>');
+        } else {
+          var chosenHere = windows.find(function (w) { return chosen !== null && windowKey(pool, w) === chosen; });
+          parts.push('<ul class="agenda-windows" aria-labelledby="' + id + '-windows">');
+          windows.slice(0, shown).forEach(function (w) {
+            var key = windowKey(pool, w);
+            var isChosen = chosen !== null && chosen === key;
+            parts.push('<li><button type="button" class="agenda-window secondary outline" data-window="' + esc(key)
+              + '" data-pool="' + esc(pool.name) + '" data-first="' + w.first + '" data-last="' + w.last
+              + '" aria-expanded="' + isChosen + '" aria-controls="' + id + '-numbers">'
+              + timeOf(data.columns[w.first].start) + ' – ' + timeOf(data.columns[w.last].end) + '</button></li>');
+          });
+          parts.push('</ul>');
+          if (windows.length > shown) {
+            parts.push('<p class="muted agenda-more">' + (windows.length - shown) + ' more later in this view.</p>');
+          }
+          parts.push('<div class="agenda-numbers" id="' + id + '-numbers"' + (chosenHere ? '' : ' hidden') + '>');
+          if (chosenHere) {
+            chosenFound = true;
+            parts.push('<p class="agenda-words">' + windowWords(pool, chosenHere, true) + '</p>');
+            parts.push(data.canBook
+              ? '<a class="agenda-book" role="button" href="' + esc(bookUrl(pool.name, chosenHere.first, chosenHere.last))
+                + '">Book this window</a>'
+              : '<p>Your role does not book.</p>');
+          }
+          parts.push('</div>');
+        }
+        parts.push(dayBars(pool));
+        parts.push('</article>');
+      });
+      parts.push('</section>');
+    });
+    if (chosen !== null && !chosenFound) {
+      info('The window chosen is no longer free as it was: choose another.');
+      chosen = null;
+    }
+    var html = parts.join('') || '<p class="muted">No pool matches.</p>';
+    if (html === agendaHtml) {
+      return;
+    }
+    var focused = document.activeElement && agendaRoot.contains(document.activeElement)
+      ? document.activeElement.getAttribute('data-window') || document.activeElement.getAttribute('data-toggle') : null;
+    agendaHtml = html;
+    agendaRoot.innerHTML = html;
+    if (window.allot && window.allot.renderTimes) {
+      window.allot.renderTimes(agendaRoot);
+    }
+    if (focused) {
+      var again = agendaRoot.querySelector('[data-window="' + CSS.escape(focused) + '"], [data-toggle="'
+        + CSS.escape(focused) + '"]');
+      if (again) {
+        again.focus();
+      }
+    }
+  }
+
+  // A bar per day, as long as the share of its hours in which a node of the pool is free; the words say it too.
+  function dayBars(pool) {
+    var days = dayShares(pool);
+    var parts = ['<ul class="agenda-days" aria-label="' + esc(pool.name + ': the share of each day\'s hours with a node free')
+      + '">'];
+    days.forEach(function (day) {
+      var share = day.hours > 0 ? day.free / day.hours : 0;
+      parts.push('<li><span class="agenda-day" aria-hidden="true">' + esc(day.short) + '</span><svg class="agenda-bar"'
+        + ' role="img" aria-label="' + esc(day.name + ': a node free in ' + day.free + ' of its ' + day.hours + ' hours')
+        + '" viewBox="0 0 100 10" preserveAspectRatio="none"><rect class="agenda-bar-all" width="100" height="10"/>'
+        + '<rect class="agenda-bar-free" width="' + (100 * share).toFixed(1) + '" height="10"/></svg></li>');
+    });
+    parts.push('</ul>');
+    return parts.join('');
+  }
+
+  // A tap (or click, or Enter) on a window shows its numbers, and another on it hides them; booking is the link they
+  // come with, a second and separate step. A group's button opens or closes it, as its row does in the grid.
+  if (agendaRoot) {
+    agendaRoot.addEventListener('click', function (event) {
+      var toggler = event.target.closest && event.target.closest('button[data-toggle]');
+      if (toggler && state.data) {
+        toggle(toggler.getAttribute('data-toggle'));
+        return;
+      }
+      var button = event.target.closest && event.target.closest('button[data-window]');
+      if (!button || !state.data) {
+        return;
+      }
+      var key = button.getAttribute('data-window');
+      chosen = chosen === key ? null : key;
+      render();
+      var pool = state.data.pools.find(function (p) { return p.name === button.getAttribute('data-pool'); });
+      var w = chosen === null || !pool ? null
+        : freeWindows(pool).find(function (each) { return windowKey(pool, each) === chosen; });
+      info(w ? windowWords(pool, w, false) + (state.data.canBook ? ' Book this window is the next step.' : '') : ' ');
+    });
   }
 
   // ---- describing a cell ---------------------------------------------------------------------------------------

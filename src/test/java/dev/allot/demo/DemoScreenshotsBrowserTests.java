@@ -53,9 +53,15 @@ class DemoScreenshotsBrowserTests extends BrowserTest {
 		checkAccessibility();
 		screenshot("demo-usage");
 
+		// a phone's calendar is the agenda: every pool grouped, each with its free windows or the words that it has none
 		viewport(390, 844);
 		open("/calendar");
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-view='agenda'][data-painted-at]")));
+		long kinds = ((Number) browser.executeScript("return new Set(window.allotHeatmap.state.data.pools.map("
+				+ "function (p) { return p.gpuType + ' ' + p.region; })).size")).longValue();
+		assertThat(findAll("#agenda .agenda-group")).isNotEmpty().hasSize((int) kinds);
+		assertThat(findAll("#agenda article[data-pool]")).allSatisfy(pool -> assertThat(pool.findElements(By.cssSelector("button[data-window], .agenda-none")))
+				.isNotEmpty());
 		checkAccessibility();
 		screenshot("demo-calendar-phone");
 

@@ -180,7 +180,8 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
 	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
 	void inHalfAndQuarterHourZonesEveryColumnIsLabelledWithTheLocalTimeAndDayItCovers(int width) {
-		sized(width);
+		// the columns are the data both views draw; on a phone the agenda shows them as its days
+		boolean phone = sized(width);
 		Team team = team(1, 8, 8, false);
 		for (String name : new String[] { "Asia/Kolkata", "Asia/Kathmandu" }) {
 			ZoneId zone = ZoneId.of(name);
@@ -197,6 +198,11 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 						java.time.format.DateTimeFormatter.ofPattern("HH:mm").format(local));
 				assertThat(local.toLocalDate()).as(name).isEqualTo(from);
 			}
+			if (phone) {
+				// one day in the agenda, the one asked for, with all its hours
+				assertThat(agendaDays(team.pool())).as(name).containsExactly(
+						DAY_GROUP.format(from) + ": a node free in " + hours.size() + " of its " + hours.size() + " hours");
+			}
 			screenshot("calendar-hours-" + name.replace('/', '-') + "-" + width);
 
 			openCalendar("q=" + team.pool() + "&from=" + from + "&days=3&step=day");
@@ -205,17 +211,30 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 				assertThat(days.get(i).get("label")).as(name).isEqualTo(
 						String.valueOf(from.plusDays(i).getDayOfMonth()));
 			}
+			if (phone) {
+				assertThat(agendaDays(team.pool())).as(name).hasSize(3)
+					.allSatisfy(day -> assertThat(day).endsWith(" hours"))
+					.satisfies(list -> assertThat(list.get(2)).startsWith(DAY_GROUP.format(from.plusDays(2)) + " "));
+			}
 		}
 	}
 
 	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
 	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
 	void theLegendGivesTheShareOfGpusFreeForEachShadeAndSaysWhichWayItGoes(int width) {
-		sized(width);
+		boolean phone = sized(width);
 		Team team = team(1, 8, 8, false);
 		signIn(team.member());
 		openCalendar("q=" + team.pool());
-		assertThat(find("#legend").getText()).contains("0 %", "100 % free", "darker: more free");
+		if (phone) {
+			// the phone's agenda has no shades: its legend says what a day's bar is, and only that
+			assertThat(find("#legend").getText()).contains("a day's bar: the share of its hours with a node free")
+				.doesNotContain("darker: more free");
+			assertThat(find("#legend .scale").isDisplayed()).isFalse();
+			return;
+		}
+		assertThat(find("#legend").getText()).contains("0 %", "100 % free", "darker: more free")
+			.doesNotContain("a day's bar");
 		assertThat(findAll("#legend .scale i").stream().map(i -> i.getDomAttribute("title")).toList()).containsExactly(
 				"none free (0 %)", "1-14 % free", "14-29 % free", "29-43 % free", "43-57 % free", "57-71 % free",
 				"71-86 % free", "86-99 % free", "all free (100 %)");
@@ -224,11 +243,28 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
 	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
 	void aDayWithNoNodeFreeAllDayStillShowsInHowManyOfItsHoursOneIs(int width) {
-		sized(width);
+		boolean phone = sized(width);
 		Team team = team(1, 8, 8, false);
 		bookByApi(team, 8, day(2).plus(Duration.ofHours(10)), day(2).plus(Duration.ofHours(16)));
 		signIn(team.member());
 		openCalendar("days=7&step=day&q=" + team.pool());
+		if (phone) {
+			String partDay = DAY_LONG.format(day(2).atZone(java.time.ZoneOffset.UTC));
+			// the agenda: day 2's bar is 18/24 long and says so, day 3's is whole; the free days leave day 2 out, and
+			// by the hour the bar is the same (the agenda's bar is a day's, whatever the step)
+			assertThat(agendaDays(team.pool())).contains(partDay + ": a node free in 18 of its 24 hours");
+			assertThat(agendaBarShare(team.pool(), 2)).isCloseTo(18.0 / 24, org.assertj.core.data.Offset.offset(0.002));
+			assertThat(agendaBarShare(team.pool(), 3)).isEqualTo(1.0);
+			assertThat(find("#agenda article[data-pool='" + team.pool() + "']").getText())
+				.contains("Next free days (a node free all day):");
+			assertThat(findAll("#agenda article[data-pool='" + team.pool() + "'] button[data-window]").stream()
+				.map(b -> b.getDomAttribute("data-window"))
+				.toList()).containsExactly(team.pool() + "@" + day(1), team.pool() + "@" + day(3));
+			openCalendar("days=3&step=hour&from=" + day(2).toString().substring(0, 10) + "&q=" + team.pool());
+			assertThat(agendaDays(team.pool()).getFirst()).endsWith(": a node free in 18 of its 24 hours");
+			assertThat(agendaBarShare(team.pool(), 0)).isCloseTo(18.0 / 24, org.assertj.core.data.Offset.offset(0.002));
+			return;
+		}
 
 		// the fewest free on day 2 is none, but its node is free in 18 of its 24 hours: a bar of 18/24 of the cell
 		// (read in one script: a live update may redraw the grid between two reads)
@@ -254,6 +290,29 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		openCalendar("days=3&step=hour&from=" + day(2).toString().substring(0, 10) + "&q=" + team.pool());
 		assertThat(findAll("g[data-pool='" + team.pool() + "'] rect.fh")).isEmpty();
 		assertThat(find("#legend").getText()).doesNotContain("a node free for part of the day");
+	}
+
+	private static final java.time.format.DateTimeFormatter DAY_GROUP = java.time.format.DateTimeFormatter
+		.ofPattern("EEE d MMM", java.util.Locale.ENGLISH);
+
+	private static final java.time.format.DateTimeFormatter DAY_LONG = java.time.format.DateTimeFormatter
+		.ofPattern("EEE d MMM yyyy", java.util.Locale.ENGLISH);
+
+	/** The words of a pool's day bars in the phone's agenda. */
+	@SuppressWarnings("unchecked")
+	private java.util.List<String> agendaDays(String pool) {
+		return (java.util.List<String>) browser.executeScript("""
+				return Array.from(document.querySelectorAll(
+				  "#agenda article[data-pool='" + arguments[0] + "'] svg.agenda-bar")).map(function (s) {
+				  return s.getAttribute('aria-label'); });""", pool);
+	}
+
+	/** How much of its length a day's bar in the agenda fills (0 to 1). */
+	private double agendaBarShare(String pool, int day) {
+		return ((Number) browser.executeScript("""
+				var bar = document.querySelectorAll("#agenda article[data-pool='" + arguments[0] + "'] svg.agenda-bar")[arguments[1]];
+				return bar.querySelector('.agenda-bar-free').getBBox().width / bar.querySelector('.agenda-bar-all').getBBox().width;""",
+				pool, day)).doubleValue();
 	}
 
 	@SuppressWarnings("unchecked")

@@ -93,9 +93,13 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 		checkAccessibility();
 		screenshot("laptop-calendar_fleet-90-days");
 
+		// a phone shows the agenda: its 8 groups (GPU type and region), as wide as the screen
 		viewport(390, 844);
 		open("/calendar?days=90&step=day&q=" + tag);
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-renders]")));
+		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-view='agenda']")));
+		assertThat(findAll("#agenda .agenda-group")).hasSize(8);
+		assertThat(find("#collapsed-note").getText()).contains("50 pools do not fit the screen", "8 groups")
+			.doesNotContain("each row sums its pools");
 		assertThat(((Number) browser.executeScript("return document.documentElement.scrollWidth")).longValue())
 			.as("no horizontal scrolling on a phone")
 			.isLessThanOrEqualTo(390);

@@ -142,7 +142,7 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
 	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
 	void theCalendarsHoursAreLabelledWithTheLocalTimeTheyStartAt(int width) {
-		sized(width);
+		boolean phone = sized(width);
 		Team team = team(1, 8, 8, false);
 		signIn(team.member());
 		LocalDate from = LocalDate.now(INDIA).plusDays(1);
@@ -156,6 +156,17 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 			.toList();
 		// the day's first hour starts half an hour past midnight: capacity is counted by UTC's hours
 		assertThat(expected.getFirst()).isEqualTo("00:30");
+		if (phone) {
+			// the phone's agenda: the day's one free window, from its first hour to the next day's, in India's time
+			waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-view='agenda']")));
+			Instant first = Instant.parse(starts.getFirst());
+			Instant end = Instant.parse((String) browser.executeScript("return window.allotHeatmap.state.data.end"));
+			assertThat(findAll("#agenda article[data-pool='" + team.pool() + "'] button[data-window]").stream()
+				.map(WebElement::getText)
+				.toList()).containsExactly(inIndia(first) + " GMT+5:30 – " + inIndia(end) + " GMT+5:30");
+			assertThat(inIndia(first)).endsWith(" 00:30");
+			return;
+		}
 		List<String> drawn = findAll("#heatmap-svg text.axis:not(.group)").stream().map(WebElement::getText).toList();
 		assertThat(drawn).isNotEmpty().isSubsetOf(expected).startsWith("00:30");
 		assertThat(drawn).isSortedAccordingTo(java.util.Comparator.comparingInt(expected::indexOf));
