@@ -272,10 +272,30 @@ public class Inventory {
 		return PageResponse.of(repository.pools(page, openTo), page, repository.countPools(openTo));
 	}
 
-	/** The pools a tenant may book: shared ones and those dedicated to it. */
+	/**
+	 * Every pool the caller may see, by name, read a page at a time: the calendar and the booking form show them all
+	 * (grouped, and searched in the page), so none may fall past a first page.
+	 */
+	@Transactional(readOnly = true)
+	public List<Pool> allPools(Caller caller) {
+		return allPools(caller.readsEverything() ? null : caller.tenantsSeen().toArray(String[]::new));
+	}
+
+	/** Every pool a tenant may book, by name: shared ones and those dedicated to it. */
 	@Transactional(readOnly = true)
 	public List<Pool> poolsOpenTo(String tenant) {
-		return repository.pools(new PageQuery(0, PageQuery.MAX_SIZE), new String[] { tenant });
+		return allPools(new String[] { tenant });
+	}
+
+	private List<Pool> allPools(String @Nullable [] openTo) {
+		List<Pool> all = new java.util.ArrayList<>();
+		for (int page = 0;; page++) {
+			List<Pool> some = repository.pools(new PageQuery(page, PageQuery.MAX_SIZE), openTo);
+			all.addAll(some);
+			if (some.size() < PageQuery.MAX_SIZE) {
+				return all;
+			}
+		}
 	}
 
 	/**

@@ -305,7 +305,7 @@ class BookingPage {
 	/** The pools the form offers: those open to the tenant it books for, else those the caller may see. */
 	private List<Pool> pools(Caller caller, @Nullable Tenant tenant) {
 		return tenant != null ? inventory.poolsOpenTo(tenant.slug())
-				: inventory.pools(caller, new PageQuery(0, PageQuery.MAX_SIZE)).items();
+				: inventory.allPools(caller);
 	}
 
 	/** The GPU types the tenant has a quota for; null when the caller books for no tenant (no pool is set apart). */

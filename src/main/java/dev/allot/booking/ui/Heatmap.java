@@ -17,7 +17,6 @@ import dev.allot.booking.Bookings;
 import dev.allot.booking.Capacity;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Pool;
-import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
 
@@ -105,8 +104,7 @@ class Heatmap {
 		Instant start = bounds.getFirst();
 		Instant end = bounds.getLast();
 		List<Column> columns = columns(view, bounds, zone);
-		List<Pool> pools = inventory.pools(caller, new PageQuery(0, PageQuery.MAX_SIZE))
-			.items()
+		List<Pool> pools = inventory.allPools(caller)
 			.stream()
 			.filter(p -> onlyPool == null || p.name().equals(onlyPool))
 			.filter(p -> needle.isEmpty() || p.name().contains(needle)
