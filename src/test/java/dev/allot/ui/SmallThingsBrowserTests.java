@@ -8,7 +8,6 @@ import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
 
 import dev.allot.shared.security.PlatformRole;
-import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -69,8 +68,14 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#impact-" + gpuType).getText()).startsWith("Fix Maximum GPUs (must be at least");
 	}
 
-	@Test
-	void everyHeaderOfTheQuotasOverviewIsNamed() {
+	/**
+	 * Each header, brought into its table's box as a reader scrolling it would (on a phone the nine columns scroll
+	 * sideways in a box reached by keyboard), shows a name and has one.
+	 */
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void everyHeaderOfTheQuotasOverviewIsNamed(int width) {
+		boolean phone = sized(width);
 		String first = newGpuType();
 		String second = newGpuType();
 		String tenant = "aa" + unique("q");
@@ -78,10 +83,29 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 		setQuota(tenant, policy(first, 0, 16, false), policy(second, 0, 16, false));
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 		open("/admin/quotas");
+		WebElement box = find("#quotas-list .table-scroll");
+		if (phone) {
+			// that it fits at 1440 px is ListsBrowserTests' check
+			assertThat(((Number) browser.executeScript("return arguments[0].scrollWidth - arguments[0].clientWidth", box))
+				.longValue()).as("the table scrolls sideways in its box").isPositive();
+			assertThat(box.getDomAttribute("tabindex")).isEqualTo("0");
+			assertThat(box.getAccessibleName()).startsWith("Quotas by tenant and GPU type");
+		}
 		List<WebElement> headers = findAll("#quotas th");
-		assertThat(headers).isNotEmpty();
+		// nine column headers, and a row header for each of the tenant's two GPU types at least
+		assertThat(headers).hasSizeGreaterThanOrEqualTo(11);
 		for (WebElement header : headers) {
-			assertThat(header.getDomProperty("textContent")).isNotBlank();
+			browser.executeScript("arguments[0].scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' })",
+					header);
+			@SuppressWarnings("unchecked")
+			Map<String, Number> seen = (Map<String, Number>) browser.executeScript("""
+					var cell = arguments[0].getBoundingClientRect(), box = arguments[1].getBoundingClientRect();
+					return { left: cell.left - Math.max(box.left, 0),
+					  right: Math.min(box.right, document.documentElement.clientWidth) - cell.right };""", header, box);
+			assertThat(seen.get("left").doubleValue()).as("%s is in view", header.getText()).isGreaterThanOrEqualTo(-1);
+			assertThat(seen.get("right").doubleValue()).as("%s is in view", header.getText()).isGreaterThanOrEqualTo(-1);
+			assertThat(header.getText()).isNotBlank();
+			assertThat(header.getAccessibleName()).isNotBlank();
 		}
 	}
 

@@ -13,7 +13,6 @@ import java.util.Map;
 import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -122,8 +121,10 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		assertThat(time.getDomAttribute("title")).isEqualTo(MINUTES.format(expires.atZone(ZoneOffset.UTC)) + " UTC");
 	}
 
-	@Test
-	void theAuditLogShowsTheSecondInTheBrowsersZone() {
+	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
+	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	void theAuditLogShowsTheSecondInTheBrowsersZone(int width) {
+		sized(width);
 		String actor = unique("zone");
 		Instant at = Instant.parse("2026-03-01T20:15:07Z");
 		jdbc.sql("INSERT INTO audit_event (occurred_at, actor, action, object_type, object_id)"
@@ -134,6 +135,10 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 		open("/admin/audit?actor=" + actor);
 		WebElement time = find("#audit-events tbody time");
+		// the time is the table's first column: on a phone too it is on the screen without scrolling the table sideways
+		assertThat(time.isDisplayed()).isTrue();
+		assertThat(((Number) browser.executeScript("return arguments[0].getBoundingClientRect().right", time)).doubleValue())
+			.isLessThanOrEqualTo(((Number) browser.executeScript("return document.documentElement.clientWidth")).doubleValue());
 		assertThat(time.getText()).isEqualTo(SECONDS.format(at.atZone(INDIA)) + ZONE);
 		assertThat(time.getDomAttribute("title")).isEqualTo("2026-03-01 20:15:07 UTC");
 		assertThat(find("#audit-zone").getText()).matches("Asia/(Kolkata|Calcutta)");
