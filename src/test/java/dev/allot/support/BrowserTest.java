@@ -83,6 +83,27 @@ public abstract class BrowserTest extends IntegrationTest {
 		return phone;
 	}
 
+	/**
+	 * The page's width (its scroll width) and, when wider than the window, the elements that reach past the window's
+	 * right edge, widest first, for the failure message of a width check: which element made the page too wide.
+	 */
+	protected String pageWidthAndWhatSticksOut() {
+		return String.valueOf(browser.executeScript("""
+				var out = [], w = document.documentElement.clientWidth;
+				document.querySelectorAll('body *').forEach(function (e) {
+				  var r = e.getBoundingClientRect();
+				  if (r.right > w + 1) {
+				    out.push({ right: Math.round(r.right), what: e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+				      + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).join('.') : '')
+				      + ' "' + (e.textContent || '').trim().slice(0, 60) + '"' });
+				  }
+				});
+				out.sort(function (a, b) { return b.right - a.right; });
+				return 'page ' + document.documentElement.scrollWidth + ' px wide in a window of ' + w + ' px'
+				  + (out.length ? '; past its right edge: ' + out.slice(0, 5).map(function (o) {
+				      return o.what + ' to ' + o.right + ' px'; }).join(', ') : '');"""));
+	}
+
 	/** Waits until the browser has drawn two frames: what the last change laid out is on the screen. */
 	protected void twoFramesDrawn() {
 		browser.executeAsyncScript("var done = arguments[arguments.length - 1];"

@@ -77,7 +77,7 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#quote").getText()).doesNotContain("Only 0 of");
 		assertThat(find("#preemption-rule").getText()).contains("other teams");
 		long pageWidth = (Long) browser.executeScript("return document.documentElement.scrollWidth");
-		assertThat(pageWidth).as("no wider than the screen").isLessThanOrEqualTo(width);
+		assertThat(pageWidth).as(this::pageWidthAndWhatSticksOut).isLessThanOrEqualTo(width);
 
 		if (phone) {
 			// the verdict is read before the tap: Book is tapped where it is, and books
