@@ -268,7 +268,7 @@ public class Inventory {
 	/** The pools the caller may see: all for those who read everything, else shared ones and their tenants'. */
 	@Transactional(readOnly = true)
 	public PageResponse<Pool> pools(Caller caller, PageQuery page) {
-		String[] openTo = caller.readsEverything() ? null : caller.tenantsSeen().toArray(String[]::new);
+		String[] openTo = openTo(caller);
 		return PageResponse.of(repository.pools(page, openTo), page, repository.countPools(openTo));
 	}
 
@@ -278,7 +278,12 @@ public class Inventory {
 	 */
 	@Transactional(readOnly = true)
 	public List<Pool> allPools(Caller caller) {
-		return allPools(caller.readsEverything() ? null : caller.tenantsSeen().toArray(String[]::new));
+		return allPools(openTo(caller));
+	}
+
+	/** The tenants whose dedicated pools the caller sees besides the shared ones; null: every pool. */
+	private static String @Nullable [] openTo(Caller caller) {
+		return caller.readsEverything() ? null : caller.tenantsSeen().toArray(String[]::new);
 	}
 
 	/** Every pool a tenant may book, by name: shared ones and those dedicated to it. */
