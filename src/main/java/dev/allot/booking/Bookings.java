@@ -58,6 +58,8 @@ public class Bookings {
 
 	private static final int CONTENDED_ATTEMPTS = 6;
 
+	private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Bookings.class);
+
 	/** GPUs a tenant's reservation holds in a pool, and when: what the calendar marks as the viewer's own. */
 	public record Held(String pool, int gpus, Instant startsAt, Instant endsAt) {
 	}
@@ -222,6 +224,8 @@ public class Bookings {
 			}
 			catch (Contended lost) {
 				if (tries >= CONTENDED_ATTEMPTS) {
+					log.warn("A guaranteed booking lost a race in each of its {} tries and is refused: {}",
+							CONTENDED_ATTEMPTS, lost.refusal.getMessage());
 					throw lost.refusal;
 				}
 				BookingTransactions.pause(ThreadLocalRandom.current().nextLong(10, 40L * tries));
@@ -416,6 +420,11 @@ public class Bookings {
 						+ target.nodes() + " nodes needed free for the whole window").with("reclaimConsidered", reclaims);
 				if (reclaims) {
 					startAfterNotice(target, request).ifPresent(start -> refused.with("earliestStart", start.toString()));
+				}
+				if (reclaims && !contended) {
+					log.warn("A guaranteed booking of {} is refused after reclaiming and repacking found no room, with no "
+							+ "race lost (patient try: {}): {} of {} nodes for {}", target.tenant().slug(), patient,
+							nodes.size(), target.nodes(), window);
 				}
 				throw contended ? new Contended(refused) : refused;
 			}
