@@ -184,17 +184,21 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 
 	/**
 	 * Taps the middle of the element, on a touch screen: scrolled to the middle of the screen and measured after touch
-	 * is on, and found to be what is under the finger there before it taps.
+	 * is on, and found to be what is under the finger there before it taps. A link that wraps onto two lines is tapped
+	 * in the middle of its first line: the middle of the box around both lines can lie on the text beside it.
 	 */
 	protected void tap(org.openqa.selenium.WebElement element) {
 		touchScreen();
 		@SuppressWarnings("unchecked")
 		Map<String, Object> at = (Map<String, Object>) browser.executeScript("""
 				arguments[0].scrollIntoView({ block: 'center' });
-				var b = arguments[0].getBoundingClientRect();
+				var lines = Array.prototype.filter.call(arguments[0].getClientRects(), function (r) { return r.width > 0; });
+				var b = lines.length ? lines[0] : arguments[0].getBoundingClientRect();
 				var x = Math.round(b.left + b.width / 2), y = Math.round(b.top + b.height / 2);
 				var hit = document.elementFromPoint(x, y);
-				return { x: x, y: y, hit: hit === arguments[0] || arguments[0].contains(hit) };""", element);
+				return { x: x, y: y, hit: hit === arguments[0] || arguments[0].contains(hit),
+				  there: hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '')
+				    + ' "' + (hit.textContent || '').trim().slice(0, 60) + '"' : 'nothing' };""", element);
 		if (!Boolean.TRUE.equals(at.get("hit"))) {
 			throw new AssertionError("Something else lies over " + element + " at " + at);
 		}

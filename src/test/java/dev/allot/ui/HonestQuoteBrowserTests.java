@@ -82,8 +82,7 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 		assertThat(rule).contains("other teams");
 		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "fits"));
 		twoFramesDrawn();
-		long pageWidth = (Long) browser.executeScript("return document.documentElement.scrollWidth");
-		assertThat(pageWidth).as(this::pageWidthAndWhatSticksOut).isLessThanOrEqualTo(width);
+		pageFits(width);
 
 		if (phone) {
 			// the verdict is read before the tap: Book is tapped where it is, and books
