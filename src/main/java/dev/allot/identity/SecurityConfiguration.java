@@ -6,9 +6,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.allot.identity.throttle.ApiCallCounts;
 import dev.allot.identity.throttle.ApiRateLimit;
-import dev.allot.identity.throttle.RateLimitProperties;
-import dev.allot.identity.throttle.RateLimiter;
 import dev.allot.identity.throttle.SignInAudit;
 import dev.allot.identity.throttle.SignInChannel;
 import dev.allot.identity.throttle.SignInThrottle;
@@ -114,8 +113,7 @@ class SecurityConfiguration {
 
 	@Bean
 	@Order(3)
-	SecurityFilterChain apiChain(HttpSecurity http, Callers callers, JsonMapper json, RateLimiter limiter,
-			RateLimitProperties limits) {
+	SecurityFilterChain apiChain(HttpSecurity http, Callers callers, JsonMapper json, ApiCallCounts apiCalls) {
 		http.securityMatcher("/api/**")
 			.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
 			.oauth2ResourceServer(resourceServer -> resourceServer.bearerTokenResolver(SecurityConfiguration::bearerToken)
@@ -135,7 +133,7 @@ class SecurityConfiguration {
 						"Unauthenticated", "Send a bearer token from POST /oauth2/token"))
 				.accessDeniedHandler((request, response, ex) -> problem(json, response, 403, "forbidden", "Forbidden",
 						ex.getMessage())))
-			.addFilterAfter(new ApiRateLimit(limiter, limits, json), AuthorizationFilter.class);
+			.addFilterAfter(new ApiRateLimit(apiCalls, json), AuthorizationFilter.class);
 		headers(http);
 		return http.build();
 	}

@@ -18,22 +18,19 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Spends one request of the authenticated caller's {@code /api/**} budget (by client id or username, on every
- * replica together) and answers 429 when it is gone, before the request reaches a controller. Sits in the API
+ * replica together, counted in memory: {@link ApiCallCounts}) and answers 429 when it is gone, before the request reaches a controller. Sits in the API
  * filter chain after authentication; not a bean, so the servlet container does not run it a second time.
  */
 public class ApiRateLimit extends OncePerRequestFilter {
 
 	private static final Logger log = LoggerFactory.getLogger("allot.security");
 
-	private final RateLimiter limiter;
-
-	private final RateLimitProperties.Limit limit;
+	private final ApiCallCounts counts;
 
 	private final JsonMapper json;
 
-	public ApiRateLimit(RateLimiter limiter, RateLimitProperties limits, JsonMapper json) {
-		this.limiter = limiter;
-		this.limit = limits.apiPerCaller();
+	public ApiRateLimit(ApiCallCounts counts, JsonMapper json) {
+		this.counts = counts;
 		this.json = json;
 	}
 
@@ -45,7 +42,7 @@ public class ApiRateLimit extends OncePerRequestFilter {
 			chain.doFilter(request, response);
 			return;
 		}
-		Optional<Duration> wait = limiter.tryAcquire("api-caller", limit, caller.getName());
+		Optional<Duration> wait = counts.tryAcquire(caller.getName());
 		if (wait.isEmpty()) {
 			chain.doFilter(request, response);
 			return;
@@ -54,7 +51,7 @@ public class ApiRateLimit extends OncePerRequestFilter {
 				+ SignInAudit.value(request.getRemoteAddr()) + " path=" + SignInAudit.value(request.getRequestURI())
 				+ " reason=caller_rate_limit");
 		TooManyRequests.problem(json, response, wait.get(),
-				"Too many API calls: at most " + limit.capacity() + " per " + limit.period());
+				"Too many API calls: at most " + counts.limit().capacity() + " per " + counts.limit().period());
 	}
 
 }

@@ -7,7 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * {@code allot.security.rate-limits}: how many sign-ins and API calls are answered before a caller is told to
  * wait (429 with {@code Retry-After}). Every limit is a window of {@code capacity} requests per {@code period},
- * counted in PostgreSQL, so all replicas share one budget.
+ * counted in PostgreSQL, so all replicas share one budget: exactly for sign-ins, and within one {@code apiSync} for
+ * API calls.
  *
  * @param tokenPerClient client authentications ({@code /oauth2/token}) per client id
  * @param tokenPerAddress client authentications per source address
@@ -15,11 +16,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param loginPerAddress login form posts per source address
  * @param apiPerCaller {@code /api/**} calls per authenticated caller (client id or user); the whole capacity
  * may be spent in a burst
+ * @param apiSync how often each replica shares its count of {@code /api/**} calls with the others (default 2 s); the
+ * API budget is counted in memory between ({@link ApiCallCounts})
  * @param backoff the growing delay after repeated failures of one account
  */
 @ConfigurationProperties("allot.security.rate-limits")
 public record RateLimitProperties(Limit tokenPerClient, Limit tokenPerAddress, Limit loginPerUsername,
-		Limit loginPerAddress, Limit apiPerCaller, Backoff backoff) {
+		Limit loginPerAddress, Limit apiPerCaller, Duration apiSync, Backoff backoff) {
 
 	public RateLimitProperties {
 		tokenPerClient = tokenPerClient != null ? tokenPerClient : new Limit(10, Duration.ofMinutes(1));
@@ -27,6 +30,10 @@ public record RateLimitProperties(Limit tokenPerClient, Limit tokenPerAddress, L
 		loginPerUsername = loginPerUsername != null ? loginPerUsername : new Limit(10, Duration.ofMinutes(1));
 		loginPerAddress = loginPerAddress != null ? loginPerAddress : new Limit(30, Duration.ofMinutes(1));
 		apiPerCaller = apiPerCaller != null ? apiPerCaller : new Limit(600, Duration.ofMinutes(1));
+		apiSync = apiSync != null ? apiSync : Duration.ofSeconds(2);
+		if (apiSync.isNegative() || apiSync.isZero()) {
+			throw new IllegalStateException("allot.security.rate-limits.api-sync must be positive, not " + apiSync);
+		}
 		backoff = backoff != null ? backoff : new Backoff(5, Duration.ofMinutes(15), Duration.ofMinutes(15), 0);
 	}
 

@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Every address and account that tries to sign in leaves a bucket and perhaps a failure count behind; those that
- * no longer limit anything are purged every ten minutes, by whichever replica db-scheduler picks.
+ * Every address and account that tries to sign in leaves a bucket and perhaps a failure count behind, and every API
+ * caller a count per window; those that no longer limit anything are purged every ten minutes, by whichever replica db-scheduler picks.
  */
 @Configuration(proxyBeanMethods = false)
 class ThrottleHousekeeping {
@@ -21,13 +21,14 @@ class ThrottleHousekeeping {
 	private static final Logger log = LoggerFactory.getLogger(ThrottleHousekeeping.class);
 
 	@Bean
-	RecurringTask<Void> purgeSpentThrottles(RateLimiter limiter, SignInFailures failures) {
+	RecurringTask<Void> purgeSpentThrottles(RateLimiter limiter, ApiCallCounts apiCalls, SignInFailures failures) {
 		return Tasks.recurring("identity-purge-spent-throttles", FixedDelay.of(Duration.ofMinutes(10)))
 			.execute((instance, context) -> {
-				int buckets = limiter.purgeRefilled();
+				int buckets = limiter.purgeRefilled() + apiCalls.purgeEnded();
 				int accounts = failures.purgeForgotten() + failures.purgeUnknown();
 				if (buckets + accounts > 0) {
-					log.info("Purged {} refilled rate-limit buckets and {} forgotten sign-in failure counts", buckets,
+					log.info("Purged {} refilled rate-limit buckets or ended API call counts and {} forgotten sign-in "
+							+ "failure counts", buckets,
 							accounts);
 				}
 			});
