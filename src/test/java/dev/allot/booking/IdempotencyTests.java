@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IdempotencyTests extends BookingFixture {
 
 	@Test
-	void aRetryWithTheSameKeyGetsTheFirstAnswerAndAnotherBodyIsRefused() {
+	void aRetryWithTheSameKeyGetsTheBookingKeptOnItsReservationAndAnotherBodyIsRefused() {
 		Setup s = setup(2, 16, 16, false);
 		Map<String, Object> body = body(s, 8, hour(5), hour(6));
 		Api.Response first = book(s, body, "Idempotency-Key", "nightly-1");
@@ -26,6 +26,15 @@ class IdempotencyTests extends BookingFixture {
 		assertThat(retry.json().get("id")).isEqualTo(first.json().get("id"));
 		assertThat(retry.json().get("nodes")).isEqualTo(first.json().get("nodes"));
 		assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+
+		// the key lives on the reservation alone: nothing was claimed or stored beside it
+		assertThat(jdbc.sql("SELECT count(*) FROM idempotent_request WHERE idempotency_key = 'nightly-1'")
+			.query(Integer.class)
+			.single()).isZero();
+		assertThat(jdbc.sql("SELECT idempotency_key FROM reservation WHERE id = CAST(? AS uuid)")
+			.param(first.json().get("id").asString())
+			.query(String.class)
+			.single()).isEqualTo("nightly-1");
 
 		Api.Response other = book(s, body(s, 16, hour(5), hour(6)), "Idempotency-Key", "nightly-1");
 		assertThat(other.status()).isEqualTo(422);

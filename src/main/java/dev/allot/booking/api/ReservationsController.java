@@ -16,6 +16,7 @@ import dev.allot.booking.api.ReservationBodies.ExtendRequest;
 import dev.allot.booking.api.ReservationBodies.ReservationBody;
 import dev.allot.booking.api.ReservationBodies.ReservationRequest;
 import dev.allot.shared.IdempotencyKey;
+import dev.allot.shared.web.KeepsItsIdempotencyKey;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.CursorPage;
 import dev.allot.shared.ListQuery;
@@ -55,10 +56,12 @@ class ReservationsController {
 	}
 
 	/**
-	 * The booking keeps its Idempotency-Key in its own transaction; the shared filter replays the first answer to a
-	 * retry with the same key. A queued booking answers 202 with its place in the queue.
+	 * The booking keeps its Idempotency-Key on its reservation, in its own transaction, and a retry with the same key
+	 * is answered from there (the reservation as it is now, marked {@code Idempotent-Replayed}); the shared filter
+	 * claims nothing for it. A queued booking answers 202 with its place in the queue.
 	 */
 	@PostMapping
+	@KeepsItsIdempotencyKey
 	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "201", description = "Booked",
 			content = @io.swagger.v3.oas.annotations.media.Content(
 					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = ReservationBody.class)))

@@ -44,7 +44,8 @@ import org.springframework.web.util.ServletRequestPathUtils;
  * again with its key.
  * <p>
  * The claimed key reaches the endpoint as an {@link IdempotencyKey} parameter ({@link IdempotencyKeyArguments}), for
- * creates that also keep it with what they create, in the same transaction (a reservation, a health check).
+ * creates that also keep it with what they create, in the same transaction (a health check). An endpoint that answers
+ * retries from its own row ({@link KeepsItsIdempotencyKey}: a booking) gets the checked key and nothing is claimed.
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE - 100)
@@ -99,6 +100,12 @@ class IdempotentCreates extends OncePerRequestFilter {
 		}
 		catch (InvalidInputException invalid) {
 			refuse(request, response, handler, invalid);
+			return;
+		}
+		if (handler.hasMethodAnnotation(KeepsItsIdempotencyKey.class)) {
+			BufferedRequest buffered = new BufferedRequest(request, body);
+			buffered.setAttribute(IdempotencyKey.class.getName(), key);
+			chain.doFilter(buffered, response);
 			return;
 		}
 		Optional<IdempotentRequests.Held> held = claimOrAwaitTwin(caller.getName(), key);
