@@ -34,8 +34,8 @@ public final class Bench {
 	}
 
 	record ScenarioResult(String scenario, long reservations, int occupancyTargetPercent, History.Seeded seeded,
-			double startSeconds, double rssIdleMib, double rssLoadMib, List<Tally.Figures> phases, List<Calendar> calendar,
-			Sharing.Result sharing, Checks.Result checks) {
+			double startSeconds, double rssIdleMib, double rssLoadMib, List<Tally.Figures> phases,
+			List<Spent.PerRequest> costs, List<Calendar> calendar, Sharing.Result sharing, Checks.Result checks) {
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -84,6 +84,7 @@ public final class Bench {
 				Thread.sleep(2000);
 				double rssIdle = app.rssMib();
 				List<Tally.Figures> phases = new ArrayList<>();
+				List<Spent.PerRequest> costs = new ArrayList<>();
 				List<Calendar> calendar = new ArrayList<>();
 				String token = tokens.getFirst();
 				Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
@@ -111,17 +112,17 @@ public final class Bench {
 				List<Integer> clientCounts = main ? settings.clients() : List.of(settings.curveClients());
 				int seconds = main ? settings.seconds() : settings.curveSeconds();
 				for (int clients : clientCounts) {
-					CpuTime cpu = CpuTime.now(app.pid());
+					Spent before = Spent.now(app.pid(), settings);
 					Tally.Figures viaApi = api.run(requests, clients, seconds, 100 + clients, sampler);
-					print(viaApi, cpu, app);
+					costs.add(print(viaApi, before, app, settings));
 					phases.add(viaApi);
-					cpu = CpuTime.now(app.pid());
+					before = Spent.now(app.pid(), settings);
 					Tally.Figures viaJdbc = mirror.run(requests, clients, seconds, 200 + clients);
-					print(viaJdbc, cpu, app);
+					costs.add(print(viaJdbc, before, app, settings));
 					phases.add(viaJdbc);
-					cpu = CpuTime.now(app.pid());
+					before = Spent.now(app.pid(), settings);
 					Tally.Figures minimal = mirror.runMinimal(requests, clients, seconds, 400 + clients);
-					print(minimal, cpu, app);
+					costs.add(print(minimal, before, app, settings));
 					phases.add(minimal);
 					mirror.undoMinimal();
 				}
@@ -173,7 +174,7 @@ public final class Bench {
 						checks.dayMismatches(), checks.usageMismatches(), checks.spendMismatches(),
 						checks.occupancy() * 100);
 				results.add(new ScenarioResult(scenario.label(), seeded.reservations(), scenario.occupancyPercent(), seeded,
-						app.startSeconds(), rssIdle, rssMax[0], phases, calendar, sharing, checks));
+						app.startSeconds(), rssIdle, rssMax[0], phases, costs, calendar, sharing, checks));
 			}
 		}
 		boolean passed = report(settings, results, loadBefore);
@@ -300,10 +301,12 @@ public final class Bench {
 				f.server5xx(), f.errors(), f.replayed(), f.samples().isEmpty() ? "" : "  e.g. " + f.samples().getFirst());
 	}
 
-	/** The phase's line, then where its CPU went per request (see {@link CpuTime}). */
-	private static void print(Tally.Figures f, CpuTime before, App app) {
+	/** The phase's line, then what one answered request cost (see {@link Spent}). */
+	private static Spent.PerRequest print(Tally.Figures f, Spent before, App app, Settings settings) {
 		print(f);
-		System.out.printf("  %-12s %s%n", "", CpuTime.now(app.pid()).perRequest(before, f.attempts()));
+		Spent.PerRequest cost = Spent.now(app.pid(), settings).perRequest(before, f.mode(), f.clients(), f.attempts());
+		System.out.printf("  %-12s %s%n", "", cost);
+		return cost;
 	}
 
 	private static void print(Calendar c) {
@@ -316,8 +319,9 @@ public final class Bench {
 			throws Exception {
 		boolean passed = true;
 		System.out.printf("%n%s%n", "=".repeat(118));
-		System.out.printf("%-14s %-13s %7s %9s %9s %9s %7s %7s %7s %7s %7s %6s %6s %5s%n", "scenario", "mode", "clients",
-				"booked/s", "full/s", "minimal/s", "of full", "of min", "p50 ms", "p95 ms", "p99 ms", "409", "422", "5xx");
+		System.out.printf("%-14s %-13s %7s %9s %9s %9s %7s %7s %7s %7s %7s %6s %6s %5s %8s %8s %8s%n", "scenario", "mode",
+				"clients", "booked/s", "full/s", "minimal/s", "of full", "of min", "p50 ms", "p95 ms", "p99 ms", "409", "422",
+				"5xx", "stmt/req", "app ms", "pg ms");
 		for (ScenarioResult r : results) {
 			List<Tally.Figures> phases = r.phases();
 			for (int i = 0; i < phases.size(); i++) {
@@ -327,9 +331,17 @@ public final class Bench {
 				}
 				Tally.Figures ceiling = following(phases, i, "JDBC");
 				Tally.Figures floor = following(phases, i, "minimal");
-				System.out.printf("%-14s %-13s %7d %9.1f %9s %9s %7s %7s %7.1f %7.1f %7.1f %6d %6d %5d%n", r.scenario(),
-						f.mode(), f.clients(), f.acceptedPerSecond(), rate(ceiling), rate(floor), ratio(f, ceiling),
-						ratio(f, floor), f.p50(), f.p95(), f.p99(), f.conflicts(), f.quota(), f.server5xx());
+				Spent.PerRequest cost = r.costs()
+					.stream()
+					.filter(c -> c.mode().equals(f.mode()) && c.clients() == f.clients())
+					.findFirst()
+					.orElse(null);
+				System.out.printf("%-14s %-13s %7d %9.1f %9s %9s %7s %7s %7.1f %7.1f %7.1f %6d %6d %5d %8s %8s %8s%n",
+						r.scenario(), f.mode(), f.clients(), f.acceptedPerSecond(), rate(ceiling), rate(floor),
+						ratio(f, ceiling), ratio(f, floor), f.p50(), f.p95(), f.p99(), f.conflicts(), f.quota(),
+						f.server5xx(), cost == null || cost.statements() < 0 ? "-" : "%.1f".formatted(cost.statements()),
+						cost == null ? "-" : "%.1f".formatted(cost.appCpuMs()),
+						cost == null ? "-" : "%.1f".formatted(cost.databaseCpuMs()));
 			}
 			for (Tally.Figures f : phases) {
 				passed &= f.server5xx() == 0 && f.replayMismatches() == 0 && f.errors() == 0;

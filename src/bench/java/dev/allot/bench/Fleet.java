@@ -42,6 +42,9 @@ record Fleet(List<UUID> gpuTypeIds, List<UUID> poolIds, List<Tenant> tenants, lo
 			.load()
 			.migrate();
 		try (Connection c = connect(settings)) {
+			Spent.statementsCounted(c);
+		}
+		try (Connection c = connect(settings)) {
 			c.setAutoCommit(false);
 			List<UUID> types = new ArrayList<>();
 			List<UUID> pools = new ArrayList<>();

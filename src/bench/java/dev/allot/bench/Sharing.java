@@ -107,9 +107,10 @@ final class Sharing {
 			preemptedBefore = sharing.preempted(c);
 		}
 		String loadAtStart = Bench.loadAverage();
-		CpuTime cpu = CpuTime.now(app.pid());
+		Spent before = Spent.now(app.pid(), settings);
 		Reclaim reclaim = sharing.reclaim(clients, settings.seconds());
-		String spent = CpuTime.now(app.pid()).perRequest(cpu, reclaim.all().attempts());
+		String spent = Spent.now(app.pid(), settings).perRequest(before, "sharing", clients, reclaim.all().attempts())
+			.toString();
 		String loadAtEnd = Bench.loadAverage();
 		Checks.Shared checks;
 		long preemptions;
