@@ -60,6 +60,9 @@ public class StoredVolumes {
 	@Transactional(propagation = Propagation.MANDATORY)
 	void book(Reservation reservation, UUID tenantId) {
 		List<ClusterSpec.Volume> volumes = reservation.cluster().volumes();
+		if (volumes.isEmpty()) {
+			return;
+		}
 		for (int i = 0; i < volumes.size(); i++) {
 			if (volumes.get(i).retain() && reservation.cluster().orchestrator() == ClusterSpec.Orchestrator.KUBERNETES) {
 				throw InvalidInputException.of("cluster.volumes[" + i + "].retain",

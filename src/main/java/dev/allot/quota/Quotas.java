@@ -389,11 +389,13 @@ public class Quotas {
 		}
 	}
 
-	/** Decides under the tenant's lock and records the booking's usage; throws on a refusal. */
+	/**
+	 * Decides and records the booking's usage; throws on a refusal. The caller holds the tenant's lock ({@link #lock}),
+	 * taken first in the booking's transaction: the quota row is locked once per booking.
+	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public QuotaDecision reserve(UUID reservationId, UUID tenantId, String project, GpuType type, TimeWindow window,
 			int gpus) {
-		repository.lock(tenantId);
 		QuotaPolicy policy = policy(tenantId, type);
 		policy.requireWindow(window, clock.instant());
 		Decided decided = decide(policy, tenantId, project, type, window, gpus);
