@@ -96,8 +96,8 @@ public class BookingQueue implements QueuedBookings {
 			Instant earliestStart, Instant latestStart, Instant queuedAt, Priority priority) {
 	}
 
-	private record Queued(UUID id, UUID tenantId, String tenant, String project, int gpus, Duration duration,
-			Instant earliest, Instant latest, Instant queuedAt) {
+	record Queued(UUID id, UUID tenantId, String tenant, String project, int gpus, Duration duration,
+			Instant earliest, Instant latest, Instant queuedAt, boolean preemptible) {
 	}
 
 	private final Bookings bookings;
@@ -225,14 +225,14 @@ public class BookingQueue implements QueuedBookings {
 	private List<Queued> ordered(Pool pool) {
 		List<Queued> queued = jdbc.sql("""
 				SELECT id, tenant_id, tenant_slug, project_slug, gpus, starts_at, ends_at, queue_earliest, queue_latest,
-				    created_at
+				    created_at, preemptible
 				FROM reservation WHERE pool_id = ? AND lifecycle_status = 'QUEUED' AND cancelled_at IS NULL
 				ORDER BY created_at, id""")
 			.param(pool.id())
 			.query((rs, n) -> new Queued(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
 					rs.getString(4), rs.getInt(5), Duration.between(rs.getTimestamp(6).toInstant(),
 							rs.getTimestamp(7).toInstant()), rs.getTimestamp(8).toInstant(),
-					rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant()))
+					rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant(), rs.getBoolean(11)))
 			.list();
 		if (queued.isEmpty()) {
 			return queued;
@@ -262,50 +262,92 @@ public class BookingQueue implements QueuedBookings {
 			if (pool.isEmpty()) {
 				continue;
 			}
+			// Those that found no room in this pass hold back the ones behind them that need no less: such a one can
+			// fit only if nodes were freed since, and those are for the ones ahead (the free wakes another pass).
+			// Without this, frees landing during a pass booked the fifth and sixth while the third and fourth waited.
+			List<Queued> noRoom = new ArrayList<>();
 			for (Queued q : ordered(pool.get())) {
-				booked += tryToBook(pool.get(), q) ? 1 : 0;
+				Instant soonest = clock.instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+				if (noRoom.stream().anyMatch(ahead -> needsNoLessThan(q, ahead, soonest))) {
+					continue;
+				}
+				Tried tried = tryToBook(pool.get(), q);
+				booked += tried == Tried.BOOKED ? 1 : 0;
+				if (tried == Tried.NO_ROOM) {
+					noRoom.add(q);
+				}
 			}
 		}
 		return booked;
 	}
 
-	private boolean tryToBook(Pool pool, Queued q) {
+	/** What a pass's try of one queued reservation came to. */
+	private enum Tried {
+
+		BOOKED, NO_ROOM, NOT_NOW
+
+	}
+
+	/**
+	 * Whether {@code q} needs at least what {@code ahead} needs: the same team, as many GPUs or more, as long or longer,
+	 * only starts {@code ahead} may take too, and no reclaiming that {@code ahead} may not do (a preemptible booking
+	 * never reclaims). Then wherever {@code q} fits, {@code ahead} fits as well. (Another team's booking may fit where
+	 * this one does not, by its guarantee or what others lend it: it is never held back.)
+	 */
+	static boolean needsNoLessThan(Queued q, Queued ahead, Instant soonest) {
+		if (!q.tenantId().equals(ahead.tenantId()) || (ahead.preemptible() && !q.preemptible())) {
+			return false;
+		}
+		Instant qFrom = q.earliest().isAfter(soonest) ? q.earliest() : soonest;
+		Instant aheadFrom = ahead.earliest().isAfter(soonest) ? ahead.earliest() : soonest;
+		return q.gpus() >= ahead.gpus() && q.duration().compareTo(ahead.duration()) >= 0 && !qFrom.isBefore(aheadFrom)
+				&& !q.latest().isAfter(ahead.latest());
+	}
+
+	private Tried tryToBook(Pool pool, Queued q) {
 		Instant now = clock.instant();
 		Instant soonest = now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
 		Instant start = q.earliest().isAfter(soonest) ? q.earliest() : soonest;
 		if (start.isAfter(q.latest())) {
-			return false; // expires at the next pass
+			return Tried.NOT_NOW; // expires at the next pass
 		}
 		Tenant tenant = tenancy.find(q.tenant()).orElse(null);
 		if (tenant == null) {
-			return false;
+			return Tried.NOT_NOW;
 		}
 		try {
-			if (book(tenant, q, start)) {
-				return true;
+			Tried tried = book(tenant, q, start);
+			if (tried != Tried.NO_ROOM) {
+				return tried;
 			}
 			java.util.Iterator<Instant> later = allocations.earliestStarts(pool.id(), q.gpus() / pool.gpusPerNode(),
 					q.duration(), start, q.latest().plus(Duration.ofMinutes(1)));
 			Instant next = later.hasNext() ? later.next() : null;
-			return next != null && next.isAfter(start) && !next.isAfter(q.latest()) && book(tenant, q, next);
-		}
-		catch (AllotException refused) {
-			if (refused.status() == 409 || refused.status() == 422 || refused.status() == 429) {
-				return false; // no room yet, or over the quota for now: it keeps its place
-			}
-			// the request can no longer be booked as asked (its pool or driver gone, or dedicated away)
-			expire(tenant.id(), q.tenant(), q.id(), refused.getMessage());
-			return false;
-		}
-	}
-
-	private boolean book(Tenant tenant, Queued q, Instant start) {
-		try {
-			return bookings.bookQueued(tenant, q.id(), new TimeWindow(start, start.plus(q.duration()))).isPresent();
+			return next != null && next.isAfter(start) && !next.isAfter(q.latest()) ? book(tenant, q, next)
+					: Tried.NO_ROOM;
 		}
 		catch (AllotException refused) {
 			if (refused.status() == 409) {
-				return false;
+				return Tried.NO_ROOM;
+			}
+			if (refused.status() == 422 || refused.status() == 429) {
+				return Tried.NOT_NOW; // over its team's quota for now: it keeps its place, others may go
+			}
+			// the request can no longer be booked as asked (its pool or driver gone, or dedicated away)
+			expire(tenant.id(), q.tenant(), q.id(), refused.getMessage());
+			return Tried.NOT_NOW;
+		}
+	}
+
+	/** BOOKED; NO_ROOM when refused for capacity; NOT_NOW when it is queued no more (booked or cancelled meanwhile). */
+	private Tried book(Tenant tenant, Queued q, Instant start) {
+		try {
+			return bookings.bookQueued(tenant, q.id(), new TimeWindow(start, start.plus(q.duration()))).isPresent()
+					? Tried.BOOKED : Tried.NOT_NOW;
+		}
+		catch (AllotException refused) {
+			if (refused.status() == 409) {
+				return Tried.NO_ROOM;
 			}
 			throw refused;
 		}

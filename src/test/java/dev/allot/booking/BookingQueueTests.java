@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -189,6 +190,34 @@ class BookingQueueTests extends BookingFixture {
 			.containsExactly("a1", "b1", "a2", "c1", "a3", "a4");
 		assertThat(BookingQueue.fairOrder(List.of("a1", "a2"), e -> e.charAt(0))).containsExactly("a1", "a2");
 		assertThat(BookingQueue.fairOrder(List.<String>of(), e -> e.charAt(0))).isEmpty();
+	}
+
+	/** One that found no room holds back those behind it that need no less, of its own team only. */
+	@Test
+	void aPassHoldsBackWhatNeedsNoLessThanOneAheadThatFoundNoRoom() {
+		UUID team = UUID.randomUUID();
+		Instant now = hour(0);
+		Instant day = now.plus(Duration.ofDays(1));
+		BookingQueue.Queued ahead = queuedOf(team, 8, 2, now, day, false);
+		assertThat(BookingQueue.needsNoLessThan(queuedOf(team, 8, 2, now, day, false), ahead, now)).isTrue();
+		assertThat(BookingQueue.needsNoLessThan(queuedOf(team, 16, 3, now.plusSeconds(3600), day, false), ahead, now))
+			.isTrue();
+		// smaller, shorter, a start ahead may not take: it may fit where ahead does not (backfilling)
+		assertThat(BookingQueue.needsNoLessThan(queuedOf(team, 4, 2, now, day, false), ahead, now)).isFalse();
+		assertThat(BookingQueue.needsNoLessThan(queuedOf(team, 8, 1, now, day, false), ahead, now)).isFalse();
+		assertThat(BookingQueue.needsNoLessThan(queuedOf(team, 8, 2, now, day.plusSeconds(3600), false), ahead, now))
+			.isFalse();
+		// another team's may fit by its guarantee; one that may reclaim behind one that may not, likewise
+		assertThat(BookingQueue.needsNoLessThan(queuedOf(UUID.randomUUID(), 8, 2, now, day, false), ahead,
+				now)).isFalse();
+		assertThat(BookingQueue.needsNoLessThan(queuedOf(team, 8, 2, now, day, false),
+				queuedOf(team, 8, 2, now, day, true), now)).isFalse();
+	}
+
+	private static BookingQueue.Queued queuedOf(UUID team, int gpus, int hours, Instant earliest,
+			Instant latest, boolean preemptible) {
+		return new BookingQueue.Queued(UUID.randomUUID(), team, "team", "main", gpus,
+				Duration.ofHours(hours), earliest, latest, earliest, preemptible);
 	}
 
 	@Test

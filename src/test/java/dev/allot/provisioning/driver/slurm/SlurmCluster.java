@@ -157,7 +157,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 		registry.add(prefix + ".slurm.slurm-conf", slurmConf::get);
 		registry.add(prefix + ".slurm.login-host", () -> "login.test");
 		registry.add(prefix + ".slurm.volume-root", () -> volumeRoot().toString());
-		Path standIn = Path.of("src/test/resources/health-outputs/stand-in.sh").toAbsolutePath();
+		Path standIn = standIn();
 		for (String kind : kinds) {
 			List<String> command = List.of("bash", standIn.toString(), recordings.toString(), kind);
 			for (int i = 0; i < command.size(); i++) {
@@ -170,7 +170,50 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 	/** Where test pools keep their volumes: a folder of this host, shared by every test node. */
 	public static Path volumeRoot() {
 		try {
-			return Files.createDirectories(Path.of("target", "slurm-volumes")).toAbsolutePath();
+			return Files.createDirectories(forJobs().resolve("slurm-volumes"));
+		}
+		catch (IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * A folder of this host that Slurm jobs see as the tests do, for what a job reads or writes (the stand-in
+	 * executable, its recordings, volumes): {@code target/slurm-jobs} of the checkout, unless the checkout lies below
+	 * {@code /tmp}, of which every job gets a private one (job_container/tmpfs); then a folder below
+	 * {@code /var/lib/allot-slurm}, as {@code .ci/slurm-up.sh} does for the cluster itself. (From a clone under /tmp,
+	 * 12 Slurm tests failed: the jobs found no stand-in executable.)
+	 */
+	public static Path forJobs() {
+		Path target = Path.of("target").toAbsolutePath().normalize();
+		Path folder = target.startsWith("/tmp")
+				? Path.of("/var/lib/allot-slurm", "jobs-" + Integer.toHexString(target.toString().hashCode()))
+				: target.resolve("slurm-jobs");
+		try {
+			return Files.createDirectories(folder);
+		}
+		catch (IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+	}
+
+	/** The stand-in executable (src/test/resources/health-outputs/stand-in.sh), copied where jobs find it. */
+	public static Path standIn() {
+		Path copy = forJobs().resolve("stand-in.sh");
+		try {
+			Files.copy(Path.of("src/test/resources/health-outputs/stand-in.sh"), copy,
+					java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+		}
+		catch (IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+		return copy;
+	}
+
+	/** A new folder of recordings for the stand-in, where jobs find it. */
+	public static Path newRecordings(String name) {
+		try {
+			return Files.createTempDirectory(forJobs(), name);
 		}
 		catch (IOException ex) {
 			throw new java.io.UncheckedIOException(ex);

@@ -53,7 +53,7 @@ class SlurmHealthCheckTests {
 	void driver(SlurmCluster slurm) throws IOException {
 		this.slurm = slurm;
 		this.driver = slurm.driver();
-		this.recordings = Files.createTempDirectory(Path.of("target"), "recordings").toAbsolutePath();
+		this.recordings = SlurmCluster.newRecordings("recordings");
 	}
 
 	@AfterEach
@@ -69,7 +69,7 @@ class SlurmHealthCheckTests {
 
 	private HealthCheckResult check(String node, HealthCheckKind kind, Duration timeout) {
 		return driver.runHealthCheck(new HealthCheckJob(spec.ref(), node, kind,
-				List.of("bash", OUTPUTS.resolve("stand-in.sh").toString(), recordings.toString(), kind.name()), 8,
+				List.of("bash", SlurmCluster.standIn().toString(), recordings.toString(), kind.name()), 8,
 				timeout));
 	}
 

@@ -46,9 +46,7 @@ class SlurmLifecycleTests extends LifecycleTest {
 	@DynamicPropertySource
 	static void slurmPool(DynamicPropertyRegistry registry) throws java.io.IOException {
 		java.nio.file.Path outputs = java.nio.file.Path.of("src/test/resources/health-outputs").toAbsolutePath();
-		java.nio.file.Path recordings = java.nio.file.Files
-			.createTempDirectory(java.nio.file.Files.createDirectories(java.nio.file.Path.of("target")), "lifecycle")
-			.toAbsolutePath();
+		java.nio.file.Path recordings = SlurmCluster.newRecordings("lifecycle");
 		for (String node : NODES) {
 			java.nio.file.Files.copy(outputs.resolve("nvidia-smi-h100-healthy.txt"),
 					recordings.resolve(node + ".NVIDIA_SMI"));

@@ -34,7 +34,7 @@ abstract class SlurmStandInTest extends LifecycleTest {
 	}
 
 	static Path newRecordings(String name) throws IOException {
-		recordings = Files.createTempDirectory(Files.createDirectories(Path.of("target")), name).toAbsolutePath();
+		recordings = SlurmCluster.newRecordings(name);
 		return recordings;
 	}
 
