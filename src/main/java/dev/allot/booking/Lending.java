@@ -75,18 +75,25 @@ class Lending {
 		}
 		int capacity = inventory.healthyGpus(type);
 		Map<Instant, Integer> allocated = allocatedPerHour(type, window);
+		// What reclaiming can give the guarantees: a team's preemptible GPUs beyond its own guarantee. Those within it
+		// do not count: reclaiming them leaves that team's guarantee unused in turn. (Counting them let an on-demand
+		// booking take what a guarantee needed, which showed once the preemptible reservation was cancelled:
+		// GuaranteeHeadroomProperties.)
+		Map<UUID, Integer> guarantees = quotas.guarantees(type);
 		Map<Instant, Integer> reclaimable = new HashMap<>();
 		jdbc.sql("""
-				SELECT h.hour, sum(r.gpus) FROM generate_series(CAST(? AS timestamptz), CAST(? AS timestamptz),
-				    interval '1 hour') AS h(hour)
+				SELECT h.hour, r.tenant_id, sum(r.gpus), coalesce(sum(r.gpus) FILTER (WHERE r.preemptible), 0)
+				FROM generate_series(CAST(? AS timestamptz), CAST(? AS timestamptz), interval '1 hour') AS h(hour)
 				JOIN pool p ON p.gpu_type_id = ?
-				JOIN reservation r ON r.pool_id = p.id AND r.preemptible AND r.cancelled_at IS NULL
-				    AND r.lifecycle_status IS NULL
+				JOIN reservation r ON r.pool_id = p.id AND r.cancelled_at IS NULL AND r.lifecycle_status IS NULL
 				    AND r.starts_at <= h.hour AND r.ends_at >= h.hour + interval '1 hour'
-				GROUP BY h.hour""")
+				GROUP BY h.hour, r.tenant_id
+				HAVING bool_or(r.preemptible)""")
 			.params(Timestamp.from(window.start().truncatedTo(java.time.temporal.ChronoUnit.HOURS)),
 					Timestamp.from(window.end().minusNanos(1).truncatedTo(java.time.temporal.ChronoUnit.HOURS)), type.id())
-			.query((rs, n) -> reclaimable.put(rs.getTimestamp(1).toInstant(), rs.getInt(2)))
+			.query((rs, n) -> reclaimable.merge(rs.getTimestamp(1).toInstant(),
+					Math.min(rs.getInt(4), Math.max(0, rs.getInt(3) - guarantees.getOrDefault(rs.getObject(2, UUID.class), 0))),
+					Integer::sum))
 			.list();
 		List<String> hours = new java.util.ArrayList<>();
 		Instant first = null;

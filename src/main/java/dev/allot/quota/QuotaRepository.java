@@ -79,6 +79,16 @@ class QuotaRepository {
 			.list();
 	}
 
+	/** Per tenant id, its guarantee of the GPU type (those with one only). */
+	Map<UUID, Integer> guarantees(UUID gpuTypeId) {
+		Map<UUID, Integer> guarantees = new java.util.HashMap<>();
+		jdbc.sql("SELECT tenant_id, guaranteed_gpus FROM quota_policy WHERE gpu_type_id = ? AND guaranteed_gpus > 0")
+			.param(gpuTypeId)
+			.query((rs, n) -> guarantees.put(rs.getObject(1, UUID.class), rs.getInt(2)))
+			.list();
+		return guarantees;
+	}
+
 	/** Per tenant slug, its guarantee of the GPU type, the tenant {@code except} left out (those with one only). */
 	Map<String, Integer> guaranteesByTenant(UUID gpuTypeId, UUID except) {
 		Map<String, Integer> guarantees = new java.util.TreeMap<>();

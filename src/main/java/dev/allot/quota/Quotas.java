@@ -449,11 +449,18 @@ public class Quotas {
 		return unusedPerHour(repository.heldBack(type.id(), borrower), type, window);
 	}
 
+	/** Per tenant, its guarantee of the GPU type (tenants with one only). */
+	@Transactional(propagation = Propagation.SUPPORTS)
+	public Map<UUID, Integer> guarantees(GpuType type) {
+		return repository.guarantees(type.id());
+	}
+
 	/**
 	 * The guarantee headroom: per UTC hour of the window, the GPUs of the type that other tenants' guarantees do not
-	 * use then (counted as the standing counts it), which must stay coverable by free nodes and preemptible holdings.
-	 * Hours where every guarantee is in use are absent. Takes the GPU type's sharing lock when some other tenant has a
-	 * guarantee, so that two bookings beyond their guarantees check one after the other.
+	 * use then (counted as the standing counts it), which must stay coverable by free nodes and by the preemptible
+	 * holdings beyond their owners' guarantees. Hours where every guarantee is in use are absent. Takes the GPU type's
+	 * sharing lock when some other tenant has a guarantee, so that two bookings beyond their guarantees check one after
+	 * the other.
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public Map<Instant, Integer> unusedGuaranteesOfOthers(UUID tenantId, GpuType type, TimeWindow window) {

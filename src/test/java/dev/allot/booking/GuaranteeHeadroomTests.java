@@ -55,6 +55,28 @@ class GuaranteeHeadroomTests extends BookingFixture {
 	}
 
 	/**
+	 * A guaranteed team's own preemptible reservation within its guarantee is no headroom for another team's guarantee:
+	 * reclaiming it would leave the first guarantee unused in turn. Before, an on-demand booking counted it, and once
+	 * the preemptible reservation was cancelled, 24 guaranteed GPUs nobody used faced 16 free ones (found by
+	 * {@link GuaranteeHeadroomProperties} in a CI run).
+	 */
+	@Test
+	void aGuaranteedTeamsOwnPreemptibleReservationIsNoRoomForAnotherTeamsGuarantee() {
+		Setup burst = setup(3, 0, 0, true);
+		Setup first = tenantOn(burst.gpuType(), burst.pool(), burst.nodes(), 8, 8, false);
+		tenantOn(burst.gpuType(), burst.pool(), burst.nodes(), 8, 8, false);
+		Map<String, Object> own = body(first, 8, hour(5), hour(9));
+		own.put("preemptible", true);
+		assertThat(book(first, own).status()).isEqualTo(201);
+		// free 16, the second team's unused guarantee 8: one more node on demand leaves 8 free, enough; two leave none,
+		// and the first team's preemptible node is its own guarantee, not room for the second's
+		Api.Response both = book(burst, 16, hour(5), hour(9));
+		assertThat(both.status()).as(both.toString()).isEqualTo(409);
+		assertThat(both.json().get("code").asString()).isEqualTo("guarantee_headroom");
+		assertThat(book(burst, 8, hour(5), hour(9)).status()).isEqualTo(201);
+	}
+
+	/**
 	 * An extension beyond the guarantee is checked like a booking: before, only the lending limits were, so an
 	 * on-demand reservation could be extended into hours where another team's unused guarantee no longer fitted.
 	 */
