@@ -121,7 +121,9 @@ node_conf pg2 "$PG2" "$API2"
 
 start_node() {
 	local name=$1
-	"${as_postgres[@]}" patroni "$B/$name/patroni.yml" > "$B/log/$name.out" 2>&1 &
+	# started from the base folder: the postgres user may not enter the folder this script was run from (a
+	# checkout in a home folder only its owner may enter), and initdb fails where it cannot read its own directory
+	(cd "$B" && exec "${as_postgres[@]}" patroni "$B/$name/patroni.yml") > "$B/log/$name.out" 2>&1 &
 	echo $! > "$B/$name/pid"
 }
 log "starting Patroni pg1 (PostgreSQL 127.0.0.1:$PG1, API $API1)"

@@ -83,6 +83,7 @@ public final class Bench {
 				});
 				Thread.sleep(2000);
 				double rssIdle = app.rssMib();
+				OneBooking.print(settings, app.baseUrl(), fleet.tenants(), tokens, requests);
 				List<Tally.Figures> phases = new ArrayList<>();
 				List<Spent.PerRequest> costs = new ArrayList<>();
 				List<Calendar> calendar = new ArrayList<>();
