@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CLI as a pipeline uses it, against $BASE (in CI: through the validating proxy, after the README's
+# The CLI as a pipeline uses it, against $BASE (in CI: through the validating proxy, after the API guide's
 # walk-through made the vision-lab tenant and the h100-us pool): a service account of its own, then login, pools,
 # earliest, quote, book --wait READY, status, extend, list, usage and cancel. Fails on the first command that does.
 set -euo pipefail

@@ -341,7 +341,7 @@ final class ApiOperations {
 		refuses("updateTenant", refusal(412, "precondition_failed", "Tenant vision-lab has changed; its ETag is \"2\""));
 		refuses("replaceProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
 		refuses("deleteProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
-		// with allot.api.require-if-match (README): every update of a versioned resource needs If-Match
+		// with allot.api.require-if-match (docs/configuration.md): every update of a versioned resource needs If-Match
 		for (String update : java.util.List.of("replaceQuota", "updateTenant", "replaceProjectBudget", "deleteProjectBudget",
 				"changePool", "replaceBudget")) {
 			refuses(update, refusal(428, "precondition_required",

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The request side of {@code openapi.yaml}: requests the server accepts, as the README and the CLI send them,
+ * The request side of {@code openapi.yaml}: requests the server accepts, as the API guide and the CLI send them,
  * are valid against the contract, so a validating proxy or a generated client does not refuse them or force
  * explicit {@code null}s. (The integration tests check every answer against the contract: {@code ContractCheck}.)
  */
@@ -32,7 +32,7 @@ class RequestContractTests {
 
 	/**
 	 * Schemas that requests share with answers (a quota, its policies, a booking's cluster) leave their nullable
-	 * fields optional too: the README's quota and a booking with a cluster, as written, are valid.
+	 * fields optional too: the API guide's quota and a booking with a cluster, as written, are valid.
 	 */
 	@Test
 	void aSchemaSharedWithAnswersLetsARequestLeaveOutWhatMayBeNull() {

@@ -1,12 +1,14 @@
 package dev.allot.booking;
 
 /**
- * Where a reservation is in its lifecycle (DESIGN.md): {@code CONFIRMED} → {@code PROVISIONING} (a lead time before
- * its start) → {@code ACTIVE} (its cluster is ready) → {@code ENDING} (being torn down) → {@code COMPLETED}; side
- * exits {@code CANCELLED} (by the tenant), {@code FAILED} (provisioning gave up; its nodes released, nothing
- * charged) and {@code PREEMPTED} (a preemptible reservation reclaimed for another tenant's guarantee; final). Provisioning stores each stage through {@link ReservationLifecycle}; {@code CANCELLED} is stored by
- * cancelling; a reservation provisioning never touched is {@code CONFIRMED}, then {@code COMPLETED} once its window
- * has passed.
+ * Where a reservation is in its lifecycle (docs/architecture.md): {@code CONFIRMED} → {@code PROVISIONING} (a lead
+ * time before its start) → {@code ACTIVE} (its cluster is ready) → {@code ENDING} (being torn down) →
+ * {@code COMPLETED}; side exits {@code CANCELLED} (by the tenant), {@code FAILED} (provisioning gave up; its nodes
+ * released, nothing charged) and {@code PREEMPTED} (a preemptible reservation reclaimed for another tenant's
+ * guarantee; final). The reservation row stores only booking's own facts ({@code CANCELLED}, {@code FAILED},
+ * {@code PREEMPTED} and the approval and queue states below); {@code PROVISIONING}, {@code ACTIVE}, {@code ENDING}
+ * and {@code COMPLETED} are read from its cluster ({@link ReservationStages}); a reservation provisioning never
+ * touched is {@code CONFIRMED}, then {@code COMPLETED} once its window has passed.
  */
 public enum ReservationStatus {
 

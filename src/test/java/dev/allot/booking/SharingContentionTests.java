@@ -84,7 +84,8 @@ class SharingContentionTests extends BookingFixture {
 		assertThat(serverErrors).isEmpty();
 		// At most one of the about 60 guaranteed bookings that fit: in the full CI suite (a warm application, the run
 		// over in 2 s) one was refused after reclaiming in 2 of 4 runs, and never in over 50 runs of this class alone; the
-		// application logs why (a lost race in every try, or no room found). Issue 26 tracks it (README, Sharing).
+		// application logs why (a lost race in every try, or no room found). Issue 26 tracks it (docs/sharing.md;
+		// CHANGELOG.md).
 		AtomicInteger none = new AtomicInteger();
 		assertThat(outcomes.getOrDefault("guaranteed 409 after reclaiming", none).get())
 			.as("guaranteed bookings refused although reclaiming and repacking were tried")

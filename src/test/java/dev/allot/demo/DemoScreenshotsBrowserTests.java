@@ -13,8 +13,8 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's screenshots, taken from the real application with the quick start's demo (seeded by the application
- * at its start, in a database of its own): the homes of a team member and a platform admin, the calendar on a
+ * The screenshots of the README and docs/browser.md, taken from the real application with the quick start's demo
+ * (seeded by the application at its start, in a database of its own): the homes of a team member and a platform admin, the calendar on a
  * laptop and a phone, the booking form, a running reservation, the notices, usage and the admin console's nodes,
  * a node's history and quotas. Each page is checked with axe-core as it is taken; {@code -Dallot.screenshots.write=true}
  * writes them to {@code docs/screenshots} (the 200-pool calendar comes from {@code CalendarFleetBrowserTests}).

@@ -99,8 +99,8 @@ class KeycloakSignInBrowserTests extends BrowserTest {
 	}
 
 	/**
-	 * CI calls the API with Allot's own service accounts (DESIGN.md): a client-credentials token of Keycloak is
-	 * not one of Allot's tokens and is refused, while a service account's token works in this mode as in any.
+	 * CI calls the API with Allot's own service accounts (docs/architecture.md): a client-credentials token of Keycloak
+	 * is not one of Allot's tokens and is refused, while a service account's token works in this mode as in any.
 	 */
 	@Test
 	void ciUsesAllotsServiceAccountsAndAKeycloakClientCredentialsTokenIsRefused() {

@@ -23,13 +23,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Allot on PostgreSQL made highly available with Patroni (etcd, a primary and a synchronous standby): the primary's
  * host dies ({@code kill -9} of its Patroni and its PostgreSQL) under booking load; Patroni promotes the standby, and
- * the application, given the multi-host JDBC URL the README recommends, finds the new primary by itself. Every booking
- * it acknowledged, before or after, is on the new primary (synchronous replication: an acknowledged commit was on
+ * the application, given the multi-host JDBC URL docs/operations.md recommends, finds the new primary by itself.
+ * Every booking it acknowledged, before or after, is on the new primary (synchronous replication: an acknowledged commit was on
  * the standby too). The failover time and the requests that failed during it are measured and printed.
  */
 class PatroniFailoverTests {
 
-	/** The README's recommended connection settings ("High availability"). */
+	/** The recommended connection settings (docs/operations.md, "High availability"). */
 	static final String JDBC_PARAMETERS = "targetServerType=primary&hostRecheckSeconds=2&connectTimeout=3&tcpKeepAlive=true";
 
 	static PatroniCluster cluster;

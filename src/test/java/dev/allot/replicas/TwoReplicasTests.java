@@ -26,9 +26,9 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two Allot replicas, two operating-system processes, on one fresh PostgreSQL database, as DESIGN.md promises
- * ("every invariant is enforced by PostgreSQL, every background job safe on N replicas"): bookings raced through
- * both, db-scheduler's tasks run once between them, the live calendar of one shows what was booked on the other,
+ * Two Allot replicas, two operating-system processes, on one fresh PostgreSQL database, as docs/architecture.md
+ * promises ("every invariant is enforced by PostgreSQL, every background job safe on N replicas"): bookings raced
+ * through both, db-scheduler's tasks run once between them, the live calendar of one shows what was booked on the other,
  * and {@code kill -9} of one under load loses no acknowledged booking while the other takes over its in-flight
  * provisioning. db-scheduler's heartbeat is 1 s and an execution is dead after 4 missed beats (production keeps the
  * defaults, 5 min and 6), so the takeover takes seconds here.

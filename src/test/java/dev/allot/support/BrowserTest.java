@@ -253,10 +253,13 @@ public abstract class BrowserTest extends IntegrationTest {
 		}
 	}
 
-	/** Where the README's screenshots live; {@code -Dallot.screenshots.write=true} takes them anew from the real app. */
+	/**
+	 * Where the screenshots of the README and docs/browser.md live; {@code -Dallot.screenshots.write=true} takes them
+	 * anew from the real app.
+	 */
 	protected static final Path DOCS = Path.of("docs", "screenshots");
 
-	/** The screenshots the README shows (docs/screenshots), each taken by a test. */
+	/** The screenshots the README and docs/browser.md show (docs/screenshots), each taken by a test. */
 	protected static final java.util.Set<String> DOCS_SCREENSHOTS = java.util.Set.of("demo-home-team", "demo-home-fleet",
 			"demo-calendar", "demo-calendar-phone", "laptop-calendar_200-pools", "demo-booking", "demo-reservation",
 			"demo-notices", "demo-admin-nodes", "demo-admin-node-history", "demo-admin-quotas", "demo-usage");

@@ -4,8 +4,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code allot}: book GPU nodes from a pipeline. {@code java -jar allot-cli.jar <command>}; see README.md,
- * "Using the API from CI".
+ * {@code allot}: book GPU nodes from a pipeline. {@code java -jar allot-cli.jar <command>}; see
+ * docs/api-guide.md, "The allot CLI".
  */
 @Command(name = "allot", mixinStandardHelpOptions = true, version = "allot-cli 0.1.0",
 		description = "Book dedicated GPU nodes on Allot from scripts and CI pipelines.",
@@ -34,7 +34,7 @@ public class Allot implements Runnable {
 	public static CommandLine commandLine() {
 		// bad options end with picocli's usage exit code, 2, which is ExitCodes.BAD_INPUT
 		CommandLine allot = new CommandLine(new Allot()).setExecutionExceptionHandler(new Failures());
-		// --help (exit 0) on every command, as the README promises
+		// --help (exit 0) on every command, as docs/api-guide.md promises
 		for (CommandLine command : allot.getSubcommands().values()) {
 			command.getCommandSpec().mixinStandardHelpOptions(true);
 		}

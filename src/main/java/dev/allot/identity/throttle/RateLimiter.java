@@ -23,10 +23,11 @@ import org.springframework.stereotype.Component;
  * Token buckets kept in PostgreSQL ({@code rate_limit_bucket}): each request locks its bucket's row, so
  * concurrent requests on any replica spend one shared budget and none is counted twice or lost.
  * <p>
- * Buckets are written on a few connections of their own with {@code synchronous_commit = off}: every API call spends
- * from a bucket, and none should wait for a disk flush for it. What a crash of the database may forget is the last
- * fraction of a second of spending, which lets a few more requests through once; a booking's own commit, made later
- * on the main pool, still waits for the flush of everything before it.
+ * Buckets are written on a few connections of their own with {@code synchronous_commit = off}: every sign-in and
+ * token request spends from a bucket, and none should wait for a disk flush for it (the {@code /api} budget is not
+ * kept here but counted in memory: {@link ApiCallCounts}; docs/adr/0004-rate-limits.md). What a crash of the
+ * database may forget is the last fraction of a second of spending, which lets a few more requests through once; a
+ * booking's own commit, made later on the main pool, still waits for the flush of everything before it.
  */
 @Component
 public class RateLimiter implements DisposableBean {

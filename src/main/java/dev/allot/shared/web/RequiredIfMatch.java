@@ -18,7 +18,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * {@code If-Match}: a quota, a budget, a pool, a tenant) answers {@code 428 precondition_required} without it, as
  * extending a reservation always does: a blind write would undo a change made since the writer read. Off by
  * default, because API.md, which clients are written from, names {@code If-Match} only for the extension; a
- * deployment whose clients all send it turns it on (README, "Using the API from CI").
+ * deployment whose clients all send it turns it on (docs/api-guide.md, "Using the API from CI").
  */
 @Configuration(proxyBeanMethods = false)
 class RequiredIfMatch implements WebMvcConfigurer, HandlerInterceptor {

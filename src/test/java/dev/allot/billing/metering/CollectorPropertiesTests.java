@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code allot.billing.collector.*} binds as the README shows it, with the defaults filled in. */
+/** {@code allot.billing.collector.*} binds as docs/health.md shows it, with the defaults filled in. */
 class CollectorPropertiesTests {
 
 	@Test
