@@ -177,6 +177,14 @@ public class Bookings {
 			BookingRequest asked, BookingQueue.@Nullable StartWindow queueWithin) {
 		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
 		caller.requireBookingIn(tenantSlug, asked.project());
+		if (idempotencyKey != null) {
+			// a retry is answered from the booking it made before the request is checked again: its window may have
+			// begun since (a pipeline's step retried after it waited for the cluster)
+			Optional<Booked> replay = replay(tenant, idempotencyKey);
+			if (replay.isPresent()) {
+				return replay.get();
+			}
+		}
 		tenant.requireActive();
 		BookingRequest request = asked.bookedBy(caller);
 		Target target = target(tenant, request);

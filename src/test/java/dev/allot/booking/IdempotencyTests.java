@@ -1,5 +1,6 @@
 package dev.allot.booking;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,28 @@ class IdempotencyTests extends BookingFixture {
 		Setup neighbour = tenantOn(s.gpuType(), s.pool(), s.nodes(), 16, 16, false);
 		assertThat(book(neighbour, body(neighbour, 8, hour(5), hour(6)), "Idempotency-Key", "nightly-1").status())
 			.isEqualTo(201);
+	}
+
+	/**
+	 * A retry after the booking's window has begun gets the booking, as a pipeline's step retried after it waited for
+	 * its cluster does: the request is not checked again (its start is no longer in the future). It was refused 400
+	 * once the key lived on the reservation alone, until the replay came before the checks (the CLI's end-to-end test).
+	 */
+	@Test
+	void aRetryAfterTheWindowHasBegunGetsTheBooking() throws InterruptedException {
+		Setup s = setup(2, 16, 16, false);
+		// the first whole minute more than 5 s away (starts are whole minutes): the test waits for it, 5 to 65 s
+		Instant start = Instant.now().plusSeconds(65).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+		Map<String, Object> body = body(s, 8, start, start.plus(java.time.Duration.ofHours(1)));
+		Api.Response first = book(s, body, "Idempotency-Key", "started-1");
+		assertThat(first.status()).as(first.toString()).isEqualTo(201);
+		Thread.sleep(java.time.Duration.between(Instant.now(), start).toMillis() + 500);
+		Api.Response retry = book(s, body, "Idempotency-Key", "started-1");
+		assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+		assertThat(retry.json().get("id")).isEqualTo(first.json().get("id"));
+		assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+		// without the key, the same request is checked, and refused
+		assertThat(book(s, body).status()).isEqualTo(400);
 	}
 
 	/** A retry is the same request when its JSON is: keys in another order and other spacing change nothing. */
