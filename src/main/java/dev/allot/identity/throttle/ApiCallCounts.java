@@ -97,8 +97,11 @@ public class ApiCallCounts implements SmartLifecycle {
 		}
 	}
 
-	/** Adds this replica's calls since the last sync to the shared counts and reads back every caller's total. */
-	void sync() {
+	/**
+	 * Adds this replica's calls since the last sync to the shared counts and reads back every caller's total. One sync
+	 * at a time (the timer's, and the last one at shutdown), so no call is sent twice.
+	 */
+	synchronized void sync() {
 		Instant current = windowStart(clock.instant());
 		// a window that has ended limits nothing any more: its calls need not be sent
 		counts.keySet().removeIf(key -> key.windowStart().isBefore(current));
