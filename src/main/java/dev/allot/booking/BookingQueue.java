@@ -98,6 +98,17 @@ public class BookingQueue implements QueuedBookings {
 
 	record Queued(UUID id, UUID tenantId, String tenant, String project, int gpus, Duration duration,
 			Instant earliest, Instant latest, Instant queuedAt, boolean preemptible) {
+
+		/** The first start it may take, none sooner than {@code soonest}. */
+		Instant from(Instant soonest) {
+			return earliest.isAfter(soonest) ? earliest : soonest;
+		}
+
+	}
+
+	/** The soonest start a queued reservation may be booked at: the next whole minute. */
+	private Instant soonest() {
+		return clock.instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
 	}
 
 	private final Bookings bookings;
@@ -267,7 +278,7 @@ public class BookingQueue implements QueuedBookings {
 			// Without this, frees landing during a pass booked the fifth and sixth while the third and fourth waited.
 			List<Queued> noRoom = new ArrayList<>();
 			for (Queued q : ordered(pool.get())) {
-				Instant soonest = clock.instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+				Instant soonest = soonest();
 				if (noRoom.stream().anyMatch(ahead -> needsNoLessThan(q, ahead, soonest))) {
 					continue;
 				}
@@ -298,16 +309,12 @@ public class BookingQueue implements QueuedBookings {
 		if (!q.tenantId().equals(ahead.tenantId()) || (ahead.preemptible() && !q.preemptible())) {
 			return false;
 		}
-		Instant qFrom = q.earliest().isAfter(soonest) ? q.earliest() : soonest;
-		Instant aheadFrom = ahead.earliest().isAfter(soonest) ? ahead.earliest() : soonest;
-		return q.gpus() >= ahead.gpus() && q.duration().compareTo(ahead.duration()) >= 0 && !qFrom.isBefore(aheadFrom)
-				&& !q.latest().isAfter(ahead.latest());
+		return q.gpus() >= ahead.gpus() && q.duration().compareTo(ahead.duration()) >= 0
+				&& !q.from(soonest).isBefore(ahead.from(soonest)) && !q.latest().isAfter(ahead.latest());
 	}
 
 	private Tried tryToBook(Pool pool, Queued q) {
-		Instant now = clock.instant();
-		Instant soonest = now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
-		Instant start = q.earliest().isAfter(soonest) ? q.earliest() : soonest;
+		Instant start = q.from(soonest());
 		if (start.isAfter(q.latest())) {
 			return Tried.NOT_NOW; // expires at the next pass
 		}
@@ -355,12 +362,11 @@ public class BookingQueue implements QueuedBookings {
 
 	/** Expires every queued reservation whose latest start has passed; answers how many. */
 	public int expireDue() {
-		Instant now = clock.instant();
 		List<Due> due = jdbc.sql("""
 				SELECT id, tenant_id, tenant_slug FROM reservation
 				WHERE lifecycle_status = 'QUEUED' AND cancelled_at IS NULL AND queue_latest < ?
 				ORDER BY queue_latest LIMIT 500""")
-			.param(Timestamp.from(now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1))))
+			.param(Timestamp.from(soonest()))
 			.query((rs, n) -> new Due(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3)))
 			.list();
 		int expired = 0;

@@ -177,19 +177,22 @@ public class Bookings {
 			BookingRequest asked, BookingQueue.@Nullable StartWindow queueWithin) {
 		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
 		caller.requireBookingIn(tenantSlug, asked.project());
-		if (idempotencyKey != null) {
-			// a retry is answered from the booking it made before the request is checked again: its window may have
-			// begun since (a pipeline's step retried after it waited for the cluster)
-			Optional<Booked> replay = replay(tenant, idempotencyKey);
-			if (replay.isPresent()) {
-				return replay.get();
+		BookingRequest request = asked.bookedBy(caller);
+		Target target;
+		try {
+			tenant.requireActive();
+			target = target(tenant, request);
+			if (queueWithin != null) {
+				queueWithin.requireHolds(request.window().start());
 			}
 		}
-		tenant.requireActive();
-		BookingRequest request = asked.bookedBy(caller);
-		Target target = target(tenant, request);
-		if (queueWithin != null) {
-			queueWithin.requireHolds(request.window().start());
+		catch (AllotException refused) {
+			// a retry the checks refuse now (its window has begun since: a pipeline's step retried after it waited
+			// for the cluster) is answered from the booking it made; a booking that passes them finds it below
+			if (idempotencyKey == null) {
+				throw refused;
+			}
+			return replay(tenant, idempotencyKey).orElseThrow(() -> refused);
 		}
 		try {
 			return retryingLostRaces(patient -> transactions.execute(status -> {
