@@ -128,8 +128,9 @@ final class JdbcMirror implements AutoCloseable {
 			+ "publication_date, serialized_event, status, completion_attempts, last_resubmission_date) "
 			+ "VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
-	private static final String[] LISTENERS = { "dev.allot.provisioning.lifecycle.ClusterPlanner.on(dev.allot.booking.ReservationConfirmed)",
-			"dev.allot.billing.BookingEvents.on(dev.allot.booking.ReservationConfirmed)" };
+	private static final String[] LISTENERS = {
+			"dev.allot.provisioning.lifecycle.ClusterPlanner.on(dev.allot.booking.events.ReservationConfirmed)",
+			"dev.allot.billing.BookingEvents.on(dev.allot.booking.events.ReservationConfirmed)" };
 
 	private final Fleet fleet;
 
@@ -529,7 +530,7 @@ final class JdbcMirror implements AutoCloseable {
 				+ Settings.POOLS[r.pool()] + "\",\"gpus\":" + r.gpus() + ",\"startsAt\":\"" + r.start() + "\",\"endsAt\":\""
 				+ r.end() + "\",\"nodes\":" + hosts.stream().map(h -> "\"" + h + "\"").toList() + "}";
 		for (String listener : LISTENERS) {
-			update(c, PUBLICATION, UUID.randomUUID(), "dev.allot.booking.ReservationConfirmed", listener,
+			update(c, PUBLICATION, UUID.randomUUID(), "dev.allot.booking.events.ReservationConfirmed", listener,
 					Timestamp.from(now), event, "PUBLISHED", 1, null);
 		}
 		return "booked";

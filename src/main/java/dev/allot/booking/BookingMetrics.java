@@ -2,6 +2,9 @@ package dev.allot.booking;
 
 import java.time.Duration;
 
+import dev.allot.booking.events.ReservationCancelled;
+import dev.allot.booking.events.ReservationConfirmed;
+import dev.allot.booking.events.ReservationExtended;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.context.event.EventListener;

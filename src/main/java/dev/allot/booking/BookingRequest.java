@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.InvalidInputException.FieldError;

@@ -16,6 +16,25 @@ import java.util.function.Function;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.booking.allocation.Allocations;
+import dev.allot.booking.approval.Approvals;
+import dev.allot.booking.calendar.Capacity;
+import dev.allot.booking.calendar.CapacityCalendar;
+import dev.allot.booking.calendar.Lending;
+import dev.allot.booking.events.ReservationCancelled;
+import dev.allot.booking.events.ReservationConfirmed;
+import dev.allot.booking.events.ReservationDequeued;
+import dev.allot.booking.events.ReservationExtended;
+import dev.allot.booking.events.ReservationQueued;
+import dev.allot.booking.queue.BookingQueue;
+import dev.allot.booking.sharing.Reclaiming;
+import dev.allot.booking.sharing.Repacking;
+import dev.allot.booking.spec.ClusterChoices;
+import dev.allot.booking.spec.Labels;
+import dev.allot.booking.spec.OrchestratorCheck;
+import dev.allot.booking.spec.SshPublicKeys;
+import dev.allot.booking.store.Reservations;
+import dev.allot.booking.volumes.StoredVolumes;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.NodeMemory;
 import dev.allot.inventory.Pool;
@@ -280,7 +299,7 @@ public class Bookings {
 					decision, List.of(), 0, now, request.labels()).queued(now);
 			reservations.insert(queued, new Reservations.Keys(tenant.id(), target.project().id(), target.pool().id()),
 					key);
-			reservations.queue(queued, within, caller.subject());
+			reservations.queue(queued, within.earliest(), within.latest(), caller.subject());
 			audit.record(AuditRecord.created(queued.tenant(), "reservation", queued.id().toString(), queued));
 			events.publishEvent(new ReservationQueued(queued.id(), queued.tenant(), queued.project(), queued.pool(),
 					queued.gpus(), request.window().duration(), within.earliest(), within.latest(), now));
@@ -293,7 +312,7 @@ public class Bookings {
 	 * booking (its quota checks, reclaiming for a guarantee): the reservation becomes {@code CONFIRMED} (or waits for
 	 * approval). Empty when it is no longer queued (booked or cancelled meanwhile); a refusal when it does not fit.
 	 */
-	Optional<Reservation> bookQueued(Tenant tenant, UUID id, TimeWindow window) {
+	public Optional<Reservation> bookQueued(Tenant tenant, UUID id, TimeWindow window) {
 		Reservations.Stored found = reservations.find(tenant.id(), id).orElse(null);
 		if (found == null || found.reservation().stage() != ReservationStatus.QUEUED) {
 			return Optional.empty();
@@ -463,7 +482,7 @@ public class Bookings {
 					null, clock.instant()));
 		}
 		volumes.book(reservation, target.tenant().id());
-		List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
+		List<Allocations.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
 		allocate(() -> allocations.allocate(id, pool.id(), nodeIds, window));
 		calendar.taken(pool.id(), gaps, window);
 		if (quotas.needsApproval(tenantId, pool.gpuType(), window, request.gpus(), decision)) {
@@ -632,7 +651,7 @@ public class Bookings {
 			lending.requireRoomBeyondHeld(tenant.id(), pool.gpuType(), extension, before.gpus(), decision);
 			lending.requireGuaranteeHeadroom(tenant.id(), pool.gpuType(), extension, before.gpus(), decision,
 					before.preemptible());
-			List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(nodeIds, extension);
+			List<Allocations.Gap> gaps = allocations.takeFromGaps(nodeIds, extension);
 			allocate(() -> allocations.extendTo(id, before.endsAt(), newEnd));
 			calendar.taken(stored.poolId(), gaps, extension);
 			Reservation after = before.extendTo(newEnd, decision, now);

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.allot.booking.store.ReservationStages;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;

@@ -9,6 +9,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.allot.booking.queue.BookingQueue;
+import dev.allot.booking.spec.ClusterSpec;
+import dev.allot.booking.spec.Labels;
+import dev.allot.booking.store.ReservationStages;
 import dev.allot.quota.QuotaDecision;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
@@ -19,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * A tenant's hold on whole nodes of a pool for a window, and the rules of changing it. {@code version} is its ETag.
  * {@code progress} is its lifecycle stage as read ({@link ReservationStages}): a stored fact (failed, preempted) or
  * what its cluster says; {@code null} while nothing has happened to it. {@code labels} tag it for its tenant (a
- * pipeline, a commit, a kind of workload: {@link Labels}), to filter its lists and group its usage by.
+ * pipeline, a commit, a kind of workload: {@link Labels}), to filter its lists and group its usage by. The
+ * transitions below are public for booking's rooms (sharing, approval, queue): each answers the changed reservation,
+ * which only booking stores.
  */
 public record Reservation(UUID id, String tenant, String project, String pool, String gpuType, int gpus,
 		Instant startsAt, Instant endsAt, @Nullable Instant cancelledAt, boolean preemptible, ClusterSpec cluster,
@@ -27,7 +33,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		Map<String, String> labels) {
 
 	/** The same reservation on another node instead of {@code failed} (a node replaced after failing its checks). */
-	Reservation replacingNode(String failed, String replacement) {
+	public Reservation replacingNode(String failed, String replacement) {
 		if (!nodes.contains(failed) || nodes.contains(replacement)) {
 			throw new IllegalArgumentException(failed + " cannot be replaced by " + replacement + " in " + nodes);
 		}
@@ -79,7 +85,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 	}
 
 	/** The stage transitions are decided on, whatever the clock says. */
-	ReservationStatus stage() {
+	public ReservationStatus stage() {
 		if (cancelledAt != null) {
 			return ReservationStatus.CANCELLED;
 		}
@@ -111,7 +117,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 	 * Reclaimed for a guaranteed booking: only a preemptible reservation that has not ended. Final: the stages its
 	 * cluster's teardown reports later leave it {@code PREEMPTED}.
 	 */
-	Reservation markPreempted(String reason, Instant now) {
+	public Reservation markPreempted(String reason, Instant now) {
 		if (!preemptible) {
 			throw new IllegalStateException("Reservation " + id + " is not preemptible");
 		}
@@ -127,14 +133,14 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 	}
 
 	/** Approved: {@code CONFIRMED} from now on, provisioned and billed as any booking. Only a pending one. */
-	Reservation approved(Instant now) {
+	public Reservation approved(Instant now) {
 		requirePending(now);
 		return new Reservation(id, tenant, project, pool, gpuType, gpus, startsAt, endsAt, cancelledAt, preemptible,
 				cluster, quote, nodes, version + 1, createdAt, null, labels);
 	}
 
 	/** Denied ({@code DENIED}) or undecided in time ({@code EXPIRED}), with why. Only a pending one. */
-	Reservation decidedAgainst(ReservationStatus outcome, String reason, Instant now) {
+	public Reservation decidedAgainst(ReservationStatus outcome, String reason, Instant now) {
 		requirePending(now);
 		return moveTo(outcome, reason, now, ReservationStatus.PENDING_APPROVAL);
 	}
@@ -155,7 +161,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 	}
 
 	/** Its latest start passed before capacity freed: {@code EXPIRED}, having held nothing. */
-	Reservation expiredInQueue(String reason, Instant now) {
+	public Reservation expiredInQueue(String reason, Instant now) {
 		return moveTo(ReservationStatus.EXPIRED, reason, now, ReservationStatus.QUEUED);
 	}
 

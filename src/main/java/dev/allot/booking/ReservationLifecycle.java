@@ -10,6 +10,11 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.booking.allocation.Allocations;
+import dev.allot.booking.allocation.HotSpares;
+import dev.allot.booking.calendar.CapacityCalendar;
+import dev.allot.booking.events.ReservationFailed;
+import dev.allot.booking.store.Reservations;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.TimeWindow;
@@ -173,7 +178,7 @@ public class ReservationLifecycle {
 			allocations.lockNodes(List.of(failedId));
 			allocations.release(id, failedId, from);
 			calendar.returned(stored.poolId(), allocations.returnToGaps(List.of(failedId), stored.poolId(), rest), rest);
-			List<CapacityCalendar.Gap> gaps = allocations.takeFromGaps(List.of(replacement.nodeId()), rest);
+			List<Allocations.Gap> gaps = allocations.takeFromGaps(List.of(replacement.nodeId()), rest);
 			allocations.allocate(id, stored.poolId(), List.of(replacement.nodeId()), rest);
 			calendar.taken(stored.poolId(), gaps, rest);
 			Reservation after = before.replacingNode(failed, replacement.hostname());

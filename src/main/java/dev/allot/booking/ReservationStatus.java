@@ -1,5 +1,8 @@
 package dev.allot.booking;
 
+import dev.allot.booking.queue.BookingQueue;
+import dev.allot.booking.store.ReservationStages;
+
 /**
  * Where a reservation is in its lifecycle (docs/architecture.md): {@code CONFIRMED} → {@code PROVISIONING} (a lead
  * time before its start) → {@code ACTIVE} (its cluster is ready) → {@code ENDING} (being torn down) →

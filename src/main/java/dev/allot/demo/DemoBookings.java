@@ -10,7 +10,7 @@ import java.util.Set;
 
 import dev.allot.booking.BookingRequest;
 import dev.allot.booking.Bookings;
-import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.booking.Reservation;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.TimeWindow;

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 
 /** A reservation's cluster passed its checks and was handed over: metering of the reservation may start. */
 public record ClusterReady(UUID reservationId, String tenant, String project, String pool, Orchestrator orchestrator,

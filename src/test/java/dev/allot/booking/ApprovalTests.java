@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import dev.allot.booking.approval.Approvals;
 import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;

@@ -11,12 +11,12 @@ import dev.allot.support.Api;
 import dev.allot.support.FleetTest;
 
 /** A pool of 8-GPU nodes, and a tenant with a project, a quota on the pool's GPU type and a MEMBER token. */
-abstract class BookingFixture extends FleetTest {
+public abstract class BookingFixture extends FleetTest {
 
-	record Setup(String tenant, String gpuType, String pool, String token, List<String> nodes) {
+	protected record Setup(String tenant, String gpuType, String pool, String token, List<String> nodes) {
 	}
 
-	Setup setup(int nodes, int guaranteed, int max, boolean burst) {
+	protected Setup setup(int nodes, int guaranteed, int max, boolean burst) {
 		String type = newGpuType();
 		setRateCard(type);
 		String pool = newPool(type, 8);
@@ -24,7 +24,7 @@ abstract class BookingFixture extends FleetTest {
 		return tenantOn(type, pool, hostnames, guaranteed, max, burst);
 	}
 
-	Setup tenantOn(String type, String pool, List<String> nodes, int guaranteed, int max, boolean burst) {
+	protected Setup tenantOn(String type, String pool, List<String> nodes, int guaranteed, int max, boolean burst) {
 		String tenant = newTenant();
 		newProject(tenant, "training");
 		setQuota(tenant, type, guaranteed, max, burst);
@@ -32,17 +32,17 @@ abstract class BookingFixture extends FleetTest {
 	}
 
 	/** Replaces the tenant's quota on its GPU type with one of this priority class. */
-	void prioritize(Setup s, int guaranteed, int max, String priority) {
+	protected void prioritize(Setup s, int guaranteed, int max, String priority) {
 		Map<String, Object> policy = policy(s.gpuType(), guaranteed, max, false);
 		policy.put("priority", priority);
 		setQuota(s.tenant(), policy);
 	}
 
-	static Instant hour(int hoursFromNow) {
+	protected static Instant hour(int hoursFromNow) {
 		return Instant.now().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(hoursFromNow));
 	}
 
-	static Map<String, Object> body(Setup s, int gpus, Instant start, Instant end) {
+	protected static Map<String, Object> body(Setup s, int gpus, Instant start, Instant end) {
 		Map<String, Object> body = new HashMap<>();
 		body.put("project", "training");
 		body.put("pool", s.pool());
@@ -54,29 +54,29 @@ abstract class BookingFixture extends FleetTest {
 		return body;
 	}
 
-	Api.Response book(Setup s, Map<String, Object> body, String... headers) {
+	protected Api.Response book(Setup s, Map<String, Object> body, String... headers) {
 		return api.post("/api/v1/tenants/" + s.tenant() + "/reservations", s.token(), body, headers);
 	}
 
-	Api.Response book(Setup s, int gpus, Instant start, Instant end) {
+	protected Api.Response book(Setup s, int gpus, Instant start, Instant end) {
 		return book(s, body(s, gpus, start, end));
 	}
 
 	/** The id of a booking that must have been made. */
-	static String createdId(Api.Response booked) {
+	protected static String createdId(Api.Response booked) {
 		org.assertj.core.api.Assertions.assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
 		return booked.json().get("id").asString();
 	}
 
-	String path(Setup s, String id) {
+	protected String path(Setup s, String id) {
 		return "/api/v1/tenants/" + s.tenant() + "/reservations/" + id;
 	}
 
-	long reservationsOf(String tenant) {
+	protected long reservationsOf(String tenant) {
 		return jdbc.sql("SELECT count(*) FROM reservation WHERE tenant_slug = ?").param(tenant).query(Long.class).single();
 	}
 
-	long writesOf(String tenant) {
+	protected long writesOf(String tenant) {
 		return jdbc.sql("""
 				SELECT (SELECT count(*) FROM reservation WHERE tenant_slug = :t)
 				     + (SELECT count(*) FROM quota_usage u JOIN tenant t ON t.id = u.tenant_id WHERE t.slug = :t)

@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.allot.booking.events.ReservationCancelled;
+import dev.allot.booking.events.ReservationConfirmed;
+import dev.allot.booking.events.ReservationExtended;
 import dev.allot.support.Api;
 import dev.allot.support.RecordedEvents;
 import org.junit.jupiter.api.Test;

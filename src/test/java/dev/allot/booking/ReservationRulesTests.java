@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.quota.QuotaDecision;
 import dev.allot.shared.AllotException;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.booking.events.RetainedVolumeDeleted;
+import dev.allot.booking.volumes.StoredVolume;
+import dev.allot.booking.volumes.StoredVolumes;
 import dev.allot.support.Api;
 import dev.allot.support.RecordedEvents;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.booking.ReservationFailed;
+import dev.allot.booking.events.ReservationFailed;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverTimeoutException;
 import dev.allot.provisioning.driver.fake.FakeDriver;

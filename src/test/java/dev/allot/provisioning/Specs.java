@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.lifecycle.Cluster;
 

@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.allot.booking.ReservationAwaitsApproval;
-import dev.allot.booking.ReservationDecided;
+import dev.allot.booking.events.ReservationAwaitsApproval;
+import dev.allot.booking.events.ReservationDecided;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;

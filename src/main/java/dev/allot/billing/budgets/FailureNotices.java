@@ -3,7 +3,7 @@ package dev.allot.billing.budgets;
 import java.time.Clock;
 import java.util.Map;
 
-import dev.allot.booking.ReservationFailed;
+import dev.allot.booking.events.ReservationFailed;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;

@@ -3,7 +3,7 @@ package dev.allot.billing.budgets;
 import java.time.Clock;
 import java.util.Map;
 
-import dev.allot.booking.ReservationPreempted;
+import dev.allot.booking.events.ReservationPreempted;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;

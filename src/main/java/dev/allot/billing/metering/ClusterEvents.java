@@ -1,6 +1,6 @@
 package dev.allot.billing.metering;
 
-import dev.allot.booking.ReservationFailed;
+import dev.allot.booking.events.ReservationFailed;
 import dev.allot.provisioning.ClusterReady;
 
 import org.springframework.modulith.events.ApplicationModuleListener;

@@ -129,7 +129,7 @@ public class UsageReports {
 				if (key.contains("=")) {
 					throw InvalidInputException.of("groupBy", "label:<key> names a label key, without a value");
 				}
-				dev.allot.booking.Labels.Filter.parse(key);
+				dev.allot.booking.spec.Labels.Filter.parse(key);
 			}
 			else if (!DIMENSIONS.containsKey(g) && !TIME_UNITS.contains(g)) {
 				throw InvalidInputException.of("groupBy", "unknown grouping " + g

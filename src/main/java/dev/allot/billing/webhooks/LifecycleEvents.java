@@ -3,12 +3,12 @@ package dev.allot.billing.webhooks;
 import java.time.Clock;
 import java.util.Map;
 
-import dev.allot.booking.ReservationAwaitsApproval;
-import dev.allot.booking.ReservationDecided;
-import dev.allot.booking.ReservationDequeued;
-import dev.allot.booking.ReservationFailed;
-import dev.allot.booking.ReservationPreempted;
-import dev.allot.booking.ReservationQueued;
+import dev.allot.booking.events.ReservationAwaitsApproval;
+import dev.allot.booking.events.ReservationDecided;
+import dev.allot.booking.events.ReservationDequeued;
+import dev.allot.booking.events.ReservationFailed;
+import dev.allot.booking.events.ReservationPreempted;
+import dev.allot.booking.events.ReservationQueued;
 import dev.allot.provisioning.ClusterReady;
 import dev.allot.provisioning.ClusterTornDown;
 

@@ -19,7 +19,7 @@ import com.github.kagkarlsson.scheduler.task.Task;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.billing.budgets.WebhookSecrets;
-import dev.allot.booking.ReservationConfirmed;
+import dev.allot.booking.events.ReservationConfirmed;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;

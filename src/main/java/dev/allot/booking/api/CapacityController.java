@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import dev.allot.booking.Capacity;
-import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.calendar.Capacity;
+import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.booking.api.ReservationBodies.QuoteBody;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;

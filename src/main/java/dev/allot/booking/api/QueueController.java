@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.booking.BookingQueue;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.quota.Priority;
 import dev.allot.shared.security.Caller;
 

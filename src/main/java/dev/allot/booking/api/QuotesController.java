@@ -5,6 +5,7 @@ import java.util.Map;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.api.ReservationBodies.QuoteBody;
 import dev.allot.booking.api.ReservationBodies.ReservationRequest;
+import dev.allot.booking.calendar.Capacity;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.Valid;
 import org.jspecify.annotations.Nullable;

@@ -7,13 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.allot.booking.BookingQueue;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.BookingRequest;
-import dev.allot.booking.ClusterSpec;
-import dev.allot.booking.Labels;
+import dev.allot.booking.spec.ClusterSpec;
+import dev.allot.booking.spec.Labels;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
-import dev.allot.booking.SshPublicKeys;
+import dev.allot.booking.spec.SshPublicKeys;
 import dev.allot.quota.QuotaDecision;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
@@ -31,7 +31,7 @@ final class ReservationBodies {
 
 	/**
 	 * An OpenSSH public key line: a known key type, its base64 blob, and an optional comment without control
-	 * characters. The first gate; booking then checks the blob itself ({@link dev.allot.booking.SshPublicKeys}).
+	 * characters. The first gate; booking then checks the blob itself ({@link dev.allot.booking.spec.SshPublicKeys}).
 	 */
 	static final String SSH_PUBLIC_KEY = "^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\\.com"
 			+ "|sk-ecdsa-sha2-nistp256@openssh\\.com) AAAA[A-Za-z0-9+/]+={0,3}( [^\\x00-\\x1F\\x7F]{0,200})?$";

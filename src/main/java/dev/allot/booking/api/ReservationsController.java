@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.allot.booking.Approvals;
-import dev.allot.booking.BookingQueue;
+import dev.allot.booking.approval.Approvals;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.Bookings;
-import dev.allot.booking.Labels;
+import dev.allot.booking.spec.Labels;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.booking.api.ReservationBodies.ExtendRequest;

@@ -3,8 +3,8 @@ package dev.allot.booking.api;
 import java.time.Instant;
 import java.util.UUID;
 
-import dev.allot.booking.StoredVolume;
-import dev.allot.booking.StoredVolumes;
+import dev.allot.booking.volumes.StoredVolume;
+import dev.allot.booking.volumes.StoredVolumes;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;

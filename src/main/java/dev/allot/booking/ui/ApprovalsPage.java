@@ -2,7 +2,7 @@ package dev.allot.booking.ui;
 
 import java.util.UUID;
 
-import dev.allot.booking.Approvals;
+import dev.allot.booking.approval.Approvals;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;

@@ -9,9 +9,9 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.allot.booking.BookingQueue;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.BookingRequest;
-import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.web.FormErrors;

@@ -8,9 +8,9 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.allot.booking.BookingRequest;
-import dev.allot.booking.BookingQueue;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.Bookings;
-import dev.allot.booking.Capacity;
+import dev.allot.booking.calendar.Capacity;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Pool;
 import dev.allot.quota.QuotaExceededException;

@@ -2,9 +2,9 @@ package dev.allot.booking.ui;
 
 import java.util.UUID;
 
-import dev.allot.booking.ReservationCancelled;
-import dev.allot.booking.ReservationConfirmed;
-import dev.allot.booking.ReservationExtended;
+import dev.allot.booking.events.ReservationCancelled;
+import dev.allot.booking.events.ReservationConfirmed;
+import dev.allot.booking.events.ReservationExtended;
 import dev.allot.inventory.NodeAdded;
 import dev.allot.inventory.NodeStateChanged;
 
@@ -40,7 +40,7 @@ class CapacityNotifier {
 	}
 
 	@EventListener
-	void on(dev.allot.booking.ReservationPreempted preempted) {
+	void on(dev.allot.booking.events.ReservationPreempted preempted) {
 		notify(preempted.pool());
 	}
 

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import dev.allot.booking.Bookings;
-import dev.allot.booking.Capacity;
+import dev.allot.booking.calendar.Capacity;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.security.Caller;

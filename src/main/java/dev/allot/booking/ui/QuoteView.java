@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.allot.booking.Bookings;
-import dev.allot.booking.Capacity;
+import dev.allot.booking.calendar.Capacity;
 import dev.allot.quota.QuotaDecision;
 import org.jspecify.annotations.Nullable;
 

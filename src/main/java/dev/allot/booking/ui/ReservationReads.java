@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.booking.ReservationStages;
+import dev.allot.booking.store.ReservationStages;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;

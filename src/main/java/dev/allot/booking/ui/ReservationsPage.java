@@ -7,7 +7,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.booking.BookingQueue;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;

@@ -3,7 +3,7 @@ package dev.allot.booking.ui;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.allot.booking.SshPublicKeys;
+import dev.allot.booking.spec.SshPublicKeys;
 
 /**
  * SSH public keys as pasted from {@code ~/.ssh/*.pub}, one per line: the type, the base64 key whose first field

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.provisioning.health.NodeHealth;
 import dev.allot.provisioning.lifecycle.ClusterState;

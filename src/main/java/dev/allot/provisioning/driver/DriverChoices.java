@@ -2,8 +2,8 @@ package dev.allot.provisioning.driver;
 
 import java.util.List;
 
-import dev.allot.booking.ClusterChoices;
-import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.spec.ClusterChoices;
+import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.provisioning.driver.DriverProperties.DriverKind;
 import dev.allot.shared.InvalidInputException;
 

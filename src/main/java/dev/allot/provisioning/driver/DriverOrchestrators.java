@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
-import dev.allot.booking.PoolOrchestrators;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.PoolOrchestrators;
 import dev.allot.provisioning.driver.DriverProperties.DriverKind;
 
 import org.springframework.stereotype.Component;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.health.NodeHealth;

@@ -2,7 +2,7 @@ package dev.allot.provisioning.lifecycle;
 
 import java.util.List;
 
-import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.booking.Reservation;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 

@@ -4,10 +4,10 @@ import java.time.Clock;
 import java.time.Instant;
 
 import dev.allot.booking.Reservation;
-import dev.allot.booking.ReservationCancelled;
-import dev.allot.booking.ReservationPreempted;
-import dev.allot.booking.ReservationConfirmed;
-import dev.allot.booking.ReservationExtended;
+import dev.allot.booking.events.ReservationCancelled;
+import dev.allot.booking.events.ReservationPreempted;
+import dev.allot.booking.events.ReservationConfirmed;
+import dev.allot.booking.events.ReservationExtended;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.shared.UtcText;

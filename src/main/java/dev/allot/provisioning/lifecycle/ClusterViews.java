@@ -8,7 +8,7 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Bookings;
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.provisioning.driver.ClusterAccess;

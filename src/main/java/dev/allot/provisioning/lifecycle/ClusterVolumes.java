@@ -3,8 +3,8 @@ package dev.allot.provisioning.lifecycle;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.booking.StoredVolume;
-import dev.allot.booking.StoredVolumes;
+import dev.allot.booking.volumes.StoredVolume;
+import dev.allot.booking.volumes.StoredVolumes;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.ProvisionedVolume;

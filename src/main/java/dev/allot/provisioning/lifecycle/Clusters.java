@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.health.NodeHealth;
 import org.jspecify.annotations.Nullable;

@@ -3,9 +3,9 @@ package dev.allot.provisioning.volumes;
 import java.util.List;
 import java.util.OptionalLong;
 
-import dev.allot.booking.RetainedVolumeDeleted;
-import dev.allot.booking.StoredVolume;
-import dev.allot.booking.StoredVolumes;
+import dev.allot.booking.events.RetainedVolumeDeleted;
+import dev.allot.booking.volumes.StoredVolume;
+import dev.allot.booking.volumes.StoredVolumes;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.ClusterRef;

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.allot.booking.BookingRequest;
-import dev.allot.booking.ClusterSpec;
+import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.web.FormErrors;
 import org.junit.jupiter.api.Test;

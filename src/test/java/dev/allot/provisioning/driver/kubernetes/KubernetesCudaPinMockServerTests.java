@@ -3,7 +3,7 @@ package dev.allot.provisioning.driver.kubernetes;
 import java.time.Duration;
 import java.util.List;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterBlueprint;

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.ClusterAccess;
 import dev.allot.provisioning.driver.ClusterBlueprint;
@@ -40,7 +40,7 @@ class KubernetesDriverRealClusterTests {
 			String nodeName = System.getenv().getOrDefault("ALLOT_TEST_K8S_NODE",
 					admin.nodes().list().getItems().getFirst().getMetadata().getName());
 			Node before = admin.nodes().withName(nodeName).get();
-			ClusterBlueprint spec = Specs.spec(dev.allot.booking.ClusterSpec.Orchestrator.KUBERNETES, List.of(nodeName),
+			ClusterBlueprint spec = Specs.spec(Orchestrator.KUBERNETES, List.of(nodeName),
 					java.time.Instant.now(), List.of());
 			try {
 				ClusterAccess.Kubernetes access = (ClusterAccess.Kubernetes) driver.provision(spec).access();

@@ -116,7 +116,8 @@ class KubernetesSharedMemoryMockServerTests {
 	@Test
 	void aCheckJobInTheReservationsNamespaceOnTheMockServerMountsTheBookedShmSoThePolicyAdmitsIt()
 			throws InterruptedException {
-		ClusterBlueprint spec = Specs.spec(dev.allot.booking.ClusterSpec.Orchestrator.KUBERNETES, List.of("gpu-001"),
+		ClusterBlueprint spec = Specs.spec(dev.allot.booking.spec.ClusterSpec.Orchestrator.KUBERNETES,
+				List.of("gpu-001"),
 				java.time.Instant.now().minus(java.time.Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.HOURS),
 				List.of());
 		driver.provision(spec);

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterBlueprint;

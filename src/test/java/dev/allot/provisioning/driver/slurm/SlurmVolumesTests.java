@@ -10,7 +10,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.booking.ClusterSpec.Orchestrator;
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.DriverFailedException;

@@ -1,8 +1,0 @@
-package dev.allot.booking;
-
-import java.time.Instant;
-import java.util.UUID;
-
-/** A reservation cancelled; its nodes are free again from {@code freedFrom} on. */
-public record ReservationCancelled(UUID reservationId, String tenant, Instant cancelledAt, Instant freedFrom) {
-}

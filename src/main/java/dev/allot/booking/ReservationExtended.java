@@ -1,8 +1,0 @@
-package dev.allot.booking;
-
-import java.time.Instant;
-import java.util.UUID;
-
-/** A reservation kept its nodes for longer. */
-public record ReservationExtended(UUID reservationId, String tenant, Instant previousEndsAt, Instant endsAt) {
-}

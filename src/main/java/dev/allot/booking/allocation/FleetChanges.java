@@ -1,0 +1,53 @@
+package dev.allot.booking.allocation;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import dev.allot.booking.store.Reservations;
+import dev.allot.inventory.NodeAdded;
+import dev.allot.inventory.NodeCommitments;
+
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * Booking's side of fleet changes: a new node is free forever (and may become a hot spare), and quarantine asks
+ * what holds a node.
+ */
+@Component
+class FleetChanges implements NodeCommitments {
+
+	private final JdbcClient jdbc;
+
+	private final Reservations reservations;
+
+	private final HotSpares spares;
+
+	FleetChanges(JdbcClient jdbc, Reservations reservations, HotSpares spares) {
+		this.jdbc = jdbc;
+		this.reservations = reservations;
+		this.spares = spares;
+	}
+
+	/** Synchronous, in the transaction that adds the node: the node and its free time commit together. */
+	@EventListener
+	void on(NodeAdded added) {
+		jdbc.sql("INSERT INTO free_gap (node_id, pool_id, during) VALUES (?, ?, tstzrange(NULL, NULL))")
+			.params(added.nodeId(), added.poolId())
+			.update();
+		spares.replenish(added.poolId());
+	}
+
+	@Override
+	public List<Commitment> onNodeFrom(long nodeId, Instant from) {
+		return reservations.onNodeFrom(nodeId, from);
+	}
+
+	@Override
+	public List<Commitment> inPoolFrom(UUID poolId, Instant from) {
+		return reservations.inPoolFrom(poolId, from);
+	}
+
+}
