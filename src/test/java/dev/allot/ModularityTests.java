@@ -11,6 +11,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import org.springframework.modulith.core.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
@@ -19,6 +20,7 @@ import org.springframework.scheduling.annotation.Async;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertAll;
 
 class ModularityTests {
 
@@ -107,6 +109,23 @@ class ModularityTests {
 			.orShould().callMethod("dev.allot.provisioning.lifecycle.Clusters", "moved",
 					"dev.allot.provisioning.lifecycle.Cluster", "dev.allot.provisioning.lifecycle.Cluster")
 			.check(classes);
+	}
+
+	/**
+	 * Issue 32: inside a module, the sub-packages depend on each other one way only. Each direct sub-package (with
+	 * its own sub-packages) is a slice; the module's root, its front door, is none. Every module Modulith finds is
+	 * checked, so a new one is too.
+	 */
+	@Test
+	void noPackageCyclesInsideAnyModule() {
+		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages("dev.allot");
+		assertAll(modules.stream().<Executable>map(module -> () -> SlicesRuleDefinition.slices()
+			.matching(module.getBasePackage().getName() + ".(*)..")
+			.namingSlices(module.getName() + ".$1")
+			.should().beFreeOfCycles()
+			.allowEmptyShould(true) // a module without sub-packages
+			.check(classes)));
 	}
 
 	@Test

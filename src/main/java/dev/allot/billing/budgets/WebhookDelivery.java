@@ -14,7 +14,7 @@ import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
-import dev.allot.billing.metering.BillingProperties;
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.shared.outbound.OutboundHttp;
 import org.jspecify.annotations.Nullable;
 

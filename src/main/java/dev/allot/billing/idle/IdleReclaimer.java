@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.allot.billing.budgets.Notifications;
-import dev.allot.billing.metering.BillingProperties;
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.booking.Bookings;
 import dev.allot.shared.AllotException;
 import org.jspecify.annotations.Nullable;

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.billing.budgets.Budgets;
-import dev.allot.billing.metering.BillingProperties;
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.CursorPage;
 import dev.allot.shared.InvalidInputException;

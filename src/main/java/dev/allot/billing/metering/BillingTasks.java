@@ -6,6 +6,7 @@ import java.time.Duration;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.billing.ledger.Ledger;
 
 import org.springframework.context.annotation.Bean;

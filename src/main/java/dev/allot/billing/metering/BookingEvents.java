@@ -6,6 +6,7 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.billing.ledger.Account;
 import dev.allot.billing.ledger.Charge;
 import dev.allot.billing.ledger.Ledger;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.billing.ledger.Charge;
 import dev.allot.billing.ledger.Ledger;
 import dev.allot.billing.ledger.Posting;

@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.billing.ledger.Account;
 import dev.allot.billing.ledger.Charge;
 import dev.allot.billing.ledger.Ledger;

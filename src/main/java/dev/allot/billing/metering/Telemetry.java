@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.allot.billing.budgets.Notifications;
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.inventory.Inventory;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;

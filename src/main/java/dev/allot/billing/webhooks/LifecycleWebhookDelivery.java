@@ -7,7 +7,7 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import dev.allot.billing.budgets.WebhookDelivery;
-import dev.allot.billing.metering.BillingProperties;
+import dev.allot.billing.config.BillingProperties;
 import dev.allot.shared.outbound.OutboundHttp;
 
 import org.springframework.context.annotation.Bean;

@@ -10,10 +10,10 @@ import java.util.UUID;
 
 import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.booking.ReservationStatus;
-import dev.allot.provisioning.health.NodeHealth;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.ClusterViews;
 import dev.allot.provisioning.lifecycle.ClusterViews.ClusterView;
+import dev.allot.provisioning.lifecycle.NodeHealth;
 import dev.allot.provisioning.lifecycle.TimelineEntry;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;

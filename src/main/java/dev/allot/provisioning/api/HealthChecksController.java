@@ -3,8 +3,8 @@ package dev.allot.provisioning.api;
 import java.net.URI;
 import java.util.UUID;
 
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheck;
-import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthChecks;
 import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.security.Caller;

@@ -2,8 +2,6 @@ package dev.allot.provisioning.driver;
 
 import java.util.List;
 
-import dev.allot.provisioning.health.HealthCheckResult;
-import dev.allot.provisioning.lifecycle.Failures;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -8,7 +8,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.shared.Slugs;
 import org.jspecify.annotations.Nullable;
 

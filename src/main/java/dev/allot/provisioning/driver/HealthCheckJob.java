@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-import dev.allot.provisioning.health.HealthCheckKind;
-
 /**
  * One check to run on one node of a cluster, as a job of the infrastructure pinned to that node.
  *

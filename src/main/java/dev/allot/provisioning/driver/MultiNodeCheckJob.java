@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-import dev.allot.provisioning.health.HealthCheckKind;
-
 /**
  * One check run as a single job across several nodes of a cluster, one task per node (nccl-tests'
  * {@code all_reduce_perf} built with MPI: the ranks of all nodes reduce together, and the first prints the table).

@@ -12,14 +12,17 @@ import java.util.stream.Collectors;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.provisioning.NodeDegradationEnded;
+import dev.allot.provisioning.checks.ClusterAllReduce;
+import dev.allot.provisioning.checks.NodeChecks;
+import dev.allot.provisioning.checks.Verdict;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
-import dev.allot.provisioning.health.checks.Verdict;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.NodeHealth;
 import dev.allot.provisioning.lifecycle.Timeline;
 import org.jspecify.annotations.Nullable;
 
@@ -35,8 +38,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Component
 public class HealthCheckRuns {
-
-	public static final String DEGRADED_BY_CHECK = "A health check failed on ";
 
 	private final HealthCheckStore store;
 

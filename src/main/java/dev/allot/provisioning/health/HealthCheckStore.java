@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.shared.IdempotencyKey;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;

@@ -9,6 +9,7 @@ import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Bookings;
 import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterState;

@@ -6,9 +6,10 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.UUID;
 
-import dev.allot.provisioning.health.checks.DcgmDiagOutput;
-import dev.allot.provisioning.health.checks.NvidiaSmiOutput;
-import dev.allot.provisioning.health.checks.Verdict;
+import dev.allot.provisioning.checks.DcgmDiagOutput;
+import dev.allot.provisioning.checks.NvidiaSmiOutput;
+import dev.allot.provisioning.checks.Verdict;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.Clusters;
 import dev.allot.shared.AllotException;

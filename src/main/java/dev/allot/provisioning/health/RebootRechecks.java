@@ -9,13 +9,17 @@ import java.util.UUID;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.provisioning.NodeDegradationEnded;
+import dev.allot.provisioning.checks.HealthProperties;
+import dev.allot.provisioning.checks.NodeChecks;
+import dev.allot.provisioning.checks.Verdict;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDrivers;
-import dev.allot.provisioning.health.checks.Verdict;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.NodeHealth;
 import dev.allot.provisioning.lifecycle.Timeline;
 import org.jspecify.annotations.Nullable;
 

@@ -19,16 +19,20 @@ import dev.allot.inventory.NodeCommitments;
 import dev.allot.provisioning.NodeDegradationEnded;
 import dev.allot.provisioning.NodeDegraded;
 import dev.allot.provisioning.NodeNotReplaced;
+import dev.allot.provisioning.checks.HealthProperties;
+import dev.allot.provisioning.checks.NodeChecks;
+import dev.allot.provisioning.checks.Verdict;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
-import dev.allot.provisioning.health.checks.Verdict;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterReconciler;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.SwappedOutNodes;
 import dev.allot.provisioning.lifecycle.Timeline;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
@@ -56,7 +60,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * </ol>
  */
 @Component
-public class Remediation {
+public class Remediation implements SwappedOutNodes {
 
 	private static final Logger log = LoggerFactory.getLogger(Remediation.class);
 
@@ -150,11 +154,11 @@ public class Remediation {
 	 * next cluster's acceptance checks it again, and a second failure within the cooldown quarantines it; a
 	 * quarantine also moves the other reservations holding it.
 	 */
-	public Action swappedOut(Cluster cluster, String node, Verdict.Fault fault, String why) {
-		if (fault == Verdict.Fault.NONE) {
-			return Action.NONE;
+	@Override
+	public void swappedOut(Cluster cluster, String node, Verdict.Fault fault, String why) {
+		if (fault != Verdict.Fault.NONE) {
+			tiers(cluster, node, fault, why);
 		}
-		return tiers(cluster, node, fault, why);
 	}
 
 	private Action tiers(Cluster cluster, String node, Verdict.Fault fault, String why) {

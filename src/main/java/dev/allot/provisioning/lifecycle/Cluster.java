@@ -8,7 +8,6 @@ import java.util.UUID;
 import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.Endpoints;
-import dev.allot.provisioning.health.NodeHealth;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -15,12 +15,11 @@ import dev.allot.booking.Holding;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.provisioning.NodeDegraded;
+import dev.allot.provisioning.checks.NodeChecks;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.NodesUnavailableException;
-import dev.allot.provisioning.health.NodeChecks;
-import dev.allot.provisioning.health.NodeHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -32,11 +32,11 @@ public class ClusterSchedule {
 	static final TaskDescriptor<ClusterStep> TEARDOWN = TaskDescriptor.of("cluster-teardown", ClusterStep.class);
 
 	/** An on-demand health check: the instance id is the check's id. */
-	static final TaskDescriptor<ClusterStep> HEALTH_CHECK = TaskDescriptor.of("cluster-health-check",
+	public static final TaskDescriptor<ClusterStep> HEALTH_CHECK = TaskDescriptor.of("cluster-health-check",
 			ClusterStep.class);
 
 	/** A node's check after its reboot: the instance id is {@code <reservation>/<node>/<kind>}. */
-	static final TaskDescriptor<ClusterStep> NODE_RECHECK = TaskDescriptor.of("cluster-node-recheck",
+	public static final TaskDescriptor<ClusterStep> NODE_RECHECK = TaskDescriptor.of("cluster-node-recheck",
 			ClusterStep.class);
 
 	private final DataSource dataSource;

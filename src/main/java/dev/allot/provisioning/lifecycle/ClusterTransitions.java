@@ -4,8 +4,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
-import dev.allot.provisioning.health.HealthCheckRuns;
-import dev.allot.provisioning.health.NodeHealth;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
@@ -19,6 +17,9 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class ClusterTransitions {
+
+	/** How the reason of a cluster a failed health check degraded begins: such a cluster recovers once no node fails. */
+	private static final String DEGRADED_BY_CHECK = "A health check failed on ";
 
 	private final Clusters clusters;
 
@@ -54,7 +55,7 @@ public class ClusterTransitions {
 	Cluster handedOver(Cluster cluster, @Nullable String failedCheck, Instant now) {
 		Cluster ready = store(cluster, cluster.handOver(now));
 		clusters.ready(cluster.reservationId(), now);
-		return failedCheck == null ? ready : store(ready, ready.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + failedCheck, now));
+		return failedCheck == null ? ready : store(ready, ready.degrade(DEGRADED_BY_CHECK + failedCheck, now));
 	}
 
 	/**
@@ -72,7 +73,7 @@ public class ClusterTransitions {
 			return cluster.state();
 		}
 		if (failure != null) {
-			return store(cluster, cluster.degrade(HealthCheckRuns.DEGRADED_BY_CHECK + failure, now)).state();
+			return store(cluster, cluster.degrade(DEGRADED_BY_CHECK + failure, now)).state();
 		}
 		boolean healthy = nodes.stream().noneMatch(n -> n.health().equals("FAILED"));
 		if (healthy && degradedByACheck(cluster)) {
@@ -118,7 +119,7 @@ public class ClusterTransitions {
 
 	private static boolean degradedByACheck(Cluster cluster) {
 		return cluster.state() == ClusterState.DEGRADED && cluster.stateReason() != null
-				&& cluster.stateReason().startsWith(HealthCheckRuns.DEGRADED_BY_CHECK);
+				&& cluster.stateReason().startsWith(DEGRADED_BY_CHECK);
 	}
 
 	private Cluster store(Cluster before, Cluster after) {

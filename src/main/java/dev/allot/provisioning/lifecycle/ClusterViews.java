@@ -15,7 +15,6 @@ import dev.allot.provisioning.driver.ClusterAccess;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.Endpoints;
-import dev.allot.provisioning.health.NodeHealth;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;

@@ -11,7 +11,6 @@ import java.util.UUID;
 
 import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.Endpoints;
-import dev.allot.provisioning.health.NodeHealth;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;

@@ -9,7 +9,6 @@ import java.util.stream.Collectors;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Node;
-import dev.allot.provisioning.health.NodeHealth;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;

@@ -16,6 +16,10 @@ import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.provisioning.ClusterReady;
 import dev.allot.provisioning.NodeDegraded;
+import dev.allot.provisioning.checks.ClusterAllReduce;
+import dev.allot.provisioning.checks.HealthProperties;
+import dev.allot.provisioning.checks.NodeChecks;
+import dev.allot.provisioning.checks.Verdict;
 import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
@@ -27,12 +31,6 @@ import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
-import dev.allot.provisioning.health.ClusterAllReduce;
-import dev.allot.provisioning.health.HealthProperties;
-import dev.allot.provisioning.health.NodeChecks;
-import dev.allot.provisioning.health.Remediation;
-import dev.allot.provisioning.health.checks.Verdict;
-import dev.allot.provisioning.health.NodeHealth;
 import dev.allot.shared.UtcText;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -91,7 +89,7 @@ public class Provisioning {
 
 	private final HealthProperties health;
 
-	private final Remediation remediation;
+	private final SwappedOutNodes remediation;
 
 	private final ClusterAllReduce allReduce;
 
@@ -104,7 +102,7 @@ public class Provisioning {
 	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
-			HealthProperties health, Remediation remediation, ClusterAllReduce allReduce, TenantLogins logins,
+			HealthProperties health, SwappedOutNodes remediation, ClusterAllReduce allReduce, TenantLogins logins,
 			ClusterVolumes volumes, ClusterTransitions transitions) {
 		this.transitions = transitions;
 		this.volumes = volumes;

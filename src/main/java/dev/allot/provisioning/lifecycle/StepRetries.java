@@ -14,9 +14,9 @@ import dev.allot.provisioning.driver.ClusterDriverException;
  * the time of the next attempt recorded in the cluster's timeline, and giving up once the attempts are used up.
  * The attempt count is db-scheduler's (persisted with the execution), so it survives restarts and replicas.
  */
-final class StepRetries implements FailureHandler<ClusterStep> {
+public final class StepRetries implements FailureHandler<ClusterStep> {
 
-	interface GiveUp {
+	public interface GiveUp {
 
 		/** @param instanceId the execution's instance id (the reservation id, or a health check's id) */
 		void giveUp(String instanceId, UUID reservationId, String reason, int attempt);
@@ -33,7 +33,7 @@ final class StepRetries implements FailureHandler<ClusterStep> {
 
 	private final GiveUp giveUp;
 
-	StepRetries(String step, LifecycleProperties.Retry retry, Clusters clusters, Timeline timeline, GiveUp giveUp) {
+	public StepRetries(String step, LifecycleProperties.Retry retry, Clusters clusters, Timeline timeline, GiveUp giveUp) {
 		this.step = step;
 		this.retry = retry;
 		this.clusters = clusters;

@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.health.HealthCheck;
-import dev.allot.provisioning.health.HealthCheckKind;
 import dev.allot.provisioning.health.HealthChecks;
 import dev.allot.provisioning.lifecycle.ClusterViews;
 import dev.allot.shared.AllotException;

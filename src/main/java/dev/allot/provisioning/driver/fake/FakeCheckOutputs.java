@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.driver.HealthCheckKind;
 
 /**
  * What the real tools would print on a node of {@code gpus} GPUs, healthy or not, in their documented formats,

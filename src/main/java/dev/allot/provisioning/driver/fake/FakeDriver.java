@@ -19,12 +19,11 @@ import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.HealthCheckResult;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.driver.ProvisionedVolume;
 import dev.allot.provisioning.driver.HealthCheckJob;
-import dev.allot.provisioning.health.HealthCheckResult;
-import dev.allot.provisioning.lifecycle.Cluster;
 
 /**
  * Keeps clusters in memory and behaves like the real adapters where the lifecycle can tell: idempotent

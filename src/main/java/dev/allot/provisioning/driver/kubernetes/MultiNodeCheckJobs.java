@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.HealthCheckResult;
 import dev.allot.provisioning.driver.MultiNodeCheckJob;
-import dev.allot.provisioning.health.HealthCheckResult;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -6,14 +6,14 @@ import java.util.List;
 
 import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
+import dev.allot.provisioning.checks.DcgmDiagOutput;
+import dev.allot.provisioning.checks.Verdict;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.HealthCheckJob;
-import dev.allot.provisioning.health.HealthCheckKind;
-import dev.allot.provisioning.health.checks.DcgmDiagOutput;
-import dev.allot.provisioning.health.checks.Verdict;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

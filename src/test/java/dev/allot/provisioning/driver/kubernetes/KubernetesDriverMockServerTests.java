@@ -285,7 +285,7 @@ class KubernetesDriverMockServerTests {
 
 	private static dev.allot.provisioning.driver.HealthCheckJob check(ClusterBlueprint spec, String node) {
 		return new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(), node,
-				dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1));
+				dev.allot.provisioning.driver.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1));
 	}
 
 	private Quantity gpuQuota(ClusterBlueprint spec) {

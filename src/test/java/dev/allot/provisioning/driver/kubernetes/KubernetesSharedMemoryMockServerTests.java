@@ -125,7 +125,7 @@ class KubernetesSharedMemoryMockServerTests {
 			kubelet.record("gpu-001", "nvidia-smi-h100-healthy.txt");
 
 			driver.runHealthCheck(new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(), "gpu-001",
-					dev.allot.provisioning.health.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1)));
+					dev.allot.provisioning.driver.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1)));
 
 			var job = kubelet.jobs.getLast();
 			assertThat(job.getMetadata().getNamespace()).isEqualTo(spec.ref().name());

@@ -1,9 +1,9 @@
-package dev.allot.provisioning.health;
+package dev.allot.provisioning.driver;
 
 import java.time.Duration;
 
 /**
- * What a check's job on one node printed, raw: the health module judges it ({@code health.checks}).
+ * What a check's job on one node printed, raw: {@code provisioning.checks} judges it.
  *
  * @param exitCode the job's exit code ({@code -1} when it did not end by itself)
  * @param output what the check printed (standard output, then its error output)

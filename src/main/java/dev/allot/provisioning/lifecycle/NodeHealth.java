@@ -1,4 +1,4 @@
-package dev.allot.provisioning.health;
+package dev.allot.provisioning.lifecycle;
 
 import org.jspecify.annotations.Nullable;
 

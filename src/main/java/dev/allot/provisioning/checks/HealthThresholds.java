@@ -1,4 +1,4 @@
-package dev.allot.provisioning.health.checks;
+package dev.allot.provisioning.checks;
 
 import java.util.Locale;
 import java.util.Map;

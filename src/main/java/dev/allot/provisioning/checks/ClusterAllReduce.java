@@ -1,9 +1,10 @@
-package dev.allot.provisioning.health;
+package dev.allot.provisioning.checks;
 
 import java.util.List;
 import java.util.Optional;
 
 import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
@@ -14,7 +15,7 @@ import org.springframework.stereotype.Component;
  * then runs the all-reduce alone (the single-node threshold): the nodes that fail alone are blamed, and are
  * replaced like any node failing acceptance. When every node passes alone, the fault lies between them (the
  * fabric, a switch, a cable): no node is blamed and the cluster is handed over {@code DEGRADED} saying so. A tenant
- * may also ask for it on demand ({@link HealthCheckRuns}), judged the same way.
+ * may also ask for it on demand ({@code health.HealthCheckRuns}), judged the same way.
  */
 @Component
 public class ClusterAllReduce {

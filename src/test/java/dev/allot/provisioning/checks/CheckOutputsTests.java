@@ -1,4 +1,4 @@
-package dev.allot.provisioning.health.checks;
+package dev.allot.provisioning.checks;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package dev.allot.billing.metering;
+package dev.allot.billing.config;
 
 import java.math.BigDecimal;
 import java.time.Duration;

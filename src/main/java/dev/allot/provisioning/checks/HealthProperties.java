@@ -1,4 +1,4 @@
-package dev.allot.provisioning.health;
+package dev.allot.provisioning.checks;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -6,7 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.allot.provisioning.health.checks.HealthThresholds;
+import dev.allot.provisioning.driver.HealthCheckKind;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

@@ -1,4 +1,4 @@
-package dev.allot.provisioning.health;
+package dev.allot.provisioning.checks;
 
 import java.time.Duration;
 import java.util.List;
@@ -7,10 +7,9 @@ import dev.allot.booking.Reservation;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.driver.HealthCheckKind;
+import dev.allot.provisioning.driver.HealthCheckResult;
 import dev.allot.provisioning.driver.MultiNodeCheckJob;
-import dev.allot.provisioning.health.checks.CheckOutputs;
-import dev.allot.provisioning.health.checks.Expectation;
-import dev.allot.provisioning.health.checks.Verdict;
 
 import org.springframework.stereotype.Component;
 

@@ -1,4 +1,4 @@
-package dev.allot.provisioning.health.checks;
+package dev.allot.provisioning.checks;
 
 /**
  * What a node must show: how many GPUs it has, and the thresholds of its GPU type.

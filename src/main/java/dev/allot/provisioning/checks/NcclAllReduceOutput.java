@@ -1,4 +1,4 @@
-package dev.allot.provisioning.health.checks;
+package dev.allot.provisioning.checks;
 
 import java.util.ArrayList;
 import java.util.List;

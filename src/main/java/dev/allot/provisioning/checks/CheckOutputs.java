@@ -1,6 +1,6 @@
-package dev.allot.provisioning.health.checks;
+package dev.allot.provisioning.checks;
 
-import dev.allot.provisioning.health.HealthCheckKind;
+import dev.allot.provisioning.driver.HealthCheckKind;
 
 /** Chooses the parser of a check kind. */
 public final class CheckOutputs {

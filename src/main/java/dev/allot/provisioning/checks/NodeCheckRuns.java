@@ -1,9 +1,9 @@
-package dev.allot.provisioning.health;
+package dev.allot.provisioning.checks;
 
 import java.time.Clock;
 import java.util.UUID;
 
-import dev.allot.provisioning.health.checks.Verdict;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -13,7 +13,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The acceptance checks run on each node, recorded as each starts and again as it finishes, each in a transaction of
- * its own: a node's history ({@link NodeHistory}) shows a check still running while it runs.
+ * its own: a node's history ({@code health.NodeHistory}) shows a check still running while it runs.
  */
 @Component
 @Transactional(propagation = Propagation.REQUIRES_NEW)
