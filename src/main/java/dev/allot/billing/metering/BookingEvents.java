@@ -18,7 +18,7 @@ import dev.allot.booking.ReservationConfirmed;
 import dev.allot.booking.ReservationExtended;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Pool;
-import dev.allot.quota.BookedSegment;
+import dev.allot.quota.pricing.BookedSegment;
 import dev.allot.quota.Quotas;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;

@@ -1,4 +1,4 @@
-package dev.allot.quota;
+package dev.allot.quota.pricing;
 
 /** How a booked GPU-hour is priced: within the guarantee, borrowed above it (preemptible), or on demand (burst). */
 public enum RateClass {

@@ -1,4 +1,4 @@
-package dev.allot.quota;
+package dev.allot.quota.pricing;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -51,12 +51,12 @@ public record RateCard(String gpuType, LocalDate effectiveFrom, String currency,
 			.divide(BigDecimal.valueOf(GI_MONTH_SECONDS), SCALE, RoundingMode.HALF_EVEN);
 	}
 
-	BigDecimal price(RateClass rateClass) {
+	public BigDecimal price(RateClass rateClass) {
 		return prices.get(rateClass);
 	}
 
 	/** The price of GPU-minutes of a class, rounded half-even to four decimals. */
-	BigDecimal amount(RateClass rateClass, long gpuMinutes) {
+	public BigDecimal amount(RateClass rateClass, long gpuMinutes) {
 		return price(rateClass).multiply(BigDecimal.valueOf(gpuMinutes))
 			.divide(BigDecimal.valueOf(60), SCALE, RoundingMode.HALF_EVEN);
 	}

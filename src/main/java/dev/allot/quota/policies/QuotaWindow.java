@@ -1,4 +1,4 @@
-package dev.allot.quota;
+package dev.allot.quota.policies;
 
 import java.time.DayOfWeek;
 import java.time.Instant;
@@ -118,7 +118,7 @@ public record QuotaWindow(Set<DayOfWeek> days, int fromMinute, int toMinute, int
 	}
 
 	/** Whether the window holds the instant, read in {@code zone}. */
-	boolean covers(Instant instant, ZoneId zone) {
+	public boolean covers(Instant instant, ZoneId zone) {
 		LocalDateTime local = LocalDateTime.ofInstant(instant, zone);
 		int minute = local.getHour() * 60 + local.getMinute();
 		DayOfWeek day = local.getDayOfWeek();
@@ -129,7 +129,7 @@ public record QuotaWindow(Set<DayOfWeek> days, int fromMinute, int toMinute, int
 	}
 
 	/** The instants in {@code (start, end)} where the window begins or ends, read in {@code zone}. */
-	void edges(Instant start, Instant end, ZoneId zone, Set<Instant> into) {
+	public void edges(Instant start, Instant end, ZoneId zone, Set<Instant> into) {
 		LocalDate last = LocalDate.ofInstant(end, zone);
 		for (LocalDate day = LocalDate.ofInstant(start, zone).minusDays(1); !day.isAfter(last); day = day.plusDays(1)) {
 			if (!days.contains(day.getDayOfWeek())) {

@@ -1,4 +1,4 @@
-package dev.allot.quota;
+package dev.allot.quota.pricing;
 
 import java.math.BigDecimal;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.allot.quota;
+package dev.allot.quota.policies;
 
 import java.math.BigDecimal;
 
