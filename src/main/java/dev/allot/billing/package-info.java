@@ -10,8 +10,8 @@
  * {@link dev.allot.billing.Notices} and {@link dev.allot.billing.Spending}; nothing else depends on it.
  */
 @ApplicationModule(displayName = "Billing",
-		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "quota", "quota :: pricing", "booking",
-				"provisioning" })
+		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "inventory :: events", "quota",
+				"quota :: pricing", "booking", "provisioning" })
 @NullMarked
 package dev.allot.billing;
 

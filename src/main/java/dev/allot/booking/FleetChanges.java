@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.inventory.NodeAdded;
 import dev.allot.inventory.NodeCommitments;
+import dev.allot.inventory.events.NodeAdded;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;

@@ -4,7 +4,7 @@
  * constraint); the quota decision commits with the allocations, under the tenant's quota row lock.
  */
 @ApplicationModule(displayName = "Booking",
-		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "quota" })
+		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "inventory :: events", "quota" })
 @NullMarked
 package dev.allot.booking;
 

@@ -19,7 +19,8 @@
  * </ul>
  * {@code api} and {@code ui} are its web adapters.
  */
-@ApplicationModule(displayName = "Provisioning", allowedDependencies = { "shared", "audit", "tenancy", "booking", "inventory" })
+@ApplicationModule(displayName = "Provisioning",
+		allowedDependencies = { "shared", "audit", "tenancy", "booking", "inventory", "inventory :: events" })
 @NullMarked
 package dev.allot.provisioning;
 

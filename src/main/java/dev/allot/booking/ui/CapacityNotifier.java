@@ -5,8 +5,8 @@ import java.util.UUID;
 import dev.allot.booking.ReservationCancelled;
 import dev.allot.booking.ReservationConfirmed;
 import dev.allot.booking.ReservationExtended;
-import dev.allot.inventory.NodeAdded;
-import dev.allot.inventory.NodeStateChanged;
+import dev.allot.inventory.events.NodeAdded;
+import dev.allot.inventory.events.NodeStateChanged;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;

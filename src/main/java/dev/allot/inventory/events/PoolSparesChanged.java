@@ -1,4 +1,4 @@
-package dev.allot.inventory;
+package dev.allot.inventory.events;
 
 import java.util.UUID;
 
