@@ -1,4 +1,4 @@
-package dev.allot.tenancy;
+package dev.allot.tenancy.invitations;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -18,7 +18,7 @@ public record Invitation(UUID id, String tenant, String username, TenantRole rol
 
 	}
 
-	Invitation answered(Status answer) {
+	public Invitation answered(Status answer) {
 		return new Invitation(id, tenant, username, role, invitedBy, createdAt, expiresAt, answer);
 	}
 
