@@ -53,7 +53,7 @@ class ModularityTests {
 	void billingAndProvisioningExposeOnlyWhatOtherModulesUseAndTheirEvents() {
 		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 			.importPackages("dev.allot");
-		for (String name : List.of("billing", "provisioning")) {
+		for (String name : List.of("billing", "provisioning", "identity", "quota", "inventory", "tenancy")) {
 			ApplicationModule module = modules.getModuleByName(name).orElseThrow();
 			Set<String> events = module.getPublishedEvents()
 				.stream()
