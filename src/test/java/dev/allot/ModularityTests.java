@@ -57,7 +57,7 @@ class ModularityTests {
 	void modulesExposeOnlyWhatOtherModulesUseAndTheirEvents() {
 		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 			.importPackages("dev.allot");
-		for (String name : List.of("billing", "provisioning", "booking")) {
+		for (String name : List.of("billing", "provisioning", "booking", "identity", "quota", "inventory", "tenancy")) {
 			ApplicationModule module = modules.getModuleByName(name).orElseThrow();
 			Set<String> events = module.getPublishedEvents()
 				.stream()

@@ -13,7 +13,7 @@
  * {@code queue}; {@code api} and {@code ui} are its web adapters.
  */
 @ApplicationModule(displayName = "Booking",
-		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "quota" })
+		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "inventory :: events", "quota" })
 @NullMarked
 package dev.allot.booking;
 

@@ -10,6 +10,12 @@ import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.allot.identity.keys.SigningKeys;
+import dev.allot.identity.settings.SecurityProperties;
+import dev.allot.identity.tokens.HashedTokenAuthorizations;
+import dev.allot.identity.tokens.Issuer;
+import dev.allot.identity.tokens.RevokedTokens;
+import dev.allot.identity.tokens.TokenLifetime;
 import dev.allot.shared.security.Caller;
 
 import org.springframework.context.annotation.Bean;

@@ -8,6 +8,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.allot.identity.accounts.ServiceAccounts;
+import dev.allot.identity.accounts.UserAccount;
+import dev.allot.identity.accounts.Users;
+import dev.allot.identity.settings.SecurityProperties;
+import dev.allot.identity.signin.ExternalIdentities;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
 import dev.allot.tenancy.ProjectMembers;

@@ -6,11 +6,19 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.allot.identity.settings.SecurityProperties;
+import dev.allot.identity.signin.EndedSessions;
+import dev.allot.identity.signin.ExternalIdentities;
+import dev.allot.identity.signin.FailedSignInPage;
+import dev.allot.identity.signin.LoopbackSignIn;
+import dev.allot.identity.signin.TokenlessSessions;
+import dev.allot.identity.signin.UiClientRegistration;
 import dev.allot.identity.throttle.ApiCallCounts;
 import dev.allot.identity.throttle.ApiRateLimit;
 import dev.allot.identity.throttle.SignInAudit;
 import dev.allot.identity.throttle.SignInChannel;
 import dev.allot.identity.throttle.SignInThrottle;
+import dev.allot.identity.tokens.Issuer;
 import dev.allot.shared.AllotException;
 import org.jspecify.annotations.Nullable;
 

@@ -5,6 +5,9 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.identity.accounts.ServiceAccounts;
+import dev.allot.identity.accounts.UserAccount;
+import dev.allot.identity.accounts.Users;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;

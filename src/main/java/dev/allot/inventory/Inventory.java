@@ -9,6 +9,9 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
+import dev.allot.inventory.events.NodeAdded;
+import dev.allot.inventory.events.NodeStateChanged;
+import dev.allot.inventory.events.PoolSparesChanged;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.KnownTenants;
 import dev.allot.shared.PageQuery;

@@ -19,8 +19,9 @@
  * </ul>
  * {@code api} and {@code ui} are its web adapters.
  */
-@ApplicationModule(displayName = "Provisioning", allowedDependencies = { "shared", "audit", "tenancy", "booking",
-		"booking::events", "booking::spec", "booking::volumes", "inventory" })
+@ApplicationModule(displayName = "Provisioning",
+		allowedDependencies = { "shared", "audit", "tenancy", "booking", "booking :: events", "booking :: spec",
+				"booking :: volumes", "inventory", "inventory :: events" })
 @NullMarked
 package dev.allot.provisioning;
 

@@ -8,6 +8,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.TimeWindow;
 
 /** A segment priced with the rate card of its booking; stored with the reservation so later changes reprice it alike. */

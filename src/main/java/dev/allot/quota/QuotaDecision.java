@@ -6,6 +6,9 @@ import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
+
 /**
  * What the quota says about a booking: GPU-hours and price per rate class (the quote shown before booking is
  * what the statement shows after), whether any of it is preemptible, and the budget left in each month touched.

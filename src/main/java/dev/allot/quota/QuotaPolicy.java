@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 
+import dev.allot.quota.policies.QuotaWindow;
 import dev.allot.shared.DurationWords;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
@@ -18,7 +19,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A tenant's quota for one GPU type, and the rules it applies to a booking: the window rules and the split of
- * the booking's GPUs, at every instant, into {@link RateClass rate classes}.
+ * the booking's GPUs, at every instant, into {@link dev.allot.quota.pricing.RateClass rate classes}.
  */
 public record QuotaPolicy(String gpuType, int guaranteedGpus, int maxGpus, boolean burst, Duration maxWindow,
 		Duration maxAdvance, @Nullable BigDecimal monthlyBudget, Priority priority, int lendableGpus, ZoneId zone,

@@ -16,6 +16,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.allot.quota.policies.ProjectQuotaPolicy;
+import dev.allot.quota.policies.QuotaWindow;
+import dev.allot.quota.pricing.BookedSegment;
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
 

@@ -1,5 +1,6 @@
 package dev.allot.quota;
 
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.TimeWindow;
 
 /** A stretch of a booking over which the tenant's other usage is constant, split into rate classes. */

@@ -18,6 +18,8 @@ import dev.allot.shared.changes.ReadCache;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
+import dev.allot.tenancy.invitations.Invitation;
+import dev.allot.tenancy.status.TenantStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;

@@ -12,6 +12,8 @@ import dev.allot.shared.PageQuery;
 import dev.allot.shared.SearchQuery;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.TenantRole;
+import dev.allot.tenancy.invitations.Invitation;
+import dev.allot.tenancy.status.TenantStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.UUID;
 
 import dev.allot.shared.AllotException;
+import dev.allot.tenancy.status.TenantStatus;
 
 /** A team sharing the fleet. {@code version} is its ETag. */
 public record Tenant(UUID id, String slug, String displayName, TenantStatus status, long version, Instant createdAt) {

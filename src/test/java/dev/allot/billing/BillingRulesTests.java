@@ -14,8 +14,8 @@ import dev.allot.billing.metering.BillableReservation;
 import dev.allot.billing.metering.Outage;
 import dev.allot.billing.metering.PeriodCharges;
 import dev.allot.billing.metering.Split;
-import dev.allot.quota.RateCard;
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.TimeWindow;
 import org.junit.jupiter.api.Test;
 

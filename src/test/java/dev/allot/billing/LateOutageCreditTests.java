@@ -7,7 +7,7 @@ import java.util.UUID;
 
 import dev.allot.billing.metering.LateOutageCredits;
 import dev.allot.inventory.NodeState;
-import dev.allot.inventory.NodeStateChanged;
+import dev.allot.inventory.events.NodeStateChanged;
 import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
 

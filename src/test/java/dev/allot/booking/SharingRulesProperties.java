@@ -188,7 +188,7 @@ class SharingRulesProperties extends BookingPropertyTest {
 		Api.Response quarantined = api.post("/api/v1/nodes/" + hostname + "/quarantine", adminToken(),
 				Map.of("reason", "property test"));
 		assertThat(quarantined.status()).as(quarantined.body()).isIn(200, 409);
-		awaitListenersDone(dev.allot.inventory.NodeStateChanged.class, hostname);
+		awaitListenersDone(dev.allot.inventory.events.NodeStateChanged.class, hostname);
 	}
 
 	private void assertRulesHold(String pool, List<Setup> tenants, Step after) {

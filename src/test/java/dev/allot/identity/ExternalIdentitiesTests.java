@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.identity.signin.ExternalIdentities;
 import dev.allot.support.IntegrationTest;
 import org.junit.jupiter.api.Test;
 

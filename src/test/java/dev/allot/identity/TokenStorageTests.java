@@ -18,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.allot.identity.signin.UiClientRegistration;
+import dev.allot.identity.tokens.HashedTokenAuthorizations;
 import dev.allot.support.Api;
 import dev.allot.support.FleetTest;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
+import dev.allot.identity.signin.UiClientRegistration;
+import dev.allot.identity.tokens.HashedTokenAuthorizations;
+import dev.allot.identity.tokens.RevokedTokens;
 import dev.allot.support.Api;
 import dev.allot.support.IntegrationTest;
 import org.junit.jupiter.api.Test;

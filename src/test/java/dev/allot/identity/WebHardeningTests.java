@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.allot.identity.signin.UiClientRegistration;
 import dev.allot.support.Api;
 import dev.allot.support.IntegrationTest;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package dev.allot.inventory;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.inventory.events.NodeStateChanged;
 import dev.allot.support.Api;
 import dev.allot.support.FleetTest;
 import dev.allot.support.RecordedEvents;

@@ -194,7 +194,7 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(api.post("/api/v1/nodes/" + node + "/quarantine", adminToken(), java.util.Map.of("reason", "ECC errors"))
 			.status()).isEqualTo(200);
 		// the admin's quarantine looks for a node to replace it (there is none) once it has committed: let that end
-		awaitListenersDone(dev.allot.inventory.NodeStateChanged.class, node);
+		awaitListenersDone(dev.allot.inventory.events.NodeStateChanged.class, node);
 
 		runDueAt(start.minus(Duration.ofMinutes(15)));
 

@@ -9,6 +9,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.TimeWindow;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

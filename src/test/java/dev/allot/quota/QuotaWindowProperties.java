@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Set;
 
+import dev.allot.quota.policies.QuotaWindow;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
 import net.jqwik.api.Arbitraries;

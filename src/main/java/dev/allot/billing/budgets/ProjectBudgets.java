@@ -11,8 +11,8 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
-import dev.allot.quota.ProjectBudgetCaps;
 import dev.allot.quota.Quotas;
+import dev.allot.quota.pricing.ProjectBudgetCaps;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;

@@ -3,7 +3,7 @@ package dev.allot.billing.ledger;
 import java.util.Locale;
 import java.util.UUID;
 
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateClass;
 import org.jspecify.annotations.Nullable;
 
 /** A ledger account: what a tenant owes (receivable), revenue per class, and credits given (contra-revenue). */

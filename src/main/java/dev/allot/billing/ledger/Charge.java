@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.UUID;
 
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateClass;
 import org.jspecify.annotations.Nullable;
 
 /**

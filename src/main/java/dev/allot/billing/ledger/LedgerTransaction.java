@@ -6,7 +6,7 @@ import java.time.YearMonth;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateClass;
 import org.jspecify.annotations.Nullable;
 
 /** A posted ledger transaction and its entries (debits positive, credits negative; they sum to zero). */

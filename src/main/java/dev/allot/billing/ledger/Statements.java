@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import dev.allot.quota.BookedSegment;
+import dev.allot.quota.pricing.BookedSegment;
 import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
 

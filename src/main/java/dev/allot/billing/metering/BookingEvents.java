@@ -19,7 +19,7 @@ import dev.allot.booking.events.ReservationConfirmed;
 import dev.allot.booking.events.ReservationExtended;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Pool;
-import dev.allot.quota.BookedSegment;
+import dev.allot.quota.pricing.BookedSegment;
 import dev.allot.quota.Quotas;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;

@@ -19,8 +19,8 @@ import dev.allot.billing.ledger.Line;
 import dev.allot.billing.ledger.Posting;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.quota.Quotas;
-import dev.allot.quota.RateCard;
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;

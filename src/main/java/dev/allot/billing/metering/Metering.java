@@ -15,7 +15,7 @@ import dev.allot.billing.ledger.Charge;
 import dev.allot.billing.ledger.Ledger;
 import dev.allot.billing.ledger.Posting;
 import dev.allot.quota.Quotas;
-import dev.allot.quota.RateCard;
+import dev.allot.quota.pricing.RateCard;
 import dev.allot.shared.TimeWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -9,7 +9,7 @@ import java.util.UUID;
 
 import dev.allot.booking.Holding;
 import dev.allot.booking.ReservationLifecycle;
-import dev.allot.inventory.NodeStateChanged;
+import dev.allot.inventory.events.NodeStateChanged;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;

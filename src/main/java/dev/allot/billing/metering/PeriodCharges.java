@@ -14,8 +14,8 @@ import java.util.TreeSet;
 import dev.allot.billing.ledger.Account;
 import dev.allot.billing.ledger.Charge;
 import dev.allot.billing.ledger.Line;
-import dev.allot.quota.RateCard;
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
 

@@ -2,7 +2,7 @@ package dev.allot.billing.metering;
 
 import java.math.BigDecimal;
 
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.TimeWindow;
 
 /** A stretch of a reservation with the rate-class split decided at booking (copied from quota). */

@@ -18,7 +18,7 @@ import dev.allot.billing.ledger.Posting;
 import dev.allot.booking.volumes.StoredVolume;
 import dev.allot.booking.volumes.StoredVolumes;
 import dev.allot.quota.Quotas;
-import dev.allot.quota.RateCard;
+import dev.allot.quota.pricing.RateCard;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

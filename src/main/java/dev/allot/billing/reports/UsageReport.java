@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateClass;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.allot.billing.ledger.LedgerRepository;
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;

@@ -23,7 +23,7 @@ import dev.allot.billing.reports.UsageReport;
 import dev.allot.billing.reports.UsageReports;
 import dev.allot.billing.reports.Utilisation;
 import dev.allot.billing.reports.Utilisations;
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.allot.booking.store.Reservations;
-import dev.allot.inventory.NodeAdded;
 import dev.allot.inventory.NodeCommitments;
+import dev.allot.inventory.events.NodeAdded;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;

@@ -10,8 +10,8 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import dev.allot.inventory.NodeState;
-import dev.allot.inventory.NodeStateChanged;
-import dev.allot.inventory.PoolSparesChanged;
+import dev.allot.inventory.events.NodeStateChanged;
+import dev.allot.inventory.events.PoolSparesChanged;
 import dev.allot.shared.changes.TableChanges;
 
 import org.springframework.context.annotation.Bean;

@@ -5,8 +5,8 @@ import java.util.UUID;
 import dev.allot.booking.events.ReservationCancelled;
 import dev.allot.booking.events.ReservationConfirmed;
 import dev.allot.booking.events.ReservationExtended;
-import dev.allot.inventory.NodeAdded;
-import dev.allot.inventory.NodeStateChanged;
+import dev.allot.inventory.events.NodeAdded;
+import dev.allot.inventory.events.NodeStateChanged;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;

@@ -4,8 +4,8 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.UUID;
 
-import dev.allot.identity.ServiceAccount;
-import dev.allot.identity.ServiceAccounts;
+import dev.allot.identity.accounts.ServiceAccount;
+import dev.allot.identity.accounts.ServiceAccounts;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;

@@ -1,6 +1,6 @@
 package dev.allot.identity.api;
 
-import dev.allot.identity.SigningKeyRotation;
+import dev.allot.identity.keys.SigningKeyRotation;
 import dev.allot.shared.security.Caller;
 
 import org.springframework.web.bind.annotation.PathVariable;

@@ -8,7 +8,7 @@ import java.util.Base64;
 import java.util.Optional;
 import java.util.Set;
 
-import dev.allot.identity.Usernames;
+import dev.allot.identity.accounts.Usernames;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

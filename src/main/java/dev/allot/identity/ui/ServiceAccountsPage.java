@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.UUID;
 
-import dev.allot.identity.ServiceAccount;
-import dev.allot.identity.ServiceAccounts;
+import dev.allot.identity.accounts.ServiceAccount;
+import dev.allot.identity.accounts.ServiceAccounts;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InstantBounds;
 import dev.allot.shared.PageQuery;

@@ -1,7 +1,7 @@
 package dev.allot.provisioning.health;
 
 import dev.allot.inventory.NodeState;
-import dev.allot.inventory.NodeStateChanged;
+import dev.allot.inventory.events.NodeStateChanged;
 
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;

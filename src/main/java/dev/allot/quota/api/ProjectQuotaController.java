@@ -3,8 +3,8 @@ package dev.allot.quota.api;
 import java.math.BigDecimal;
 import java.util.List;
 
-import dev.allot.quota.ProjectQuotaPolicy;
 import dev.allot.quota.Quotas;
+import dev.allot.quota.policies.ProjectQuotaPolicy;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMin;

@@ -14,7 +14,7 @@ import java.util.List;
 import dev.allot.shared.QueuedBookings;
 import dev.allot.quota.Priority;
 import dev.allot.quota.QuotaPolicy;
-import dev.allot.quota.QuotaWindow;
+import dev.allot.quota.policies.QuotaWindow;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.QueuedBookings;

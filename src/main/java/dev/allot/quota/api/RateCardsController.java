@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.allot.quota.Quotas;
-import dev.allot.quota.RateCard;
-import dev.allot.quota.RateClass;
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;

@@ -9,7 +9,7 @@ import java.util.List;
 
 import dev.allot.quota.Priority;
 import dev.allot.quota.QuotaPolicy;
-import dev.allot.quota.QuotaWindow;
+import dev.allot.quota.policies.QuotaWindow;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.web.FormErrors;
 import org.jspecify.annotations.Nullable;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 import dev.allot.quota.QuotaPolicy;
-import dev.allot.quota.QuotaWindow;
+import dev.allot.quota.policies.QuotaWindow;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.web.FormErrors;
 import org.jspecify.annotations.Nullable;

@@ -17,7 +17,7 @@ import dev.allot.quota.QuotaPolicy;
 import dev.allot.quota.QuotaRequest;
 import dev.allot.quota.QuotaRequests;
 import dev.allot.quota.Quotas;
-import dev.allot.quota.RateCard;
+import dev.allot.quota.pricing.RateCard;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;

@@ -6,9 +6,9 @@ import java.util.UUID;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
-import dev.allot.tenancy.Invitation;
 import dev.allot.tenancy.Member;
 import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.invitations.Invitation;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;

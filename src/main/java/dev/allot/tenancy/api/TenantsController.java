@@ -9,7 +9,7 @@ import dev.allot.shared.Slugs;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
-import dev.allot.tenancy.TenantStatus;
+import dev.allot.tenancy.status.TenantStatus;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;

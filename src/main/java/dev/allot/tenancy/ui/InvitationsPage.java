@@ -5,9 +5,9 @@ import java.util.UUID;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
-import dev.allot.tenancy.Invitation;
 import dev.allot.tenancy.Member;
 import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.invitations.Invitation;
 
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;

@@ -10,7 +10,7 @@ import dev.allot.shared.web.ListPages;
 import dev.allot.shared.web.UiController;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
-import dev.allot.tenancy.TenantStatus;
+import dev.allot.tenancy.status.TenantStatus;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;

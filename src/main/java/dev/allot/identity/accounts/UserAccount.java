@@ -1,0 +1,11 @@
+package dev.allot.identity.accounts;
+
+import java.util.Set;
+import java.util.UUID;
+
+import dev.allot.shared.security.PlatformRole;
+
+/** A person who signs in to Allot's own issuer. */
+public record UserAccount(UUID id, String username, String displayName, String passwordHash,
+		Set<PlatformRole> platformRoles, boolean enabled) {
+}

@@ -1,5 +1,0 @@
-package dev.allot.inventory;
-
-/** Published in the transaction that adds a node, so booking can make it bookable in the same commit. */
-public record NodeAdded(long nodeId, String hostname, java.util.UUID poolId) {
-}

@@ -1,8 +1,0 @@
-package dev.allot.inventory;
-
-import java.time.Instant;
-
-/** Published in the transaction of every node state change (health and provisioning react to it). */
-public record NodeStateChanged(String hostname, String pool, NodeState from, NodeState to, String reason,
-		Instant at) {
-}

@@ -1,0 +1,5 @@
+package dev.allot.inventory.events;
+
+/** Published in the transaction that adds a node, so booking can make it bookable in the same commit. */
+public record NodeAdded(long nodeId, String hostname, java.util.UUID poolId) {
+}

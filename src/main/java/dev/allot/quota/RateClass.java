@@ -1,8 +1,0 @@
-package dev.allot.quota;
-
-/** How a booked GPU-hour is priced: within the guarantee, borrowed above it (preemptible), or on demand (burst). */
-public enum RateClass {
-
-	RESERVED, BORROWED, ON_DEMAND
-
-}

@@ -1,8 +1,0 @@
-package dev.allot.tenancy;
-
-/** A suspended tenant signs in and reads, but books and changes nothing. */
-public enum TenantStatus {
-
-	ACTIVE, SUSPENDED
-
-}
