@@ -79,17 +79,6 @@ class ModularityTests {
 	}
 
 	/**
-	 * Booking's rooms (its sub-packages: {@code allocation}, {@code calendar}, {@code sharing}, {@code queue}, ...)
-	 * depend on each other one way only; the root, the module's API, may use them and be used by them.
-	 */
-	@Test
-	void bookingRoomsHaveNoCycles() {
-		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-			.importPackages("dev.allot.booking");
-		SlicesRuleDefinition.slices().matching("dev.allot.booking.(*)..").should().beFreeOfCycles().check(classes);
-	}
-
-	/**
 	 * Issue 26: one class decides cluster transitions. The steps that talk to the driver report what happened; only
 	 * {@code ClusterTransitions} turns that into a state and stores it (before, six classes decided through sixteen
 	 * calls, and they disagreed on when a degraded cluster recovers).
@@ -106,7 +95,7 @@ class ModularityTests {
 			.should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe("a transition of Cluster",
 					call -> call.getTargetOwner().getFullName().equals("dev.allot.provisioning.lifecycle.Cluster")
 							&& moves.contains(call.getName())))
-			.orShould().callMethod("dev.allot.provisioning.lifecycle.Clusters", "moved",
+			.orShould().callMethod("dev.allot.provisioning.lifecycle.ClusterRepository", "moved",
 					"dev.allot.provisioning.lifecycle.Cluster", "dev.allot.provisioning.lifecycle.Cluster")
 			.check(classes);
 	}

@@ -130,7 +130,7 @@ final class JdbcMirror implements AutoCloseable {
 
 	private static final String[] LISTENERS = {
 			"dev.allot.provisioning.lifecycle.ClusterPlanner.on(dev.allot.booking.events.ReservationConfirmed)",
-			"dev.allot.billing.BookingEvents.on(dev.allot.booking.events.ReservationConfirmed)" };
+			"dev.allot.billing.metering.BookingEvents.on(dev.allot.booking.events.ReservationConfirmed)" };
 
 	private final Fleet fleet;
 

@@ -16,10 +16,10 @@ import java.util.function.Function;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
-import dev.allot.booking.allocation.Allocations;
+import dev.allot.booking.allocation.AllocationRepository;
 import dev.allot.booking.approval.Approvals;
 import dev.allot.booking.calendar.Capacity;
-import dev.allot.booking.calendar.CapacityCalendar;
+import dev.allot.booking.calendar.CapacityCalendarRepository;
 import dev.allot.booking.calendar.Lending;
 import dev.allot.booking.events.ReservationCancelled;
 import dev.allot.booking.events.ReservationConfirmed;
@@ -33,7 +33,7 @@ import dev.allot.booking.spec.ClusterChoices;
 import dev.allot.booking.spec.Labels;
 import dev.allot.booking.spec.OrchestratorCheck;
 import dev.allot.booking.spec.SshPublicKeys;
-import dev.allot.booking.store.Reservations;
+import dev.allot.booking.store.ReservationRepository;
 import dev.allot.booking.volumes.StoredVolumes;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.NodeMemory;
@@ -113,11 +113,11 @@ public class Bookings {
 	private record Target(Tenant tenant, Project project, Pool pool, int nodes, List<String> blocks) {
 	}
 
-	private final Reservations reservations;
+	private final ReservationRepository reservations;
 
-	private final Allocations allocations;
+	private final AllocationRepository allocations;
 
-	private final CapacityCalendar calendar;
+	private final CapacityCalendarRepository calendar;
 
 	private final Tenancy tenancy;
 
@@ -151,7 +151,7 @@ public class Bookings {
 
 	private final Approvals approvals;
 
-	Bookings(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Tenancy tenancy,
+	Bookings(ReservationRepository reservations, AllocationRepository allocations, CapacityCalendarRepository calendar, Tenancy tenancy,
 			Inventory inventory, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			TransactionTemplate transactions, Clock clock, BookingProperties properties, Capacity capacity,
 			Reclaiming reclaiming, Repacking repacking, Lending lending, List<ClusterChoices> choices, NodeMemory nodeMemory,
@@ -297,7 +297,7 @@ public class Bookings {
 					target.pool().name(), target.pool().gpuType().code(), request.gpus(), request.window().start(),
 					request.window().end(), null, request.preemptible() || decision.preemptible(), request.cluster(),
 					decision, List.of(), 0, now, request.labels()).queued(now);
-			reservations.insert(queued, new Reservations.Keys(tenant.id(), target.project().id(), target.pool().id()),
+			reservations.insert(queued, new ReservationRepository.Keys(tenant.id(), target.project().id(), target.pool().id()),
 					key);
 			reservations.queue(queued, within.earliest(), within.latest(), caller.subject());
 			audit.record(AuditRecord.created(queued.tenant(), "reservation", queued.id().toString(), queued));
@@ -313,7 +313,7 @@ public class Bookings {
 	 * approval). Empty when it is no longer queued (booked or cancelled meanwhile); a refusal when it does not fit.
 	 */
 	public Optional<Reservation> bookQueued(Tenant tenant, UUID id, TimeWindow window) {
-		Reservations.Stored found = reservations.find(tenant.id(), id).orElse(null);
+		ReservationRepository.Stored found = reservations.find(tenant.id(), id).orElse(null);
 		if (found == null || found.reservation().stage() != ReservationStatus.QUEUED) {
 			return Optional.empty();
 		}
@@ -324,7 +324,7 @@ public class Bookings {
 		String requestedBy = reservations.requestedBy(id);
 		return retryingLostRaces(patient -> transactions.execute(status -> {
 			quotas.lock(tenant.id());
-			Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id).orElse(null);
+			ReservationRepository.Stored stored = reservations.findForUpdate(tenant.id(), id).orElse(null);
 			if (stored == null || stored.reservation().stage() != ReservationStatus.QUEUED) {
 				return Optional.<Reservation>empty();
 			}
@@ -383,7 +383,7 @@ public class Bookings {
 
 	/**
 	 * Books under the tenant's quota lock. {@code patient}: the last attempt of a guaranteed booking that lost races
-	 * before. It books alone in the pool ({@link Allocations#turnInPool}): the bookings under way there end first and
+	 * before. It books alone in the pool ({@link AllocationRepository#turnInPool}): the bookings under way there end first and
 	 * later ones wait, so its plan (victims, moves, free nodes) cannot be overtaken again; reclaiming and repacking
 	 * also wait for what other transactions hold instead of passing it by. Other bookings share the pool.
 	 */
@@ -395,7 +395,7 @@ public class Bookings {
 		allocations.turnInPool(pool.id(), patient);
 		// The nodes first (the quota lock is already held, so the lock order is unchanged): a booking refused for
 		// lack of them is then decided by reading its quota, without writing its usage only to roll it back.
-		List<Allocations.Locked> nodes = lockFreeNodes(target, window, request.cluster().cudaDriver(), target.nodes(),
+		List<AllocationRepository.Locked> nodes = lockFreeNodes(target, window, request.cluster().cudaDriver(), target.nodes(),
 				List.of());
 		if (nodes.size() < target.nodes()) {
 			QuotaDecision would = quotas.evaluate(tenantId, target.project().slug(), pool.gpuType(), window,
@@ -409,19 +409,19 @@ public class Bookings {
 						request.cluster().cudaDriver(), patient);
 				contended = reclaimed.mayFindRoomAgain();
 				// the nodes reclaiming freed for this booking first, so that every victim holds a node it takes
-				List<Long> tried = new ArrayList<>(nodes.stream().map(Allocations.Locked::nodeId).toList());
-				List<Allocations.Locked> freed = new ArrayList<>();
+				List<Long> tried = new ArrayList<>(nodes.stream().map(AllocationRepository.Locked::nodeId).toList());
+				List<AllocationRepository.Locked> freed = new ArrayList<>();
 				List<Long> planned = reclaimed.nodes().stream().filter(node -> !tried.contains(node)).toList();
 				if (!planned.isEmpty()) {
 					keepFree(allocations.lockFirst(planned, target.nodes() - nodes.size()), window, tried, freed);
 				}
-				List<Allocations.Locked> more = lockFreeNodes(target, window, request.cluster().cudaDriver(),
+				List<AllocationRepository.Locked> more = lockFreeNodes(target, window, request.cluster().cudaDriver(),
 						target.nodes() - nodes.size() - freed.size(), tried);
 				nodes = java.util.stream.Stream.of(nodes, freed, more).flatMap(List::stream).toList();
 				if (nodes.size() < target.nodes()) {
 					// free in every hour but not on the same nodes for the whole window: move what has not started,
 					// reclaiming together with the moves when reclaiming alone found no nodes
-					List<Long> taken = nodes.stream().map(Allocations.Locked::nodeId).toList();
+					List<Long> taken = nodes.stream().map(AllocationRepository.Locked::nodeId).toList();
 					Repacking.Made made = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
 							request.cluster().cudaDriver(), taken, patient, reclaimed.reclaimable(),
 							victims -> reclaiming.preemptAll(victims, reclaimed.sweepOrder(), pool, window, patient));
@@ -431,14 +431,14 @@ public class Bookings {
 						// the last resort: preempt by priority and age, for repacking to move others onto what frees
 						contended |= reclaiming.sweep(pool, target.nodes(), window, request.cluster().cudaDriver(),
 								patient, reclaimed.sweepOrder()).contended();
-						List<Long> held = nodes.stream().map(Allocations.Locked::nodeId).toList();
-						List<Allocations.Locked> freedBySweep = lockFreeNodes(target, window,
+						List<Long> held = nodes.stream().map(AllocationRepository.Locked::nodeId).toList();
+						List<AllocationRepository.Locked> freedBySweep = lockFreeNodes(target, window,
 								request.cluster().cudaDriver(), target.nodes() - nodes.size(), held);
 						nodes = java.util.stream.Stream.concat(nodes.stream(), freedBySweep.stream()).toList();
 						if (nodes.size() < target.nodes()) {
 							Repacking.Made after = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
 									request.cluster().cudaDriver(),
-									nodes.stream().map(Allocations.Locked::nodeId).toList(), patient);
+									nodes.stream().map(AllocationRepository.Locked::nodeId).toList(), patient);
 							nodes = java.util.stream.Stream.concat(nodes.stream(), after.nodes().stream()).toList();
 							contended |= after.contended();
 						}
@@ -464,8 +464,8 @@ public class Bookings {
 		lending.requireRoomBeyondHeld(tenantId, pool.gpuType(), window, request.gpus(), decision);
 		lending.requireGuaranteeHeadroom(tenantId, pool.gpuType(), window, request.gpus(), decision,
 				request.preemptible());
-		List<Long> nodeIds = nodes.stream().map(Allocations.Locked::nodeId).toList();
-		List<String> hostnames = nodes.stream().map(Allocations.Locked::hostname).toList();
+		List<Long> nodeIds = nodes.stream().map(AllocationRepository.Locked::nodeId).toList();
+		List<String> hostnames = nodes.stream().map(AllocationRepository.Locked::hostname).toList();
 		Reservation reservation;
 		if (queued == null) {
 			reservation = new Reservation(id, target.tenant().slug(), target.project().slug(), pool.name(),
@@ -473,7 +473,7 @@ public class Bookings {
 					request.preemptible() || decision.preemptible(), request.cluster(), decision, hostnames, 0,
 					clock.instant(), request.labels());
 			reservations.insert(reservation,
-					new Reservations.Keys(target.tenant().id(), target.project().id(), pool.id()), key);
+					new ReservationRepository.Keys(target.tenant().id(), target.project().id(), pool.id()), key);
 		}
 		else {
 			reservation = queued.dequeued(window, decision, hostnames);
@@ -482,7 +482,7 @@ public class Bookings {
 					null, clock.instant()));
 		}
 		volumes.book(reservation, target.tenant().id());
-		List<Allocations.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
+		List<AllocationRepository.Gap> gaps = allocations.takeFromGaps(nodeIds, window);
 		allocate(() -> allocations.allocate(id, pool.id(), nodeIds, window));
 		calendar.taken(pool.id(), gaps, window);
 		if (quotas.needsApproval(tenantId, pool.gpuType(), window, request.gpus(), decision)) {
@@ -526,19 +526,19 @@ public class Bookings {
 	}
 
 	/**
-	 * Locks up to {@code count} free nodes, not those {@code excluded} ({@link Allocations#lockFreeNodes}: the nodes
+	 * Locks up to {@code count} free nodes, not those {@code excluded} ({@link AllocationRepository#lockFreeNodes}: the nodes
 	 * of the blocks searched, not every free node of the pool); a few rounds pick replacements for nodes found taken
 	 * after locking. Those rounds never wait: a node another transaction holds is passed by. When they come up short,
-	 * a last round waits for the free nodes others hold ({@link Allocations#lockFreeNodesWaiting}), since a lock on a
+	 * a last round waits for the free nodes others hold ({@link AllocationRepository#lockFreeNodesWaiting}), since a lock on a
 	 * node is often a change of another window of it (a booking, a cancel, a node replaced in a later reservation)
 	 * and refusing for it would be a false {@code 409}. Fewer when fewer are free.
 	 */
-	private List<Allocations.Locked> lockFreeNodes(Target target, TimeWindow window, @Nullable String driver,
+	private List<AllocationRepository.Locked> lockFreeNodes(Target target, TimeWindow window, @Nullable String driver,
 			int count, List<Long> excluded) {
-		List<Allocations.Locked> chosen = new ArrayList<>();
+		List<AllocationRepository.Locked> chosen = new ArrayList<>();
 		List<Long> tried = new ArrayList<>(excluded);
 		for (int round = 0; round < 3 && chosen.size() < count; round++) {
-			List<Allocations.Locked> locked = allocations.lockFreeNodes(target.pool().id(), target.blocks(), window,
+			List<AllocationRepository.Locked> locked = allocations.lockFreeNodes(target.pool().id(), target.blocks(), window,
 					driver, count - chosen.size(), tried);
 			if (locked.isEmpty()) {
 				break;
@@ -553,11 +553,11 @@ public class Bookings {
 	}
 
 	/** Adds to {@code chosen} those of the nodes just locked that are still free (the gaps may have changed before). */
-	private void keepFree(List<Allocations.Locked> locked, TimeWindow window, List<Long> tried,
-			List<Allocations.Locked> chosen) {
+	private void keepFree(List<AllocationRepository.Locked> locked, TimeWindow window, List<Long> tried,
+			List<AllocationRepository.Locked> chosen) {
 		locked.forEach(node -> tried.add(node.nodeId()));
 		Set<Long> free = new HashSet<>(
-				allocations.freeFor(locked.stream().map(Allocations.Locked::nodeId).toList(), window));
+				allocations.freeFor(locked.stream().map(AllocationRepository.Locked::nodeId).toList(), window));
 		locked.stream().filter(node -> free.contains(node.nodeId())).forEach(chosen::add);
 	}
 
@@ -600,7 +600,7 @@ public class Bookings {
 	public Reservation get(Caller caller, String tenantSlug, UUID id) {
 		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
 		return reservations.find(tenant.id(), id)
-			.map(Reservations.Stored::reservation)
+			.map(ReservationRepository.Stored::reservation)
 			.filter(found -> caller.canSeeProject(tenantSlug, found.project()))
 			.orElseThrow(() -> notFound(id));
 	}
@@ -612,7 +612,7 @@ public class Bookings {
 		if (from != null && to != null && !to.isAfter(from)) {
 			throw InvalidInputException.of("to", "must be after from");
 		}
-		Reservations.Filter filter = new Reservations.Filter(status, from, to, clock.instant(), project, labels,
+		ReservationRepository.Filter filter = new ReservationRepository.Filter(status, from, to, clock.instant(), project, labels,
 				caller.confinedTo(tenantSlug).orElse(null));
 		return reservations.list(tenant.id(), filter, page);
 	}
@@ -630,7 +630,7 @@ public class Bookings {
 		Tenant tenant = changing(caller, tenantSlug);
 		return transactions.execute(status -> {
 			quotas.lock(tenant.id());
-			Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id).orElseThrow(() -> notFound(id));
+			ReservationRepository.Stored stored = reservations.findForUpdate(tenant.id(), id).orElseThrow(() -> notFound(id));
 			Reservation before = stored.reservation();
 			requireChangeOf(caller, before);
 			Instant now = clock.instant();
@@ -651,7 +651,7 @@ public class Bookings {
 			lending.requireRoomBeyondHeld(tenant.id(), pool.gpuType(), extension, before.gpus(), decision);
 			lending.requireGuaranteeHeadroom(tenant.id(), pool.gpuType(), extension, before.gpus(), decision,
 					before.preemptible());
-			List<Allocations.Gap> gaps = allocations.takeFromGaps(nodeIds, extension);
+			List<AllocationRepository.Gap> gaps = allocations.takeFromGaps(nodeIds, extension);
 			allocate(() -> allocations.extendTo(id, before.endsAt(), newEnd));
 			calendar.taken(stored.poolId(), gaps, extension);
 			Reservation after = before.extendTo(newEnd, decision, now);
@@ -704,7 +704,7 @@ public class Bookings {
 			java.util.function.Consumer<Reservation> allowed) {
 		return transactions.execute(status -> {
 			quotas.lock(tenantId);
-			Reservations.Stored stored = reservations.findForUpdate(tenantId, id).orElseThrow(() -> notFound(id));
+			ReservationRepository.Stored stored = reservations.findForUpdate(tenantId, id).orElseThrow(() -> notFound(id));
 			Reservation before = stored.reservation();
 			allowed.accept(before);
 			Instant now = clock.instant();

@@ -10,11 +10,11 @@ import java.util.UUID;
 
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
-import dev.allot.booking.allocation.Allocations;
+import dev.allot.booking.allocation.AllocationRepository;
 import dev.allot.booking.allocation.HotSpares;
-import dev.allot.booking.calendar.CapacityCalendar;
+import dev.allot.booking.calendar.CapacityCalendarRepository;
 import dev.allot.booking.events.ReservationFailed;
-import dev.allot.booking.store.Reservations;
+import dev.allot.booking.store.ReservationRepository;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.TimeWindow;
@@ -34,11 +34,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class ReservationLifecycle {
 
-	private final Reservations reservations;
+	private final ReservationRepository reservations;
 
-	private final Allocations allocations;
+	private final AllocationRepository allocations;
 
-	private final CapacityCalendar calendar;
+	private final CapacityCalendarRepository calendar;
 
 	private final Quotas quotas;
 
@@ -54,7 +54,7 @@ public class ReservationLifecycle {
 
 	private final HotSpares spares;
 
-	ReservationLifecycle(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Quotas quotas,
+	ReservationLifecycle(ReservationRepository reservations, AllocationRepository allocations, CapacityCalendarRepository calendar, Quotas quotas,
 			Tenancy tenancy, AuditLog audit, ApplicationEventPublisher events, TransactionTemplate transactions,
 			Clock clock, HotSpares spares) {
 		this.spares = spares;
@@ -70,7 +70,7 @@ public class ReservationLifecycle {
 	}
 
 	public Optional<Reservation> find(UUID id) {
-		return reservations.find(id).map(Reservations.Stored::reservation);
+		return reservations.find(id).map(ReservationRepository.Stored::reservation);
 	}
 
 	/** The reservation's nodes that are out of service now, each as "hostname is STATE (reason)". */
@@ -117,7 +117,7 @@ public class ReservationLifecycle {
 			.id();
 		return transactions.execute(status -> {
 			quotas.lock(tenantId);
-			Reservations.Stored stored = reservations.findForUpdate(id).orElseThrow(() -> notFound(id));
+			ReservationRepository.Stored stored = reservations.findForUpdate(id).orElseThrow(() -> notFound(id));
 			Reservation before = stored.reservation();
 			Instant now = clock.instant();
 			Reservation after = before.markFailed(reason, now);
@@ -153,7 +153,7 @@ public class ReservationLifecycle {
 	 */
 	public Optional<String> replaceNode(UUID id, String failed, List<String> avoid) {
 		return transactions.execute(status -> {
-			Reservations.Stored stored = reservations.findForUpdate(id).orElseThrow(() -> notFound(id));
+			ReservationRepository.Stored stored = reservations.findForUpdate(id).orElseThrow(() -> notFound(id));
 			Reservation before = stored.reservation();
 			Instant from = later(nextMinute(clock.instant()), before.startsAt());
 			if (!before.nodes().contains(failed) || !from.isBefore(before.endsAt())) {
@@ -163,22 +163,22 @@ public class ReservationLifecycle {
 			List<String> excludedNames = new java.util.ArrayList<>(before.nodes());
 			excludedNames.addAll(avoid);
 			List<Long> excluded = allocations.nodeIds(stored.poolId(), excludedNames);
-			Optional<Allocations.Locked> spare = allocations.takeSpare(stored.poolId(), rest,
+			Optional<AllocationRepository.Locked> spare = allocations.takeSpare(stored.poolId(), rest,
 					before.cluster().cudaDriver(), excluded);
 			List<String> kept = before.nodes().stream().filter(node -> !node.equals(failed)).toList();
-			List<Allocations.Locked> found = spare.map(List::of)
+			List<AllocationRepository.Locked> found = spare.map(List::of)
 				.orElseGet(() -> allocations.lockReplacement(stored.poolId(), rest, before.cluster().cudaDriver(),
 						excluded, kept));
 			if (found.isEmpty() || allocations.freeFor(List.of(found.getFirst().nodeId()), rest).isEmpty()) {
 				status.setRollbackOnly();
 				return Optional.<String>empty();
 			}
-			Allocations.Locked replacement = found.getFirst();
+			AllocationRepository.Locked replacement = found.getFirst();
 			long failedId = allocations.nodeIds(stored.poolId(), List.of(failed)).getFirst();
 			allocations.lockNodes(List.of(failedId));
 			allocations.release(id, failedId, from);
 			calendar.returned(stored.poolId(), allocations.returnToGaps(List.of(failedId), stored.poolId(), rest), rest);
-			List<Allocations.Gap> gaps = allocations.takeFromGaps(List.of(replacement.nodeId()), rest);
+			List<AllocationRepository.Gap> gaps = allocations.takeFromGaps(List.of(replacement.nodeId()), rest);
 			allocations.allocate(id, stored.poolId(), List.of(replacement.nodeId()), rest);
 			calendar.taken(stored.poolId(), gaps, rest);
 			Reservation after = before.replacingNode(failed, replacement.hostname());

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 import dev.allot.identity.accounts.ServiceAccounts;
 import dev.allot.identity.accounts.UserAccount;
-import dev.allot.identity.accounts.Users;
+import dev.allot.identity.accounts.UserRepository;
 import dev.allot.identity.settings.SecurityProperties;
 import dev.allot.identity.signin.ExternalIdentities;
 import dev.allot.shared.security.Caller;
@@ -32,7 +32,7 @@ import org.springframework.stereotype.Component;
 @Component
 class Callers {
 
-	private final Users users;
+	private final UserRepository users;
 
 	private final ServiceAccounts serviceAccounts;
 
@@ -44,7 +44,7 @@ class Callers {
 
 	private final ProjectMembers projectMembers;
 
-	Callers(Users users, ServiceAccounts serviceAccounts, Tenancy tenancy, SecurityProperties properties,
+	Callers(UserRepository users, ServiceAccounts serviceAccounts, Tenancy tenancy, SecurityProperties properties,
 			ExternalIdentities externalIdentities, ProjectMembers projectMembers) {
 		this.projectMembers = projectMembers;
 		this.users = users;

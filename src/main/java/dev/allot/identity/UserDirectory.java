@@ -7,7 +7,7 @@ import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.identity.accounts.ServiceAccounts;
 import dev.allot.identity.accounts.UserAccount;
-import dev.allot.identity.accounts.Users;
+import dev.allot.identity.accounts.UserRepository;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
@@ -26,13 +26,13 @@ public class UserDirectory {
 	public record UserSummary(String username, String displayName, Set<PlatformRole> platformRoles) {
 	}
 
-	private final Users users;
+	private final UserRepository users;
 
 	private final PasswordEncoder passwords;
 
 	private final AuditLog audit;
 
-	UserDirectory(Users users, PasswordEncoder passwords, AuditLog audit) {
+	UserDirectory(UserRepository users, PasswordEncoder passwords, AuditLog audit) {
 		this.users = users;
 		this.passwords = passwords;
 		this.audit = audit;

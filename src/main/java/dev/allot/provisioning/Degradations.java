@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.allot.provisioning.lifecycle.Cluster;
-import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.provisioning.lifecycle.NodeHealthNow;
 import org.jspecify.annotations.Nullable;
 
@@ -38,11 +38,11 @@ public class Degradations {
 	public record NodeAtFault(String hostname, String health, @Nullable String detail) {
 	}
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final NodeHealthNow healthNow;
 
-	Degradations(Clusters clusters, NodeHealthNow healthNow) {
+	Degradations(ClusterRepository clusters, NodeHealthNow healthNow) {
 		this.clusters = clusters;
 		this.healthNow = healthNow;
 	}

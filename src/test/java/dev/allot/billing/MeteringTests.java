@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import dev.allot.billing.metering.BillableReservation;
-import dev.allot.billing.metering.BillableReservations;
+import dev.allot.billing.metering.BillableReservationRepository;
 import dev.allot.billing.metering.Metering;
 import dev.allot.billing.metering.Split;
 import dev.allot.support.Api;
@@ -130,7 +130,7 @@ class MeteringTests extends BillingTest {
 	}
 
 	@Autowired
-	BillableReservations reservations;
+	BillableReservationRepository reservations;
 
 	@Autowired
 	dev.allot.quota.Quotas quotas;

@@ -36,7 +36,7 @@ import org.springframework.stereotype.Component;
 @Component
 class BookingEvents {
 
-	private final BillableReservations reservations;
+	private final BillableReservationRepository reservations;
 
 	private final Tenancy tenancy;
 
@@ -50,7 +50,7 @@ class BookingEvents {
 
 	private final LifecycleWebhooks webhooks;
 
-	BookingEvents(BillableReservations reservations, Tenancy tenancy, Inventory inventory, Quotas quotas,
+	BookingEvents(BillableReservationRepository reservations, Tenancy tenancy, Inventory inventory, Quotas quotas,
 			Ledger ledger, BillingProperties properties, LifecycleWebhooks webhooks) {
 		this.webhooks = webhooks;
 		this.reservations = reservations;

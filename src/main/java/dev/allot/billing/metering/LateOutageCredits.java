@@ -44,7 +44,7 @@ public class LateOutageCredits {
 
 	private final JdbcClient jdbc;
 
-	private final BillableReservations reservations;
+	private final BillableReservationRepository reservations;
 
 	private final NodeOutages outages;
 
@@ -54,7 +54,7 @@ public class LateOutageCredits {
 
 	private final ReservationLifecycle holdings;
 
-	LateOutageCredits(JdbcClient jdbc, BillableReservations reservations, NodeOutages outages, Quotas quotas,
+	LateOutageCredits(JdbcClient jdbc, BillableReservationRepository reservations, NodeOutages outages, Quotas quotas,
 			Ledger ledger, ReservationLifecycle holdings) {
 		this.holdings = holdings;
 		this.jdbc = jdbc;

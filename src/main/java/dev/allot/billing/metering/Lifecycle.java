@@ -20,13 +20,13 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional
 public class Lifecycle {
 
-	private final BillableReservations reservations;
+	private final BillableReservationRepository reservations;
 
 	private final Ledger ledger;
 
 	private final AuditLog audit;
 
-	Lifecycle(BillableReservations reservations, Ledger ledger, AuditLog audit) {
+	Lifecycle(BillableReservationRepository reservations, Ledger ledger, AuditLog audit) {
 		this.reservations = reservations;
 		this.ledger = ledger;
 		this.audit = audit;

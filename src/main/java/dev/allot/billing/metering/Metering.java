@@ -40,7 +40,7 @@ public class Metering {
 	public record Run(int reservations, int periods) {
 	}
 
-	private final BillableReservations reservations;
+	private final BillableReservationRepository reservations;
 
 	private final NodeOutages outages;
 
@@ -52,7 +52,7 @@ public class Metering {
 
 	private final TransactionTemplate transactions;
 
-	Metering(BillableReservations reservations, NodeOutages outages, Quotas quotas, Ledger ledger,
+	Metering(BillableReservationRepository reservations, NodeOutages outages, Quotas quotas, Ledger ledger,
 			BillingProperties properties, TransactionTemplate transactions) {
 		this.reservations = reservations;
 		this.outages = outages;

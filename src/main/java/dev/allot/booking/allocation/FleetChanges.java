@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import dev.allot.booking.store.Reservations;
+import dev.allot.booking.store.ReservationRepository;
 import dev.allot.inventory.NodeCommitments;
 import dev.allot.inventory.events.NodeAdded;
 
@@ -21,11 +21,11 @@ class FleetChanges implements NodeCommitments {
 
 	private final JdbcClient jdbc;
 
-	private final Reservations reservations;
+	private final ReservationRepository reservations;
 
 	private final HotSpares spares;
 
-	FleetChanges(JdbcClient jdbc, Reservations reservations, HotSpares spares) {
+	FleetChanges(JdbcClient jdbc, ReservationRepository reservations, HotSpares spares) {
 		this.jdbc = jdbc;
 		this.reservations = reservations;
 		this.spares = spares;

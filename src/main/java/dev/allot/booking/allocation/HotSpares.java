@@ -24,7 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Keeps each pool's hot spares at its {@code spareNodes}: the spares are available nodes free from now on (no
  * allocation ahead of them), chosen deterministically (the highest node ids first), flagged {@code node.spare}
  * and so left out of every booking, quote, earliest-fit search and the calendar's total. A replacement takes one
- * first ({@link Allocations#takeSpare}); the count is topped up in the same transaction, when a node returns to
+ * first ({@link AllocationRepository#takeSpare}); the count is topped up in the same transaction, when a node returns to
  * service, when the count changes, and every few minutes (a node whose last booking ended becomes free from then
  * on without any event). Each top-up holds the pool's row, so two cannot pick one spare too many; the nodes it
  * flags are locked without waiting, so a booking holding a node keeps it.

@@ -16,12 +16,12 @@ import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
-import dev.allot.booking.allocation.Allocations;
-import dev.allot.booking.calendar.CapacityCalendar;
+import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.calendar.CapacityCalendarRepository;
 import dev.allot.booking.events.ReservationAwaitsApproval;
 import dev.allot.booking.events.ReservationConfirmed;
 import dev.allot.booking.events.ReservationDecided;
-import dev.allot.booking.store.Reservations;
+import dev.allot.booking.store.ReservationRepository;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
@@ -48,11 +48,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Configuration(proxyBeanMethods = false)
 public class Approvals {
 
-	private final Reservations reservations;
+	private final ReservationRepository reservations;
 
-	private final Allocations allocations;
+	private final AllocationRepository allocations;
 
-	private final CapacityCalendar calendar;
+	private final CapacityCalendarRepository calendar;
 
 	private final Quotas quotas;
 
@@ -70,7 +70,7 @@ public class Approvals {
 
 	private final Duration hold;
 
-	Approvals(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Quotas quotas,
+	Approvals(ReservationRepository reservations, AllocationRepository allocations, CapacityCalendarRepository calendar, Quotas quotas,
 			Tenancy tenancy, AuditLog audit, ApplicationEventPublisher events, JdbcClient jdbc,
 			TransactionTemplate transactions, Clock clock, ApprovalProperties properties) {
 		this.reservations = reservations;
@@ -145,7 +145,7 @@ public class Approvals {
 		for (Due one : due) {
 			Boolean done = transactions.execute(status -> {
 				quotas.lock(one.tenantId());
-				Reservations.Stored stored = reservations.findForUpdate(one.tenantId(), one.id()).orElse(null);
+				ReservationRepository.Stored stored = reservations.findForUpdate(one.tenantId(), one.id()).orElse(null);
 				if (stored == null || stored.reservation().status(now) != ReservationStatus.PENDING_APPROVAL) {
 					return false; // decided meanwhile
 				}
@@ -165,7 +165,7 @@ public class Approvals {
 	private record Due(UUID id, UUID tenantId, String tenant) {
 	}
 
-	private record Decision(Tenant tenant, Reservations.Stored stored) {
+	private record Decision(Tenant tenant, ReservationRepository.Stored stored) {
 	}
 
 	/**
@@ -184,7 +184,7 @@ public class Approvals {
 		}
 		tenant.requireActive();
 		quotas.lock(tenant.id());
-		Reservations.Stored stored = reservations.findForUpdate(tenant.id(), id)
+		ReservationRepository.Stored stored = reservations.findForUpdate(tenant.id(), id)
 			.filter(found -> caller.canSeeProject(tenantSlug, found.reservation().project()))
 			.orElseThrow(() -> AllotException.notFound("Reservation " + id));
 		if (!caller.managesProject(tenantSlug, stored.reservation().project())) {
@@ -206,7 +206,7 @@ public class Approvals {
 	}
 
 	/** Denied or expired: frees its nodes and quota from its start (or now, if later) and stores the outcome. */
-	private Reservation release(UUID tenantId, Reservations.Stored stored, ReservationStatus outcome, String reason) {
+	private Reservation release(UUID tenantId, ReservationRepository.Stored stored, ReservationStatus outcome, String reason) {
 		Reservation before = stored.reservation();
 		Instant now = clock.instant();
 		Reservation after = before.decidedAgainst(outcome, reason, now);

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * One committed change of a pool's calendar, as {@link CapacityCalendar} announces it on
+ * One committed change of a pool's calendar, as {@link CapacityCalendarRepository} announces it on
  * {@value #CHANNEL}: the transaction that made it (so a replica loading the calendar can tell whether its read
  * already holds the change) and the nodes added to (or, negative, taken from) each hour and UTC day. A rebuilt
  * pool is announced as a reset. Text, since NOTIFY payloads are; 72 hours and 4 days take under a kilobyte of
@@ -50,7 +50,7 @@ record CalendarDelta(UUID pool, long transaction, int nonce, boolean reset, Map<
 				decode(parts[2], 3600), decode(parts[3], 86_400));
 	}
 
-	/** The payload {@link CapacityCalendar} has PostgreSQL send (for tests). */
+	/** The payload {@link CapacityCalendarRepository} has PostgreSQL send (for tests). */
 	String payload() {
 		return reset ? pool + ";reset" : pool + ";" + transaction + ";" + counts(hours, days) + ";" + nonce;
 	}

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.allot.booking.allocation.Allocations;
+import dev.allot.booking.allocation.AllocationRepository;
 import dev.allot.booking.allocation.EarliestFit;
 import dev.allot.booking.allocation.Hours;
 import dev.allot.booking.spec.ClusterSpec;
@@ -48,11 +48,11 @@ public class Capacity {
 	public record Fit(Instant startsAt, Instant endsAt, @Nullable QuotaDecision quote) {
 	}
 
-	private final CapacityCalendar calendar;
+	private final CapacityCalendarRepository calendar;
 
 	private final LiveCalendar live;
 
-	private final Allocations allocations;
+	private final AllocationRepository allocations;
 
 	private final Inventory inventory;
 
@@ -68,7 +68,7 @@ public class Capacity {
 
 	private final Lending lending;
 
-	Capacity(CapacityCalendar calendar, LiveCalendar live, Allocations allocations, Inventory inventory, Quotas quotas, Tenancy tenancy,
+	Capacity(CapacityCalendarRepository calendar, LiveCalendar live, AllocationRepository allocations, Inventory inventory, Quotas quotas, Tenancy tenancy,
 			JdbcClient jdbc, Clock clock, OrchestratorCheck orchestrators, Lending lending) {
 		this.orchestrators = orchestrators;
 		this.lending = lending;

@@ -26,12 +26,12 @@ import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
-import dev.allot.booking.allocation.Allocations;
+import dev.allot.booking.allocation.AllocationRepository;
 import dev.allot.booking.events.ReservationCancelled;
 import dev.allot.booking.events.ReservationDecided;
 import dev.allot.booking.events.ReservationDequeued;
 import dev.allot.booking.events.ReservationFailed;
-import dev.allot.booking.store.Reservations;
+import dev.allot.booking.store.ReservationRepository;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Pool;
 import dev.allot.inventory.events.NodeAdded;
@@ -122,7 +122,7 @@ public class BookingQueue implements QueuedBookings {
 
 	private final Bookings bookings;
 
-	private final Reservations reservations;
+	private final ReservationRepository reservations;
 
 	private final Inventory inventory;
 
@@ -130,7 +130,7 @@ public class BookingQueue implements QueuedBookings {
 
 	private final Tenancy tenancy;
 
-	private final Allocations allocations;
+	private final AllocationRepository allocations;
 
 	private final AuditLog audit;
 
@@ -148,8 +148,8 @@ public class BookingQueue implements QueuedBookings {
 
 	private final AtomicBoolean wanted = new AtomicBoolean();
 
-	BookingQueue(Bookings bookings, Reservations reservations, Inventory inventory, Quotas quotas, Tenancy tenancy,
-			Allocations allocations, AuditLog audit, ApplicationEventPublisher events, JdbcClient jdbc,
+	BookingQueue(Bookings bookings, ReservationRepository reservations, Inventory inventory, Quotas quotas, Tenancy tenancy,
+			AllocationRepository allocations, AuditLog audit, ApplicationEventPublisher events, JdbcClient jdbc,
 			TransactionTemplate transactions, Clock clock) {
 		this.bookings = bookings;
 		this.reservations = reservations;
@@ -391,7 +391,7 @@ public class BookingQueue implements QueuedBookings {
 	private boolean expire(UUID tenantId, String tenant, UUID id, String reason) {
 		return Boolean.TRUE.equals(transactions.execute(status -> {
 			quotas.lock(tenantId);
-			Reservations.Stored stored = reservations.findForUpdate(tenantId, id).orElse(null);
+			ReservationRepository.Stored stored = reservations.findForUpdate(tenantId, id).orElse(null);
 			if (stored == null || stored.reservation().stage() != ReservationStatus.QUEUED
 					|| stored.reservation().cancelledAt() != null) {
 				return false; // booked or cancelled meanwhile

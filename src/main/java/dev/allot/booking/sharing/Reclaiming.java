@@ -12,10 +12,10 @@ import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
-import dev.allot.booking.allocation.Allocations;
-import dev.allot.booking.calendar.CapacityCalendar;
+import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.calendar.CapacityCalendarRepository;
 import dev.allot.booking.events.ReservationPreempted;
-import dev.allot.booking.store.Reservations;
+import dev.allot.booking.store.ReservationRepository;
 import dev.allot.inventory.Pool;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.TimeWindow;
@@ -28,11 +28,11 @@ import org.springframework.stereotype.Component;
 @Component
 public class Reclaiming {
 
-	private final Reservations reservations;
+	private final ReservationRepository reservations;
 
-	private final Allocations allocations;
+	private final AllocationRepository allocations;
 
-	private final CapacityCalendar calendar;
+	private final CapacityCalendarRepository calendar;
 
 	private final Quotas quotas;
 
@@ -44,7 +44,7 @@ public class Reclaiming {
 
 	private final Duration preemptionNotice;
 
-	Reclaiming(Reservations reservations, Allocations allocations, CapacityCalendar calendar, Quotas quotas,
+	Reclaiming(ReservationRepository reservations, AllocationRepository allocations, CapacityCalendarRepository calendar, Quotas quotas,
 			AuditLog audit, ApplicationEventPublisher events, Clock clock, SharingProperties sharing) {
 		this.reservations = reservations;
 		this.allocations = allocations;
@@ -65,7 +65,7 @@ public class Reclaiming {
 	 * and {@code sweepOrder} the order of a last-resort sweep.
 	 */
 	public record Reclaimed(boolean mayFindRoomAgain, List<Long> nodes, Map<UUID, Repacking.Reclaimable> reclaimable,
-			List<Reservations.Preemptible> sweepOrder) {
+			List<ReservationRepository.Preemptible> sweepOrder) {
 
 		static final Reclaimed NOTHING = new Reclaimed(false, List.of(), Map.of(), List.of());
 
@@ -82,14 +82,14 @@ public class Reclaiming {
 	 * which plans the moves and the victims together ({@link Reclaimed#reclaimable}); {@link #sweep} is the last
 	 * resort. A victim whose notice would keep its nodes past the window's start is left alone. {@code patient}: wait
 	 * for a victim (its row and nodes) another transaction holds rather than pass it by (the booking then has the pool
-	 * to itself: {@link Allocations#turnInPool}); a deadlock this may close is broken by PostgreSQL, and the booking
+	 * to itself: {@link AllocationRepository#turnInPool}); a deadlock this may close is broken by PostgreSQL, and the booking
 	 * runs again.
 	 */
 	public Reclaimed reclaim(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver,
 			boolean patient) {
 		// the candidates first: a partial index finds them at once, and without any the pool's free nodes (a count
 		// over the whole pool) need not be counted
-		List<Reservations.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
+		List<ReservationRepository.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
 		if (candidates.isEmpty()) {
 			return Reclaimed.NOTHING;
 		}
@@ -99,12 +99,12 @@ public class Reclaiming {
 		}
 		Instant now = clock.instant();
 		Planned planned = plan(pool, candidates, nodes - free, window, driver, now);
-		List<Reservations.Preemptible> sweepOrder = planned.sweepOrder();
+		List<ReservationRepository.Preemptible> sweepOrder = planned.sweepOrder();
 		Map<UUID, Long> lost = planned.lost();
 		Optional<VictimPlan> plan = planned.plan();
 		if (plan.isEmpty()) {
 			Map<UUID, Repacking.Reclaimable> reclaimable = new java.util.HashMap<>();
-			for (Reservations.Preemptible c : candidates) {
+			for (ReservationRepository.Preemptible c : candidates) {
 				if (lost.containsKey(c.id())) {
 					reclaimable.put(c.id(), new Repacking.Reclaimable(freedFrom(c.startsAt(), window, now).orElseThrow(),
 							lost.get(c.id())));
@@ -112,7 +112,7 @@ public class Reclaiming {
 			}
 			return new Reclaimed(false, List.of(), reclaimable, sweepOrder);
 		}
-		for (Reservations.Preemptible victim : plan.get().victims()) {
+		for (ReservationRepository.Preemptible victim : plan.get().victims()) {
 			preempt(victim, pool, window, now, patient);
 		}
 		// the plan was made on what was read without locks: a victim another transaction held was passed by, or
@@ -122,20 +122,20 @@ public class Reclaiming {
 	}
 
 	/** The candidates in the order a sweep takes them, what each would lose, and the plan (empty: none covers it). */
-	private record Planned(List<Reservations.Preemptible> sweepOrder, Map<UUID, Long> lost,
+	private record Planned(List<ReservationRepository.Preemptible> sweepOrder, Map<UUID, Long> lost,
 			Optional<VictimPlan> plan) {
 	}
 
 	/** Plans the victims that free {@code need} more nodes of the pool for the window, preempting nothing. */
-	private Planned plan(Pool pool, List<Reservations.Preemptible> candidates, int need, TimeWindow window,
+	private Planned plan(Pool pool, List<ReservationRepository.Preemptible> candidates, int need, TimeWindow window,
 			@Nullable String driver, Instant now) {
 		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
-				candidates.stream().map(Reservations.Preemptible::tenantId).toList(), pool.gpuType());
-		java.util.Comparator<Reservations.Preemptible> victimOrder = java.util.Comparator
-			.comparing((Reservations.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
+				candidates.stream().map(ReservationRepository.Preemptible::tenantId).toList(), pool.gpuType());
+		java.util.Comparator<ReservationRepository.Preemptible> victimOrder = java.util.Comparator
+			.comparing((ReservationRepository.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
 			.reversed()
-			.thenComparing(Reservations.Preemptible::createdAt, java.util.Comparator.reverseOrder())
-			.thenComparing(Reservations.Preemptible::id);
+			.thenComparing(ReservationRepository.Preemptible::createdAt, java.util.Comparator.reverseOrder())
+			.thenComparing(ReservationRepository.Preemptible::id);
 		Map<UUID, Long> lost = lostIfPreempted(candidates, window, now);
 		return new Planned(candidates.stream().sorted(victimOrder).toList(), lost,
 				VictimPlan.of(allocations.holdersIn(pool.id(), window, driver), candidates, lost, priorities, need,
@@ -153,7 +153,7 @@ public class Reclaiming {
 			return java.util.OptionalInt.empty();
 		}
 		int free = allocations.countFree(pool.id(), window, driver);
-		List<Reservations.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
+		List<ReservationRepository.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
 		if (free >= nodes || candidates.isEmpty()) {
 			return java.util.OptionalInt.of(0);
 		}
@@ -175,11 +175,11 @@ public class Reclaiming {
 	 * may then hold no node the booking takes: its nodes make room for repacking to move others).
 	 */
 	public SweepResult sweep(Pool pool, int nodes, TimeWindow window, @Nullable String driver, boolean patient,
-			List<Reservations.Preemptible> order) {
+			List<ReservationRepository.Preemptible> order) {
 		Instant now = clock.instant();
 		int free = allocations.countFree(pool.id(), window, driver);
 		boolean contended = false;
-		for (Reservations.Preemptible victim : order) {
+		for (ReservationRepository.Preemptible victim : order) {
 			if (free >= nodes) {
 				return new SweepResult(true, contended);
 			}
@@ -193,10 +193,10 @@ public class Reclaiming {
 	}
 
 	/** Preempts the reservations repacking chose (each among {@code candidates}); false when one could not be. */
-	public boolean preemptAll(java.util.Set<UUID> victims, List<Reservations.Preemptible> candidates, Pool pool,
+	public boolean preemptAll(java.util.Set<UUID> victims, List<ReservationRepository.Preemptible> candidates, Pool pool,
 			TimeWindow window, boolean patient) {
 		Instant now = clock.instant();
-		for (Reservations.Preemptible victim : candidates) {
+		for (ReservationRepository.Preemptible victim : candidates) {
 			if (victims.contains(victim.id()) && preempt(victim, pool, window, now, patient) != Preempted.YES) {
 				return false;
 			}
@@ -209,10 +209,10 @@ public class Reclaiming {
 	 * those starting after the notice let go of everything at once, those keeping their nodes for the notice only
 	 * when it ends by then (the others are left out: preempting them would not help this booking).
 	 */
-	private Map<UUID, Long> lostIfPreempted(List<Reservations.Preemptible> candidates, TimeWindow window,
+	private Map<UUID, Long> lostIfPreempted(List<ReservationRepository.Preemptible> candidates, TimeWindow window,
 			Instant now) {
 		Map<UUID, Long> lost = new java.util.HashMap<>();
-		for (Reservations.Preemptible candidate : candidates) {
+		for (ReservationRepository.Preemptible candidate : candidates) {
 			freedFrom(candidate.startsAt(), window, now).ifPresent(freedFrom -> lost.put(candidate.id(),
 					candidate.gpus() * Math.max(0, Duration.between(freedFrom, candidate.endsAt()).toSeconds())));
 		}
@@ -272,14 +272,14 @@ public class Reclaiming {
 	 * {@code patient}, never waits: a victim whose row or nodes another transaction holds (its owner changing it,
 	 * another booking reclaiming it) is passed by, so two reclaiming bookings cannot deadlock on each other's victims.
 	 */
-	private Preempted preempt(Reservations.Preemptible victim, Pool pool, TimeWindow needed, Instant now,
+	private Preempted preempt(ReservationRepository.Preemptible victim, Pool pool, TimeWindow needed, Instant now,
 			boolean patient) {
-		Optional<Reservations.Stored> held = patient ? reservations.findForUpdate(victim.tenantId(), victim.id())
+		Optional<ReservationRepository.Stored> held = patient ? reservations.findForUpdate(victim.tenantId(), victim.id())
 				: reservations.findForUpdateSkipLocked(victim.tenantId(), victim.id());
 		if (held.isEmpty()) {
 			return Preempted.HELD_ELSEWHERE;
 		}
-		Reservations.Stored stored = held.get();
+		ReservationRepository.Stored stored = held.get();
 		Reservation before = stored.reservation();
 		ReservationStatus status = before.status(now);
 		if (!before.preemptible() || !(status == ReservationStatus.CONFIRMED || status == ReservationStatus.PROVISIONING

@@ -16,9 +16,9 @@ import java.util.UUID;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Reservation;
-import dev.allot.booking.allocation.Allocations;
-import dev.allot.booking.calendar.CapacityCalendar;
-import dev.allot.booking.store.Reservations;
+import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.calendar.CapacityCalendarRepository;
+import dev.allot.booking.store.ReservationRepository;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.TimeWindow;
 import dev.allot.booking.sharing.Packing.Movable;
@@ -58,11 +58,11 @@ public class Repacking {
 
 	private final JdbcClient jdbc;
 
-	private final Reservations reservations;
+	private final ReservationRepository reservations;
 
-	private final Allocations allocations;
+	private final AllocationRepository allocations;
 
-	private final CapacityCalendar calendar;
+	private final CapacityCalendarRepository calendar;
 
 	private final AuditLog audit;
 
@@ -70,7 +70,7 @@ public class Repacking {
 
 	private final Duration repackBeyond;
 
-	Repacking(JdbcClient jdbc, Reservations reservations, Allocations allocations, CapacityCalendar calendar,
+	Repacking(JdbcClient jdbc, ReservationRepository reservations, AllocationRepository allocations, CapacityCalendarRepository calendar,
 			AuditLog audit, Clock clock, SharingProperties sharing) {
 		this.jdbc = jdbc;
 		this.reservations = reservations;
@@ -86,7 +86,7 @@ public class Repacking {
 	 * {@code contended} when it was short of what other transactions held (nodes or reservations passed by), so that
 	 * the booking may be tried again.
 	 */
-	public record Made(List<Allocations.Locked> nodes, boolean contended) {
+	public record Made(List<AllocationRepository.Locked> nodes, boolean contended) {
 
 		static final Made NOTHING = new Made(List.of(), false);
 
@@ -168,7 +168,7 @@ public class Repacking {
 				|| !preempt.test(plan.get().victims()) || !apply(pool, plan.get(), rooms)) {
 			return new Made(List.of(), true);
 		}
-		return new Made(plan.get().booking().stream().map(id -> new Allocations.Locked(id, rooms.get(id).hostname()))
+		return new Made(plan.get().booking().stream().map(id -> new AllocationRepository.Locked(id, rooms.get(id).hostname()))
 			.toList(), false);
 	}
 
@@ -211,9 +211,9 @@ public class Repacking {
 	 */
 	private boolean apply(Pool pool, Plan plan, Map<Long, Room> rooms) {
 		Instant settled = clock.instant().plus(repackBeyond);
-		List<Reservations.Stored> held = new ArrayList<>();
+		List<ReservationRepository.Stored> held = new ArrayList<>();
 		for (Movable reservation : plan.moved().keySet()) {
-			Optional<Reservations.Stored> stored = reservations.findForUpdateSkipLocked(reservation.tenantId(),
+			Optional<ReservationRepository.Stored> stored = reservations.findForUpdateSkipLocked(reservation.tenantId(),
 					reservation.id());
 			if (stored.isEmpty() || stored.get().reservation().cancelledAt() != null
 					|| stored.get().reservation().progress() != null
@@ -235,7 +235,7 @@ public class Repacking {
 			List<Long> joining = plan.moved().get(reservation).stream()
 				.filter(node -> !reservation.nodes().contains(node))
 				.toList();
-			List<Allocations.Gap> gaps = allocations.takeFromGaps(joining, reservation.window());
+			List<AllocationRepository.Gap> gaps = allocations.takeFromGaps(joining, reservation.window());
 			allocations.allocate(reservation.id(), pool.id(), joining, reservation.window());
 			calendar.taken(pool.id(), gaps, reservation.window());
 			Reservation before = held.get(i++).reservation();

@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.allot.booking.store.Reservations;
+import dev.allot.booking.store.ReservationRepository;
 import dev.allot.quota.Priority;
 
 /**
@@ -24,7 +24,7 @@ import dev.allot.quota.Priority;
  * @param nodes the nodes freed for the booking, in the order chosen
  * @param victims the reservations to preempt, in the order {@link Reclaiming} preempts
  */
-record VictimPlan(List<Long> nodes, List<Reservations.Preemptible> victims) {
+record VictimPlan(List<Long> nodes, List<ReservationRepository.Preemptible> victims) {
 
 	/**
 	 * @param holders for each available node of the pool, the reservations holding it in the window
@@ -34,13 +34,13 @@ record VictimPlan(List<Long> nodes, List<Reservations.Preemptible> victims) {
 	 * @param need how many nodes must be freed
 	 * @return empty when no choice of nodes covers {@code need}
 	 */
-	static Optional<VictimPlan> of(Map<Long, List<UUID>> holders, List<Reservations.Preemptible> candidates,
+	static Optional<VictimPlan> of(Map<Long, List<UUID>> holders, List<ReservationRepository.Preemptible> candidates,
 			Map<UUID, Long> lost, Map<UUID, Priority> priorities, int need,
-			Comparator<Reservations.Preemptible> victimOrder) {
+			Comparator<ReservationRepository.Preemptible> victimOrder) {
 		if (need <= 0) {
 			return Optional.empty();
 		}
-		Map<UUID, Reservations.Preemptible> byId = new java.util.HashMap<>();
+		Map<UUID, ReservationRepository.Preemptible> byId = new java.util.HashMap<>();
 		candidates.forEach(c -> byId.put(c.id(), c));
 		List<Map.Entry<Long, List<UUID>>> freeable = holders.entrySet()
 			.stream()
@@ -77,13 +77,13 @@ record VictimPlan(List<Long> nodes, List<Reservations.Preemptible> victims) {
 	/** What taking one more node costs: GPU-seconds lost, then importance and age of its new victims. */
 	private record Cost(long gpuSeconds, int mostImportant, Instant oldest) implements Comparable<Cost> {
 
-		static Cost of(List<Reservations.Preemptible> added, Map<UUID, Long> lost, Map<UUID, Priority> priorities) {
+		static Cost of(List<ReservationRepository.Preemptible> added, Map<UUID, Long> lost, Map<UUID, Priority> priorities) {
 			long seconds = added.stream().mapToLong(v -> lost.get(v.id())).sum();
 			int mostImportant = added.stream()
 				.mapToInt(v -> priorities.get(v.tenantId()).ordinal())
 				.min()
 				.orElse(Integer.MAX_VALUE);
-			Instant oldest = added.stream().map(Reservations.Preemptible::createdAt).min(Instant::compareTo)
+			Instant oldest = added.stream().map(ReservationRepository.Preemptible::createdAt).min(Instant::compareTo)
 				.orElse(Instant.MAX);
 			return new Cost(seconds, mostImportant, oldest);
 		}

@@ -1,5 +1,5 @@
 /**
- * The reservation rows: storing and reading reservations ({@link dev.allot.booking.store.Reservations}) and the one
+ * The reservation rows: storing and reading reservations ({@link dev.allot.booking.store.ReservationRepository}) and the one
  * SQL expression of a reservation's lifecycle stage ({@link dev.allot.booking.store.ReservationStages}). Uses the
  * room spec only.
  */

@@ -34,7 +34,7 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional
 public class StoredVolumes {
 
-	private final VolumeRows rows;
+	private final VolumeRepository rows;
 
 	private final Tenancy tenancy;
 
@@ -46,7 +46,7 @@ public class StoredVolumes {
 
 	private final Clock clock;
 
-	StoredVolumes(VolumeRows rows, Tenancy tenancy, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
+	StoredVolumes(VolumeRepository rows, Tenancy tenancy, Quotas quotas, AuditLog audit, ApplicationEventPublisher events,
 			Clock clock) {
 		this.rows = rows;
 		this.tenancy = tenancy;

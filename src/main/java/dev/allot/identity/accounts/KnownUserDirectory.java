@@ -9,11 +9,11 @@ import org.springframework.stereotype.Component;
 @Component
 class KnownUserDirectory implements KnownUsers {
 
-	private final Users users;
+	private final UserRepository users;
 
 	private final JdbcClient jdbc;
 
-	KnownUserDirectory(Users users, JdbcClient jdbc) {
+	KnownUserDirectory(UserRepository users, JdbcClient jdbc) {
 		this.users = users;
 		this.jdbc = jdbc;
 	}

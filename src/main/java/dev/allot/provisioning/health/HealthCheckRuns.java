@@ -21,7 +21,7 @@ import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.provisioning.lifecycle.NodeHealth;
 import dev.allot.provisioning.lifecycle.Timeline;
 import org.jspecify.annotations.Nullable;
@@ -39,9 +39,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class HealthCheckRuns {
 
-	private final HealthCheckStore store;
+	private final HealthCheckRepository store;
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ClusterDrivers drivers;
 
@@ -63,7 +63,7 @@ public class HealthCheckRuns {
 
 	private final ClusterTransitions transitions;
 
-	HealthCheckRuns(HealthCheckStore store, Clusters clusters, ClusterDrivers drivers, Timeline timeline,
+	HealthCheckRuns(HealthCheckRepository store, ClusterRepository clusters, ClusterDrivers drivers, Timeline timeline,
 			TransactionTemplate transactions, Clock clock, ReservationLifecycle reservations, NodeChecks nodeChecks,
 			Remediation remediation, ApplicationEventPublisher events, ClusterAllReduce allReduce,
 			ClusterTransitions transitions) {

@@ -13,7 +13,7 @@ import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.provisioning.lifecycle.Timeline;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.IdempotencyKey;
@@ -42,11 +42,11 @@ public class HealthChecks {
 
 	private final Tenancy tenancy;
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ClusterDrivers drivers;
 
-	private final HealthCheckStore store;
+	private final HealthCheckRepository store;
 
 	private final ClusterSchedule schedule;
 
@@ -58,7 +58,7 @@ public class HealthChecks {
 
 	private final Clock clock;
 
-	HealthChecks(Bookings bookings, Tenancy tenancy, Clusters clusters, ClusterDrivers drivers, HealthCheckStore store,
+	HealthChecks(Bookings bookings, Tenancy tenancy, ClusterRepository clusters, ClusterDrivers drivers, HealthCheckRepository store,
 			ClusterSchedule schedule, Timeline timeline, AuditLog audit, TransactionTemplate transactions,
 			Clock clock) {
 		this.bookings = bookings;

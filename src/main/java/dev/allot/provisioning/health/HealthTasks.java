@@ -9,7 +9,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterStep;
-import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.provisioning.lifecycle.LifecycleProperties;
 import dev.allot.provisioning.lifecycle.StepRetries;
 import dev.allot.provisioning.lifecycle.Timeline;
@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Configuration;
 class HealthTasks {
 
 	@Bean
-	CustomTask<ClusterStep> clusterHealthCheckTask(HealthCheckRuns runs, Clusters clusters, Timeline timeline) {
+	CustomTask<ClusterStep> clusterHealthCheckTask(HealthCheckRuns runs, ClusterRepository clusters, Timeline timeline) {
 		return Tasks.custom(ClusterSchedule.HEALTH_CHECK)
 			.onFailure(new StepRetries(Timeline.HEALTH_CHECK, new LifecycleProperties.Retry(3, null, null), clusters,
 					timeline, (instance, id, reason, attempt) -> runs.giveUp(UUID.fromString(instance), id,
@@ -40,7 +40,7 @@ class HealthTasks {
 	}
 
 	@Bean
-	CustomTask<ClusterStep> clusterNodeRecheckTask(RebootRechecks rechecks, Clusters clusters, Timeline timeline) {
+	CustomTask<ClusterStep> clusterNodeRecheckTask(RebootRechecks rechecks, ClusterRepository clusters, Timeline timeline) {
 		return Tasks.custom(ClusterSchedule.NODE_RECHECK)
 			.onFailure(new StepRetries(Timeline.REMEDIATION, new LifecycleProperties.Retry(3, null, null), clusters,
 					timeline, (instance, id, reason, attempt) -> rechecks.giveUp(id, instance.split("/", 3)[1], reason)))

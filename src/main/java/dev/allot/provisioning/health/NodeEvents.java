@@ -11,7 +11,7 @@ import dev.allot.provisioning.checks.NvidiaSmiOutput;
 import dev.allot.provisioning.checks.Verdict;
 import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
-import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import org.jspecify.annotations.Nullable;
@@ -48,7 +48,7 @@ public class NodeEvents {
 	public record NodeEventOutcome(String hostname, Verdict.Fault fault, Remediation.Action action, @Nullable UUID reservationId) {
 	}
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final Remediation remediation;
 
@@ -56,7 +56,7 @@ public class NodeEvents {
 
 	private final Clock clock;
 
-	NodeEvents(Clusters clusters, Remediation remediation, JdbcClient jdbc, Clock clock) {
+	NodeEvents(ClusterRepository clusters, Remediation remediation, JdbcClient jdbc, Clock clock) {
 		this.clusters = clusters;
 		this.remediation = remediation;
 		this.jdbc = jdbc;

@@ -18,7 +18,7 @@ import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.provisioning.lifecycle.NodeHealth;
 import dev.allot.provisioning.lifecycle.Timeline;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +41,7 @@ public class RebootRechecks {
 	/** How often a node not yet back from its reboot is looked at again. */
 	static final Duration POLL = Duration.ofMinutes(1);
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ClusterDrivers drivers;
 
@@ -65,7 +65,7 @@ public class RebootRechecks {
 
 	private final ClusterTransitions transitions;
 
-	RebootRechecks(Clusters clusters, ClusterDrivers drivers, ReservationLifecycle reservations, NodeChecks nodeChecks,
+	RebootRechecks(ClusterRepository clusters, ClusterDrivers drivers, ReservationLifecycle reservations, NodeChecks nodeChecks,
 			Remediation remediation, Timeline timeline, HealthProperties properties, JdbcClient jdbc,
 			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events,
 			ClusterTransitions transitions) {

@@ -31,7 +31,7 @@ import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterReconciler;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.Clusters;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.provisioning.lifecycle.SwappedOutNodes;
 import dev.allot.provisioning.lifecycle.Timeline;
 import dev.allot.shared.security.Caller;
@@ -80,7 +80,7 @@ public class Remediation implements SwappedOutNodes {
 
 	private final ClusterDrivers drivers;
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ReservationLifecycle reservations;
 
@@ -106,7 +106,7 @@ public class Remediation implements SwappedOutNodes {
 
 	private final ClusterTransitions transitions;
 
-	Remediation(ClusterDrivers drivers, Clusters clusters, ReservationLifecycle reservations, Inventory inventory,
+	Remediation(ClusterDrivers drivers, ClusterRepository clusters, ReservationLifecycle reservations, Inventory inventory,
 			ClusterReconciler reconciler, Timeline timeline, AuditLog audit, HealthProperties properties, JdbcClient jdbc,
 			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, ClusterSchedule schedule,
 			ClusterTransitions transitions) {

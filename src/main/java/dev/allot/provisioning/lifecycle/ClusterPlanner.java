@@ -24,7 +24,7 @@ import org.springframework.stereotype.Component;
 @Component
 class ClusterPlanner {
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ReservationLifecycle reservations;
 
@@ -36,7 +36,7 @@ class ClusterPlanner {
 
 	private final Clock clock;
 
-	ClusterPlanner(Clusters clusters, ReservationLifecycle reservations, ClusterSchedule schedule,
+	ClusterPlanner(ClusterRepository clusters, ReservationLifecycle reservations, ClusterSchedule schedule,
 			Timeline timeline, LifecycleProperties properties, Clock clock) {
 		this.clusters = clusters;
 		this.reservations = reservations;

@@ -37,7 +37,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>
  * It acts on what it reads, not on what happened: a pass after a crash, a lost reply or a change made behind
  * Allot's back repairs the same way as the first. One replica at a time owns a cluster's reconciliation, through a
- * lease on the cluster row ({@link Clusters#claim}), so no row lock is held during driver calls; the periodic pass
+ * lease on the cluster row ({@link ClusterRepository#claim}), so no row lock is held during driver calls; the periodic pass
  * (every {@code reconcile-interval}) runs on one replica at a time; between passes it wakes as holdings change
  * ({@link ReconcilerWake}), and callers that changed the allocations (remediation replacing a node) reconcile at
  * once.
@@ -84,7 +84,7 @@ public class ClusterReconciler {
 
 	}
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ReservationLifecycle reservations;
 
@@ -106,7 +106,7 @@ public class ClusterReconciler {
 
 	private final ClusterTransitions transitions;
 
-	ClusterReconciler(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers,
+	ClusterReconciler(ClusterRepository clusters, ReservationLifecycle reservations, ClusterDrivers drivers,
 			ClusterSchedule schedule, Timeline timeline, NodeChecks nodeChecks, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock,
 			ClusterTransitions transitions) {
@@ -152,7 +152,7 @@ public class ClusterReconciler {
 		Set<UUID> reconcile = new LinkedHashSet<>(
 				reservationIds.isEmpty() ? List.of() : clusters.servingAmong(reservationIds, now));
 		List<UUID> builds = new ArrayList<>();
-		for (Clusters.Waiting waiting : poolIds.isEmpty() ? List.<Clusters.Waiting>of()
+		for (ClusterRepository.Waiting waiting : poolIds.isEmpty() ? List.<ClusterRepository.Waiting>of()
 				: clusters.waitingIn(poolIds, now)) {
 			UUID id = waiting.reservationId();
 			List<String> held = reservations.holdings(id).stream().map(Holding::node).distinct().toList();

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
  * The one class that decides a cluster's transitions. The steps that talk to the driver (building, checking,
  * reconciling, remediating, tearing down) report what happened; this class decides what state that makes, under
  * the cluster's row lock which the caller holds, and stores it. {@link Cluster} says which states each move may
- * leave; {@link Clusters#moved} stores a move only over the state it left, so a step that lost a race learns it.
+ * leave; {@link ClusterRepository#moved} stores a move only over the state it left, so a step that lost a race learns it.
  * Nothing else calls either ({@code ModularityTests.onlyClusterTransitionsMovesACluster}).
  */
 @Component
@@ -21,11 +21,11 @@ public class ClusterTransitions {
 	/** How the reason of a cluster a failed health check degraded begins: such a cluster recovers once no node fails. */
 	private static final String DEGRADED_BY_CHECK = "A health check failed on ";
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final Clock clock;
 
-	ClusterTransitions(Clusters clusters, Clock clock) {
+	ClusterTransitions(ClusterRepository clusters, Clock clock) {
 		this.clusters = clusters;
 		this.clock = clock;
 	}

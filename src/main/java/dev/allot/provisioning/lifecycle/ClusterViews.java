@@ -44,7 +44,7 @@ public class ClusterViews {
 
 	private final Bookings bookings;
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ClusterDrivers drivers;
 
@@ -58,7 +58,7 @@ public class ClusterViews {
 
 	private final NodeHealthNow healthNow;
 
-	ClusterViews(Bookings bookings, Clusters clusters, ClusterDrivers drivers, AuditLog audit,
+	ClusterViews(Bookings bookings, ClusterRepository clusters, ClusterDrivers drivers, AuditLog audit,
 			TransactionTemplate transactions, LifecycleProperties properties, Clock clock, NodeHealthNow healthNow) {
 		this.healthNow = healthNow;
 		this.bookings = bookings;

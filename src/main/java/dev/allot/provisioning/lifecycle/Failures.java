@@ -20,7 +20,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class Failures {
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ReservationLifecycle reservations;
 
@@ -36,7 +36,7 @@ public class Failures {
 
 	private final ClusterTransitions transitions;
 
-	Failures(Clusters clusters, ReservationLifecycle reservations, ClusterSchedule schedule, Timeline timeline,
+	Failures(ClusterRepository clusters, ReservationLifecycle reservations, ClusterSchedule schedule, Timeline timeline,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock,
 			ClusterTransitions transitions) {
 		this.transitions = transitions;

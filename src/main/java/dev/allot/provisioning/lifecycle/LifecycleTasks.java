@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Configuration;
 class LifecycleTasks {
 
 	@Bean
-	CustomTask<ClusterStep> clusterProvisionTask(Provisioning provisioning, Failures failures, Clusters clusters,
+	CustomTask<ClusterStep> clusterProvisionTask(Provisioning provisioning, Failures failures, ClusterRepository clusters,
 			Timeline timeline, LifecycleProperties properties) {
 		return Tasks.custom(ClusterSchedule.PROVISION)
 			.onFailure(new StepRetries(Timeline.PROVISION, properties.provisionRetry(), clusters, timeline,
@@ -38,7 +38,7 @@ class LifecycleTasks {
 	}
 
 	@Bean
-	CustomTask<ClusterStep> clusterTeardownTask(Teardown teardown, Failures failures, Clusters clusters,
+	CustomTask<ClusterStep> clusterTeardownTask(Teardown teardown, Failures failures, ClusterRepository clusters,
 			Timeline timeline, LifecycleProperties properties) {
 		return Tasks.custom(ClusterSchedule.TEARDOWN)
 			.onFailure(new StepRetries(Timeline.TEARDOWN, properties.teardownRetry(), clusters, timeline,

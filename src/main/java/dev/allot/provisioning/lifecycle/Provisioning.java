@@ -65,7 +65,7 @@ public class Provisioning {
 
 	}
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ReservationLifecycle reservations;
 
@@ -99,7 +99,7 @@ public class Provisioning {
 
 	private final ClusterTransitions transitions;
 
-	Provisioning(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
+	Provisioning(ClusterRepository clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, LifecycleProperties properties,
 			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, NodeChecks nodeChecks,
 			HealthProperties health, SwappedOutNodes remediation, ClusterAllReduce allReduce, TenantLogins logins,

@@ -27,13 +27,13 @@ public final class StepRetries implements FailureHandler<ClusterStep> {
 
 	private final LifecycleProperties.Retry retry;
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final Timeline timeline;
 
 	private final GiveUp giveUp;
 
-	public StepRetries(String step, LifecycleProperties.Retry retry, Clusters clusters, Timeline timeline, GiveUp giveUp) {
+	public StepRetries(String step, LifecycleProperties.Retry retry, ClusterRepository clusters, Timeline timeline, GiveUp giveUp) {
 		this.step = step;
 		this.retry = retry;
 		this.clusters = clusters;

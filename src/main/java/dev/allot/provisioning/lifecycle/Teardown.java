@@ -43,7 +43,7 @@ public class Teardown {
 
 	}
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ReservationLifecycle reservations;
 
@@ -65,7 +65,7 @@ public class Teardown {
 
 	private final ClusterTransitions transitions;
 
-	Teardown(Clusters clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
+	Teardown(ClusterRepository clusters, ReservationLifecycle reservations, ClusterDrivers drivers, Failures failures,
 			ClusterSchedule schedule, Timeline timeline, TransactionTemplate transactions,
 			ApplicationEventPublisher events, Clock clock, ClusterVolumes volumes, ClusterTransitions transitions) {
 		this.transitions = transitions;

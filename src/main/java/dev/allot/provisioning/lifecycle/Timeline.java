@@ -25,11 +25,11 @@ public class Timeline {
 
 	static final String RECONCILE = "reconcile";
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final Clock clock;
 
-	Timeline(Clusters clusters, Clock clock) {
+	Timeline(ClusterRepository clusters, Clock clock) {
 		this.clusters = clusters;
 		this.clock = clock;
 	}

@@ -26,7 +26,7 @@ public class Watchdog {
 
 	private static final int BATCH = 500;
 
-	private final Clusters clusters;
+	private final ClusterRepository clusters;
 
 	private final ReservationLifecycle reservations;
 
@@ -42,7 +42,7 @@ public class Watchdog {
 
 	private final Clock clock;
 
-	Watchdog(Clusters clusters, ReservationLifecycle reservations, ClusterSchedule schedule, Failures failures,
+	Watchdog(ClusterRepository clusters, ReservationLifecycle reservations, ClusterSchedule schedule, Failures failures,
 			Timeline timeline, LifecycleProperties properties, TransactionTemplate transactions, Clock clock) {
 		this.clusters = clusters;
 		this.reservations = reservations;

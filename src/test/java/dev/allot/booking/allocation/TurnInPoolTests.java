@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A pool's bookings share it; a guaranteed booking's last tries, after four lost races, have it alone
- * ({@link Allocations#turnInPool}): while a booking is under way in the pool such a try waits, other bookings do
+ * ({@link AllocationRepository#turnInPool}): while a booking is under way in the pool such a try waits, other bookings do
  * not, and another pool is not held up at all. Each wait is bounded by a {@code lock_timeout} so that a lock that
  * is not taken is seen as the timeout, not as a hung test.
  */
@@ -28,7 +28,7 @@ class TurnInPoolTests extends FleetTest {
 	TransactionTemplate template;
 
 	@Autowired
-	Allocations allocations;
+	AllocationRepository allocations;
 
 	@Test
 	void aBookingThatLostItsRacesWaitsForTheBookingsUnderWayInItsPoolWhileOthersShareIt() throws Exception {

@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 @Repository
-public class BillableReservations {
+public class BillableReservationRepository {
 
 	private static final String RANGE = "tstzrange(?, ?, '[)')";
 
@@ -26,7 +26,7 @@ public class BillableReservations {
 
 	private final tools.jackson.databind.json.JsonMapper json;
 
-	BillableReservations(JdbcClient jdbc, tools.jackson.databind.json.JsonMapper json) {
+	BillableReservationRepository(JdbcClient jdbc, tools.jackson.databind.json.JsonMapper json) {
 		this.json = json;
 		this.jdbc = jdbc;
 	}
@@ -102,7 +102,7 @@ public class BillableReservations {
 	public Optional<BillableReservation> find(UUID reservationId) {
 		return jdbc.sql("SELECT * FROM billable_reservation WHERE reservation_id = ?")
 			.param(reservationId)
-			.query(BillableReservations::row)
+			.query(BillableReservationRepository::row)
 			.optional();
 	}
 
@@ -110,14 +110,14 @@ public class BillableReservations {
 	Optional<BillableReservation> lockForMetering(UUID reservationId) {
 		return jdbc.sql("SELECT * FROM billable_reservation WHERE reservation_id = ? FOR UPDATE SKIP LOCKED")
 			.param(reservationId)
-			.query(BillableReservations::row)
+			.query(BillableReservationRepository::row)
 			.optional();
 	}
 
 	Optional<BillableReservation> lock(UUID reservationId) {
 		return jdbc.sql("SELECT * FROM billable_reservation WHERE reservation_id = ? FOR UPDATE")
 			.param(reservationId)
-			.query(BillableReservations::row)
+			.query(BillableReservationRepository::row)
 			.optional();
 	}
 

@@ -32,7 +32,7 @@ import org.springframework.stereotype.Repository;
  * facts booking stores on it, and the reads of booking, its rooms and its adapters.
  */
 @Repository
-public class Reservations {
+public class ReservationRepository {
 
 	/** Ids of what the reservation row points to, kept beside the aggregate. */
 	public record Keys(UUID tenantId, UUID projectId, UUID poolId) {
@@ -56,7 +56,7 @@ public class Reservations {
 	private static final String SELECT = "SELECT r.*, " + ReservationStages.STAGE + " AS stage, "
 			+ ReservationStages.STAGE_AT + " AS stage_at FROM " + ReservationStages.FROM;
 
-	Reservations(JdbcClient jdbc, JsonMapper json) {
+	ReservationRepository(JdbcClient jdbc, JsonMapper json) {
 		this.jdbc = jdbc;
 		this.json = json;
 	}

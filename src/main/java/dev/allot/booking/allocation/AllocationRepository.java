@@ -24,7 +24,7 @@ import org.springframework.stereotype.Repository;
  * allocations is the guarantee whatever happens here.
  */
 @Repository
-public class Allocations {
+public class AllocationRepository {
 
 	/** A node locked for a booking. */
 	public record Locked(long nodeId, String hostname) {
@@ -40,7 +40,7 @@ public class Allocations {
 
 	private final ReadCache<UUID, List<String>> blocks;
 
-	Allocations(JdbcClient jdbc, TableChanges changes) {
+	AllocationRepository(JdbcClient jdbc, TableChanges changes) {
 		this.jdbc = jdbc;
 		this.blocks = changes.cache("pools' InfiniBand blocks", "node");
 	}
@@ -268,7 +268,7 @@ public class Allocations {
 			.param("nodes", nodeIds.toArray(Long[]::new))
 			.param("start", ts(window.start()))
 			.param("end", ts(window.end()))
-			.query(Allocations::gap)
+			.query(AllocationRepository::gap)
 			.list();
 	}
 
@@ -292,7 +292,7 @@ public class Allocations {
 			.param("pool", poolId)
 			.param("start", ts(window.start()))
 			.param("end", ts(window.end()))
-			.query(Allocations::gap)
+			.query(AllocationRepository::gap)
 			.list();
 	}
 
@@ -301,7 +301,7 @@ public class Allocations {
 	 * that is nothing) and gives the rest back to its node's gaps. Per allocation, so a node replaced inside the
 	 * window, whose allocation already ends earlier, gives back only what it still held, and a replacement that
 	 * joined late keeps nothing from before it joined. Answers, for each window given back, the gaps it was merged
-	 * into (for {@link dev.allot.booking.calendar.CapacityCalendar#returned}). Locks the reservation's nodes first (a
+	 * into (for {@link dev.allot.booking.calendar.CapacityCalendarRepository#returned}). Locks the reservation's nodes first (a
 	 * no-op for those the caller already holds), under the reservation's lock, so the order stays reservation, then
 	 * nodes.
 	 */
@@ -553,7 +553,7 @@ public class Allocations {
 				JOIN node n ON n.id = a.node_id WHERE a.reservation_id = ? AND a.active
 				ORDER BY lower(a.during), n.hostname""")
 			.param(reservationId)
-			.query(Allocations::holding)
+			.query(AllocationRepository::holding)
 			.list();
 	}
 
@@ -571,7 +571,7 @@ public class Allocations {
 				WHERE mine.reservation_id = ? AND mine.active AND upper(mine.during) > ?
 				ORDER BY upper(o.during), n.hostname""")
 			.params(ts(at), reservationId, ts(at))
-			.query(Allocations::holding)
+			.query(AllocationRepository::holding)
 			.list();
 	}
 

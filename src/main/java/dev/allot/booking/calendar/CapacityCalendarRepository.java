@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
-import dev.allot.booking.allocation.Allocations;
+import dev.allot.booking.allocation.AllocationRepository;
 import dev.allot.booking.allocation.Hours;
 import dev.allot.shared.TimeWindow;
 
@@ -24,7 +24,7 @@ import org.springframework.stereotype.Repository;
  * wait on the same row; a bucket's count is the sum of its stripes.
  */
 @Repository
-public class CapacityCalendar {
+public class CapacityCalendarRepository {
 
 	static final int STRIPES = 8;
 
@@ -32,25 +32,25 @@ public class CapacityCalendar {
 
 	private final LiveCalendar live;
 
-	CapacityCalendar(JdbcClient jdbc, LiveCalendar live) {
+	CapacityCalendarRepository(JdbcClient jdbc, LiveCalendar live) {
 		this.jdbc = jdbc;
 		this.live = live;
 	}
 
 	/** The window was cut out of these gaps (one per node): buckets they held whole are now allocated. */
-	public void taken(UUID poolId, List<Allocations.Gap> gaps, TimeWindow window) {
+	public void taken(UUID poolId, List<AllocationRepository.Gap> gaps, TimeWindow window) {
 		apply(poolId, gaps, window, 1);
 	}
 
 	/** The window was merged back into these gaps: buckets they now hold whole are free again. */
-	public void returned(UUID poolId, List<Allocations.Gap> gaps, TimeWindow window) {
+	public void returned(UUID poolId, List<AllocationRepository.Gap> gaps, TimeWindow window) {
 		apply(poolId, gaps, window, -1);
 	}
 
-	private void apply(UUID poolId, List<Allocations.Gap> gaps, TimeWindow window, int sign) {
+	private void apply(UUID poolId, List<AllocationRepository.Gap> gaps, TimeWindow window, int sign) {
 		Map<Instant, Integer> hours = new TreeMap<>();
 		Map<Instant, Integer> days = new TreeMap<>();
-		for (Allocations.Gap gap : gaps) {
+		for (AllocationRepository.Gap gap : gaps) {
 			Hours.flipping(window, gap.from(), gap.to(), Hours.HOUR).forEach(h -> hours.merge(h, sign, Integer::sum));
 			Hours.flipping(window, gap.from(), gap.to(), Hours.DAY).forEach(d -> days.merge(d, sign, Integer::sum));
 		}

@@ -21,22 +21,22 @@ import org.springframework.stereotype.Repository;
 
 /** Users of Allot's own issuer, with bcrypt password hashes. */
 @Repository
-public class Users implements UserDetailsService {
+public class UserRepository implements UserDetailsService {
 
 	private final JdbcClient jdbc;
 
-	Users(JdbcClient jdbc) {
+	UserRepository(JdbcClient jdbc) {
 		this.jdbc = jdbc;
 	}
 
 	public Optional<UserAccount> find(String username) {
-		return jdbc.sql("SELECT * FROM app_user WHERE username = ?").param(username).query(Users::map).optional();
+		return jdbc.sql("SELECT * FROM app_user WHERE username = ?").param(username).query(UserRepository::map).optional();
 	}
 
 	public java.util.List<UserAccount> page(dev.allot.shared.PageQuery page) {
 		return jdbc.sql("SELECT * FROM app_user ORDER BY username LIMIT ? OFFSET ?")
 			.params(page.size(), page.offset())
-			.query(Users::map)
+			.query(UserRepository::map)
 			.list();
 	}
 

@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 @Repository
-class HealthCheckStore {
+class HealthCheckRepository {
 
 	private static final TypeReference<List<HealthCheck.NodeResult>> RESULTS = new TypeReference<>() {
 	};
@@ -27,7 +27,7 @@ class HealthCheckStore {
 
 	private final JsonMapper json;
 
-	HealthCheckStore(JdbcClient jdbc, JsonMapper json) {
+	HealthCheckRepository(JdbcClient jdbc, JsonMapper json) {
 		this.jdbc = jdbc;
 		this.json = json;
 	}

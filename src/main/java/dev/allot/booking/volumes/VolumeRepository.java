@@ -17,7 +17,7 @@ import org.springframework.stereotype.Repository;
 
 /** The {@code volume} rows: what reservations booked, and what of it is still held. */
 @Repository
-class VolumeRows {
+class VolumeRepository {
 
 	private static final String SELECT = """
 			SELECT v.*, r.tenant_slug, r.pool_name, r.gpu_type FROM volume v JOIN reservation r ON r.id = v.reservation_id
@@ -40,7 +40,7 @@ class VolumeRows {
 
 	private final JdbcClient jdbc;
 
-	VolumeRows(JdbcClient jdbc) {
+	VolumeRepository(JdbcClient jdbc) {
 		this.jdbc = jdbc;
 	}
 

@@ -24,7 +24,7 @@ import org.springframework.stereotype.Repository;
  * other: the loser learns it lost.
  */
 @Repository
-public class Clusters {
+public class ClusterRepository {
 
 	private static final TypeReference<List<NodeHealth>> NODES = new TypeReference<>() {
 	};
@@ -33,7 +33,7 @@ public class Clusters {
 
 	private final JsonMapper json;
 
-	Clusters(JdbcClient jdbc, JsonMapper json) {
+	ClusterRepository(JdbcClient jdbc, JsonMapper json) {
 		this.jdbc = jdbc;
 		this.json = json;
 	}
