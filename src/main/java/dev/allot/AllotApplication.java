@@ -1,5 +1,7 @@
 package dev.allot;
 
+import java.time.Clock;
+import java.time.Duration;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -19,8 +21,8 @@ public class AllotApplication {
 	 * precision, so that an instant in a create's answer ({@code createdAt}) is the one a later read returns.
 	 */
 	@Bean
-	java.time.Clock clock() {
-		return java.time.Clock.tick(java.time.Clock.systemUTC(), java.time.Duration.ofNanos(1_000));
+	Clock clock() {
+		return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
 	}
 
 }

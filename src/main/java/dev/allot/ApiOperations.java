@@ -1,6 +1,8 @@
 package dev.allot;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,10 +20,10 @@ final class ApiOperations {
 	}
 
 	/** Each operation's own refusals, beyond those every operation can give (400, 401, 403, 404, 429). */
-	static final Map<String, java.util.List<Refusal>> REFUSALS = new LinkedHashMap<>();
+	static final Map<String, List<Refusal>> REFUSALS = new LinkedHashMap<>();
 
 	private static void refuses(String operationId, Refusal... refusals) {
-		REFUSALS.computeIfAbsent(operationId, id -> new java.util.ArrayList<>()).addAll(java.util.List.of(refusals));
+		REFUSALS.computeIfAbsent(operationId, id -> new ArrayList<>()).addAll(List.of(refusals));
 	}
 
 	private static Refusal refusal(int status, String code, String detail) {
@@ -342,7 +344,7 @@ final class ApiOperations {
 		refuses("replaceProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
 		refuses("deleteProjectBudget", refusal(412, "precondition_failed", "The budget has changed"));
 		// with allot.api.require-if-match (docs/configuration.md): every update of a versioned resource needs If-Match
-		for (String update : java.util.List.of("replaceQuota", "updateTenant", "replaceProjectBudget", "deleteProjectBudget",
+		for (String update : List.of("replaceQuota", "updateTenant", "replaceProjectBudget", "deleteProjectBudget",
 				"changePool", "replaceBudget")) {
 			refuses(update, refusal(428, "precondition_required",
 					"Send the resource's ETag in If-Match (or * for any version): GET it first"));

@@ -1,18 +1,19 @@
 package dev.allot;
 
-import java.util.List;
-
 import dev.allot.shared.AllotException;
 import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.security.Caller;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.NumberSchema;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
@@ -22,12 +23,20 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
+import io.swagger.v3.oas.models.tags.Tag;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What the served OpenAPI document says about Allot as a whole. The committed {@code openapi.yaml} is the
@@ -103,7 +112,7 @@ class OpenApiConfiguration {
 	/** The Problem schema's properties: capacity_not_available's and guarantees_exceed_capacity's extras. */
 	private static void capacityFields(Schema<?> problem) {
 		problem
-			.addProperty("reclaimConsidered", new io.swagger.v3.oas.models.media.BooleanSchema()
+			.addProperty("reclaimConsidered", new BooleanSchema()
 				.description("capacity_not_available: whether the booking was within its tenant's guarantee "
 						+ "and so tried to reclaim nodes from other tenants' preemptible reservations"))
 			.addProperty("capacity", new IntegerSchema()
@@ -141,7 +150,7 @@ class OpenApiConfiguration {
 			.addProperty("hours", new ArraySchema()
 				.description("guarantee_headroom: each hour (its start) where the booking would take it")
 				.items(new StringSchema().format("date-time")))
-			.addProperty("preemptiblePrice", new io.swagger.v3.oas.models.media.NumberSchema()
+			.addProperty("preemptiblePrice", new NumberSchema()
 				.description("guarantee_headroom: what the same booking costs marked \"preemptible\": true"))
 			.addProperty("currency", new StringSchema().description("guarantee_headroom: of preemptiblePrice"))
 			.addProperty("earliestStart", new StringSchema().format("date-time")
@@ -177,7 +186,7 @@ class OpenApiConfiguration {
 	@Bean
 	OpenApiCustomizer operationNames() {
 		return openApi -> {
-			java.util.Set<String> tags = new java.util.HashSet<>();
+			Set<String> tags = new HashSet<>();
 			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
 				String key = method.name() + " " + path;
 				ApiOperations.Named named = ApiOperations.ALL.get(key);
@@ -196,7 +205,7 @@ class OpenApiConfiguration {
 			openApi.tags(ApiOperations.TAGS.entrySet()
 				.stream()
 				.filter(tag -> tags.contains(tag.getKey()))
-				.map(tag -> new io.swagger.v3.oas.models.tags.Tag().name(tag.getKey()).description(tag.getValue()))
+				.map(tag -> new Tag().name(tag.getKey()).description(tag.getValue()))
 				.toList());
 			// A CSV download chosen by ?format=csv (for links) shows up as a string alternative of the JSON body:
 			// the JSON answer is the object alone.
@@ -236,7 +245,7 @@ class OpenApiConfiguration {
 	 */
 	private static void refusals(String key, Operation operation) {
 		ApiOperations.Named named = ApiOperations.ALL.get(key);
-		java.util.List<ApiOperations.Refusal> refusals = new java.util.ArrayList<>(
+		List<ApiOperations.Refusal> refusals = new ArrayList<>(
 				named == null ? List.of() : ApiOperations.REFUSALS.getOrDefault(named.operationId(), List.of()));
 		boolean creates = key.startsWith("POST ") && (operation.getResponses().containsKey("201")
 				|| operation.getResponses().containsKey("202"));
@@ -250,21 +259,21 @@ class OpenApiConfiguration {
 			refusals.add(new ApiOperations.Refusal(413, "payload_too_large", "The body is larger than 256 KB"));
 			refusals.add(new ApiOperations.Refusal(415, "unsupported_media_type", "Send application/json"));
 		}
-		java.util.Map<Integer, java.util.List<ApiOperations.Refusal>> byStatus = new java.util.TreeMap<>();
-		refusals.forEach(refusal -> byStatus.computeIfAbsent(refusal.status(), s -> new java.util.ArrayList<>())
+		Map<Integer, List<ApiOperations.Refusal>> byStatus = new TreeMap<>();
+		refusals.forEach(refusal -> byStatus.computeIfAbsent(refusal.status(), s -> new ArrayList<>())
 			.add(refusal));
 		byStatus.forEach((status, ofStatus) -> {
 			MediaType media = new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"));
 			StringBuilder description = new StringBuilder();
 			for (ApiOperations.Refusal refusal : ofStatus) {
 				description.append(description.isEmpty() ? "" : "; ").append(refusal.code());
-				java.util.Map<String, Object> example = new java.util.LinkedHashMap<>();
+				Map<String, Object> example = new LinkedHashMap<>();
 				example.put("type", AllotException.TYPE_BASE + refusal.code());
-				example.put("title", org.springframework.http.HttpStatus.valueOf(status).getReasonPhrase());
+				example.put("title", HttpStatus.valueOf(status).getReasonPhrase());
 				example.put("status", status);
 				example.put("detail", refusal.detail());
 				example.put("code", refusal.code());
-				media.addExamples(refusal.code(), new io.swagger.v3.oas.models.examples.Example().summary(refusal.code())
+				media.addExamples(refusal.code(), new Example().summary(refusal.code())
 					.value(example));
 			}
 			ApiResponse existing = operation.getResponses().get(String.valueOf(status));
@@ -305,7 +314,7 @@ class OpenApiConfiguration {
 		return ResponseHeaders::describe;
 	}
 
-	private static final java.util.Map<String, String> PROBLEMS = new java.util.LinkedHashMap<>();
+	private static final Map<String, String> PROBLEMS = new LinkedHashMap<>();
 
 	static {
 		PROBLEMS.put("400", "Bad input: errors names each bad field");

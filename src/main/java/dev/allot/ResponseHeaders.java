@@ -1,15 +1,16 @@
 package dev.allot;
 
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
-
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
+import java.math.BigDecimal;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The response headers clients rely on, named once under {@code components/headers} and referred to where they
@@ -31,11 +32,11 @@ final class ResponseHeaders {
 					+ "requestId: the caller's own X-Request-Id when it sent a sane one, else one Allot made")
 				.schema(new StringSchema()))
 			.addHeaders("RetryAfter", new Header().description("Seconds to wait before sending the request again")
-				.schema(new IntegerSchema().minimum(java.math.BigDecimal.ZERO)))
+				.schema(new IntegerSchema().minimum(BigDecimal.ZERO)))
 			.addHeaders("Location", new Header().description("The created resource").schema(new StringSchema()))
 			.addHeaders("IdempotentReplayed", new Header()
 				.description("true: this is the first answer to the same Idempotency-Key and body, sent again")
-				.schema(new StringSchema()._enum(java.util.List.of("true"))))
+				.schema(new StringSchema()._enum(List.of("true"))))
 			.addHeaders("ETag", new Header().description("The resource's version, to send in If-Match with an update")
 				.schema(new StringSchema()));
 		Set<String> versioned = new HashSet<>();

@@ -1,6 +1,14 @@
 package dev.allot;
 
+import static dev.allot.support.MalformedBodies.pick;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.Api;
+import dev.allot.support.IntegrationTest;
+import dev.allot.support.MalformedBodies;
+import dev.allot.support.RawHttp;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
@@ -11,22 +19,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
-
-import dev.allot.support.Api;
-import dev.allot.support.IntegrationTest;
-import dev.allot.support.MalformedBodies;
-import dev.allot.support.RawHttp;
 import net.jqwik.api.Arbitraries;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.yaml.snakeyaml.Yaml;
-
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-
-import static dev.allot.support.MalformedBodies.pick;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * Every operation of the contract ({@code openapi.yaml}) is sent malformed requests generated from it: bad path
@@ -300,7 +299,7 @@ class ContractFuzzTests extends IntegrationTest {
 
 	private static boolean validUri(String target) {
 		try {
-			java.net.URI.create("http://127.0.0.1" + target);
+			URI.create("http://127.0.0.1" + target);
 			return true;
 		}
 		catch (IllegalArgumentException ex) {

@@ -1,15 +1,17 @@
 package dev.allot;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What generated clients take from {@code openapi.yaml} literally: one security scheme to apply (two
@@ -74,7 +76,7 @@ class GeneratedClientsContractTests {
 
 	@SuppressWarnings("unchecked")
 	private static Map<String, Map<String, Object>> operations() {
-		Map<String, Map<String, Object>> operations = new java.util.TreeMap<>();
+		Map<String, Map<String, Object>> operations = new TreeMap<>();
 		((Map<String, Map<String, Object>>) CONTRACT.get("paths")).forEach((path, item) -> item.forEach((method, op) -> {
 			if (op instanceof Map<?, ?> operation && operation.containsKey("responses")) {
 				operations.put(method + " " + path, (Map<String, Object>) operation);
@@ -87,8 +89,8 @@ class GeneratedClientsContractTests {
 		try {
 			return new Yaml().load(Files.readString(Path.of("openapi.yaml")));
 		}
-		catch (java.io.IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 	}
 

@@ -1,26 +1,26 @@
 package dev.allot;
 
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertAll;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-
 import org.springframework.modulith.core.ApplicationModule;
 import org.springframework.modulith.core.ApplicationModules;
 import org.springframework.modulith.docs.Documenter;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.transaction.event.TransactionalEventListener;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertAll;
 
 class ModularityTests {
 
@@ -40,7 +40,7 @@ class ModularityTests {
 	void transactionalEventListenersRunAsynchronously() {
 		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 			.importPackages("dev.allot");
-		com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods()
+		ArchRuleDefinition.methods()
 			.that().areMetaAnnotatedWith(TransactionalEventListener.class)
 			.should().beMetaAnnotatedWith(Async.class)
 			.because("a synchronous one takes a second pooled connection while its caller holds one")
@@ -89,10 +89,10 @@ class ModularityTests {
 			.importPackages("dev.allot");
 		Set<String> moves = Set.of("startBuilding", "installingDrivers", "runningAcceptanceTests", "handOver",
 				"degrade", "recover", "startDeleting", "deleted", "fail");
-		com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
+		ArchRuleDefinition.noClasses()
 			.that().doNotHaveFullyQualifiedName("dev.allot.provisioning.lifecycle.ClusterTransitions")
 			.and().doNotHaveFullyQualifiedName("dev.allot.provisioning.lifecycle.Cluster")
-			.should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe("a transition of Cluster",
+			.should().callMethodWhere(DescribedPredicate.describe("a transition of Cluster",
 					call -> call.getTargetOwner().getFullName().equals("dev.allot.provisioning.lifecycle.Cluster")
 							&& moves.contains(call.getName())))
 			.orShould().callMethod("dev.allot.provisioning.lifecycle.ClusterRepository", "moved",

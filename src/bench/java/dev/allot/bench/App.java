@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged application as a separate process, as it runs in production: {@code java -jar} against the
@@ -123,7 +124,7 @@ final class App implements AutoCloseable {
 	@Override
 	public void close() throws InterruptedException {
 		process.destroy();
-		if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+		if (!process.waitFor(30, TimeUnit.SECONDS)) {
 			process.destroyForcibly();
 			process.waitFor();
 		}

@@ -1,6 +1,9 @@
 package dev.allot.bench;
 
+import ch.qos.logback.classic.Level;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -39,8 +42,8 @@ public final class Bench {
 	}
 
 	public static void main(String[] args) throws Exception {
-		((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-			.setLevel(ch.qos.logback.classic.Level.WARN);
+		((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+			.setLevel(Level.WARN);
 		Settings settings = Settings.fromSystemProperties();
 		String loadBefore = loadAverage();
 		Files.createDirectories(settings.out());
@@ -287,10 +290,10 @@ public final class Bench {
 	/** The machine's load average (1, 5 and 15 minutes): other work on the same cores skews every figure. */
 	static String loadAverage() {
 		try {
-			String[] parts = Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ");
+			String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
 			return parts[0] + " " + parts[1] + " " + parts[2];
 		}
-		catch (java.io.IOException ex) {
+		catch (IOException ex) {
 			return "unknown";
 		}
 	}

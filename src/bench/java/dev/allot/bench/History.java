@@ -12,8 +12,11 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -190,13 +193,13 @@ final class History {
 
 	/** Rebuilds the dropped indexes, one connection per table (GiST builds are single-threaded), then analyzes. */
 	private static void restore(Settings settings, List<String> recreate) throws Exception {
-		java.util.Map<String, List<String>> byTable = new java.util.TreeMap<>();
+		Map<String, List<String>> byTable = new TreeMap<>();
 		for (String ddl : recreate) {
 			String table = ddl.startsWith("ALTER TABLE ") ? ddl.split(" ")[2] : ddl.replaceAll("(?s).* ON (public\\.)?(\\w+) .*", "$2");
 			byTable.computeIfAbsent(table, k -> new ArrayList<>()).add(ddl);
 		}
 		List<Thread> threads = new ArrayList<>();
-		List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+		List<Exception> failures = Collections.synchronizedList(new ArrayList<>());
 		for (List<String> ddls : byTable.values()) {
 			threads.add(Thread.ofPlatform().start(() -> {
 				try (Connection c = Fleet.connect(settings); Statement st = c.createStatement()) {

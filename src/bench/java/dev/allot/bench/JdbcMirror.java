@@ -1,9 +1,12 @@
 package dev.allot.bench;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,17 +20,19 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
-
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 
 /**
  * The ceiling: the application's booking transaction issued directly over JDBC, statement for statement as
@@ -67,7 +72,7 @@ final class JdbcMirror implements AutoCloseable {
 			FOR NO KEY UPDATE OF n SKIP LOCKED""";
 
 	/** Each pool's blocks in search order, as the application holds them (read once). */
-	private final Map<UUID, List<String>> blocks = new java.util.concurrent.ConcurrentHashMap<>();
+	private final Map<UUID, List<String>> blocks = new ConcurrentHashMap<>();
 
 	private static final String TAKE_FROM_GAPS = """
 			WITH taken AS (
@@ -260,7 +265,7 @@ final class JdbcMirror implements AutoCloseable {
 	private record MinimalBooking(UUID id, UUID poolId, List<Long> nodes, Timestamp start, Timestamp end) {
 	}
 
-	private final java.util.Queue<MinimalBooking> minimalBooked = new java.util.concurrent.ConcurrentLinkedQueue<>();
+	private final Queue<MinimalBooking> minimalBooked = new ConcurrentLinkedQueue<>();
 
 	/**
 	 * Takes back what the minimal transactions booked (it keeps neither quota usage nor the calendar, which the
@@ -311,9 +316,9 @@ final class JdbcMirror implements AutoCloseable {
 			}
 			blocks.put(poolId, names);
 		}
-		Map<String, List<Long>> searched = new java.util.LinkedHashMap<>();
+		Map<String, List<Long>> searched = new LinkedHashMap<>();
 		for (int from = 0, batch = 8; from < names.size(); from += batch, batch = Math.min(batch * 4, 64)) {
-			Map<String, List<Long>> found = new java.util.LinkedHashMap<>();
+			Map<String, List<Long>> found = new LinkedHashMap<>();
 			try (PreparedStatement ps = prepare(c, FREE_IN_BLOCKS, start, end,
 					c.createArrayOf("bigint", tried.toArray(Long[]::new)), null, null, poolId,
 					c.createArrayOf("text", names.subList(from, Math.min(from + batch, names.size())).toArray()),
@@ -422,7 +427,7 @@ final class JdbcMirror implements AutoCloseable {
 			total = total.add(amount);
 			boolean sameMonth = previous != null && YearMonth.from(Instant.parse(starts.getLast()).atOffset(ZoneOffset.UTC))
 				.equals(YearMonth.from(from.atOffset(ZoneOffset.UTC)));
-			if (sameMonth && java.util.Arrays.equals(previous, split3)) {
+			if (sameMonth && Arrays.equals(previous, split3)) {
 				ends.set(ends.size() - 1, to.toString());
 				amounts.set(amounts.size() - 1, amounts.getLast().add(amount));
 				continue;
@@ -617,7 +622,7 @@ final class JdbcMirror implements AutoCloseable {
 			return HexFormat.of()
 				.formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
 		}
-		catch (java.security.NoSuchAlgorithmException ex) {
+		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);
 		}
 	}

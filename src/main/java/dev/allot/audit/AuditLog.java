@@ -1,22 +1,21 @@
 package dev.allot.audit;
 
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.ListQuery;
+import dev.allot.shared.web.RequestIds;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.allot.shared.CursorPage;
-import dev.allot.shared.ListQuery;
-import dev.allot.shared.web.RequestIds;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Writes and reads the audit trail. */
 @Service
@@ -139,7 +138,7 @@ public class AuditLog {
 		return value == null ? null : json.writeValueAsString(value);
 	}
 
-	private tools.jackson.databind.@Nullable JsonNode parse(@Nullable String value) {
+	private JsonNode parse(@Nullable String value) {
 		return value == null ? null : json.readTree(value);
 	}
 

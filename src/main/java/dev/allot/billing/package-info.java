@@ -16,7 +16,7 @@
 @NullMarked
 package dev.allot.billing;
 
-import dev.allot.billing.metering.Metering;
+
 import org.jspecify.annotations.NullMarked;
 
 import org.springframework.modulith.ApplicationModule;

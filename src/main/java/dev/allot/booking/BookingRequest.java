@@ -1,15 +1,16 @@
 package dev.allot.booking;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.InvalidInputException.FieldError;
 import dev.allot.shared.TimeWindow;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.Caller.Kind;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /** What a tenant asks to book (or to quote): whole nodes of a pool for a window. */
 public record BookingRequest(String project, String pool, int gpus, TimeWindow window, ClusterSpec cluster,
@@ -26,8 +27,8 @@ public record BookingRequest(String project, String pool, int gpus, TimeWindow w
 	}
 
 	/** The request as booked by {@code caller}: the booking's SSH keys open the booking user's login only. */
-	BookingRequest bookedBy(dev.allot.shared.security.Caller caller) {
-		String user = caller.kind() == dev.allot.shared.security.Caller.Kind.USER ? caller.subject() : null;
+	BookingRequest bookedBy(Caller caller) {
+		String user = caller.kind() == Kind.USER ? caller.subject() : null;
 		return new BookingRequest(project, pool, gpus, window, cluster.keysFor(user), preemptible, labels);
 	}
 

@@ -1,12 +1,11 @@
 package dev.allot.booking;
 
+import java.util.Objects;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
-
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionCallback;
@@ -28,7 +27,7 @@ class BookingTransactions extends TransactionTemplate {
 	private final Semaphore turns;
 
 	BookingTransactions(TransactionTemplate template, int concurrentChanges) {
-		super(java.util.Objects.requireNonNull(template.getTransactionManager()), template);
+		super(Objects.requireNonNull(template.getTransactionManager()), template);
 		this.turns = new Semaphore(concurrentChanges, true);
 	}
 

@@ -1,19 +1,5 @@
 package dev.allot.booking;
 
-import java.sql.SQLException;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.allocation.AllocationRepository;
@@ -42,22 +28,41 @@ import dev.allot.quota.QuotaDecision;
 import dev.allot.quota.QuotaExceededException;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.CursorPage;
 import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.InvalidInputException;
-import dev.allot.shared.CursorPage;
 import dev.allot.shared.ListQuery;
 import dev.allot.shared.TimeWindow;
+import dev.allot.shared.UtcText;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Project;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
-
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -73,11 +78,11 @@ public class Bookings {
 	private static final int ALTERNATIVE_CANDIDATES = 4;
 
 	/** How far past the requested start a refusal looks for alternatives ({@code GET /capacity/earliest}: further). */
-	private static final java.time.Duration ALTERNATIVES_WITHIN = java.time.Duration.ofDays(7);
+	private static final Duration ALTERNATIVES_WITHIN = Duration.ofDays(7);
 
 	private static final int CONTENDED_ATTEMPTS = 6;
 
-	private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Bookings.class);
+	private static final Logger log = LoggerFactory.getLogger(Bookings.class);
 
 	/** GPUs a tenant's reservation holds in a pool, and when: what the calendar marks as the viewer's own. */
 	public record Held(String pool, int gpus, Instant startsAt, Instant endsAt) {
@@ -417,7 +422,7 @@ public class Bookings {
 				}
 				List<AllocationRepository.Locked> more = lockFreeNodes(target, window, request.cluster().cudaDriver(),
 						target.nodes() - nodes.size() - freed.size(), tried);
-				nodes = java.util.stream.Stream.of(nodes, freed, more).flatMap(List::stream).toList();
+				nodes = Stream.of(nodes, freed, more).flatMap(List::stream).toList();
 				if (nodes.size() < target.nodes()) {
 					// free in every hour but not on the same nodes for the whole window: move what has not started,
 					// reclaiming together with the moves when reclaiming alone found no nodes
@@ -425,7 +430,7 @@ public class Bookings {
 					Repacking.Made made = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
 							request.cluster().cudaDriver(), taken, patient, reclaimed.reclaimable(),
 							victims -> reclaiming.preemptAll(victims, reclaimed.sweepOrder(), pool, window, patient));
-					nodes = java.util.stream.Stream.concat(nodes.stream(), made.nodes().stream()).toList();
+					nodes = Stream.concat(nodes.stream(), made.nodes().stream()).toList();
 					contended |= made.contended();
 					if (nodes.size() < target.nodes() && !made.contended() && !reclaimed.sweepOrder().isEmpty()) {
 						// the last resort: preempt by priority and age, for repacking to move others onto what frees
@@ -434,12 +439,12 @@ public class Bookings {
 						List<Long> held = nodes.stream().map(AllocationRepository.Locked::nodeId).toList();
 						List<AllocationRepository.Locked> freedBySweep = lockFreeNodes(target, window,
 								request.cluster().cudaDriver(), target.nodes() - nodes.size(), held);
-						nodes = java.util.stream.Stream.concat(nodes.stream(), freedBySweep.stream()).toList();
+						nodes = Stream.concat(nodes.stream(), freedBySweep.stream()).toList();
 						if (nodes.size() < target.nodes()) {
 							Repacking.Made after = repacking.makeRoom(pool, target.nodes() - nodes.size(), window,
 									request.cluster().cudaDriver(),
 									nodes.stream().map(AllocationRepository.Locked::nodeId).toList(), patient);
-							nodes = java.util.stream.Stream.concat(nodes.stream(), after.nodes().stream()).toList();
+							nodes = Stream.concat(nodes.stream(), after.nodes().stream()).toList();
 							contended |= after.contended();
 						}
 					}
@@ -561,7 +566,7 @@ public class Bookings {
 		locked.stream().filter(node -> free.contains(node.nodeId())).forEach(chosen::add);
 	}
 
-	@org.springframework.transaction.annotation.Transactional(readOnly = true)
+	@Transactional(readOnly = true)
 	public Quote quote(Caller caller, String tenantSlug, BookingRequest request) {
 		Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
 		if (!caller.canSeeProject(tenantSlug, request.project())) {
@@ -581,7 +586,7 @@ public class Bookings {
 			boolean fits = free >= target.nodes();
 			int victims = 0;
 			if (!fits && decision.reservedOnly() && !request.preemptible()) {
-				java.util.OptionalInt reclaimed = reclaiming.victimsFor(target.pool(), tenant.id(), target.nodes(),
+				OptionalInt reclaimed = reclaiming.victimsFor(target.pool(), tenant.id(), target.nodes(),
 						request.window(), request.cluster().cudaDriver());
 				fits = reclaimed.isPresent();
 				victims = reclaimed.orElse(0);
@@ -642,7 +647,7 @@ public class Bookings {
 			}
 			TimeWindow extension = new TimeWindow(before.endsAt(), newEnd);
 			if (allocations.freeFor(nodeIds, extension).size() < nodeIds.size()) {
-				throw capacityNotAvailable("Its nodes are not all free until " + dev.allot.shared.UtcText.of(newEnd));
+				throw capacityNotAvailable("Its nodes are not all free until " + UtcText.of(newEnd));
 			}
 			Pool pool = inventory.existingPool(before.pool());
 			TimeWindow whole = new TimeWindow(before.startsAt(), newEnd);
@@ -701,7 +706,7 @@ public class Bookings {
 	}
 
 	private Reservation cancel(UUID tenantId, String tenantSlug, UUID id, String action,
-			java.util.function.Consumer<Reservation> allowed) {
+			Consumer<Reservation> allowed) {
 		return transactions.execute(status -> {
 			quotas.lock(tenantId);
 			ReservationRepository.Stored stored = reservations.findForUpdate(tenantId, id).orElseThrow(() -> notFound(id));

@@ -1,14 +1,13 @@
 package dev.allot.booking;
 
+import dev.allot.shared.security.Caller;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
-import dev.allot.shared.security.Caller;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -85,7 +84,7 @@ public class FleetActivity {
 				GROUP BY tenant_slug ORDER BY count(*) DESC, tenant_slug LIMIT 20""")
 			.query((rs, n) -> new Waiting(rs.getString(1), rs.getInt(2)))
 			.list();
-		return new Activity(held.gpusNow(), held.gpuHoursAhead().setScale(1, java.math.RoundingMode.HALF_EVEN),
+		return new Activity(held.gpusNow(), held.gpuHoursAhead().setScale(1, RoundingMode.HALF_EVEN),
 				reclaimed.reservations(), reclaimed.tenants(), waiting);
 	}
 

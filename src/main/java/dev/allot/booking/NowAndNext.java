@@ -1,16 +1,15 @@
 package dev.allot.booking;
 
-import java.sql.Timestamp;
-import java.time.Clock;
-import java.time.Instant;
-import java.util.UUID;
-
 import dev.allot.booking.store.ReservationStages;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -60,7 +59,7 @@ public class NowAndNext {
 	}
 
 	/** At most {@code limit} of the tenant's reservations not cancelled, denied or expired that end after now. */
-	public java.util.List<Current> of(Caller caller, String tenantSlug, int limit) {
+	public List<Current> of(Caller caller, String tenantSlug, int limit) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		Timestamp now = Timestamp.from(clock.instant());
 		return jdbc.sql("SELECT r.id, r.project_slug, r.pool_name, r.gpu_type, r.gpus, r.starts_at, r.ends_at,"

@@ -1,5 +1,15 @@
 package dev.allot.booking;
 
+import dev.allot.booking.queue.BookingQueue;
+import dev.allot.booking.spec.ClusterSpec;
+import dev.allot.booking.spec.Labels;
+import dev.allot.booking.store.ReservationStages;
+import dev.allot.quota.QuotaDecision;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.ETags;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.TimeWindow;
+import dev.allot.shared.UtcText;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -8,15 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import dev.allot.booking.queue.BookingQueue;
-import dev.allot.booking.spec.ClusterSpec;
-import dev.allot.booking.spec.Labels;
-import dev.allot.booking.store.ReservationStages;
-import dev.allot.quota.QuotaDecision;
-import dev.allot.shared.AllotException;
-import dev.allot.shared.InvalidInputException;
-import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -229,7 +230,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 		if (ifMatch == null) {
 			throw AllotException.preconditionRequired("Send the reservation's ETag in If-Match: GET it first");
 		}
-		if (!dev.allot.shared.ETags.matches(ifMatch, etag())) {
+		if (!ETags.matches(ifMatch, etag())) {
 			throw AllotException.preconditionFailed("Reservation " + id + " has changed; its ETag is " + etag());
 		}
 		requireChangeable(now);
@@ -242,7 +243,7 @@ public record Reservation(UUID id, String tenant, String project, String pool, S
 
 	private void requireLaterEnd(Instant newEnd) {
 		if (!newEnd.isAfter(endsAt)) {
-			throw InvalidInputException.of("endsAt", "must be later than the current end, " + dev.allot.shared.UtcText.of(endsAt));
+			throw InvalidInputException.of("endsAt", "must be later than the current end, " + UtcText.of(endsAt));
 		}
 	}
 

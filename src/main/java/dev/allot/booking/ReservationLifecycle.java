@@ -1,13 +1,5 @@
 package dev.allot.booking;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.allocation.AllocationRepository;
@@ -19,7 +11,14 @@ import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.TimeWindow;
 import dev.allot.tenancy.Tenancy;
-
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -160,7 +159,7 @@ public class ReservationLifecycle {
 				return Optional.<String>empty();
 			}
 			TimeWindow rest = new TimeWindow(from, before.endsAt());
-			List<String> excludedNames = new java.util.ArrayList<>(before.nodes());
+			List<String> excludedNames = new ArrayList<>(before.nodes());
 			excludedNames.addAll(avoid);
 			List<Long> excluded = allocations.nodeIds(stored.poolId(), excludedNames);
 			Optional<AllocationRepository.Locked> spare = allocations.takeSpare(stored.poolId(), rest,

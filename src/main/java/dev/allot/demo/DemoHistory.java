@@ -1,5 +1,11 @@
 package dev.allot.demo;
 
+import dev.allot.billing.budgets.BudgetRequest;
+import dev.allot.billing.budgets.Budgets;
+import dev.allot.booking.Reservation;
+import dev.allot.inventory.Inventory;
+import dev.allot.provisioning.health.NodeEvents;
+import dev.allot.shared.AllotException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,17 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-
-import dev.allot.billing.budgets.BudgetRequest;
-import dev.allot.billing.budgets.Budgets;
-import dev.allot.booking.Reservation;
-import dev.allot.inventory.Inventory;
-import dev.allot.provisioning.health.NodeEvents;
-import dev.allot.shared.AllotException;
-import dev.allot.shared.security.Caller;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.stereotype.Component;
 
 /**
@@ -160,7 +158,7 @@ class DemoHistory {
 		}));
 	}
 
-	private static Act booking(Instant start, java.util.function.Supplier<Optional<Reservation>> book, int[] booked) {
+	private static Act booking(Instant start, Supplier<Optional<Reservation>> book, int[] booked) {
 		return new Act(start.minus(AHEAD), "a booking for " + start, now -> book.get().ifPresent(r -> booked[0]++));
 	}
 
@@ -168,7 +166,7 @@ class DemoHistory {
 		return today.plus(Duration.ofDays(day)).plus(Duration.ofHours(hour)).truncatedTo(ChronoUnit.MINUTES);
 	}
 
-	private static void guarded(String what, java.util.function.Supplier<?> action) {
+	private static void guarded(String what, Supplier<?> action) {
 		try {
 			action.get();
 		}

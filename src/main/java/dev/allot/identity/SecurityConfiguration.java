@@ -1,11 +1,5 @@
 package dev.allot.identity;
 
-import java.util.List;
-
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import tools.jackson.databind.json.JsonMapper;
-
 import dev.allot.identity.settings.SecurityProperties;
 import dev.allot.identity.signin.EndedSessions;
 import dev.allot.identity.signin.ExternalIdentities;
@@ -20,12 +14,17 @@ import dev.allot.identity.throttle.SignInChannel;
 import dev.allot.identity.throttle.SignInThrottle;
 import dev.allot.identity.tokens.Issuer;
 import dev.allot.shared.AllotException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.server.ServletServerHttpResponse;
@@ -52,6 +51,7 @@ import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Four filter chains: the authorization server's endpoints; the metrics, for a scraper's token; {@code /api/**}
@@ -271,7 +271,7 @@ class SecurityConfiguration {
 
 	/** As the client authentication filter answers by itself: 401 for a wrong client or secret, else 400. */
 	private static void clientAuthenticationFailed(HttpServletResponse response, AuthenticationException failure)
-			throws java.io.IOException {
+			throws IOException {
 		SecurityContextHolder.clearContext();
 		OAuth2Error error = ((OAuth2AuthenticationException) failure).getError();
 		ServletServerHttpResponse httpResponse = new ServletServerHttpResponse(response);
@@ -286,10 +286,10 @@ class SecurityConfiguration {
 	}
 
 	private static void problem(JsonMapper json, HttpServletResponse response, int status, String code, String title,
-			String detail) throws java.io.IOException {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(org.springframework.http.HttpStatusCode.valueOf(status),
+			String detail) throws IOException {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(status),
 				detail);
-		problem.setType(java.net.URI.create(AllotException.TYPE_BASE + code));
+		problem.setType(URI.create(AllotException.TYPE_BASE + code));
 		problem.setTitle(title);
 		problem.setProperty("code", code);
 		response.setStatus(status);

@@ -1,18 +1,14 @@
 package dev.allot.inventory;
 
-import java.sql.Timestamp;
-import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.inventory.events.NodeAdded;
 import dev.allot.inventory.events.NodeStateChanged;
 import dev.allot.inventory.events.PoolSparesChanged;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.ETags;
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.InvalidInputException.FieldError;
 import dev.allot.shared.KnownTenants;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
@@ -20,8 +16,15 @@ import dev.allot.shared.SearchQuery;
 import dev.allot.shared.changes.ReadCache;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.Caller;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -242,7 +245,7 @@ public class Inventory {
 	public Pool createPool(Caller caller, NewPool request) {
 		caller.requirePlatformAdmin();
 		GpuType type = repository.gpuType(request.gpuType())
-			.orElseThrow(() -> dev.allot.shared.InvalidInputException.of("gpuType", "no such GPU type"));
+			.orElseThrow(() -> InvalidInputException.of("gpuType", "no such GPU type"));
 		if (request.spareNodes() != 0) {
 			throw spareNodesInvalid(request.spareNodes(), 0);
 		}
@@ -296,7 +299,7 @@ public class Inventory {
 	}
 
 	private List<Pool> allPools(String @Nullable [] openTo) {
-		List<Pool> all = new java.util.ArrayList<>();
+		List<Pool> all = new ArrayList<>();
 		for (int page = 0;; page++) {
 			List<Pool> some = repository.pools(new PageQuery(page, PageQuery.MAX_SIZE), openTo);
 			all.addAll(some);
@@ -314,7 +317,7 @@ public class Inventory {
 	public Dedicated dedicate(Caller caller, String name, List<String> tenants, @Nullable String ifMatch) {
 		caller.requirePlatformAdmin();
 		Pool before = repository.poolForUpdate(name).orElseThrow(() -> AllotException.notFound("Pool " + name));
-		if (!dev.allot.shared.ETags.matches(ifMatch, before.etag())) {
+		if (!ETags.matches(ifMatch, before.etag())) {
 			throw AllotException.preconditionFailed("Pool " + name + " has changed; its ETag is " + before.etag());
 		}
 		List<String> dedicatedTo = knownTenants(tenants);
@@ -329,7 +332,7 @@ public class Inventory {
 					.filter(held -> !after.openTo(held.tenant()))
 					.toList();
 		audit.record(new AuditRecord(null, "pool.dedicated", "pool", name, before,
-				java.util.Map.of("pool", after, "leftInPlace", leftInPlace)));
+				Map.of("pool", after, "leftInPlace", leftInPlace)));
 		return new Dedicated(after, leftInPlace);
 	}
 
@@ -338,7 +341,7 @@ public class Inventory {
 		List<String> distinct = slugs.stream().map(String::strip).distinct().toList();
 		for (int i = 0; i < distinct.size(); i++) {
 			if (!tenants.exists(distinct.get(i))) {
-				throw dev.allot.shared.InvalidInputException.of("dedicatedTo[" + i + "]", "no such tenant");
+				throw InvalidInputException.of("dedicatedTo[" + i + "]", "no such tenant");
 			}
 		}
 		return distinct;
@@ -353,7 +356,7 @@ public class Inventory {
 	public Pool changeSpareNodes(Caller caller, String name, int spareNodes, @Nullable String ifMatch) {
 		caller.requirePlatformAdmin();
 		Pool before = repository.poolForUpdate(name).orElseThrow(() -> AllotException.notFound("Pool " + name));
-		if (!dev.allot.shared.ETags.matches(ifMatch, before.etag())) {
+		if (!ETags.matches(ifMatch, before.etag())) {
 			throw AllotException.preconditionFailed("Pool " + name + " has changed; its ETag is " + before.etag());
 		}
 		int nodes = countNodes(before.id()).nodes();
@@ -373,7 +376,7 @@ public class Inventory {
 	private static AllotException spareNodesInvalid(int asked, int nodes) {
 		return new AllotException(422, "invalid_spare_nodes", "Invalid spare nodes",
 				"spareNodes: " + asked + " is not between 0 and the pool's " + nodes + " nodes")
-			.with("errors", List.of(new dev.allot.shared.InvalidInputException.FieldError("spareNodes",
+			.with("errors", List.of(new FieldError("spareNodes",
 					"must be between 0 and the pool's " + nodes + " nodes")));
 	}
 

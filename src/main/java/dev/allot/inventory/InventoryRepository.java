@@ -1,19 +1,20 @@
 package dev.allot.inventory;
 
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.SearchQuery;
+import dev.allot.shared.changes.TableChanges;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-
-import dev.allot.shared.PageQuery;
-import dev.allot.shared.SearchQuery;
-import dev.allot.shared.changes.TableChanges;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -184,7 +185,7 @@ class InventoryRepository {
 
 		private String sql = "";
 
-		private final List<Object> params = new java.util.ArrayList<>();
+		private final List<Object> params = new ArrayList<>();
 
 		void and(String condition, Object... values) {
 			sql += (sql.isEmpty() ? " WHERE " : " AND ") + condition;
@@ -284,7 +285,7 @@ class InventoryRepository {
 	}
 
 	FleetHealth fleetHealth(int limit) {
-		java.util.Map<NodeState, Integer> byState = new java.util.EnumMap<>(NodeState.class);
+		Map<NodeState, Integer> byState = new EnumMap<>(NodeState.class);
 		int[] gpus = { 0 };
 		jdbc.sql("""
 				SELECT n.state, count(*), sum(p.gpus_per_node) FROM node n JOIN pool p ON p.id = n.pool_id

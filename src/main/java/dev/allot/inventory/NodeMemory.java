@@ -5,7 +5,7 @@ import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
-
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -73,8 +73,8 @@ public class NodeMemory {
 		if (before != gi) {
 			jdbc.sql("UPDATE pool SET node_memory_gi = ? WHERE id = ?").params(gi, pool.id()).update();
 			audit.record(new AuditRecord(null, "pool.node-memory-changed", "pool", pool.name(),
-					java.util.Map.of("nodeMemoryGi", before == 0 ? properties.defaultNodeMemoryGi() : before),
-					java.util.Map.of("nodeMemoryGi", gi)));
+					Map.of("nodeMemoryGi", before == 0 ? properties.defaultNodeMemoryGi() : before),
+					Map.of("nodeMemoryGi", gi)));
 		}
 		return gi;
 	}

@@ -1,5 +1,12 @@
 package dev.allot.quota;
 
+import dev.allot.quota.policies.ProjectQuotaPolicy;
+import dev.allot.quota.policies.QuotaWindow;
+import dev.allot.quota.pricing.BookedSegment;
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
+import dev.allot.shared.SearchQuery;
+import dev.allot.shared.TimeWindow;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,19 +18,13 @@ import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
-
-import dev.allot.quota.policies.ProjectQuotaPolicy;
-import dev.allot.quota.policies.QuotaWindow;
-import dev.allot.quota.pricing.BookedSegment;
-import dev.allot.quota.pricing.RateCard;
-import dev.allot.quota.pricing.RateClass;
-import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -86,7 +87,7 @@ class QuotaRepository {
 
 	/** Per tenant id, its guarantee of the GPU type (those with one only). */
 	Map<UUID, Integer> guarantees(UUID gpuTypeId) {
-		Map<UUID, Integer> guarantees = new java.util.HashMap<>();
+		Map<UUID, Integer> guarantees = new HashMap<>();
 		jdbc.sql("SELECT tenant_id, guaranteed_gpus FROM quota_policy WHERE gpu_type_id = ? AND guaranteed_gpus > 0")
 			.param(gpuTypeId)
 			.query((rs, n) -> guarantees.put(rs.getObject(1, UUID.class), rs.getInt(2)))
@@ -96,7 +97,7 @@ class QuotaRepository {
 
 	/** Per tenant slug, its guarantee of the GPU type, the tenant {@code except} left out (those with one only). */
 	Map<String, Integer> guaranteesByTenant(UUID gpuTypeId, UUID except) {
-		Map<String, Integer> guarantees = new java.util.TreeMap<>();
+		Map<String, Integer> guarantees = new TreeMap<>();
 		jdbc.sql("""
 				SELECT t.slug, p.guaranteed_gpus FROM quota_policy p JOIN tenant t ON t.id = p.tenant_id
 				WHERE p.gpu_type_id = ? AND p.tenant_id <> ? AND p.guaranteed_gpus > 0""")
@@ -108,7 +109,7 @@ class QuotaRepository {
 
 	/** Per GPU type code, the sum of the tenants' guarantees (types with some guarantee only). */
 	Map<String, Integer> guaranteesByType() {
-		Map<String, Integer> sums = new java.util.TreeMap<>();
+		Map<String, Integer> sums = new TreeMap<>();
 		jdbc.sql("""
 				SELECT g.code, sum(p.guaranteed_gpus) FROM quota_policy p JOIN gpu_type g ON g.id = p.gpu_type_id
 				GROUP BY g.code HAVING sum(p.guaranteed_gpus) > 0""")
@@ -176,7 +177,7 @@ class QuotaRepository {
 	 * One row per tenant and GPU type it has a quota for, and one for each tenant with none: those whose tenant slug,
 	 * name or GPU type holds the search text, in the order asked.
 	 */
-	List<Quotas.QuotaListing> searchQuotas(dev.allot.shared.SearchQuery query) {
+	List<Quotas.QuotaListing> searchQuotas(SearchQuery query) {
 		List<Object> params = new ArrayList<>(searchParams(query));
 		params.add(query.page().size());
 		params.add(query.page().offset());
@@ -188,7 +189,7 @@ class QuotaRepository {
 			.list();
 	}
 
-	long countQuotas(dev.allot.shared.SearchQuery query) {
+	long countQuotas(SearchQuery query) {
 		return jdbc.sql("SELECT count(*)" + QUOTA_ROWS + search(query))
 			.params(searchParams(query))
 			.query(Long.class)
@@ -198,12 +199,12 @@ class QuotaRepository {
 	private static final String QUOTA_ROWS = " FROM tenant t LEFT JOIN quota_policy p ON p.tenant_id = t.id"
 			+ " LEFT JOIN gpu_type g ON g.id = p.gpu_type_id";
 
-	private static String search(dev.allot.shared.SearchQuery query) {
+	private static String search(SearchQuery query) {
 		return query.pattern() == null ? ""
 				: " WHERE (t.slug ILIKE ? ESCAPE '\\' OR t.display_name ILIKE ? ESCAPE '\\' OR g.code ILIKE ? ESCAPE '\\')";
 	}
 
-	private static List<Object> searchParams(dev.allot.shared.SearchQuery query) {
+	private static List<Object> searchParams(SearchQuery query) {
 		String pattern = query.pattern();
 		return pattern == null ? List.of() : List.of(pattern, pattern, pattern);
 	}

@@ -1,22 +1,5 @@
 package dev.allot.quota;
 
-import java.math.BigDecimal;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.inventory.GpuType;
@@ -27,15 +10,37 @@ import dev.allot.quota.pricing.ProjectBudgetCaps;
 import dev.allot.quota.pricing.RateCard;
 import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.ETags;
 import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.PageResponse;
 import dev.allot.shared.QueuedBookings;
+import dev.allot.shared.SearchQuery;
+import dev.allot.shared.SearchQuery.Columns;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
@@ -58,7 +63,7 @@ public class Quotas {
 	 * What the admin console's quotas may be sorted by: the columns stored with the policy (what a tenant holds and
 	 * spends is counted per row shown, so it cannot order the list).
 	 */
-	public static final dev.allot.shared.SearchQuery.Columns QUOTA_COLUMNS = dev.allot.shared.SearchQuery.Columns.of(
+	public static final Columns QUOTA_COLUMNS = Columns.of(
 			"t.slug, g.code", "tenant", "lower(t.display_name)", "gpuType", "g.code", "guaranteed", "p.guaranteed_gpus",
 			"maximum", "p.max_gpus", "burst", "p.burst");
 
@@ -94,9 +99,9 @@ public class Quotas {
 
 	/** The admin console's quotas: a row per tenant and GPU type (one for a tenant with none), searched and sorted. */
 	@Transactional(readOnly = true)
-	public dev.allot.shared.PageResponse<QuotaListing> searchQuotas(Caller caller, dev.allot.shared.SearchQuery query) {
+	public PageResponse<QuotaListing> searchQuotas(Caller caller, SearchQuery query) {
 		caller.requireReadsEverything();
-		return dev.allot.shared.PageResponse.of(repository.searchQuotas(query), query.page(),
+		return PageResponse.of(repository.searchQuotas(query), query.page(),
 				repository.countQuotas(query));
 	}
 
@@ -125,7 +130,7 @@ public class Quotas {
 		long version = repository.lockOrCreate(tenant.id());
 		TenantQuota before = new TenantQuota(tenantSlug, repository.policies(tenant.id()),
 				repository.storageGi(tenant.id()).orElse(null), version);
-		if (!dev.allot.shared.ETags.matches(ifMatch, before.etag())) {
+		if (!ETags.matches(ifMatch, before.etag())) {
 			throw AllotException.preconditionFailed("The quota of " + tenantSlug + " has changed; its ETag is "
 					+ before.etag());
 		}
@@ -284,7 +289,7 @@ public class Quotas {
 		}
 		bounds.add(to);
 		List<StandingStep> steps = steps(tenant, type, policy, bounds);
-		YearMonth month = YearMonth.from(clock.instant().atZone(java.time.ZoneOffset.UTC));
+		YearMonth month = YearMonth.from(clock.instant().atZone(ZoneOffset.UTC));
 		List<ProjectStanding> projects = repository.projectCaps(tenant.id(), type.id())
 			.stream()
 			.filter(cap -> caller.canSeeProject(tenantSlug, cap.project())) // a project member sees its own
@@ -479,7 +484,7 @@ public class Quotas {
 			return Map.of();
 		}
 		repository.lockGuarantees(type.id());
-		Map<Instant, Integer> held = new java.util.TreeMap<>();
+		Map<Instant, Integer> held = new TreeMap<>();
 		for (QuotaRepository.HeldBack holder : holders) {
 			UsageSteps usage = repository.usage(holder.tenantId(), type.id(), window);
 			for (Instant hour = UsageSteps.hourOf(window.start()); hour.isBefore(window.end());
@@ -502,7 +507,7 @@ public class Quotas {
 
 	/** Each tenant's priority class for the GPU type (TRAINING for a tenant without a policy for it). */
 	@Transactional(propagation = Propagation.SUPPORTS)
-	public Map<UUID, Priority> priorities(java.util.Collection<UUID> tenantIds, GpuType type) {
+	public Map<UUID, Priority> priorities(Collection<UUID> tenantIds, GpuType type) {
 		Map<UUID, Priority> priorities = new HashMap<>();
 		for (UUID tenantId : new HashSet<>(tenantIds)) {
 			priorities.put(tenantId, repository.policy(tenantId, type.id()).map(QuotaPolicy::priority)
@@ -519,7 +524,7 @@ public class Quotas {
 		List<PricedSegment> priced = split(policy, tenantId, type, window, gpus);
 		RateCard card = priced.getFirst().card();
 		List<QuotaDecision.BudgetMonth> budget = new ArrayList<>();
-		Map<YearMonth, BigDecimal> byMonth = new java.util.TreeMap<>();
+		Map<YearMonth, BigDecimal> byMonth = new TreeMap<>();
 		priced.forEach(p -> byMonth.merge(p.month(), p.total(), BigDecimal::add));
 		if (project != null) {
 			requireProjectBudget(tenantId, project, card.currency(), byMonth);
@@ -644,7 +649,7 @@ public class Quotas {
 		Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.TENANT_ADMIN);
 		requireProject(tenantSlug, project);
 		repository.lockOrCreate(tenant.id());
-		Map<UUID, ProjectQuotaPolicy> byType = new java.util.LinkedHashMap<>();
+		Map<UUID, ProjectQuotaPolicy> byType = new LinkedHashMap<>();
 		for (int i = 0; i < policies.size(); i++) {
 			ProjectQuotaPolicy policy = policies.get(i);
 			String field = "policies[" + i + "]";

@@ -3,6 +3,7 @@ package dev.allot.shared;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A domain refusal that becomes an RFC 9457 problem. The {@code code} is stable and part of the API:
@@ -12,7 +13,7 @@ public class AllotException extends RuntimeException {
 
 	public static final String TYPE_BASE = "https://allot.dev/problems/";
 
-	private static final java.util.Set<String> RESERVED = java.util.Set.of("type", "title", "status", "detail",
+	private static final Set<String> RESERVED = Set.of("type", "title", "status", "detail",
 			"instance", "code");
 
 	private final int status;

@@ -1,10 +1,11 @@
 package dev.allot.shared;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,7 +40,7 @@ public record SearchQuery(Columns columns, @Nullable String text, String sortFie
 	public record Columns(Map<String, String> sql, String defaultField, boolean defaultDescending, String tieBreaker) {
 
 		public Columns {
-			sql = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(sql));
+			sql = Collections.unmodifiableMap(new LinkedHashMap<>(sql));
 			if (!sql.containsKey(defaultField)) {
 				throw new IllegalArgumentException("no column " + defaultField);
 			}
@@ -93,7 +94,7 @@ public record SearchQuery(Columns columns, @Nullable String text, String sortFie
 				}
 				field = parts[0].strip();
 				if (parts.length == 2) {
-					String direction = parts[1].strip().toLowerCase(java.util.Locale.ROOT);
+					String direction = parts[1].strip().toLowerCase(Locale.ROOT);
 					if (!direction.equals("asc") && !direction.equals("desc")) {
 						throw InvalidInputException.of("sort", sortHelp(sort));
 					}

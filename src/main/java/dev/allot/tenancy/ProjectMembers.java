@@ -1,12 +1,5 @@
 package dev.allot.tenancy;
 
-import java.sql.Timestamp;
-import java.time.Clock;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
@@ -14,7 +7,14 @@ import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.ProjectRole;
-
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -122,13 +122,13 @@ public class ProjectMembers {
 		String[] seen = projectSlugs.stream()
 			.filter(project -> caller.canSeeProject(tenantSlug, project))
 			.toArray(String[]::new);
-		Map<String, List<ProjectMember>> members = new java.util.LinkedHashMap<>();
+		Map<String, List<ProjectMember>> members = new LinkedHashMap<>();
 		jdbc.sql("""
 				SELECT p.slug, m.subject, m.role, m.created_at FROM project_member m JOIN project p ON p.id = m.project_id
 				JOIN tenant t ON t.id = p.tenant_id WHERE t.slug = ? AND p.slug = ANY(?) ORDER BY p.slug, m.subject""")
 			.params(tenantSlug, seen)
 			.query(rs -> {
-				members.computeIfAbsent(rs.getString(1), project -> new java.util.ArrayList<>())
+				members.computeIfAbsent(rs.getString(1), project -> new ArrayList<>())
 					.add(new ProjectMember(rs.getString(1), rs.getString(2), ProjectRole.valueOf(rs.getString(3)),
 							rs.getTimestamp(4).toInstant()));
 			});

@@ -1,27 +1,31 @@
 package dev.allot.tenancy;
 
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.ETags;
 import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.KnownTenants;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.SearchQuery;
+import dev.allot.shared.UtcText;
 import dev.allot.shared.changes.ReadCache;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.invitations.Invitation;
 import dev.allot.tenancy.status.TenantStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -32,7 +36,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Service
 @Transactional
-public class Tenancy implements dev.allot.shared.KnownTenants {
+public class Tenancy implements KnownTenants {
 
 	public record NewTenant(String slug, String displayName) {
 	}
@@ -168,7 +172,7 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 		Tenant before = repository.tenantForUpdate(slug)
 			.orElseThrow(() -> AllotException.notFound("Tenant " + slug));
 		caller.requirePlatformAdmin();
-		if (!dev.allot.shared.ETags.matches(ifMatch, before.etag())) {
+		if (!ETags.matches(ifMatch, before.etag())) {
 			throw AllotException.preconditionFailed("Tenant " + slug + " has changed; its ETag is " + before.etag());
 		}
 		Tenant after = before.with(change.displayName() != null ? change.displayName() : before.displayName(),
@@ -214,7 +218,7 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 	// Members (tenant admin)
 
 	/** How long an invitation waits for its answer. */
-	static final java.time.Duration INVITATION_LIFETIME = java.time.Duration.ofDays(14);
+	static final Duration INVITATION_LIFETIME = Duration.ofDays(14);
 
 	/**
 	 * What adding a member did: a platform admin adds them at once ({@code member}); a tenant admin invites them
@@ -236,7 +240,7 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 		if (repository.member(tenant.id(), username).isPresent()) {
 			throw AllotException.conflict("member_exists", username + " is already a member of " + tenantSlug);
 		}
-		java.time.Instant now = clock.instant();
+		Instant now = clock.instant();
 		if (!caller.isPlatformAdmin()) {
 			Invitation invitation = new Invitation(UUID.randomUUID(), tenantSlug, username, role, caller.subject(), now,
 					now.plus(INVITATION_LIFETIME), Invitation.Status.PENDING);
@@ -274,7 +278,7 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 	public Member accept(Caller caller, UUID id) {
 		Invitation invitation = answerable(caller, id);
 		Tenant tenant = find(invitation.tenant()).orElseThrow(() -> AllotException.notFound("Invitation " + id));
-		java.time.Instant now = clock.instant();
+		Instant now = clock.instant();
 		Member member = new Member(invitation.username(), invitation.role(), now);
 		repository.insertMember(tenant.id(), member);
 		repository.answerInvitation(id, Invitation.Status.ACCEPTED, now);
@@ -300,11 +304,11 @@ public class Tenancy implements dev.allot.shared.KnownTenants {
 			.orElseThrow(() -> AllotException.notFound("Invitation " + id));
 		if (invitation.status() == Invitation.Status.EXPIRED) {
 			throw AllotException.conflict("invitation_expired", "The invitation to " + invitation.tenant()
-					+ " expired at " + dev.allot.shared.UtcText.of(invitation.expiresAt()) + "; ask for a new one");
+					+ " expired at " + UtcText.of(invitation.expiresAt()) + "; ask for a new one");
 		}
 		if (invitation.status() != Invitation.Status.PENDING) {
 			throw AllotException.conflict("invitation_answered", "The invitation to " + invitation.tenant()
-					+ " was already " + invitation.status().name().toLowerCase(java.util.Locale.ROOT));
+					+ " was already " + invitation.status().name().toLowerCase(Locale.ROOT));
 		}
 		return invitation;
 	}

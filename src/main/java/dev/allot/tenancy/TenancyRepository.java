@@ -1,21 +1,21 @@
 package dev.allot.tenancy;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.stream.Collectors;
-
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.SearchQuery;
 import dev.allot.shared.changes.TableChanges;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.invitations.Invitation;
 import dev.allot.tenancy.status.TenantStatus;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -49,7 +49,7 @@ class TenancyRepository {
 				INSERT INTO tenant (id, slug, display_name, status, version, created_at)
 				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING""")
 			.params(tenant.id(), tenant.slug(), tenant.displayName(), tenant.status().name(), tenant.version(),
-					java.sql.Timestamp.from(tenant.createdAt()))
+					Timestamp.from(tenant.createdAt()))
 			.update() == 1;
 	}
 
@@ -107,7 +107,7 @@ class TenancyRepository {
 				INSERT INTO project (id, tenant_id, slug, display_name, created_at) VALUES (?, ?, ?, ?, ?)
 				ON CONFLICT (tenant_id, slug) DO NOTHING""")
 			.params(project.id(), tenantId, project.slug(), project.displayName(),
-					java.sql.Timestamp.from(project.createdAt()))
+					Timestamp.from(project.createdAt()))
 			.update() == 1;
 	}
 
@@ -147,7 +147,7 @@ class TenancyRepository {
 		return jdbc.sql("""
 				INSERT INTO member (tenant_id, subject, role, created_at) VALUES (?, ?, ?, ?)
 				ON CONFLICT DO NOTHING""")
-			.params(tenantId, member.username(), member.role().name(), java.sql.Timestamp.from(member.addedAt()))
+			.params(tenantId, member.username(), member.role().name(), Timestamp.from(member.addedAt()))
 			.update() == 1;
 	}
 
@@ -159,14 +159,14 @@ class TenancyRepository {
 		jdbc.sql("""
 				UPDATE member_invitation SET answer = 'EXPIRED', answered_at = ?
 				WHERE tenant_id = ? AND username = ? AND answered_at IS NULL AND expires_at <= ?""")
-			.params(java.sql.Timestamp.from(invitation.createdAt()), tenantId, invitation.username(),
-					java.sql.Timestamp.from(invitation.createdAt()))
+			.params(Timestamp.from(invitation.createdAt()), tenantId, invitation.username(),
+					Timestamp.from(invitation.createdAt()))
 			.update();
 		return jdbc.sql("""
 				INSERT INTO member_invitation (id, tenant_id, username, role, invited_by, created_at, expires_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""")
 			.params(invitation.id(), tenantId, invitation.username(), invitation.role().name(), invitation.invitedBy(),
-					java.sql.Timestamp.from(invitation.createdAt()), java.sql.Timestamp.from(invitation.expiresAt()))
+					Timestamp.from(invitation.createdAt()), Timestamp.from(invitation.expiresAt()))
 			.update() == 1;
 	}
 
@@ -174,7 +174,7 @@ class TenancyRepository {
 			SELECT i.*, t.slug FROM member_invitation i JOIN tenant t ON t.id = i.tenant_id""";
 
 	/** The invitation, locked for its answer. */
-	java.util.Optional<Invitation> invitationForUpdate(UUID id, java.time.Instant now) {
+	Optional<Invitation> invitationForUpdate(UUID id, Instant now) {
 		return jdbc.sql(INVITATIONS + " WHERE i.id = ? FOR UPDATE OF i")
 			.param(id)
 			.query((rs, n) -> invitation(rs, now))
@@ -182,7 +182,7 @@ class TenancyRepository {
 	}
 
 	/** The user's invitations nobody answered yet, expired or not, newest first. */
-	List<Invitation> openInvitations(String username, java.time.Instant now) {
+	List<Invitation> openInvitations(String username, Instant now) {
 		return jdbc.sql(INVITATIONS + " WHERE i.username = ? AND i.answered_at IS NULL ORDER BY i.created_at DESC LIMIT 100")
 			.param(username)
 			.query((rs, n) -> invitation(rs, now))
@@ -190,24 +190,24 @@ class TenancyRepository {
 	}
 
 	/** How many invitations wait for the user's answer and have not expired (the header's count). */
-	int pendingInvitations(String username, java.time.Instant now) {
+	int pendingInvitations(String username, Instant now) {
 		return jdbc.sql("""
 				SELECT count(*) FROM member_invitation
 				WHERE username = ? AND answered_at IS NULL AND expires_at > ?""")
-			.params(username, java.sql.Timestamp.from(now))
+			.params(username, Timestamp.from(now))
 			.query(Integer.class)
 			.single();
 	}
 
-	void answerInvitation(UUID id, Invitation.Status answer, java.time.Instant at) {
+	void answerInvitation(UUID id, Invitation.Status answer, Instant at) {
 		jdbc.sql("UPDATE member_invitation SET answer = ?, answered_at = ? WHERE id = ? AND answered_at IS NULL")
-			.params(answer.name(), java.sql.Timestamp.from(at), id)
+			.params(answer.name(), Timestamp.from(at), id)
 			.update();
 	}
 
-	private static Invitation invitation(java.sql.ResultSet rs, java.time.Instant now) throws java.sql.SQLException {
+	private static Invitation invitation(ResultSet rs, Instant now) throws SQLException {
 		String answer = rs.getString("answer");
-		java.time.Instant expires = rs.getTimestamp("expires_at").toInstant();
+		Instant expires = rs.getTimestamp("expires_at").toInstant();
 		Invitation.Status status = answer != null ? Invitation.Status.valueOf(answer)
 				: now.isBefore(expires) ? Invitation.Status.PENDING : Invitation.Status.EXPIRED;
 		return new Invitation(rs.getObject("id", UUID.class), rs.getString("slug"), rs.getString("username"),

@@ -1,12 +1,6 @@
 package dev.allot.billing;
 
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.billing.ledger.Charge;
 import dev.allot.billing.ledger.Line;
@@ -17,9 +11,15 @@ import dev.allot.billing.metering.Split;
 import dev.allot.quota.pricing.RateCard;
 import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.TimeWindow;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The billing rules on their own: hours due, partial hours, rounding, credits, the cancellation fee. */
 class BillingRulesTests {
@@ -71,7 +71,7 @@ class BillingRulesTests {
 
 		assertThat(charges).filteredOn(c -> c.line() == Line.CREDIT)
 			.extracting(Charge::rateClass, Charge::gpuSeconds, Charge::amount)
-			.containsExactly(org.assertj.core.groups.Tuple.tuple(RateClass.ON_DEMAND, 8L * 30 * 60,
+			.containsExactly(Tuple.tuple(RateClass.ON_DEMAND, 8L * 30 * 60,
 					new BigDecimal("-16.0000")));
 	}
 

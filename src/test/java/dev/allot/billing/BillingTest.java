@@ -1,6 +1,15 @@
 package dev.allot.billing;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.billing.ledger.Ledger;
+import dev.allot.billing.metering.Lifecycle;
+import dev.allot.billing.metering.Metering;
+import dev.allot.support.Api;
+import dev.allot.support.FleetTest;
+import dev.allot.support.MutableClock;
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -10,19 +19,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import dev.allot.billing.ledger.Ledger;
-import dev.allot.billing.metering.Lifecycle;
-import dev.allot.billing.metering.Metering;
-import dev.allot.support.Api;
-import dev.allot.support.FleetTest;
-import dev.allot.support.MutableClock;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.bean.override.convention.TestBean;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * Billing tests run against a clock they move (in their own application context, a year and more ahead of the real
@@ -45,9 +44,9 @@ abstract class BillingTest extends FleetTest {
 			Instant.now().plus(Duration.ofDays(366)).truncatedTo(ChronoUnit.DAYS));
 
 	@TestBean(name = "clock", methodName = "testClock")
-	java.time.Clock clock;
+	Clock clock;
 
-	static java.time.Clock testClock() {
+	static Clock testClock() {
 		return CLOCK;
 	}
 

@@ -1,16 +1,15 @@
 package dev.allot.billing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.UUID;
-
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What PostgreSQL itself refuses in the ledger, whoever writes to it. */
 class LedgerTests extends BillingTest {
@@ -91,7 +90,7 @@ class LedgerTests extends BillingTest {
 		assertThatThrownBy(() -> jdbc.sql("DELETE FROM ledger_transaction WHERE id = ?").param(tx).update())
 			.rootCause().hasMessageContaining("append-only");
 		assertThat(jdbc.sql("SELECT sum(amount) FROM ledger_entry WHERE transaction_id = ?").param(tx)
-			.query(java.math.BigDecimal.class).single()).isZero();
+			.query(BigDecimal.class).single()).isZero();
 	}
 
 	@Test

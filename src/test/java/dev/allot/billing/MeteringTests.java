@@ -1,11 +1,22 @@
 package dev.allot.billing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.billing.metering.BillableReservation;
+import dev.allot.billing.metering.BillableReservationRepository;
+import dev.allot.billing.metering.Metering;
+import dev.allot.billing.metering.Split;
+import dev.allot.quota.Quotas;
+import dev.allot.support.Api;
 import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -13,19 +24,9 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import dev.allot.billing.metering.BillableReservation;
-import dev.allot.billing.metering.BillableReservationRepository;
-import dev.allot.billing.metering.Metering;
-import dev.allot.billing.metering.Split;
-import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** Usage metered per reservation and hour, exactly once, following the reservation's real life. */
 class MeteringTests extends BillingTest {
@@ -118,7 +119,7 @@ class MeteringTests extends BillingTest {
 		BillableReservation r = reservations.find(id).orElseThrow();
 		List<Split> splits = reservations.splits(id);
 		var cards = quotas.rateCards(s.gpuType());
-		List<Boolean> posted = java.util.Collections.synchronizedList(new ArrayList<>());
+		List<Boolean> posted = Collections.synchronizedList(new ArrayList<>());
 
 		// no row lock taken: two workers (two replicas, or a retry racing its first attempt) post the same hour
 		race(2, () -> posted.add(transactions.execute(
@@ -133,7 +134,7 @@ class MeteringTests extends BillingTest {
 	BillableReservationRepository reservations;
 
 	@Autowired
-	dev.allot.quota.Quotas quotas;
+	Quotas quotas;
 
 	private static void race(int workers, Runnable work) throws Exception {
 		CyclicBarrier barrier = new CyclicBarrier(workers);
@@ -243,7 +244,7 @@ class MeteringTests extends BillingTest {
 			.param(id).query(Long.class).single()).isZero();
 		assertThat(jdbc.sql("""
 				SELECT count(*) FROM ledger_entry WHERE reservation_id = ? AND line = 'USAGE' AND unit_price = 3.00
-				  AND period_start < ?""").params(id, java.sql.Timestamp.from(at(t0, 24, 0)))
+				  AND period_start < ?""").params(id, Timestamp.from(at(t0, 24, 0)))
 			.query(Long.class).single()).isZero();
 	}
 

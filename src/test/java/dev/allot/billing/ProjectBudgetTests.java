@@ -1,16 +1,16 @@
 package dev.allot.billing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.Api;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.support.Api;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Per-project monthly budgets: alerts like the tenant's, and a hard one refuses bookings naming the amount. */
 class ProjectBudgetTests extends BillingTest {
@@ -96,7 +96,7 @@ class ProjectBudgetTests extends BillingTest {
 		assertThat(api.post(path(s, "/reservations"), s.token(),
 				inProject(s, "inference", 8, t0.plus(Duration.ofHours(1)), t0.plus(Duration.ofHours(6)))).status())
 			.isEqualTo(201);
-		org.awaitility.Awaitility.await().until(() -> jdbc.sql(
+		Awaitility.await().until(() -> jdbc.sql(
 				"SELECT count(*) FROM billable_reservation WHERE tenant_slug = ?").param(s.tenant()).query(Long.class)
 			.single() == 2);
 		CLOCK.set(t0.plus(Duration.ofHours(7)));

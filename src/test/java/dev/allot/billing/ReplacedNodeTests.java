@@ -1,16 +1,16 @@
 package dev.allot.billing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.support.Api;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A node taken out of service inside a reservation's window is replaced there: the old node keeps the allocation of
@@ -49,7 +49,7 @@ class ReplacedNodeTests extends BillingTest {
 				        SELECT during FROM free_gap WHERE node_id = n.id
 				        UNION ALL SELECT during FROM allocation WHERE node_id = n.id AND active) pieces) c ON true
 				WHERE n.hostname = ANY(?) AND NOT coalesce(c.covered @> tstzrange(?, ?, '[)'), false)""")
-			.params(s.nodes().toArray(String[]::new), java.sql.Timestamp.from(from), java.sql.Timestamp.from(to))
+			.params(s.nodes().toArray(String[]::new), Timestamp.from(from), Timestamp.from(to))
 			.query(String.class)
 			.list();
 		assertThat(holed).as("nodes with a stretch neither free nor allocated").isEmpty();
@@ -157,7 +157,7 @@ class ReplacedNodeTests extends BillingTest {
 		// the node replaced inside the window: credited from its quarantine to its replacement only
 		Instant quarantinedAt = jdbc.sql("SELECT lower(during) FROM node_outage WHERE hostname = ? ORDER BY 1 DESC LIMIT 1")
 			.param(failing)
-			.query(java.sql.Timestamp.class)
+			.query(Timestamp.class)
 			.single()
 			.toInstant();
 		assertThat(gpuSeconds(late, "CREDIT", "RESERVED"))

@@ -1,18 +1,19 @@
 package dev.allot.billing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.Api;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import dev.allot.support.Api;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Usage reports, the platform report, and idle detection from GPU telemetry. */
 class ReportTests extends BillingTest {
@@ -75,14 +76,14 @@ class ReportTests extends BillingTest {
 		for (Map<String, Object> booking : List.of(fineTune, eval, untagged)) {
 			assertThat(api.post(path(s, "/reservations"), s.token(), booking).status()).isEqualTo(201);
 		}
-		org.awaitility.Awaitility.await().until(() -> jdbc.sql(
+		Awaitility.await().until(() -> jdbc.sql(
 				"SELECT count(*) FROM billable_reservation WHERE tenant_slug = ?").param(s.tenant()).query(Long.class).single() == 3);
 		CLOCK.set(t0.plus(Duration.ofHours(8)));
 		metering.meterDue(CLOCK.instant());
 
 		String query = "/usage?from=" + t0 + "&to=" + t0.plus(Duration.ofDays(1)) + "&groupBy=label:workload";
 		JsonNode report = api.get(path(s, query), s.token()).json();
-		Map<String, BigDecimal> hours = new java.util.HashMap<>();
+		Map<String, BigDecimal> hours = new HashMap<>();
 		for (JsonNode row : report.get("items")) {
 			JsonNode workload = row.get("labels").get("workload");
 			hours.put(workload.isNull() ? "(none)" : workload.asString(), row.get("gpuHours").decimalValue());
@@ -97,7 +98,7 @@ class ReportTests extends BillingTest {
 	}
 
 	private void await(Setup s) {
-		org.awaitility.Awaitility.await().until(() -> jdbc.sql(
+		Awaitility.await().until(() -> jdbc.sql(
 				"SELECT count(*) FROM billable_reservation WHERE tenant_slug = ?").param(s.tenant()).query(Long.class).single() == 2);
 	}
 

@@ -1,5 +1,12 @@
 package dev.allot.billing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.allot.billing.metering.CollectorProperties.Exporter;
+import dev.allot.billing.metering.TelemetryCollector;
+import dev.allot.billing.metering.TelemetryCollector.Outcome;
+import dev.allot.shared.outbound.OutboundResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,22 +15,14 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import com.sun.net.httpserver.HttpServer;
-import dev.allot.billing.metering.CollectorProperties.Exporter;
-import dev.allot.billing.metering.TelemetryCollector;
-import dev.allot.billing.metering.TelemetryCollector.Outcome;
-import dev.allot.shared.outbound.OutboundResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The collector scrapes a stand-in DCGM exporter that the test starts (a JDK HTTP server on 127.0.0.1 serving
@@ -36,7 +35,7 @@ class TelemetryCollectorTests extends BillingTest {
 	@Autowired
 	TelemetryCollector collector;
 
-	private final List<HttpServer> servers = new java.util.ArrayList<>();
+	private final List<HttpServer> servers = new ArrayList<>();
 
 	@AfterEach
 	void stopExporters() {

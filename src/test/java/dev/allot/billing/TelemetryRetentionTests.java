@@ -1,16 +1,15 @@
 package dev.allot.billing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.billing.metering.Telemetry;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.billing.metering.Telemetry;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** GPU-utilisation samples are kept for the configured retention (90 days by default), then purged daily. */
 class TelemetryRetentionTests extends BillingTest {
@@ -37,7 +36,7 @@ class TelemetryRetentionTests extends BillingTest {
 		telemetry.purge(old.plus(Duration.ofDays(91)));
 
 		assertThat(jdbc.sql("SELECT at FROM gpu_utilisation_sample WHERE hostname = ?").param(node)
-			.query(java.sql.Timestamp.class).list()).extracting(java.sql.Timestamp::toInstant).containsExactly(recent);
+			.query(Timestamp.class).list()).extracting(Timestamp::toInstant).containsExactly(recent);
 		assertThat(jdbc.sql("SELECT count(*) FROM scheduled_tasks WHERE task_name = 'billing-purge-telemetry'")
 			.query(Long.class).single()).isEqualTo(1);
 	}

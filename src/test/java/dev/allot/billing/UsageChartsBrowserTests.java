@@ -1,29 +1,29 @@
 package dev.allot.billing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.billing.metering.Metering;
+import dev.allot.support.Api;
+import dev.allot.ui.ConsoleBrowserTest;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.billing.metering.Metering;
-import dev.allot.support.Api;
-import dev.allot.ui.ConsoleBrowserTest;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.bean.override.convention.TestBean;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A tenant admin opens Usage and reads the charts: GPU-hours and cost stacked by project per day, reserved
@@ -34,9 +34,9 @@ import static org.awaitility.Awaitility.await;
 class UsageChartsBrowserTests extends ConsoleBrowserTest {
 
 	@TestBean(name = "clock", methodName = "testClock")
-	java.time.Clock clock;
+	Clock clock;
 
-	static java.time.Clock testClock() {
+	static Clock testClock() {
 		return BillingTest.CLOCK;
 	}
 
@@ -50,7 +50,7 @@ class UsageChartsBrowserTests extends ConsoleBrowserTest {
 		newProject(team.tenant(), "inference");
 		// day 1: training, 8 GPUs for 2 hours; day 2: inference, 8 GPUs for 4 hours (all RESERVED at 2.00 USD)
 		String training = bookByApi(team, 8, t0.plus(Duration.ofHours(1)), t0.plus(Duration.ofHours(3)));
-		Map<String, Object> body = new java.util.HashMap<>(Map.of("project", "inference", "pool", team.pool(),
+		Map<String, Object> body = new HashMap<>(Map.of("project", "inference", "pool", team.pool(),
 				"gpus", 8, "startsAt", t0.plus(Duration.ofHours(25)).toString(), "endsAt",
 				t0.plus(Duration.ofHours(29)).toString(), "cluster", Map.of("orchestrator", "KUBERNETES")));
 		assertThat(api.post("/api/v1/tenants/" + team.tenant() + "/reservations", team.token(), body).status())

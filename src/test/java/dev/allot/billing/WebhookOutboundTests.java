@@ -3,7 +3,7 @@ package dev.allot.billing;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,23 +1,25 @@
 package dev.allot.booking;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.Api;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Many clients of two tenants book, cancel and extend overlapping windows on a small pool at once; a booking within
@@ -103,7 +105,7 @@ class BookingContentionTests extends BookingFixture {
 		System.out.printf("Contention: %d requests in %d ms, statuses %s, %d cancelled, %d extended, %d preempted "
 				+ "(load average %.1f)%n", THREADS * OPERATIONS_PER_THREAD, (System.nanoTime() - started) / 1_000_000,
 				statuses, cancelled.size(), extended.get(), preempted,
-				java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+				ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 		assertThat(unexpected).isEmpty();
 		// The run must have raced: conflicts on nodes, refusals by quota, and successful changes of each kind.
 		assertThat(statuses.get(201).get()).isGreaterThan(20);
@@ -181,8 +183,8 @@ class BookingContentionTests extends BookingFixture {
 	@Test
 	void concurrentBookingsOfOneTenantCannotTogetherPassItsCap() throws Exception {
 		Setup s = setup(10, 0, 16, false);
-		java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(10);
-		List<java.util.concurrent.Callable<Integer>> racers = new ArrayList<>();
+		CyclicBarrier start = new CyclicBarrier(10);
+		List<Callable<Integer>> racers = new ArrayList<>();
 		for (int i = 0; i < 10; i++) {
 			int offset = i;
 			racers.add(() -> {

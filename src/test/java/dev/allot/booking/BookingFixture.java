@@ -1,14 +1,14 @@
 package dev.allot.booking;
 
+import dev.allot.support.Api;
+import dev.allot.support.FleetTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.support.Api;
-import dev.allot.support.FleetTest;
+import org.assertj.core.api.Assertions;
 
 /** A pool of 8-GPU nodes, and a tenant with a project, a quota on the pool's GPU type and a MEMBER token. */
 public abstract class BookingFixture extends FleetTest {
@@ -64,7 +64,7 @@ public abstract class BookingFixture extends FleetTest {
 
 	/** The id of a booking that must have been made. */
 	protected static String createdId(Api.Response booked) {
-		org.assertj.core.api.Assertions.assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
+		Assertions.assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
 		return booked.json().get("id").asString();
 	}
 

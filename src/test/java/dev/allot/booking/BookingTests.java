@@ -1,23 +1,24 @@
 package dev.allot.booking;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.booking.events.ReservationCancelled;
 import dev.allot.booking.events.ReservationConfirmed;
 import dev.allot.booking.events.ReservationExtended;
 import dev.allot.support.Api;
 import dev.allot.support.RecordedEvents;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import tools.jackson.databind.JsonNode;
 
 class BookingTests extends BookingFixture {
 
@@ -134,8 +135,8 @@ class BookingTests extends BookingFixture {
 		policy.put("monthlyBudget", 100);
 		setQuota(s.tenant(), policy);
 		// The 10th of next month: both bookings fall in one calendar month.
-		Instant start = java.time.YearMonth.now(java.time.ZoneOffset.UTC).plusMonths(1).atDay(10).atTime(10, 0)
-			.toInstant(java.time.ZoneOffset.UTC);
+		Instant start = YearMonth.now(ZoneOffset.UTC).plusMonths(1).atDay(10).atTime(10, 0)
+			.toInstant(ZoneOffset.UTC);
 		assertThat(book(s, 8, start, start.plus(Duration.ofHours(5))).status()).isEqualTo(201); // 80.00
 		Api.Response over = book(s, 8, start.plus(Duration.ofHours(6)), start.plus(Duration.ofHours(8)));
 		assertThat(over.status()).isEqualTo(422);
@@ -320,7 +321,7 @@ class BookingTests extends BookingFixture {
 				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "sshPublicKeys",
 						List.of(SSH_KEY + "\u0000\u001b[2J"))), 400, "cluster.sshPublicKeys[0]"),
 				new Case(with(s, "cluster", Map.of("orchestrator", "SLURM", "sshPublicKeys",
-						java.util.Collections.nCopies(33, SSH_KEY))), 400, "cluster.sshPublicKeys"),
+						Collections.nCopies(33, SSH_KEY))), 400, "cluster.sshPublicKeys"),
 				new Case(with(s, "endsAt", hour(5).plus(Duration.ofDays(45)).toString()), 422, "endsAt"),
 				new Case(with(with(s, "startsAt", hour(24 * 70).toString()), "endsAt", hour(24 * 70 + 1).toString()), 422,
 						"startsAt"));

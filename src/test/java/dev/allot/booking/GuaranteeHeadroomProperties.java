@@ -1,22 +1,22 @@
 package dev.allot.booking;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.Api;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.support.Api;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The guarantee invariant under random bookings (within guarantees, borrowed, on demand, marked preemptible or not),
@@ -142,8 +142,8 @@ class GuaranteeHeadroomProperties extends BookingPropertyTest {
 				Arbitraries.integers().between(1, 3), Arbitraries.integers().between(0, 8),
 				Arbitraries.integers().between(1, 4), Arbitraries.of(false, false, true)).as(Book::new);
 		Arbitrary<Step> cancel = Arbitraries.integers().between(0, 100).map(Cancel::new);
-		Arbitrary<Step> steps = Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, book),
-				net.jqwik.api.Tuple.of(2, cancel));
+		Arbitrary<Step> steps = Arbitraries.frequencyOf(Tuple.of(8, book),
+				Tuple.of(2, cancel));
 		return Combinators.combine(Arbitraries.integers().between(3, 5), policies.list().ofSize(3),
 				steps.list().ofMinSize(8).ofMaxSize(20)).as(Scenario::new);
 	}

@@ -1,13 +1,13 @@
 package dev.allot.booking;
 
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.support.Api;
+import java.sql.Timestamp;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * On-demand never takes what a guarantee needs: a booking that is not preemptible and goes beyond its tenant's
@@ -114,7 +114,7 @@ class GuaranteeHeadroomTests extends BookingFixture {
 		assertThat(api.get(path(burst, id), burst.token()).json().get("endsAt").asString())
 			.isEqualTo(current.json().get("endsAt").asString());
 		assertThat(count("SELECT count(*) FROM allocation WHERE reservation_id = ?::uuid AND upper(during) > ?", id,
-				java.sql.Timestamp.from(hour(9)))).isZero();
+				Timestamp.from(hour(9)))).isZero();
 	}
 
 	@Test

@@ -1,19 +1,22 @@
 package dev.allot.booking;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.support.Api;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 class IdempotencyTests extends BookingFixture {
 
@@ -58,12 +61,12 @@ class IdempotencyTests extends BookingFixture {
 	void aRetryAfterTheWindowHasBegunGetsTheBooking() {
 		Setup s = setup(2, 16, 16, false);
 		// the first whole minute more than 5 s away (starts are whole minutes): the test waits for it, 5 to 65 s
-		Instant start = Instant.now().plusSeconds(65).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
-		Map<String, Object> body = body(s, 8, start, start.plus(java.time.Duration.ofHours(1)));
+		Instant start = Instant.now().plusSeconds(65).truncatedTo(ChronoUnit.MINUTES);
+		Map<String, Object> body = body(s, 8, start, start.plus(Duration.ofHours(1)));
 		Api.Response first = book(s, body, "Idempotency-Key", "started-1");
 		assertThat(first.status()).as(first.toString()).isEqualTo(201);
 		Instant begun = start.plusMillis(500);
-		await().atMost(java.time.Duration.ofSeconds(70)).until(() -> Instant.now().isAfter(begun));
+		await().atMost(Duration.ofSeconds(70)).until(() -> Instant.now().isAfter(begun));
 		Api.Response retry = book(s, body, "Idempotency-Key", "started-1");
 		assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
 		assertThat(retry.json().get("id")).isEqualTo(first.json().get("id"));
@@ -78,8 +81,8 @@ class IdempotencyTests extends BookingFixture {
 		Setup s = setup(2, 16, 16, false);
 		Map<String, Object> body = body(s, 8, hour(5), hour(6));
 		List<String> keys = new ArrayList<>(body.keySet());
-		java.util.Collections.reverse(keys);
-		Map<String, Object> reordered = new java.util.LinkedHashMap<>();
+		Collections.reverse(keys);
+		Map<String, Object> reordered = new LinkedHashMap<>();
 		keys.forEach(key -> reordered.put(key, body.get(key)));
 		String spaced = "\n" + Api.json(reordered).replace(",", " ,\n  ").replace("{", "{ ") + "\n";
 

@@ -1,17 +1,17 @@
 package dev.allot.booking;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.support.Api;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** Guarantees are capacity: a guaranteed booking reclaims nodes from other tenants' preemptible reservations. */
 class ReclaimingTests extends BookingFixture {
@@ -90,7 +90,7 @@ class ReclaimingTests extends BookingFixture {
 		assertThat(later.status()).as(later.toString()).isEqualTo(201);
 		assertThat(api.get(path(b, victim), b.token()).json().get("status").asString()).isEqualTo("PREEMPTED");
 		Instant keptUntil = jdbc.sql("SELECT max(upper(during)) FROM allocation WHERE reservation_id = CAST(? AS uuid) "
-				+ "AND active").param(victim).query(java.sql.Timestamp.class).single().toInstant();
+				+ "AND active").param(victim).query(Timestamp.class).single().toInstant();
 		assertThat(keptUntil).isAfter(asked.plus(Duration.ofMinutes(29))).isBeforeOrEqualTo(earliest);
 	}
 

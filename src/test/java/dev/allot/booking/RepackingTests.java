@@ -1,12 +1,14 @@
 package dev.allot.booking;
 
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.support.Api;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Guarantees are counted hour by hour, a booking needs the same nodes for its whole window: a guaranteed booking
@@ -43,8 +45,8 @@ class RepackingTests extends BookingFixture {
 	void reservationsWhoseClustersAreBeingBuiltStayWhereTheyAreAndTheGuaranteedBookingIsRefused() {
 		Scattered s = scattered();
 		// their clusters are being built (the stage is read from the cluster)
-		java.util.UUID[] ids = { java.util.UUID.fromString(s.first()), java.util.UUID.fromString(s.second()) };
-		org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> count(
+		UUID[] ids = { UUID.fromString(s.first()), UUID.fromString(s.second()) };
+		Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count(
 				"SELECT count(*) FROM cluster WHERE reservation_id = ANY(?)", (Object) ids) == 2);
 		jdbc.sql("UPDATE cluster SET state = 'CREATING', state_changed_at = now() WHERE reservation_id = ANY(?)")
 			.param(ids)

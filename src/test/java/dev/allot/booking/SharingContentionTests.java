@@ -1,5 +1,9 @@
 package dev.allot.booking;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.Api;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,11 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import dev.allot.support.Api;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Borrowers and guaranteed tenants book one pool at the same time from 16 threads: guaranteed bookings reclaim
@@ -79,7 +79,7 @@ class SharingContentionTests extends BookingFixture {
 				+ "AND lifecycle_status = 'PREEMPTED'").param(tenants).query(Long.class).single();
 		System.out.printf("Sharing contention: %d bookings in %d ms, %s, %d preempted (load average %.1f)%n",
 				THREADS * OPERATIONS_PER_THREAD, millis, outcomes, preempted,
-				java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+				ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 
 		assertThat(serverErrors).isEmpty();
 		// At most one of the about 60 guaranteed bookings that fit: in the full CI suite (a warm application, the run

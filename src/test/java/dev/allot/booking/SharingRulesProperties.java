@@ -1,22 +1,24 @@
 package dev.allot.booking;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.inventory.events.NodeStateChanged;
+import dev.allot.support.Api;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.support.Api;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
 import tools.jackson.databind.JsonNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Random sequences of bookings, cancels, quarantines and guarantee changes by tenants with random policies (priority
@@ -131,8 +133,8 @@ class SharingRulesProperties extends BookingPropertyTest {
 					      AND a.during && tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz))
 					      AND NOT (r.preemptible AND r.tenant_slug <> :tenant))""")
 				.param("pool", pool)
-				.param("start", java.sql.Timestamp.from(start))
-				.param("end", java.sql.Timestamp.from(start.plus(Duration.ofHours(step.hours()))))
+				.param("start", Timestamp.from(start))
+				.param("end", Timestamp.from(start.plus(Duration.ofHours(step.hours()))))
 				.param("tenant", tenant.tenant())
 				.query(Integer.class)
 				.single();
@@ -188,7 +190,7 @@ class SharingRulesProperties extends BookingPropertyTest {
 		Api.Response quarantined = api.post("/api/v1/nodes/" + hostname + "/quarantine", adminToken(),
 				Map.of("reason", "property test"));
 		assertThat(quarantined.status()).as(quarantined.body()).isIn(200, 409);
-		awaitListenersDone(dev.allot.inventory.events.NodeStateChanged.class, hostname);
+		awaitListenersDone(NodeStateChanged.class, hostname);
 	}
 
 	private void assertRulesHold(String pool, List<Setup> tenants, Step after) {
@@ -226,8 +228,8 @@ class SharingRulesProperties extends BookingPropertyTest {
 		Arbitrary<Step> quarantine = Arbitraries.integers().between(0, 10).map(Quarantine::new);
 		Arbitrary<Step> change = Combinators.combine(Arbitraries.integers().between(0, 2),
 				Arbitraries.integers().between(0, 3)).as(ChangeGuarantee::new);
-		Arbitrary<Step> steps = Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, book), net.jqwik.api.Tuple.of(2, cancel),
-				net.jqwik.api.Tuple.of(1, quarantine), net.jqwik.api.Tuple.of(1, change));
+		Arbitrary<Step> steps = Arbitraries.frequencyOf(Tuple.of(8, book), Tuple.of(2, cancel),
+				Tuple.of(1, quarantine), Tuple.of(1, change));
 		return Combinators.combine(Arbitraries.integers().between(3, 5), policies.list().ofSize(3),
 				steps.list().ofMinSize(8).ofMaxSize(24)).as(Scenario::new);
 	}

@@ -1,19 +1,18 @@
 package dev.allot.demo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.IntegrationTest;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-
-import dev.allot.support.IntegrationTest;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.bean.override.convention.TestBean;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The demo seeded on a first start in a month's first hour, before the month that ended would close by itself
@@ -54,7 +53,7 @@ class DemoDataFirstHourTests extends IntegrationTest {
 		// the demo replayed its history and seeded as the context started, minutes ago on this clock
 		assertThat(demo.seeding()).isPresent();
 		assertThat(jdbc.sql("SELECT count(*) FROM reservation WHERE ends_at < ?")
-			.param(java.sql.Timestamp.from(MONTH_STARTS.minus(Duration.ofDays(2))))
+			.param(Timestamp.from(MONTH_STARTS.minus(Duration.ofDays(2))))
 			.query(Long.class)
 			.single()).as("past reservations").isGreaterThanOrEqualTo(10);
 		assertThat(Duration.between(MONTH_STARTS, applicationClock.instant())).as("still the month's first hour")
@@ -67,7 +66,7 @@ class DemoDataFirstHourTests extends IntegrationTest {
 		Instant lastHour = MONTH_STARTS.minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.HOURS);
 		assertThat(jdbc.sql("SELECT count(*) FROM ledger_entry e JOIN ledger_transaction t ON t.id = e.transaction_id "
 				+ "WHERE e.period_start = ? AND t.month = ? AND t.kind <> 'REVERSAL'")
-			.params(java.sql.Timestamp.from(lastHour), last.atDay(1))
+			.params(Timestamp.from(lastHour), last.atDay(1))
 			.query(Long.class)
 			.single()).as("usage of " + lastHour + " posted to " + last).isGreaterThan(0);
 	}

@@ -1,5 +1,12 @@
 package dev.allot.demo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.kagkarlsson.scheduler.Scheduler;
+import dev.allot.support.BrowserTest;
+import dev.allot.support.IntegrationTest;
+import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -7,15 +14,12 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.support.BrowserTest;
-import dev.allot.support.IntegrationTest;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-import tools.jackson.databind.JsonNode;
-
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -23,8 +27,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The demo as the quick start seeds it: the application itself seeds it as it starts, in a database of its own
@@ -42,14 +45,14 @@ class DemoDataTests extends BrowserTest {
 	record AtTheWebServersStart(boolean seeded, boolean clockRewound, boolean pollerStarted) {
 	}
 
-	static volatile @org.jspecify.annotations.Nullable AtTheWebServersStart webServerStart;
+	static volatile @Nullable AtTheWebServersStart webServerStart;
 
 	@TestConfiguration(proxyBeanMethods = false)
 	static class WatchTheWebServerStart {
 
 		@Bean
-		ApplicationListener<WebServerInitializedEvent> watchTheWebServerStart(DemoData demo, java.time.Clock clock,
-				com.github.kagkarlsson.scheduler.Scheduler poller) {
+		ApplicationListener<WebServerInitializedEvent> watchTheWebServerStart(DemoData demo, Clock clock,
+				Scheduler poller) {
 			return event -> webServerStart = new AtTheWebServersStart(demo.seeding().isPresent(),
 					clock instanceof DemoClock demoClock && demoClock.replaying(),
 					poller.getSchedulerState().isStarted());
@@ -72,7 +75,7 @@ class DemoDataTests extends BrowserTest {
 		assertThat(api.get("/api/v1/tenants/globex-ai/quota", adminToken()).json().get("policies").size()).isEqualTo(2);
 
 		// past, running and future reservations of both teams
-		java.sql.Timestamp now = java.sql.Timestamp.from(Instant.now());
+		Timestamp now = Timestamp.from(Instant.now());
 		for (String tenant : List.of("acme-ml", "globex-ai")) {
 			assertThat(count("SELECT count(*) FROM reservation WHERE tenant_slug = ? AND ends_at < ?", tenant, now))
 				.as("past reservations of " + tenant).isGreaterThanOrEqualTo(5);
@@ -93,7 +96,7 @@ class DemoDataTests extends BrowserTest {
 		}
 		// usage on most past days, metered hour by hour after each hour ended
 		assertThat(count("SELECT count(DISTINCT date_trunc('day', hour)) FROM metered_period WHERE hour < ?",
-				java.sql.Timestamp.from(Instant.now().truncatedTo(ChronoUnit.DAYS))))
+				Timestamp.from(Instant.now().truncatedTo(ChronoUnit.DAYS))))
 			.isGreaterThanOrEqualTo(25);
 
 		// last month's statement is closed, with lines; this month's is open
@@ -191,12 +194,12 @@ class DemoDataTests extends BrowserTest {
 		screenshot("demo-usage-last-month");
 	}
 
-	private static java.sql.Timestamp plus(java.sql.Timestamp at, Duration by) {
-		return java.sql.Timestamp.from(at.toInstant().plus(by));
+	private static Timestamp plus(Timestamp at, Duration by) {
+		return Timestamp.from(at.toInstant().plus(by));
 	}
 
 	private Map<String, Long> counts(List<String> tables) {
-		Map<String, Long> counts = new java.util.TreeMap<>();
+		Map<String, Long> counts = new TreeMap<>();
 		tables.forEach(table -> counts.put(table, count("SELECT count(*) FROM " + table)));
 		return counts;
 	}

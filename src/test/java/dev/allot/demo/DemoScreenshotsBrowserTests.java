@@ -1,16 +1,16 @@
 package dev.allot.demo;
 
-import java.time.Instant;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.support.BrowserTest;
 import dev.allot.support.IntegrationTest;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The screenshots of the README and docs/browser.md, taken from the real application with the quick start's demo
@@ -44,7 +44,7 @@ class DemoScreenshotsBrowserTests extends BrowserTest {
 		// minute after seeding, so at some hours none runs yet (this failed every run of a CI check after 08:00)
 		String running = jdbc.sql("SELECT id::text FROM reservation WHERE tenant_slug = 'acme-ml' AND ends_at > ? "
 				+ "AND lifecycle_status IS NULL ORDER BY starts_at > ?, starts_at LIMIT 1")
-			.params(java.sql.Timestamp.from(Instant.now()), java.sql.Timestamp.from(Instant.now()))
+			.params(Timestamp.from(Instant.now()), Timestamp.from(Instant.now()))
 			.query(String.class)
 			.single();
 		shoot("/tenants/acme-ml/reservations/" + running, "#main", "demo-reservation");

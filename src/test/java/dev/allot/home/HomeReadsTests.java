@@ -1,15 +1,9 @@
 package dev.allot.home;
 
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.allot.billing.Notice;
 import dev.allot.billing.Notices;
 import dev.allot.billing.Spending;
 import dev.allot.billing.budgets.Notifications;
@@ -26,15 +20,22 @@ import dev.allot.shared.security.TenantRole;
 import dev.allot.support.Api;
 import dev.allot.support.FleetTest;
 import dev.allot.support.MutableClock;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.bean.override.convention.TestBean;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The reads the home pages make, each through its module's API: a team's reservations now and next, unread notices,
@@ -47,9 +48,9 @@ class HomeReadsTests extends FleetTest {
 			Instant.now().plus(Duration.ofDays(3 * 366)).truncatedTo(ChronoUnit.DAYS));
 
 	@TestBean(name = "clock", methodName = "testClock")
-	java.time.Clock clock;
+	Clock clock;
 
-	static java.time.Clock testClock() {
+	static Clock testClock() {
 		return CLOCK;
 	}
 
@@ -161,7 +162,7 @@ class HomeReadsTests extends FleetTest {
 		long minutesToDayEnd = Duration.between(t.plus(Duration.ofHours(20)), CLOCK.instant().plus(Duration.ofHours(24)))
 			.toMinutes();
 		BigDecimal partly = BigDecimal.valueOf(8 * minutesToDayEnd).divide(BigDecimal.valueOf(60), 1,
-				java.math.RoundingMode.HALF_EVEN);
+				RoundingMode.HALF_EVEN);
 		assertThat(after.gpuHoursAhead().subtract(before.gpuHoursAhead())).isEqualByComparingTo(inside.add(partly));
 		assertThat(after.gpusHeldNow()).isEqualTo(before.gpusHeldNow());
 
@@ -212,7 +213,7 @@ class HomeReadsTests extends FleetTest {
 
 		Notices.Unread unread = notices.unread(reader, tenant, 1);
 		assertThat(unread.count()).isEqualTo(2);
-		assertThat(unread.latest()).extracting(dev.allot.billing.Notice::message).containsExactly("second");
+		assertThat(unread.latest()).extracting(Notice::message).containsExactly("second");
 		assertThat(unread.latest().getFirst().headline()).isEqualTo("Budget");
 
 		notifications.seen(reader, tenant, unread.latest().getFirst().createdAt());
@@ -224,7 +225,7 @@ class HomeReadsTests extends FleetTest {
 
 		CLOCK.advance(Duration.ofMinutes(1));
 		raise(tenant, "third");
-		assertThat(notices.unread(reader, tenant, 5).latest()).extracting(dev.allot.billing.Notice::message)
+		assertThat(notices.unread(reader, tenant, 5).latest()).extracting(Notice::message)
 			.containsExactly("third");
 		assertThatThrownBy(() -> notices.unread(member(newTenant()), tenant, 5))
 			.isInstanceOfSatisfying(AllotException.class, refused -> assertThat(refused.status()).isEqualTo(404));

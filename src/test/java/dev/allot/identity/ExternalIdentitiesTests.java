@@ -1,20 +1,19 @@
 package dev.allot.identity;
 
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.allot.identity.signin.ExternalIdentities;
 import dev.allot.support.IntegrationTest;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.security.oauth2.core.oidc.OidcIdToken;
 import org.springframework.security.oauth2.core.oidc.user.DefaultOidcUser;
 import org.springframework.security.oauth2.core.oidc.user.OidcUser;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Users of an external issuer are known by {@code iss} + {@code sub}: renaming yourself at the provider keeps
@@ -73,7 +72,7 @@ class ExternalIdentitiesTests extends IntegrationTest {
 	}
 
 	private static OidcUser user(String issuer, String subject, String preferredUsername) {
-		Map<String, Object> claims = new java.util.HashMap<>(Map.of("iss", issuer, "sub", subject));
+		Map<String, Object> claims = new HashMap<>(Map.of("iss", issuer, "sub", subject));
 		if (preferredUsername != null) {
 			claims.put("preferred_username", preferredUsername);
 		}

@@ -1,6 +1,7 @@
 package dev.allot.identity;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -16,18 +17,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-
-import org.junit.jupiter.api.Assertions;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A real Keycloak, run from its own distribution (Maven Central's {@code org.keycloak:keycloak-quarkus-dist},
@@ -232,7 +231,7 @@ final class KeycloakServer {
 		System.out.printf("Keycloak %s: build %.1f s (0 when kept from an earlier run), start to ready %.1f s, "
 				+ "realm imported after %.1f s; load average %.2f%n", home.getFileName(), buildSeconds, startSeconds,
 				(System.nanoTime() - started) / 1e9,
-				java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+				ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 		return server;
 	}
 

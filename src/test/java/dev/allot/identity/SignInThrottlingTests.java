@@ -1,16 +1,26 @@
 package dev.allot.identity;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.allot.AllotApplication;
+import dev.allot.support.Api;
+import dev.allot.support.IntegrationTest;
+import dev.allot.support.TestDatabase;
+import java.io.IOException;
 import java.net.CookieManager;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -20,21 +30,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import dev.allot.AllotApplication;
-import dev.allot.support.Api;
-import dev.allot.support.IntegrationTest;
-import dev.allot.support.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Brute-force protection on the sign-in endpoints and the API, against real PostgreSQL with real tokens and
@@ -246,7 +248,7 @@ class SignInThrottlingTests extends IntegrationTest {
 			HttpClient client = HttpClient.newBuilder().localAddress(InetAddress.getByName(address)).build();
 			List<Integer> statuses = new ArrayList<>();
 			for (int i = 0; i < 17; i++) {
-				String basic = java.util.Base64.getEncoder()
+				String basic = Base64.getEncoder()
 					.encodeToString((unique("nobody") + ":guess").getBytes(StandardCharsets.UTF_8));
 				statuses.add(client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/oauth2/token"))
 					.header("Authorization", "Basic " + basic)
@@ -274,13 +276,13 @@ class SignInThrottlingTests extends IntegrationTest {
 	 */
 	private static final class AppendingProxy implements AutoCloseable {
 
-		private final com.sun.net.httpserver.HttpServer server;
+		private final HttpServer server;
 
 		private final HttpClient upstream = HttpClient.newHttpClient();
 
-		AppendingProxy(int appPort) throws java.io.IOException {
-			this.server = com.sun.net.httpserver.HttpServer.create(
-					new java.net.InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+		AppendingProxy(int appPort) throws IOException {
+			this.server = HttpServer.create(
+					new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
 			this.server.createContext("/", exchange -> {
 				try (exchange) {
 					String seen = exchange.getRemoteAddress().getAddress().getHostAddress();

@@ -1,12 +1,24 @@
 package dev.allot.identity;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.identity.signin.UiClientRegistration;
+import dev.allot.identity.tokens.HashedTokenAuthorizations;
+import dev.allot.support.Api;
+import dev.allot.support.FleetTest;
 import java.net.CookieManager;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -17,14 +29,9 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import dev.allot.identity.signin.UiClientRegistration;
-import dev.allot.identity.tokens.HashedTokenAuthorizations;
-import dev.allot.support.Api;
-import dev.allot.support.FleetTest;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A copy of the database is worth nothing to an attacker: after real sign-ins (one of them failed), token requests
@@ -68,11 +75,11 @@ class TokenStorageTests extends FleetTest {
 		addNodes(pool, 1, 4);
 		newProject(tenant, "training");
 		setQuota(tenant, type, 8, 8, false);
-		java.time.Instant start = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS)
-			.plus(java.time.Duration.ofHours(2));
+		Instant start = Instant.now().truncatedTo(ChronoUnit.HOURS)
+			.plus(Duration.ofHours(2));
 		Api.Response booked = api.post("/api/v1/tenants/" + tenant + "/reservations", clientToken,
 				Map.of("project", "training", "pool", pool, "gpus", 8, "startsAt", start.toString(), "endsAt",
-						start.plus(java.time.Duration.ofHours(1)).toString(), "cluster",
+						start.plus(Duration.ofHours(1)).toString(), "cluster",
 						Map.of("orchestrator", "SLURM", "cudaDriver", "550.54", "sshPublicKeys", List.of(SSH_KEY))));
 		assertThat(booked.status()).as(booked.toString()).isEqualTo(201);
 
@@ -181,8 +188,8 @@ class TokenStorageTests extends FleetTest {
 				.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	@org.springframework.beans.factory.annotation.Autowired
-	private dev.allot.identity.UserDirectory directory;
+	@Autowired
+	private UserDirectory directory;
 
 	private String newUserWithPassword(String password) {
 		String username = unique("u");
@@ -296,10 +303,10 @@ class TokenStorageTests extends FleetTest {
 
 		private Map<String, String> authorizationCodeTokens(ToCallback toCallback) throws Exception {
 			byte[] random = new byte[32];
-			new java.security.SecureRandom().nextBytes(random);
+			new SecureRandom().nextBytes(random);
 			String verifier = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
 			String challenge = Base64.getUrlEncoder().withoutPadding().encodeToString(
-					java.security.MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
+					MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
 			String redirect = base + "/login/oauth2/code/" + UiClientRegistration.ID;
 			String authorize = "/oauth2/authorize?response_type=code&client_id=" + UiClientRegistration.CLIENT_ID
 					+ "&scope=openid&state=s1&redirect_uri=" + URLEncoder.encode(redirect, StandardCharsets.UTF_8)
@@ -310,7 +317,7 @@ class TokenStorageTests extends FleetTest {
 					code, "redirect_uri", redirect, "client_id", UiClientRegistration.CLIENT_ID, "code_verifier",
 					verifier));
 			assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
-			var json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(tokens.body());
+			var json = JsonMapper.builder().build().readTree(tokens.body());
 			return Map.of("code", code, "access_token", json.get("access_token").asString(), "id_token",
 					json.get("id_token").asString(), "code_verifier", verifier, "redirect_uri", redirect);
 		}
@@ -344,7 +351,7 @@ class TokenStorageTests extends FleetTest {
 		private static String query(String url, String name) {
 			Matcher m = Pattern.compile("[?&]" + name + "=([^&]+)").matcher(url);
 			assertThat(m.find()).as(url).isTrue();
-			return java.net.URLDecoder.decode(m.group(1), StandardCharsets.UTF_8);
+			return URLDecoder.decode(m.group(1), StandardCharsets.UTF_8);
 		}
 
 	}

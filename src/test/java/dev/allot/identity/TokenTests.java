@@ -1,17 +1,26 @@
 package dev.allot.identity;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.identity.signin.UiClientRegistration;
 import dev.allot.identity.tokens.HashedTokenAuthorizations;
 import dev.allot.identity.tokens.RevokedTokens;
+import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.Api;
 import dev.allot.support.IntegrationTest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class TokenTests extends IntegrationTest {
 
@@ -55,14 +64,14 @@ class TokenTests extends IntegrationTest {
 		String token = api.token(client.clientId(), client.clientSecret());
 		assertThat(api.get("/api/v1/me", token).status()).isEqualTo(200);
 
-		String basic = java.util.Base64.getEncoder().encodeToString(
-				(client.clientId() + ":" + client.clientSecret()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-		var revoked = java.net.http.HttpClient.newHttpClient()
-			.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(api.baseUrl() + "/oauth2/revoke"))
+		String basic = Base64.getEncoder().encodeToString(
+				(client.clientId() + ":" + client.clientSecret()).getBytes(StandardCharsets.UTF_8));
+		var revoked = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create(api.baseUrl() + "/oauth2/revoke"))
 				.header("Authorization", "Basic " + basic)
 				.header("Content-Type", "application/x-www-form-urlencoded")
-				.POST(java.net.http.HttpRequest.BodyPublishers.ofString("token=" + token))
-				.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+				.POST(BodyPublishers.ofString("token=" + token))
+				.build(), BodyHandlers.ofString());
 		assertThat(revoked.statusCode()).isEqualTo(200);
 
 		Api.Response refused = api.get("/api/v1/me", token);
@@ -80,7 +89,7 @@ class TokenTests extends IntegrationTest {
 		// what the replica that revoked it writes
 		jdbc.sql("INSERT INTO revoked_access_token (token_hash, expires_at) VALUES (?, now() + interval '15 minutes')")
 			.param(HashedTokenAuthorizations.hash(token)).update();
-		org.awaitility.Awaitility.await()
+		Awaitility.await()
 			.atMost(Duration.ofSeconds(2).plus(RevokedTokens.REFRESH))
 			.until(() -> api.get("/api/v1/me", token).status() == 401);
 	}
@@ -105,7 +114,7 @@ class TokenTests extends IntegrationTest {
 		assertThat(api.get("/api/v1/me", tokens.get("access_token")).status()).isEqualTo(200);
 
 		// once only: a second exchange is refused, and revokes what the first one got
-		var again = browser.postForm("/oauth2/token", java.util.Map.of("grant_type", "authorization_code", "code",
+		var again = browser.postForm("/oauth2/token", Map.of("grant_type", "authorization_code", "code",
 				tokens.get("code"), "redirect_uri", tokens.get("redirect_uri"), "client_id",
 				UiClientRegistration.CLIENT_ID, "code_verifier", tokens.get("code_verifier")));
 		assertThat(again.statusCode()).isEqualTo(400);
@@ -156,7 +165,7 @@ class TokenTests extends IntegrationTest {
 
 	@Test
 	void aTokenLivingLongerThanTheMaximumIsRefusedEvenWhenSignedWithOurKey() {
-		String admin = newUser(dev.allot.shared.security.PlatformRole.PLATFORM_ADMIN);
+		String admin = newUser(PlatformRole.PLATFORM_ADMIN);
 		String yearLong = signedToken(admin, api.baseUrl(), Instant.now().plus(365, ChronoUnit.DAYS),
 				Duration.ofDays(365).plusMinutes(1));
 		Api.Response refused = api.get("/api/v1/me", yearLong);
@@ -172,7 +181,7 @@ class TokenTests extends IntegrationTest {
 
 	@Test
 	void aTokenIssuedInTheFutureIsRefused() {
-		String admin = newUser(dev.allot.shared.security.PlatformRole.PLATFORM_ADMIN);
+		String admin = newUser(PlatformRole.PLATFORM_ADMIN);
 		String future = signedToken(admin, api.baseUrl(), Instant.now().plus(30, ChronoUnit.MINUTES),
 				Duration.ofMinutes(10));
 		assertThat(api.get("/api/v1/me", future).status()).isEqualTo(401);

@@ -1,9 +1,7 @@
 package dev.allot.provisioning;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
@@ -12,16 +10,18 @@ import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties;
 import dev.allot.provisioning.driver.DriverTimeoutException;
 import dev.allot.provisioning.driver.ProvisioningConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ClusterDriversConfigurationTests {
 
@@ -79,15 +79,15 @@ class ClusterDriversConfigurationTests {
 
 	@Test
 	void everyOperationIsMeasuredPerPoolAndOutcome() {
-		context.withBean(io.micrometer.core.instrument.simple.SimpleMeterRegistry.class)
+		context.withBean(SimpleMeterRegistry.class)
 			.withPropertyValues("allot.provisioning.pools.demo.driver=fake")
 			.run(app -> {
 				ClusterDriver demo = app.getBean(ClusterDrivers.class).forPool("demo");
 				ClusterBlueprint spec = Specs.kubernetes(List.of("n1"));
 				demo.provision(spec);
 				demo.teardown(spec.ref());
-				io.micrometer.core.instrument.MeterRegistry meters = app
-					.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+				MeterRegistry meters = app
+					.getBean(MeterRegistry.class);
 				assertThat(meters.get("allot.driver.operations")
 					.tags("pool", "demo", "operation", "provision", "outcome", "success")
 					.timer()

@@ -1,12 +1,8 @@
 package dev.allot.provisioning;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CyclicBarrier;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.testhelper.ManualScheduler;
@@ -19,15 +15,18 @@ import dev.allot.provisioning.lifecycle.Provisioning;
 import dev.allot.provisioning.lifecycle.Teardown;
 import dev.allot.support.Api;
 import dev.allot.support.RecordedEvents;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import tools.jackson.databind.JsonNode;
 
 /** Crashes, lost replies, steps run twice, replicas racing, extensions: each ends in one cluster, or none. */
 class ClusterFaultTests extends LifecycleTest {
@@ -62,7 +61,7 @@ class ClusterFaultTests extends LifecycleTest {
 		jdbc.sql("""
 				UPDATE scheduled_tasks SET picked = true, picked_by = 'replica-that-died', last_heartbeat = ?
 				WHERE task_name = 'cluster-provision' AND task_instance = ?""")
-			.params(java.sql.Timestamp.from(due), id)
+			.params(Timestamp.from(due), id)
 			.update();
 		fake.loseNextReplies(1);
 		assertThatThrownBy(() -> provisioning.run(new ClusterStep(UUID.fromString(id), "booked"), 1))

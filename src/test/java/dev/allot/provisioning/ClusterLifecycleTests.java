@@ -1,24 +1,24 @@
 package dev.allot.provisioning;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.UUID;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.booking.events.ReservationFailed;
+import dev.allot.inventory.events.NodeStateChanged;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverTimeoutException;
 import dev.allot.provisioning.driver.fake.FakeDriver;
-import dev.allot.provisioning.lifecycle.Provisioning;
 import dev.allot.support.Api;
 import dev.allot.support.RecordedEvents;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import tools.jackson.databind.JsonNode;
 
 /** The lifecycle with the fake driver (the default of a pool with no driver configured), step by step. */
 class ClusterLifecycleTests extends LifecycleTest {
@@ -191,10 +191,10 @@ class ClusterLifecycleTests extends LifecycleTest {
 		Instant start = hour(3);
 		String id = bookAndAwaitSchedule(s, 8, start, hour(4), "SLURM");
 		String node = s.nodes().getFirst();
-		assertThat(api.post("/api/v1/nodes/" + node + "/quarantine", adminToken(), java.util.Map.of("reason", "ECC errors"))
+		assertThat(api.post("/api/v1/nodes/" + node + "/quarantine", adminToken(), Map.of("reason", "ECC errors"))
 			.status()).isEqualTo(200);
 		// the admin's quarantine looks for a node to replace it (there is none) once it has committed: let that end
-		awaitListenersDone(dev.allot.inventory.events.NodeStateChanged.class, node);
+		awaitListenersDone(NodeStateChanged.class, node);
 
 		runDueAt(start.minus(Duration.ofMinutes(15)));
 
@@ -213,9 +213,9 @@ class ClusterLifecycleTests extends LifecycleTest {
 		String other = s.nodes().stream().filter(n -> !n.equals(node)).findFirst().orElseThrow();
 
 		assertThat(api.post("/api/v1/nodes/" + node + "/quarantine", adminToken(),
-				java.util.Map.of("reason", "fan failure")).status()).isEqualTo(200);
+				Map.of("reason", "fan failure")).status()).isEqualTo(200);
 
-		org.awaitility.Awaitility.await()
+		Awaitility.await()
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> api.get(path(s, id), s.token()).json().get("nodes").valueStream().map(JsonNode::asString)
 				.toList()
@@ -243,9 +243,9 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(fake.clusters()).containsKey(UUID.fromString(id));
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("CREATING");
 
-		assertThat(api.post(path(s, id) + "/cancel", s.token(), java.util.Map.of()).status()).isEqualTo(200);
+		assertThat(api.post(path(s, id) + "/cancel", s.token(), Map.of()).status()).isEqualTo(200);
 		Instant cancelledAt = now();
-		org.awaitility.Awaitility.await()
+		Awaitility.await()
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> {
 				Instant teardown = scheduled("cluster-teardown", id);
@@ -303,7 +303,7 @@ class ClusterLifecycleTests extends LifecycleTest {
 		assertThat(reservationStatus(s, id)).isEqualTo("ACTIVE");
 		assertThat(timeline(degraded)).last().isEqualTo("provision SUCCEEDED DEGRADED");
 		// billing credits the failed node from handover on, until it passes a check or is replaced
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(jdbc.sql(
+		Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(jdbc.sql(
 				"SELECT count(*) FROM node_degraded WHERE reservation_id = ?::uuid AND hostname = ? AND upper_inf(during)")
 			.params(id, bad).query(Long.class).single()).isEqualTo(1));
 	}
@@ -345,8 +345,8 @@ class ClusterLifecycleTests extends LifecycleTest {
 		Setup s = fleet(1);
 		String id = bookAndAwaitSchedule(s, 8, hour(3), hour(4), "SLURM");
 
-		assertThat(api.post(path(s, id) + "/cancel", s.token(), java.util.Map.of()).status()).isEqualTo(200);
-		org.awaitility.Awaitility.await()
+		assertThat(api.post(path(s, id) + "/cancel", s.token(), Map.of()).status()).isEqualTo(200);
+		Awaitility.await()
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> scheduled("cluster-provision", id) == null);
 		runDueAt(now().plusSeconds(5));

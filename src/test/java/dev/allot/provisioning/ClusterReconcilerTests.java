@@ -1,7 +1,14 @@
 package dev.allot.provisioning;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.provisioning.driver.ClusterRef;
+import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.provisioning.lifecycle.ClusterReconciler;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -9,18 +16,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import dev.allot.booking.ReservationLifecycle;
-import dev.allot.provisioning.driver.ClusterRef;
-import dev.allot.provisioning.driver.fake.FakeDriver;
-import dev.allot.provisioning.lifecycle.ClusterReconciler;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The reconciler (issue 26) converges a serving cluster's nodes, as the fake driver reports them, to what its
@@ -58,7 +57,7 @@ class ClusterReconcilerTests extends LifecycleTest {
 	 * at those.
 	 */
 	private String readyNow(Setup s) {
-		Instant start = now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES).plus(Duration.ofMinutes(10));
+		Instant start = now().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(10));
 		String id = bookAndAwaitSchedule(s, 16, start, start.plus(Duration.ofHours(1)), "KUBERNETES");
 		runDueAt(now());
 		assertThat(cluster(s, id).get("state").asString()).isEqualTo("READY");

@@ -4,7 +4,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.allot.provisioning.lifecycle.Provisioning;
+
 import dev.allot.provisioning.lifecycle.Watchdog;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -1,9 +1,6 @@
 package dev.allot.provisioning;
 
-import java.time.Duration;
-import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDrivers;
@@ -12,12 +9,14 @@ import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import dev.allot.provisioning.driver.TimeBoundedDriver;
 import dev.allot.provisioning.driver.fake.FakeDriver;
 import dev.allot.provisioning.driver.slurm.SlurmDriver;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The controller's configuration is stood in for by a command prefix that prints it, whatever is asked. */
 class DriverIsolationHealthTests {
@@ -58,7 +57,7 @@ class DriverIsolationHealthTests {
 	}
 
 	private static Health healthOf(Map<String, ClusterDriver> drivers) {
-		Map<String, ClusterDriver> bounded = new java.util.HashMap<>();
+		Map<String, ClusterDriver> bounded = new HashMap<>();
 		drivers.forEach((pool, driver) -> bounded.put(pool, new TimeBoundedDriver(driver, Duration.ofSeconds(10))));
 		return new DriverIsolationHealth(new ClusterDrivers(bounded, null)).health();
 	}

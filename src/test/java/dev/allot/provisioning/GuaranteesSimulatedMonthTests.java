@@ -1,5 +1,11 @@
 package dev.allot.provisioning;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.billing.metering.Metering;
+import dev.allot.provisioning.driver.fake.FakeDriver;
+import dev.allot.provisioning.lifecycle.ClusterReconciler;
+import dev.allot.support.Api;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,18 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
-
-import dev.allot.billing.metering.Metering;
-import dev.allot.provisioning.driver.fake.FakeDriver;
-import dev.allot.provisioning.lifecycle.ClusterReconciler;
-import dev.allot.support.Api;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A month of a shared pool on the fake driver, with the application's clock run forward from one due lifecycle step
@@ -150,7 +148,7 @@ class GuaranteesSimulatedMonthTests extends LifecycleTest {
 		}
 		String id = response.json().get("id").asString();
 		// the lifecycle schedules its steps from booking's event, after commit: before the clock moves on
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+		Awaitility.await().atMost(Duration.ofSeconds(30))
 			.until(() -> scheduled("cluster-teardown", id) != null);
 		booked.put(id, new Booked(id, tenant, start, start.plus(length),
 				guaranteed && !response.json().get("preemptible").asBoolean()));
@@ -197,7 +195,7 @@ class GuaranteesSimulatedMonthTests extends LifecycleTest {
 			assertThat(quarantined.status()).as(quarantined.body()).isEqualTo(200);
 			// remediation moves the node's reservations after commit: let it finish before the clock moves on
 			Timestamp at = Timestamp.from(now());
-			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql("""
+			Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql("""
 					SELECT count(*) FROM allocation a JOIN node n ON n.id = a.node_id
 					WHERE n.hostname = ? AND a.active AND upper(a.during) > ?
 					  AND NOT EXISTS (SELECT 1 FROM cluster_event e WHERE e.reservation_id = a.reservation_id

@@ -1,19 +1,20 @@
 package dev.allot.provisioning;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.allot.provisioning.driver.fake.FakeDriver;
 import dev.allot.support.Api;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import tools.jackson.databind.JsonNode;
 
 /** On-demand health checks of a ready cluster's nodes, through the fake driver, which runs them. */
 class HealthCheckApiTests extends LifecycleTest {
@@ -85,7 +86,7 @@ class HealthCheckApiTests extends LifecycleTest {
 		String id = bookAndAwaitSchedule(s, 16, start, hour(4), "KUBERNETES");
 		Instant ready = start.minus(Duration.ofMinutes(15));
 		runDueAt(ready);
-		java.util.List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
+		List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
 			.map(JsonNode::asString).toList();
 		String flaky = booked.get(0);
 		String free = s.nodes().stream().filter(n -> !booked.contains(n)).findFirst().orElseThrow();
@@ -119,7 +120,7 @@ class HealthCheckApiTests extends LifecycleTest {
 		assertThat(replaced.get("timeline").valueStream().map(e -> e.get("detail").asString()))
 			.anyMatch(d -> d.startsWith(flaky + " was taken out of service (failed again within PT24H of a remediation")
 					&& d.contains("replaced by " + free + " in the running cluster"));
-		assertThat(fake.clusters().get(java.util.UUID.fromString(id)).nodes()).containsExactlyInAnyOrder(booked.get(1), free);
+		assertThat(fake.clusters().get(UUID.fromString(id)).nodes()).containsExactlyInAnyOrder(booked.get(1), free);
 	}
 
 	@Test
@@ -155,7 +156,7 @@ class HealthCheckApiTests extends LifecycleTest {
 		Instant start = hour(3);
 		String id = bookAndAwaitSchedule(s, 16, start, hour(4), "KUBERNETES");
 		runDueAt(start.minus(Duration.ofMinutes(15)));
-		java.util.List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
+		List<String> booked = api.get(path(s, id), s.token()).json().get("nodes").valueStream()
 			.map(JsonNode::asString).toList();
 		String bad = booked.get(1);
 
@@ -190,9 +191,9 @@ class HealthCheckApiTests extends LifecycleTest {
 		String b = api.get(path(s, second), s.token()).json().get("nodes").get(0).asString();
 		String free = s.nodes().stream().filter(n -> !n.equals(a) && !n.equals(b)).findFirst().orElseThrow();
 
-		java.util.concurrent.CompletableFuture<Api.Response> one = java.util.concurrent.CompletableFuture.supplyAsync(
+		CompletableFuture<Api.Response> one = CompletableFuture.supplyAsync(
 				() -> api.post("/api/v1/nodes/" + a + "/events", adminToken(), Map.of("type", "ECC", "uncorrectedErrors", 3)));
-		java.util.concurrent.CompletableFuture<Api.Response> two = java.util.concurrent.CompletableFuture.supplyAsync(
+		CompletableFuture<Api.Response> two = CompletableFuture.supplyAsync(
 				() -> api.post("/api/v1/nodes/" + b + "/events", adminToken(), Map.of("type", "ECC", "uncorrectedErrors", 3)));
 		assertThat(one.join().status()).as(one.join().body()).isEqualTo(202);
 		assertThat(two.join().status()).as(two.join().body()).isEqualTo(202);

@@ -1,14 +1,7 @@
 package dev.allot.provisioning;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import javax.sql.DataSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.testhelper.ManualScheduler;
@@ -16,15 +9,21 @@ import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
 import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
 import dev.allot.support.Api;
 import dev.allot.support.FleetTest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.bean.override.convention.TestBean;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Drives the cluster lifecycle as db-scheduler would, but in the test's thread and at times the test chooses:
@@ -72,12 +71,12 @@ public abstract class LifecycleTest extends FleetTest {
 		}
 
 		@Override
-		public java.time.ZoneId getZone() {
-			return java.time.ZoneOffset.UTC;
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
 		}
 
 		@Override
-		public Clock withZone(java.time.ZoneId zone) {
+		public Clock withZone(ZoneId zone) {
 			return Clock.offset(Clock.system(zone), ahead);
 		}
 

@@ -1,14 +1,14 @@
 package dev.allot.provisioning;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.shared.UtcText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Reclaiming through provisioning and teardown, on the fake driver: a borrower's READY cluster is preempted for a
@@ -37,7 +37,7 @@ class PreemptedClusterLifecycleTests extends ReclaimingLifecycleTest {
 		assertThat(waiting.get("timeline").valueStream().filter(e -> e.get("outcome").asString().equals("WAITING")))
 			.singleElement()
 			.satisfies(e -> assertThat(e.get("detail").asString()).startsWith("Waiting for node ")
-				.contains("free at " + dev.allot.shared.UtcText.of(noticeEnd)));
+				.contains("free at " + UtcText.of(noticeEnd)));
 		assertThat(waiting.get("timeline").valueStream().map(e -> e.get("outcome").asString()))
 			.doesNotContain("RETRYING", "GAVE_UP");
 		assertThat(scheduled("cluster-provision", guaranteed)).isEqualTo(noticeEnd.plusSeconds(30));
@@ -89,7 +89,7 @@ class PreemptedClusterLifecycleTests extends ReclaimingLifecycleTest {
 		JsonNode last = partly.get("timeline").get(partly.get("timeline").size() - 1);
 		assertThat(last.get("outcome").asString()).isEqualTo("WAITING");
 		assertThat(last.get("detail").asString()).startsWith("Waiting for node " + victimNode + ", free at "
-				+ dev.allot.shared.UtcText.of(noticeEnd));
+				+ UtcText.of(noticeEnd));
 		assertThat(partly.get("timeline").valueStream().map(e -> e.get("outcome").asString()))
 			.doesNotContain("RETRYING", "GAVE_UP");
 		long checksOfTheFreeNode = fake.calls().stream().filter(c -> c.startsWith("health ") && c.endsWith(" " + freeNode))

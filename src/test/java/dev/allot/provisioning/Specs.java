@@ -8,7 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.driver.ClusterBlueprint;
-import dev.allot.provisioning.lifecycle.Cluster;
+
 
 /** Cluster specs for driver tests: each with its own reservation and tenant, so tests never share state. */
 public final class Specs {

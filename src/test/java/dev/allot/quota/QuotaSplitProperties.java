@@ -1,6 +1,13 @@
 package dev.allot.quota;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.allot.quota.pricing.RateCard;
+import dev.allot.quota.pricing.RateClass;
+import dev.allot.shared.TimeWindow;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -8,10 +15,6 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.quota.pricing.RateCard;
-import dev.allot.quota.pricing.RateClass;
-import dev.allot.shared.TimeWindow;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -19,9 +22,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The split of a booking's GPUs into rate classes, and the window rules, for arbitrary usage and policies. */
 class QuotaSplitProperties {
@@ -117,10 +117,10 @@ class QuotaSplitProperties {
 			.isEqualByComparingTo(decision.lines().stream().map(QuotaDecision.Line::amount).reduce(BigDecimal.ZERO,
 					BigDecimal::add));
 		long gpuMinutes = decision.lines().stream().mapToLong(l -> l.gpuHours().multiply(BigDecimal.valueOf(60))
-			.setScale(0, java.math.RoundingMode.HALF_EVEN).longValueExact()).sum();
+			.setScale(0, RoundingMode.HALF_EVEN).longValueExact()).sum();
 		assertThat(gpuMinutes).isEqualTo(gpus * window.minutes());
 		BigDecimal cheapest = BigDecimal.valueOf(gpus * window.minutes()).multiply(new BigDecimal("1.2345"))
-			.divide(BigDecimal.valueOf(60), 4, java.math.RoundingMode.DOWN);
+			.divide(BigDecimal.valueOf(60), 4, RoundingMode.DOWN);
 		assertThat(decision.total()).isGreaterThanOrEqualTo(cheapest.subtract(new BigDecimal("0.01")));
 	}
 

@@ -1,18 +1,21 @@
 package dev.allot.quota;
 
-import java.math.BigDecimal;
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.support.Api;
 import dev.allot.support.FleetTest;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.springframework.beans.factory.annotation.Autowired;
 
 class QuotaTests extends FleetTest {
 
-	@org.springframework.beans.factory.annotation.Autowired
+	@Autowired
 	Quotas quotas;
 
 	@Test
@@ -79,14 +82,14 @@ class QuotaTests extends FleetTest {
 		String type = newGpuType();
 		addNodes(newPool(type, 8), 2, 2);
 		List<String> tenants = List.of(newTenant(), newTenant(), newTenant(), newTenant());
-		var pool = java.util.concurrent.Executors.newFixedThreadPool(tenants.size());
+		var pool = Executors.newFixedThreadPool(tenants.size());
 		try {
-			List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
+			List<Future<Integer>> answers = new ArrayList<>();
 			for (String tenant : tenants) {
 				answers.add(pool.submit(() -> api.put("/api/v1/tenants/" + tenant + "/quota", adminToken(),
 						Map.of("policies", List.of(policy(type, 16, 16, false)))).status()));
 			}
-			List<Integer> statuses = new java.util.ArrayList<>();
+			List<Integer> statuses = new ArrayList<>();
 			for (var answer : answers) {
 				statuses.add(answer.get());
 			}

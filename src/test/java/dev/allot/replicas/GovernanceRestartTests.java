@@ -1,19 +1,19 @@
 package dev.allot.replicas;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.support.Api;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.support.Api;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Governance across a crash (issue 31): a booking waiting for approval and one waiting in a pool's queue are rows,
@@ -67,7 +67,7 @@ class GovernanceRestartTests {
 		Api.Response first = api.post(holder.reservations(), holder.token(),
 				ReplicaFleet.booking("restart-pool", 8, start, start.plus(Duration.ofHours(2))));
 		assertThat(first.status()).as(first.toString()).isEqualTo(201);
-		Map<String, Object> queueing = new java.util.HashMap<>(
+		Map<String, Object> queueing = new HashMap<>(
 				ReplicaFleet.booking("restart-pool", 8, start, start.plus(Duration.ofHours(2))));
 		queueing.put("whenUnavailable", "QUEUE");
 		queueing.put("startWindow", Map.of("earliest", start.toString(), "latest", start.plus(Duration.ofHours(1)).toString()));

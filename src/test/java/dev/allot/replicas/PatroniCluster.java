@@ -10,12 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -134,7 +134,7 @@ final class PatroniCluster implements AutoCloseable {
 		Process down = new ProcessBuilder("bash", ".ci/patroni-down.sh", base.toString()).inheritIO().start();
 		down.waitFor(1, TimeUnit.MINUTES);
 		try (var files = Files.walk(base)) {
-			files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+			files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
 		}
 	}
 
@@ -142,7 +142,7 @@ final class PatroniCluster implements AutoCloseable {
 		Path debian = Path.of("/usr/lib/postgresql");
 		try (var versions = Files.list(debian)) {
 			return versions.filter(version -> version.getFileName().toString().matches("\\d+"))
-				.max(java.util.Comparator.comparingInt(version -> Integer.parseInt(version.getFileName().toString())))
+				.max(Comparator.comparingInt(version -> Integer.parseInt(version.getFileName().toString())))
 				.map(version -> version.resolve("bin"))
 				.orElse(debian.resolve("15").resolve("bin"));
 		}

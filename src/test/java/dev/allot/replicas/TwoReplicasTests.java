@@ -1,7 +1,11 @@
 package dev.allot.replicas;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.Api;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -11,19 +15,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
-
-import dev.allot.support.Api;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two Allot replicas, two operating-system processes, on one fresh PostgreSQL database, as docs/architecture.md
@@ -304,8 +303,8 @@ class TwoReplicasTests {
 		Instant resumed = db.sql("""
 				SELECT min(at) FROM cluster_event WHERE reservation_id::text = ANY(?) AND step = 'provision'
 				  AND outcome = 'STARTED' AND at > ?""")
-			.params(orphaned.toArray(String[]::new), java.sql.Timestamp.from(killedAt))
-			.query(java.sql.Timestamp.class)
+			.params(orphaned.toArray(String[]::new), Timestamp.from(killedAt))
+			.query(Timestamp.class)
 			.single()
 			.toInstant();
 		System.out.printf("Two replicas, kill -9: %s resumed the dead replica's provisioning %d ms after the kill; "

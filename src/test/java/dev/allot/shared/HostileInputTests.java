@@ -1,19 +1,18 @@
 package dev.allot.shared;
 
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.support.Api;
 import dev.allot.support.IntegrationTest;
 import dev.allot.support.RawHttp;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Input built to break things (a NUL byte, a lone surrogate, year 9999, a key given twice, a number where text
@@ -196,7 +195,7 @@ class HostileInputTests extends IntegrationTest {
 	}
 
 	private Map<String, Long> counts() {
-		var counts = new java.util.TreeMap<String, Long>();
+		var counts = new TreeMap<String, Long>();
 		WRITTEN.forEach(table -> counts.put(table,
 				jdbc.sql("SELECT count(*) FROM " + table).query(Long.class).single()));
 		// the changes the test's caller made; its sign-ins (a token fetched meanwhile) are recorded too, apart

@@ -1,11 +1,14 @@
 package dev.allot.shared;
 
-import dev.allot.inventory.Inventory;
-import dev.allot.shared.web.ListLinks;
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.allot.inventory.Inventory;
+import dev.allot.quota.Quotas;
+import dev.allot.shared.web.ListLinks;
+import dev.allot.tenancy.Tenancy;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** How an admin list's {@code ?q=&sort=&page=&size=} become SQL: only whitelisted columns, every bad value refused. */
 class SearchQueryTests {
@@ -60,14 +63,14 @@ class SearchQueryTests {
 		assertThat(byName.sortParamFor("nodes")).isEqualTo("nodes,asc");
 		assertThat(byName.ariaSort("name")).isEqualTo("ascending");
 		assertThat(byName.ariaSort("nodes")).isEqualTo("none");
-		ListLinks links = new ListLinks("/admin/pools", java.util.Map.of("state", ""), byName, 130);
+		ListLinks links = new ListLinks("/admin/pools", Map.of("state", ""), byName, 130);
 		assertThat(links.sort("name")).isEqualTo("/admin/pools?q=h100&sort=name,desc");
 		assertThat(links.page(1)).isEqualTo("/admin/pools?q=h100&sort=name,asc&page=1");
 		assertThat(links.shown()).isEqualTo("101–130 of 130");
 		assertThat(links.hasNext()).isFalse();
-		assertThat(new ListLinks("/admin/pools", java.util.Map.of(), COLUMNS.read("a b&c", null, "9", null), 130).pastTheEnd())
+		assertThat(new ListLinks("/admin/pools", Map.of(), COLUMNS.read("a b&c", null, "9", null), 130).pastTheEnd())
 			.isTrue();
-		assertThat(new ListLinks("/admin/nodes", java.util.Map.of("state", "QUARANTINED"), COLUMNS.read("a b&c", null, null, null), 3)
+		assertThat(new ListLinks("/admin/nodes", Map.of("state", "QUARANTINED"), COLUMNS.read("a b&c", null, null, null), 3)
 			.sort("nodes")).isEqualTo("/admin/nodes?q=a%20b%26c&state=QUARANTINED&sort=nodes,asc");
 	}
 
@@ -77,8 +80,8 @@ class SearchQueryTests {
 				"bookable", "unhealthy");
 		assertThat(Inventory.FLEET_NODE_COLUMNS.fields()).containsExactly("hostname", "pool", "gpuType", "state", "since",
 				"rack");
-		assertThat(dev.allot.tenancy.Tenancy.TENANT_COLUMNS.defaults().sortParam()).isEqualTo("slug,asc");
-		assertThatThrownBy(() -> dev.allot.quota.Quotas.QUOTA_COLUMNS.read(null, "heldNow,desc", null, null))
+		assertThat(Tenancy.TENANT_COLUMNS.defaults().sortParam()).isEqualTo("slug,asc");
+		assertThatThrownBy(() -> Quotas.QUOTA_COLUMNS.read(null, "heldNow,desc", null, null))
 			.hasMessageContaining("Sort by one of tenant, gpuType, guaranteed, maximum, burst");
 	}
 

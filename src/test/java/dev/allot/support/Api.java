@@ -1,7 +1,9 @@
 package dev.allot.support;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -11,7 +13,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -60,9 +62,9 @@ public final class Api {
 	public Api(String sourceAddress, int port) {
 		this.baseUrl = "http://127.0.0.1:" + port;
 		try {
-			this.http = client().localAddress(java.net.InetAddress.getByName(sourceAddress)).build();
+			this.http = client().localAddress(InetAddress.getByName(sourceAddress)).build();
 		}
-		catch (java.net.UnknownHostException ex) {
+		catch (UnknownHostException ex) {
 			throw new IllegalArgumentException(ex);
 		}
 	}
@@ -125,7 +127,7 @@ public final class Api {
 	 * Runs {@code sends} with requests not checked against the contract (answers still are): for a test that sends
 	 * malformed requests on purpose, some of which the application leniently accepts.
 	 */
-	public static <T> T malformedOnPurpose(java.util.function.Supplier<T> sends) {
+	public static <T> T malformedOnPurpose(Supplier<T> sends) {
 		ContractCheck.REQUESTS_CHECKED.set(false);
 		try {
 			return sends.get();

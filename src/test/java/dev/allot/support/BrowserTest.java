@@ -1,22 +1,30 @@
 package dev.allot.support;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedCondition;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -32,7 +40,7 @@ public abstract class BrowserTest extends IntegrationTest {
 	protected static ChromeDriver browser;
 
 	/** Pages already checked by axe-core in this class (a page is checked once, the first time it is shown). */
-	private static final java.util.Set<String> CHECKED = new java.util.HashSet<>();
+	private static final Set<String> CHECKED = new HashSet<>();
 
 	@BeforeAll
 	static void startBrowser() throws Exception {
@@ -54,7 +62,7 @@ public abstract class BrowserTest extends IntegrationTest {
 	}
 
 	/** The page a test ends on is checked too (one reached by clicking rather than by {@link #open}). */
-	@org.junit.jupiter.api.AfterEach
+	@AfterEach
 	void lastPageIsAccessible() {
 		accessible();
 	}
@@ -121,7 +129,7 @@ public abstract class BrowserTest extends IntegrationTest {
 			new WebDriverWait(browser, Duration.ofSeconds(5)).until(driver -> ((Number) browser
 				.executeScript("return document.documentElement.scrollWidth")).longValue() <= width);
 		}
-		catch (org.openqa.selenium.TimeoutException ex) {
+		catch (TimeoutException ex) {
 			throw new AssertionError("The page does not fit a window " + width + " px wide: " + pageWidthAndWhatSticksOut());
 		}
 	}
@@ -172,7 +180,7 @@ public abstract class BrowserTest extends IntegrationTest {
 	protected void accessible() {
 		String page = browser.getCurrentUrl();
 		if (page == null || !page.startsWith(api.baseUrl()) || !"text/html".equals(
-				((org.openqa.selenium.JavascriptExecutor) browser).executeScript("return document.contentType"))
+				((JavascriptExecutor) browser).executeScript("return document.contentType"))
 				|| !CHECKED.add(page)) {
 			return;
 		}
@@ -181,7 +189,7 @@ public abstract class BrowserTest extends IntegrationTest {
 
 	/** axe-core finds no violation of issue 30's bar on the page as it is now. */
 	protected void checkAccessibility() {
-		java.util.List<String> violations = Axe.allViolations(browser);
+		List<String> violations = Axe.allViolations(browser);
 		if (!violations.isEmpty()) {
 			throw new AssertionError("axe-core on " + browser.getCurrentUrl() + ":\n" + String.join("\n", violations));
 		}
@@ -220,10 +228,10 @@ public abstract class BrowserTest extends IntegrationTest {
 			element.isEnabled();
 			return false;
 		}
-		catch (org.openqa.selenium.StaleElementReferenceException ex) {
+		catch (StaleElementReferenceException ex) {
 			return true;
 		}
-		catch (org.openqa.selenium.WebDriverException ex) {
+		catch (WebDriverException ex) {
 			if (ex.getMessage() != null && ex.getMessage().contains("does not belong to the document")) {
 				return true;
 			}
@@ -232,9 +240,9 @@ public abstract class BrowserTest extends IntegrationTest {
 	}
 
 	/** Waits up to 20 s; an element swapped out by the page between finding and reading it is looked up again. */
-	protected <T> T waitFor(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
+	protected <T> T waitFor(ExpectedCondition<T> condition) {
 		return new WebDriverWait(browser, Duration.ofSeconds(20))
-			.ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.ignoring(StaleElementReferenceException.class)
 			.until(condition);
 	}
 
@@ -248,7 +256,7 @@ public abstract class BrowserTest extends IntegrationTest {
 				Files.write(DOCS.resolve(name + ".png"), png);
 			}
 		}
-		catch (java.io.IOException ex) {
+		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
 	}
@@ -260,7 +268,7 @@ public abstract class BrowserTest extends IntegrationTest {
 	protected static final Path DOCS = Path.of("docs", "screenshots");
 
 	/** The screenshots the README and docs/browser.md show (docs/screenshots), each taken by a test. */
-	protected static final java.util.Set<String> DOCS_SCREENSHOTS = java.util.Set.of("demo-home-team", "demo-home-fleet",
+	protected static final Set<String> DOCS_SCREENSHOTS = Set.of("demo-home-team", "demo-home-fleet",
 			"demo-calendar", "demo-calendar-phone", "laptop-calendar_200-pools", "demo-booking", "demo-reservation",
 			"demo-notices", "demo-admin-nodes", "demo-admin-node-history", "demo-admin-quotas", "demo-usage");
 

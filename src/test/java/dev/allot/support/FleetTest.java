@@ -1,6 +1,7 @@
 package dev.allot.support;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -51,7 +52,7 @@ public abstract class FleetTest extends IntegrationTest {
 	}
 
 	protected Map<String, Object> policy(String gpuType, int guaranteed, int max, boolean burst) {
-		return new java.util.HashMap<>(Map.of("gpuType", gpuType, "guaranteedGpus", guaranteed, "maxGpus", max,
+		return new HashMap<>(Map.of("gpuType", gpuType, "guaranteedGpus", guaranteed, "maxGpus", max,
 				"burst", burst, "maxWindow", "P30D", "maxAdvance", "P60D", "priority", "TRAINING"));
 	}
 

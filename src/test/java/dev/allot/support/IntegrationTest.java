@@ -1,28 +1,44 @@
 package dev.allot.support;
 
+import dev.allot.identity.UserDirectory;
+import dev.allot.shared.security.PlatformRole;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.awaitility.Awaitility;
 
-import dev.allot.identity.UserDirectory;
-import dev.allot.shared.security.PlatformRole;
 import org.junit.jupiter.api.BeforeEach;
-
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.JwsHeader;
 import org.springframework.security.oauth2.jwt.JwtClaimsSet;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
 import org.springframework.security.oauth2.jwt.JwtEncoderParameters;
-import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
+import org.springframework.test.context.ContextConfigurationAttributes;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.ContextCustomizerFactories;
+import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.MergedContextConfiguration;
+import org.springframework.test.context.TestContextAnnotationUtils;
 
 /**
  * The whole application on a random port against real PostgreSQL ({@link TestDatabase}), called over real
@@ -48,10 +64,10 @@ public abstract class IntegrationTest {
 	 * context, with these properties on top of the shared ones: for a test whose rows or scheduled tasks must not
 	 * meet the other contexts' (their pollers share the one {@code scheduled_tasks} table).
 	 */
-	@java.lang.annotation.Target(java.lang.annotation.ElementType.TYPE)
-	@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
-	@java.lang.annotation.Inherited
-	@org.springframework.test.context.ContextCustomizerFactories(OwnDatabaseFactory.class)
+	@Target(ElementType.TYPE)
+	@Retention(RetentionPolicy.RUNTIME)
+	@Inherited
+	@ContextCustomizerFactories(OwnDatabaseFactory.class)
 	public @interface OwnDatabase {
 
 		/** Appended to the shared database's name. */
@@ -62,12 +78,12 @@ public abstract class IntegrationTest {
 
 	}
 
-	static final class OwnDatabaseFactory implements org.springframework.test.context.ContextCustomizerFactory {
+	static final class OwnDatabaseFactory implements ContextCustomizerFactory {
 
 		@Override
-		public org.springframework.test.context.@org.jspecify.annotations.Nullable ContextCustomizer createContextCustomizer(
-				Class<?> testClass, List<org.springframework.test.context.ContextConfigurationAttributes> configurations) {
-			OwnDatabase own = org.springframework.test.context.TestContextAnnotationUtils.findMergedAnnotation(testClass,
+		public ContextCustomizer createContextCustomizer(
+				Class<?> testClass, List<ContextConfigurationAttributes> configurations) {
+			OwnDatabase own = TestContextAnnotationUtils.findMergedAnnotation(testClass,
 					OwnDatabase.class);
 			return own == null ? null : new OwnDatabaseCustomizer(own.value(), List.of(own.properties()));
 		}
@@ -79,24 +95,24 @@ public abstract class IntegrationTest {
 	 * these properties): this database and these properties go before them.
 	 */
 	record OwnDatabaseCustomizer(String suffix, List<String> properties)
-			implements org.springframework.test.context.ContextCustomizer {
+			implements ContextCustomizer {
 
 		@Override
-		public void customizeContext(org.springframework.context.ConfigurableApplicationContext context,
-				org.springframework.test.context.MergedContextConfiguration merged) {
-			context.addBeanFactoryPostProcessor(new org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor() {
+		public void customizeContext(ConfigurableApplicationContext context,
+				MergedContextConfiguration merged) {
+			context.addBeanFactoryPostProcessor(new BeanDefinitionRegistryPostProcessor() {
 
 				@Override
 				public void postProcessBeanDefinitionRegistry(
-						org.springframework.beans.factory.support.BeanDefinitionRegistry registry) {
+						BeanDefinitionRegistry registry) {
 					override(context);
 				}
 
 			});
 		}
 
-		private void override(org.springframework.context.ConfigurableApplicationContext context) {
-			Map<String, Object> values = new java.util.LinkedHashMap<>();
+		private void override(ConfigurableApplicationContext context) {
+			Map<String, Object> values = new LinkedHashMap<>();
 			values.put("spring.datasource.url", TestDatabase.own(suffix).url());
 			for (String property : properties) {
 				int equals = property.indexOf('=');
@@ -104,7 +120,7 @@ public abstract class IntegrationTest {
 			}
 			context.getEnvironment()
 				.getPropertySources()
-				.addFirst(new org.springframework.core.env.MapPropertySource("own-database-" + suffix, values));
+				.addFirst(new MapPropertySource("own-database-" + suffix, values));
 		}
 
 	}
@@ -181,7 +197,7 @@ public abstract class IntegrationTest {
 	 * run and completed its publication: for a test that goes on only once an asynchronous listener is done.
 	 */
 	protected void awaitListenersDone(Class<?> eventType, String name) {
-		org.awaitility.Awaitility.await("listeners of " + eventType.getSimpleName() + " naming " + name)
+		Awaitility.await("listeners of " + eventType.getSimpleName() + " naming " + name)
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> jdbc.sql("SELECT count(*) FROM event_publication WHERE completion_date IS NULL "
 					+ "AND event_type = ? AND serialized_event LIKE ?")

@@ -1,9 +1,13 @@
 package dev.allot.support;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
@@ -45,7 +49,7 @@ public final class TestDatabase {
 	 */
 	public static synchronized Connection own(String suffix) {
 		Connection shared = get();
-		java.util.regex.Matcher url = java.util.regex.Pattern.compile("^(jdbc:postgresql://[^/]+/)([^?]*)(.*)$")
+		Matcher url = Pattern.compile("^(jdbc:postgresql://[^/]+/)([^?]*)(.*)$")
 			.matcher(shared.url());
 		if (!url.matches()) {
 			throw new IllegalStateException("Not a PostgreSQL URL with a database name: " + shared.url());
@@ -54,12 +58,12 @@ public final class TestDatabase {
 		if (!name.matches("[a-z0-9_]+")) {
 			throw new IllegalArgumentException("Not a plain database name: " + name);
 		}
-		try (java.sql.Connection connection = java.sql.DriverManager.getConnection(shared.url(), shared.username(),
-				shared.password()); java.sql.Statement statement = connection.createStatement()) {
+		try (java.sql.Connection connection = DriverManager.getConnection(shared.url(), shared.username(),
+				shared.password()); Statement statement = connection.createStatement()) {
 			statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
 			statement.execute("CREATE DATABASE " + name);
 		}
-		catch (java.sql.SQLException ex) {
+		catch (SQLException ex) {
 			throw new IllegalStateException("Could not create the database " + name, ex);
 		}
 		return new Connection(url.group(1) + name + url.group(3), shared.username(), shared.password());
@@ -67,12 +71,12 @@ public final class TestDatabase {
 
 	/** The role the application connects as: it can log in, and is granted row access after each migration. */
 	private static void createApplicationRole(Connection owner) {
-		try (java.sql.Connection connection = java.sql.DriverManager.getConnection(owner.url(), owner.username(),
-				owner.password()); java.sql.Statement statement = connection.createStatement()) {
+		try (java.sql.Connection connection = DriverManager.getConnection(owner.url(), owner.username(),
+				owner.password()); Statement statement = connection.createStatement()) {
 			statement.execute("DO $$ BEGIN CREATE ROLE " + Connection.APPLICATION_ROLE + " LOGIN PASSWORD '"
 					+ Connection.APPLICATION_PASSWORD + "'; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
 		}
-		catch (java.sql.SQLException ex) {
+		catch (SQLException ex) {
 			throw new IllegalStateException("Could not create the application's database role", ex);
 		}
 	}

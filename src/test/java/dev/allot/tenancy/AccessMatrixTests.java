@@ -1,16 +1,16 @@
 package dev.allot.tenancy;
 
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.Api;
 import dev.allot.support.IntegrationTest;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The role matrix of every tenant-scoped endpoint: a stranger gets 404 exactly as for a tenant that does not
@@ -116,7 +116,7 @@ class AccessMatrixTests extends IntegrationTest {
 	}
 
 	private static List<Endpoint> concat(List<Endpoint> a, List<Endpoint> b) {
-		return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+		return Stream.concat(a.stream(), b.stream()).toList();
 	}
 
 }

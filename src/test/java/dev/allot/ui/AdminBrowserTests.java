@@ -1,10 +1,12 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.BrowserTest;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 
 class AdminBrowserTests extends BrowserTest {
 
@@ -84,7 +86,7 @@ class AdminBrowserTests extends BrowserTest {
 		find("#filter-tenant").sendKeys(tenant);
 		var results = find("#audit-results");
 		find("#apply-filters").click();
-		waitFor(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(results));
+		waitFor(ExpectedConditions.stalenessOf(results));
 
 		assertThat(browser.getCurrentUrl()).as("htmx pushes the filters into the address").contains("tenant=" + tenant);
 		assertThat(findAll("#audit-events tbody tr")).hasSize(2);
@@ -98,7 +100,7 @@ class AdminBrowserTests extends BrowserTest {
 
 	@Test
 	void creationDatesAreTheBrowsersDays() {
-		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", "Asia/Tokyo"));
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "Asia/Tokyo"));
 		String tenant = newTenant("a0");
 		newProject(tenant, "late");
 		// 20:00 UTC is the next morning in Tokyo
@@ -123,7 +125,7 @@ class AdminBrowserTests extends BrowserTest {
 		assertThat(findAll("#audit-events tbody tr")).hasSize(25);
 		var results = find("#audit-results");
 		find("#next-page").click();
-		waitFor(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(results));
+		waitFor(ExpectedConditions.stalenessOf(results));
 		assertThat(findAll("#audit-events tbody tr")).hasSize(2);
 		assertThat(find("#audit-events").getText()).contains("tenant.created");
 

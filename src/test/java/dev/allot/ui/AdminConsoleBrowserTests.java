@@ -1,35 +1,35 @@
 package dev.allot.ui;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import javax.sql.DataSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
 import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
 import dev.allot.provisioning.driver.fake.FakeDriver;
-
 import dev.allot.shared.security.PlatformRole;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The admin console at fleet scale: 300 nodes in 12 pools and 60 tenants (beside whatever other tests made), each
@@ -53,7 +53,7 @@ class AdminConsoleBrowserTests extends ConsoleBrowserTest {
 	void eachListIsSearchedSortedAndPagedOnTheServerAtDesktopAndPhoneSizes() {
 		String prefix = unique("fl");
 		String gpuType = newGpuType();
-		List<String> pools = new java.util.ArrayList<>();
+		List<String> pools = new ArrayList<>();
 		for (int p = 0; p < 12; p++) {
 			String pool = prefix + "-pool-" + (char) ('a' + p);
 			api.post("/api/v1/pools", adminToken(), Map.of("name", pool, "gpuType", gpuType, "gpusPerNode", 8, "region",
@@ -243,7 +243,7 @@ class AdminConsoleBrowserTests extends ConsoleBrowserTest {
 		SettableClock clock = new SettableClock();
 		clock.set(start.minus(Duration.ofMinutes(15)));
 		// on a thread of its own: the common pool (one thread on two cores) stays free for the browser's client
-		java.util.concurrent.ExecutorService provisioner = java.util.concurrent.Executors.newSingleThreadExecutor();
+		ExecutorService provisioner = Executors.newSingleThreadExecutor();
 		CompletableFuture<Void> provisioning = CompletableFuture.runAsync(() -> TestHelper.createManualScheduler(
 				dataSource, tasks.stream().filter(t -> t.getName().equals("cluster-provision")).toList())
 			.clock(clock)
@@ -268,7 +268,7 @@ class AdminConsoleBrowserTests extends ConsoleBrowserTest {
 				assertThat(runs.get(0).getText()).doesNotContain("Finished");
 				assertThat(runs.get(1).getText()).contains("Acceptance", "Hardware fault", "Finished");
 				Instant started = jdbc.sql("SELECT started_at FROM node_check_run WHERE hostname = ? AND finished_at IS NULL")
-					.param(node).query(java.sql.Timestamp.class).single().toInstant();
+					.param(node).query(Timestamp.class).single().toInstant();
 				String local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(zone).format(started);
 				assertThat(runs.get(0).findElement(By.cssSelector("td:first-child time")).getText()).startsWith(local);
 				checkAccessibility();

@@ -1,19 +1,24 @@
 package dev.allot.ui;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.shared.security.PlatformRole;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class BookingBrowserTests extends ConsoleBrowserTest {
 
@@ -27,8 +32,8 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		setQuota(team.tenant(), budgeted);
 		signIn(team.member());
 		// Inside one calendar month, so the budget has one line.
-		Instant start = java.time.YearMonth.now(java.time.ZoneOffset.UTC).plusMonths(1).atDay(1).atTime(9, 0)
-			.toInstant(java.time.ZoneOffset.UTC);
+		Instant start = YearMonth.now(ZoneOffset.UTC).plusMonths(1).atDay(1).atTime(9, 0)
+			.toInstant(ZoneOffset.UTC);
 		open("/book?pool=" + team.pool() + "&start=" + start + "&end=" + start.plus(Duration.ofHours(10)));
 		assertThat(h1()).isEqualTo("Book GPUs");
 		assertThat(find("#gpus-help").getText()).contains("multiple of 8", "up to 32", "16 of them guaranteed");
@@ -112,7 +117,7 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 
 		// Enter in a field books (here: is refused) rather than taking the first suggestion above the Book button.
 		WebElement page = find("html");
-		find("#gpus").sendKeys(org.openqa.selenium.Keys.ENTER);
+		find("#gpus").sendKeys(Keys.ENTER);
 		waitFor(ExpectedConditions.stalenessOf(page));
 		assertThat(find("#form-error").getText()).startsWith("Not enough nodes are free for the whole window");
 		assertThat(find("#start").getAttribute("value")).isEqualTo(local(start));
@@ -179,8 +184,8 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 		assertThat(count("SELECT count(*) FROM reservation WHERE tenant_slug = ?", team.tenant())).isEqualTo(1);
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void badInputIsShownNextToEachFieldAndBooksNothing(int width) {
 		sized(width);
 		Team team = team(2, 16, 16, false);
@@ -215,10 +220,10 @@ class BookingBrowserTests extends ConsoleBrowserTest {
 
 
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void theFormListsTheTeamsPoolsFirstAndMarksThoseItHasNoQuotaFor(int width) {
-		browser.manage().window().setSize(new org.openqa.selenium.Dimension(width, width < 500 ? 844 : 900));
+		browser.manage().window().setSize(new Dimension(width, width < 500 ? 844 : 900));
 		Team team = team(1, 8, 8, false);
 		String elsewhere = newPool(newGpuType(), 8);
 		addNodes(elsewhere, 1);

@@ -1,21 +1,27 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The capacity calendar: an SVG heatmap drawn from one read of its data, live, zoomable, by keyboard. */
 class CalendarBrowserTests extends ConsoleBrowserTest {
@@ -99,7 +105,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		assertThat(browser.switchTo().activeElement()).isEqualTo(grid);
 		assertThat(find("#cell-info").getText()).contains(team.pool(), "at least 16 of 16 GPUs free all day");
 		assertThat(find("#cell-info").getText()).contains(LocalDate.ofInstant(day(1), ZoneId.of("UTC"))
-			.format(java.time.format.DateTimeFormatter.ofPattern("EEE d MMM yyyy", java.util.Locale.ENGLISH)));
+			.format(DateTimeFormatter.ofPattern("EEE d MMM yyyy", Locale.ENGLISH)));
 
 		grid.sendKeys(Keys.SHIFT, Keys.ENTER);
 		grid.sendKeys(Keys.ARROW_RIGHT);
@@ -177,8 +183,8 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		assertThat(hover(team.pool(), midnight)).contains("UTC");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void inHalfAndQuarterHourZonesEveryColumnIsLabelledWithTheLocalTimeAndDayItCovers(int width) {
 		// the columns are the data both views draw; on a phone the agenda shows them as its days
 		boolean phone = sized(width);
@@ -189,13 +195,13 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 			signIn(team.member());
 			LocalDate from = LocalDate.now(zone).plusDays(1);
 			openCalendar("q=" + team.pool() + "&from=" + from + "&days=1&step=hour");
-			java.util.List<Map<String, Object>> hours = columns();
+			List<Map<String, Object>> hours = columns();
 			assertThat(hours).hasSizeBetween(23, 24);
 			for (Map<String, Object> column : hours) {
 				var local = Instant.parse((String) column.get("start")).atZone(zone);
 				// the column's hour as the browser's clock shows it, minutes included, and never the day before
 				assertThat(column.get("label")).as(name).isEqualTo(
-						java.time.format.DateTimeFormatter.ofPattern("HH:mm").format(local));
+						DateTimeFormatter.ofPattern("HH:mm").format(local));
 				assertThat(local.toLocalDate()).as(name).isEqualTo(from);
 			}
 			if (phone) {
@@ -206,7 +212,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 			screenshot("calendar-hours-" + name.replace('/', '-') + "-" + width);
 
 			openCalendar("q=" + team.pool() + "&from=" + from + "&days=3&step=day");
-			java.util.List<Map<String, Object>> days = columns();
+			List<Map<String, Object>> days = columns();
 			for (int i = 0; i < days.size(); i++) {
 				assertThat(days.get(i).get("label")).as(name).isEqualTo(
 						String.valueOf(from.plusDays(i).getDayOfMonth()));
@@ -219,8 +225,8 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		}
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void theLegendGivesTheShareOfGpusFreeForEachShadeAndSaysWhichWayItGoes(int width) {
 		boolean phone = sized(width);
 		Team team = team(1, 8, 8, false);
@@ -240,8 +246,8 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 				"71-86 % free", "86-99 % free", "all free (100 %)");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void aDayWithNoNodeFreeAllDayStillShowsInHowManyOfItsHoursOneIs(int width) {
 		boolean phone = sized(width);
 		Team team = team(1, 8, 8, false);
@@ -249,11 +255,11 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		signIn(team.member());
 		openCalendar("days=7&step=day&q=" + team.pool());
 		if (phone) {
-			String partDay = DAY_LONG.format(day(2).atZone(java.time.ZoneOffset.UTC));
+			String partDay = DAY_LONG.format(day(2).atZone(ZoneOffset.UTC));
 			// the agenda: day 2's bar is 18/24 long and says so, day 3's is whole; the free days leave day 2 out, and
 			// by the hour the bar is the same (the agenda's bar is a day's, whatever the step)
 			assertThat(agendaDays(team.pool())).contains(partDay + ": a node free in 18 of its 24 hours");
-			assertThat(agendaBarShare(team.pool(), 2)).isCloseTo(18.0 / 24, org.assertj.core.data.Offset.offset(0.002));
+			assertThat(agendaBarShare(team.pool(), 2)).isCloseTo(18.0 / 24, Offset.offset(0.002));
 			assertThat(agendaBarShare(team.pool(), 3)).isEqualTo(1.0);
 			assertThat(find("#agenda article[data-pool='" + team.pool() + "']").getText())
 				.contains("Next free days (a node free all day):");
@@ -262,7 +268,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 				.toList()).containsExactly(team.pool() + "@" + day(1), team.pool() + "@" + day(3));
 			openCalendar("days=3&step=hour&from=" + day(2).toString().substring(0, 10) + "&q=" + team.pool());
 			assertThat(agendaDays(team.pool()).getFirst()).endsWith(": a node free in 18 of its 24 hours");
-			assertThat(agendaBarShare(team.pool(), 0)).isCloseTo(18.0 / 24, org.assertj.core.data.Offset.offset(0.002));
+			assertThat(agendaBarShare(team.pool(), 0)).isCloseTo(18.0 / 24, Offset.offset(0.002));
 			return;
 		}
 
@@ -280,7 +286,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		assertThat(drawn.get("barX")).isEqualTo(drawn.get("x"));
 		double cell = Double.parseDouble((String) drawn.get("width"));
 		assertThat(Double.parseDouble((String) drawn.get("barWidth"))).isCloseTo(cell * 18 / 24,
-				org.assertj.core.data.Offset.offset(0.02));
+				Offset.offset(0.02));
 		assertThat(focused(team.pool(), day(2))).contains("at least 0 of 8 GPUs free all day",
 				"a node free in 18 of its 24 hours");
 		assertThat(focused(team.pool(), day(3))).contains("a node free in 24 of its 24 hours");
@@ -292,16 +298,16 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#legend").getText()).doesNotContain("a node free for part of the day");
 	}
 
-	private static final java.time.format.DateTimeFormatter DAY_GROUP = java.time.format.DateTimeFormatter
-		.ofPattern("EEE d MMM", java.util.Locale.ENGLISH);
+	private static final DateTimeFormatter DAY_GROUP = DateTimeFormatter
+		.ofPattern("EEE d MMM", Locale.ENGLISH);
 
-	private static final java.time.format.DateTimeFormatter DAY_LONG = java.time.format.DateTimeFormatter
-		.ofPattern("EEE d MMM yyyy", java.util.Locale.ENGLISH);
+	private static final DateTimeFormatter DAY_LONG = DateTimeFormatter
+		.ofPattern("EEE d MMM yyyy", Locale.ENGLISH);
 
 	/** The words of a pool's day bars in the phone's agenda. */
 	@SuppressWarnings("unchecked")
-	private java.util.List<String> agendaDays(String pool) {
-		return (java.util.List<String>) browser.executeScript("""
+	private List<String> agendaDays(String pool) {
+		return (List<String>) browser.executeScript("""
 				return Array.from(document.querySelectorAll(
 				  "#agenda article[data-pool='" + arguments[0] + "'] svg.agenda-bar")).map(function (s) {
 				  return s.getAttribute('aria-label'); });""", pool);
@@ -316,8 +322,8 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 	}
 
 	@SuppressWarnings("unchecked")
-	private java.util.List<Map<String, Object>> columns() {
-		return (java.util.List<Map<String, Object>>) browser
+	private List<Map<String, Object>> columns() {
+		return (List<Map<String, Object>>) browser
 			.executeScript("return window.allotHeatmap.state.data.columns");
 	}
 
@@ -335,7 +341,7 @@ class CalendarBrowserTests extends ConsoleBrowserTest {
 		checkAccessibility();
 	}
 
-	private java.util.List<WebElement> cells(String pool) {
+	private List<WebElement> cells(String pool) {
 		return findAll("g[data-pool='" + pool + "'] rect.c");
 	}
 

@@ -1,5 +1,11 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.Api;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,13 +17,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-
-import dev.allot.support.Api;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The calendar at fleet scale: 50 pools of 4 GPU types in 2 regions (8 groups) and 2,000 reservations, 90 days
@@ -142,7 +147,7 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 		screenshot("laptop-calendar_200-pools");
 
 		// the first group opens (Enter on the grid's first row): its pools appear, and the URL keeps the others closed
-		find("#heatmap-svg").sendKeys(org.openqa.selenium.Keys.ENTER);
+		find("#heatmap-svg").sendKeys(Keys.ENTER);
 		int opened = findAll("g[data-pool]").size();
 		assertThat(opened).as("one group's pools (200 in 16 groups)").isIn(12, 13);
 		assertThat(find("#collapsed-note").isDisplayed()).isFalse();
@@ -161,7 +166,7 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 	private Map<?, ?> measureFirstDraw(String tag, String view, String which) {
 		long started = System.nanoTime();
 		browser.get(url("/calendar?" + view + "&q=" + tag));
-		new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20))
+		new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(20))
 			.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
 		long waited = (System.nanoTime() - started) / 1_000_000;
 		Map<?, ?> t = (Map<?, ?>) browser.executeScript("""
@@ -239,16 +244,16 @@ class CalendarFleetBrowserTests extends ConsoleBrowserTest {
 			.isEqualTo(width + "x" + height);
 	}
 
-	@org.junit.jupiter.api.AfterEach
+	@AfterEach
 	void realViewport() {
 		browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
 	}
 
 	private static String loadAverage() {
 		try {
-			return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
+			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
 		}
-		catch (java.io.IOException ex) {
+		catch (IOException ex) {
 			return "unknown";
 		}
 	}

@@ -1,25 +1,24 @@
 package dev.allot.ui;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
-
-import javax.sql.DataSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.testhelper.ManualScheduler;
 import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
 import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
+import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.Api;
 import dev.allot.support.BrowserTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-
+import org.openqa.selenium.support.ui.Select;
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** The cluster section a reservation page includes, as a member sees it once the cluster is ready. */
 class ClusterSectionBrowserTests extends BrowserTest {
@@ -64,7 +63,7 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		signIn(r.member());
 		open("/tenants/" + r.tenant() + "/reservations/" + r.id());
 		waitFor(driver -> exists("#run-check"));
-		new org.openqa.selenium.support.ui.Select(find("#health-check-kind")).selectByValue("NVIDIA_SMI");
+		new Select(find("#health-check-kind")).selectByValue("NVIDIA_SMI");
 		find("#run-check").click();
 		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("Queued"));
 		assertThat(find("#health-check-status").getText()).contains("nvidia-smi", "Running on every node")
@@ -78,10 +77,10 @@ class ClusterSectionBrowserTests extends BrowserTest {
 		screenshot("cluster-section-health-check");
 
 		// a platform admin, in no tenant, on this tenant's reservation
-		signIn(newUser(dev.allot.shared.security.PlatformRole.PLATFORM_ADMIN));
+		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 		open("/tenants/" + r.tenant() + "/reservations/" + r.id());
 		waitFor(driver -> exists("#run-check"));
-		new org.openqa.selenium.support.ui.Select(find("#health-check-kind")).selectByValue("GPU_BURN");
+		new Select(find("#health-check-kind")).selectByValue("GPU_BURN");
 		find("#run-check").click();
 		waitFor(driver -> exists("#health-check-status") && find("#health-check-status").getText().contains("gpu_burn"));
 		runQueuedChecks();

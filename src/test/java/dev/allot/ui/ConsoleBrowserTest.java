@@ -1,5 +1,7 @@
 package dev.allot.ui;
 
+import dev.allot.support.Api;
+import dev.allot.support.BrowserTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -8,10 +10,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-
-import dev.allot.support.Api;
-import dev.allot.support.BrowserTest;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.PointerInput;
+import org.openqa.selenium.interactions.PointerInput.Kind;
+import org.openqa.selenium.interactions.PointerInput.MouseButton;
+import org.openqa.selenium.interactions.PointerInput.Origin;
+import org.openqa.selenium.interactions.Sequence;
 
 /** A browser test that builds its own fleet through the API (unique names: the database is shared). */
 public abstract class ConsoleBrowserTest extends BrowserTest {
@@ -116,7 +124,7 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 		Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
 		String victim = bookByApi(rival, 8, now.plus(Duration.ofMinutes(2)), now.plus(Duration.ofHours(8)));
 		bookByApi(owner, 8, now.plus(Duration.ofHours(2)), now.plus(Duration.ofHours(4)));
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM"
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) FROM"
 				+ " notification n JOIN tenant t ON t.id = n.tenant_id WHERE t.slug = ? AND n.kind = 'RESERVATION_PREEMPTED'",
 				rival.tenant()) == 1);
 		return victim;
@@ -137,9 +145,9 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 
 	/** A screenshot of the whole page, not only the window. */
 	protected void fullScreenshot(String name) {
-		org.openqa.selenium.Dimension before = browser.manage().window().getSize();
+		Dimension before = browser.manage().window().getSize();
 		Number height = (Number) browser.executeScript("return document.documentElement.scrollHeight");
-		browser.manage().window().setSize(new org.openqa.selenium.Dimension(before.getWidth(),
+		browser.manage().window().setSize(new Dimension(before.getWidth(),
 				Math.min(6000, Math.max(before.getHeight(), height.intValue() + 120))));
 		screenshot(name);
 		browser.manage().window().setSize(before);
@@ -162,13 +170,13 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 	 */
 	protected void tap(Number x, Number y) {
 		touchScreen();
-		org.openqa.selenium.interactions.PointerInput finger = new org.openqa.selenium.interactions.PointerInput(
-				org.openqa.selenium.interactions.PointerInput.Kind.TOUCH, "finger");
-		org.openqa.selenium.interactions.Sequence tap = new org.openqa.selenium.interactions.Sequence(finger, 0)
+		PointerInput finger = new PointerInput(
+				Kind.TOUCH, "finger");
+		Sequence tap = new Sequence(finger, 0)
 			.addAction(finger.createPointerMove(Duration.ZERO,
-					org.openqa.selenium.interactions.PointerInput.Origin.viewport(), x.intValue(), y.intValue()))
-			.addAction(finger.createPointerDown(org.openqa.selenium.interactions.PointerInput.MouseButton.LEFT.asArg()))
-			.addAction(finger.createPointerUp(org.openqa.selenium.interactions.PointerInput.MouseButton.LEFT.asArg()));
+					Origin.viewport(), x.intValue(), y.intValue()))
+			.addAction(finger.createPointerDown(MouseButton.LEFT.asArg()))
+			.addAction(finger.createPointerUp(MouseButton.LEFT.asArg()));
 		browser.perform(List.of(tap));
 	}
 
@@ -187,7 +195,7 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 	 * is on, and found to be what is under the finger there before it taps. A link that wraps onto two lines is tapped
 	 * in the middle of its first line: the middle of the box around both lines can lie on the text beside it.
 	 */
-	protected void tap(org.openqa.selenium.WebElement element) {
+	protected void tap(WebElement element) {
 		touchScreen();
 		@SuppressWarnings("unchecked")
 		Map<String, Object> at = (Map<String, Object>) browser.executeScript("""
@@ -205,7 +213,7 @@ public abstract class ConsoleBrowserTest extends BrowserTest {
 		tap((Number) at.get("x"), (Number) at.get("y"));
 	}
 
-	@org.junit.jupiter.api.AfterEach
+	@AfterEach
 	void noTouchScreen() {
 		browser.executeCdpCommand("Emulation.setTouchEmulationEnabled", Map.of("enabled", false));
 	}

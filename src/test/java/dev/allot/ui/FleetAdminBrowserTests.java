@@ -1,12 +1,14 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.allot.shared.security.PlatformRole;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class FleetAdminBrowserTests extends ConsoleBrowserTest {
 
@@ -51,7 +53,7 @@ class FleetAdminBrowserTests extends ConsoleBrowserTest {
 	void aRangeOverlappingExistingNodesAddsNoneAndSaysWhich() {
 		String pool = newPool(newGpuType(), 8);
 		String prefix = unique("gpu");
-		api.post("/api/v1/pools/" + pool + "/nodes", adminToken(), java.util.Map.of("hostname", prefix + "-003", "rack", "r",
+		api.post("/api/v1/pools/" + pool + "/nodes", adminToken(), Map.of("hostname", prefix + "-003", "rack", "r",
 				"ibBlock", "b"));
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 		open("/admin/pools/" + pool);
@@ -106,7 +108,7 @@ class FleetAdminBrowserTests extends ConsoleBrowserTest {
 	@Test
 	void quarantiningANodeNamesTheReservationsThatHoldIt() {
 		Team team = team(1, 8, 8, false);
-		String id = bookByApi(team, 8, day(2), day(2).plus(java.time.Duration.ofHours(3)));
+		String id = bookByApi(team, 8, day(2), day(2).plus(Duration.ofHours(3)));
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 		open("/admin/pools/" + team.pool());
 		String row = "tr[data-hostname='" + team.pool() + "-n0']";

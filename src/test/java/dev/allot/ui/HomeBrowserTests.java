@@ -1,14 +1,7 @@
 package dev.allot.ui;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
-
-import javax.sql.DataSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.testhelper.SettableClock;
@@ -16,13 +9,18 @@ import com.github.kagkarlsson.scheduler.testhelper.TestHelper;
 import dev.allot.shared.security.PlatformRole;
 import dev.allot.support.Api;
 import dev.allot.support.Axe;
+import dev.allot.support.IntegrationTest.OwnDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Dimension;
-
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The home page per role (issue 30): a team's reservations now and next with their warnings, quota, budget and
@@ -31,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  */
 // A database of its own: the fleet's home lists the 10 latest out-of-service nodes, and tests on a moved clock leave
 // nodes quarantined years ahead in the shared one, which took every place once browser tests ran after the others.
-@dev.allot.support.IntegrationTest.OwnDatabase("home")
+@OwnDatabase("home")
 class HomeBrowserTests extends ConsoleBrowserTest {
 
 	private static final ZoneId INDIA = ZoneId.of("Asia/Kolkata");

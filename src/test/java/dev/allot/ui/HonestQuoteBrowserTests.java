@@ -1,17 +1,23 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
-
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.openqa.selenium.By;
-import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The booking form's quote says what it knows: checking, fits, does not fit, out of date; and survives a lapsed session. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -48,8 +54,8 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 	}
 
 	/** At a laptop's size with a click, and on a phone (390x844) with a finger's tap on Book. */
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void aQuoteThatFitsOnlyByReclaimingSaysSoBeforeTheClickAndABorrowedOneSaysUnderWhichRuleItMayBePreempted(
 			int width) {
 		boolean phone = width < 500;
@@ -68,7 +74,7 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 
 		// the owner's booking fits only by reclaiming the rival's: the quote says so, not a bare "It fits"
 		signIn(owner.member());
-		browser.manage().window().setSize(new org.openqa.selenium.Dimension(width, phone ? 844 : 900));
+		browser.manage().window().setSize(new Dimension(width, phone ? 844 : 900));
 		open("/book?pool=" + owner.pool() + "&start=" + start + "&end=" + end + "&gpus=8");
 		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "fits"));
 		screenshot("quote-fits-by-reclaiming-" + width);
@@ -86,7 +92,7 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 
 		if (phone) {
 			// the verdict is read before the tap: Book is tapped where it is, and books
-			org.openqa.selenium.WebElement html = find("html");
+			WebElement html = find("html");
 			tap(find("#book-submit"));
 			waitFor(driver -> isGone(html));
 		}
@@ -98,18 +104,18 @@ class HonestQuoteBrowserTests extends ConsoleBrowserTest {
 				rival.tenant())).isEqualTo(1);
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void aQuotaRefusalInTheQuoteGivesItsTimeInTheBrowsersZone(int width) {
 		sized(width);
-		java.time.ZoneId india = java.time.ZoneId.of("Asia/Kolkata");
-		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", india.getId()));
+		ZoneId india = ZoneId.of("Asia/Kolkata");
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", india.getId()));
 		Team team = team(2, 8, 8, false);
 		signIn(team.member());
 		Instant start = day(3).plus(Duration.ofHours(9));
 		open("/book?pool=" + team.pool() + "&start=" + start + "&end=" + start.plus(Duration.ofHours(4)) + "&gpus=16");
 		waitFor(ExpectedConditions.attributeToBe(By.id("quote-state"), "data-state", "no-fit"));
-		String local = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(start.atZone(india));
+		String local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(start.atZone(india));
 		assertThat(find("#reasons").getText()).contains("(from " + local + " GMT+5:30)").doesNotContain("UTC");
 		assertThat(find("#reasons time").getDomAttribute("title")).endsWith("UTC");
 	}

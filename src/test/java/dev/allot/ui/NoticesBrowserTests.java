@@ -1,15 +1,15 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Notices that need action are shown where people look, with their times in the browser's zone. */
 class NoticesBrowserTests extends ConsoleBrowserTest {
@@ -64,7 +64,7 @@ class NoticesBrowserTests extends ConsoleBrowserTest {
 			assertThat(find("#recent-notices").getText()).as(width + " px").contains("Needs your attention", "Preempted");
 			screenshot("reservations-needs-attention-" + width);
 			checkAccessibility();
-			org.openqa.selenium.WebElement link = find("#recent-notices a[href$='/reservations/" + victim + "']");
+			WebElement link = find("#recent-notices a[href$='/reservations/" + victim + "']");
 			if (phone) {
 				tap(link);
 			}

@@ -1,16 +1,16 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The booking form on a phone (390x844, touch): nothing moves under the finger while the quote refreshes. */
 class PhoneBookingBrowserTests extends ConsoleBrowserTest {
@@ -43,7 +43,7 @@ class PhoneBookingBrowserTests extends ConsoleBrowserTest {
 						+ " return {x: r.left + r.width / 2, y: r.top + r.height / 2};");
 		screenshot("phone-book-after-requote");
 		assertThat(after.get("y").doubleValue()).as("Book's place on the screen after the quote refreshed")
-			.isCloseTo(before.get("y").doubleValue(), org.assertj.core.data.Offset.offset(1.0));
+			.isCloseTo(before.get("y").doubleValue(), Offset.offset(1.0));
 
 		// A tap where Book was books.
 		WebElement html = find("html");

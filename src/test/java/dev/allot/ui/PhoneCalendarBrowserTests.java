@@ -1,22 +1,22 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The capacity calendar on a phone (390x844, touch): below 600 px it is an agenda, not the heatmap. The pools are
@@ -93,8 +93,8 @@ class PhoneCalendarBrowserTests extends ConsoleBrowserTest {
 				"#agenda article[data-pool='" + team.pool() + "'] .agenda-numbers")));
 		assertThat(browser.getCurrentUrl()).as("the first tap does not leave the calendar").contains("/calendar");
 		assertThat(numbers.getText()).contains(team.pool() + ": 8 of 8 GPUs free (1 whole node of 8 GPUs) throughout, from "
-				+ MINUTES.format(start.atZone(java.time.ZoneOffset.UTC)) + " UTC to at least "
-				+ MINUTES.format(day(3).atZone(java.time.ZoneOffset.UTC)) + " UTC (where this view ends), 12 hours.");
+				+ MINUTES.format(start.atZone(ZoneOffset.UTC)) + " UTC to at least "
+				+ MINUTES.format(day(3).atZone(ZoneOffset.UTC)) + " UTC (where this view ends), 12 hours.");
 		assertThat(find("#agenda button[data-window='" + team.pool() + "@" + start + "']").getDomAttribute("aria-expanded"))
 			.isEqualTo("true");
 		assertThat(find("#cell-info").getDomProperty("textContent")).contains("8 of 8 GPUs free",
@@ -232,7 +232,7 @@ class PhoneCalendarBrowserTests extends ConsoleBrowserTest {
 	private Map<String, String> window(Instant start, Instant end) {
 		// the test's zone: India where it says so (Chromium may name it Asia/Calcutta), else the base class's UTC
 		String asked = (String) browser.executeScript("return Intl.DateTimeFormat().resolvedOptions().timeZone");
-		ZoneId zone = "UTC".equals(asked) ? java.time.ZoneOffset.UTC : INDIA;
+		ZoneId zone = "UTC".equals(asked) ? ZoneOffset.UTC : INDIA;
 		String name = zone.equals(INDIA) ? "GMT+5:30" : "UTC";
 		return Map.of("start", start.toString(), "end", end.toString(), "text",
 				MINUTES.format(start.atZone(zone)) + " " + name + " – " + MINUTES.format(end.atZone(zone)) + " " + name);

@@ -1,11 +1,16 @@
 package dev.allot.ui;
 
-import dev.allot.shared.security.PlatformRole;
-import org.junit.jupiter.api.Test;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.Select;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.shared.security.PlatformRole;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 
 class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 
@@ -16,7 +21,7 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		setRateCard(gpuType);
 		// A slug that sorts first, so the tenant is on the overview's first page however many tests made tenants.
 		String tenant = "aa" + unique("q");
-		api.post("/api/v1/tenants", adminToken(), java.util.Map.of("slug", tenant, "displayName", "First " + tenant));
+		api.post("/api/v1/tenants", adminToken(), Map.of("slug", tenant, "displayName", "First " + tenant));
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 		open("/admin");
 		find("#tab-quotas").click();
@@ -81,8 +86,8 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		fullScreenshot("laptop-admin_quota");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void whileEditingTheImpactNamesTheFieldToFixAndTheOverviewHasNoEmptyRowHeader(int width) {
 		sized(width);
 		String gpuType = newGpuType();
@@ -90,7 +95,7 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		String other = newGpuType();
 		addNodes(newPool(other, 8), 2);
 		String tenant = "aa" + unique("q");
-		api.post("/api/v1/tenants", adminToken(), java.util.Map.of("slug", tenant, "displayName", "First " + tenant));
+		api.post("/api/v1/tenants", adminToken(), Map.of("slug", tenant, "displayName", "First " + tenant));
 		setQuota(tenant, policy(gpuType, 8, 16, false), policy(other, 8, 16, false));
 		signIn(newUser(PlatformRole.PLATFORM_ADMIN));
 
@@ -104,8 +109,8 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		open("/admin/quotas/" + tenant);
 		field("maxGpus", gpuType).clear();
 		field("maxGpus", gpuType).sendKeys("4");
-		waitFor(org.openqa.selenium.support.ui.ExpectedConditions.textToBePresentInElementLocated(
-				org.openqa.selenium.By.id("impact-" + gpuType), "must be at least"));
+		waitFor(ExpectedConditions.textToBePresentInElementLocated(
+				By.id("impact-" + gpuType), "must be at least"));
 		assertThat(find("#impact-" + gpuType).getText()).isEqualTo("Fix Maximum GPUs (must be at least the guaranteed "
 				+ "GPUs (8)) to see which reservations these limits would affect.");
 	}
@@ -164,7 +169,7 @@ class QuotaAdminBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#rate-cards-" + gpuType).getText()).contains("2.50", "1.75", "5.00", "USD", "In effect");
 	}
 
-	private org.openqa.selenium.WebElement field(String name, String gpuType) {
+	private WebElement field(String name, String gpuType) {
 		return find("#" + name + "-" + gpuType);
 	}
 

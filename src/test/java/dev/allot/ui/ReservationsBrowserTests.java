@@ -1,15 +1,15 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ReservationsBrowserTests extends ConsoleBrowserTest {
 
@@ -114,7 +114,7 @@ class ReservationsBrowserTests extends ConsoleBrowserTest {
 		waitFor(ExpectedConditions.stalenessOf(results));
 	}
 
-	private java.util.List<String> ids() {
+	private List<String> ids() {
 		return findAll("#reservations tbody tr").stream().map(row -> row.getAttribute("data-id")).toList();
 	}
 

@@ -1,18 +1,19 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.shared.security.PlatformRole;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
-
-import dev.allot.shared.security.PlatformRole;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Smaller problems of issue 30's finding 10: codes shown as codes, a refusal naming no field, an unnamed table header
@@ -24,8 +25,8 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 	private static final Pattern CODE = Pattern.compile("\\b[A-Z]+_[A-Z_]+\\b|\\b(CONFIRMED|PENDING|TRAINING|RESERVED"
 			+ "|BORROWED|KUBERNETES|SLURM|MEMBER|VIEWER|ACTIVE|QUEUED)\\b");
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void teamPagesNameEveryStateRoleAndClassInWords(int width) {
 		sized(width);
 		Team team = team(2, 16, 16, false);
@@ -40,8 +41,8 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#status").getText()).isEqualTo("Confirmed");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void aValueTheQuotaRefusesIsNamedByItsFieldNeverAsTheValuesAbove(int width) {
 		sized(width);
 		String gpuType = newGpuType();
@@ -72,8 +73,8 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 	 * Each header, brought into its table's box as a reader scrolling it would (on a phone the nine columns scroll
 	 * sideways in a box reached by keyboard), shows a name and has one.
 	 */
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void everyHeaderOfTheQuotasOverviewIsNamed(int width) {
 		boolean phone = sized(width);
 		String first = newGpuType();
@@ -109,8 +110,8 @@ class SmallThingsBrowserTests extends ConsoleBrowserTest {
 		}
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void aReservationPageHasOneTimelineAndOneNodesSection(int width) {
 		sized(width);
 		Team team = team(2, 16, 16, false);

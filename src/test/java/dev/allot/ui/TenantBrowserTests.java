@@ -1,10 +1,18 @@
 package dev.allot.ui;
 
-import dev.allot.support.BrowserTest;
-import org.junit.jupiter.api.Test;
-import org.openqa.selenium.support.ui.Select;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.support.BrowserTest;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.Select;
 
 class TenantBrowserTests extends BrowserTest {
 
@@ -108,7 +116,7 @@ class TenantBrowserTests extends BrowserTest {
 				api.baseUrl() + "/oauth2/token", api.baseUrl() + "/api/v1/me");
 		screenshot("laptop-service-account-created");
 		find("#copy-secret").click();
-		String copied = waitFor((org.openqa.selenium.WebDriver d) -> find(".copy-status").getText().isEmpty() ? null
+		String copied = waitFor((WebDriver d) -> find(".copy-status").getText().isEmpty() ? null
 				: find(".copy-status").getText());
 		assertThat(copied).as("the copy button reports what it did").isNotBlank();
 
@@ -127,27 +135,27 @@ class TenantBrowserTests extends BrowserTest {
 		assertThat(api.tokenResponse(clientId, secret).status()).isEqualTo(401);
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void aServiceAccountsExpiryDateIsTheEndOfThatDayInTheBrowsersZoneAndShownInIt(int width) {
 		sized(width);
-		java.time.ZoneId tokyo = java.time.ZoneId.of("Asia/Tokyo");
-		browser.executeCdpCommand("Emulation.setTimezoneOverride", java.util.Map.of("timezoneId", tokyo.getId()));
+		ZoneId tokyo = ZoneId.of("Asia/Tokyo");
+		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", tokyo.getId()));
 		String tenant = newTenant();
 		String admin = newUser();
 		addMember(tenant, admin, "TENANT_ADMIN");
 		signIn(admin);
 		open("/tenants/" + tenant + "/service-accounts");
 		assertThat(find("#expiresOn-help").getText()).contains("Asia/Tokyo");
-		java.time.LocalDate on = java.time.LocalDate.now(tokyo).plusDays(40);
+		LocalDate on = LocalDate.now(tokyo).plusDays(40);
 		find("#name").sendKeys("expiring pipeline");
 		browser.executeScript("document.getElementById('expiresOn').value = arguments[0]", on.toString());
 		submit("#create-service-account-submit");
 		String clientId = find("#client-id").getAttribute("value");
 
-		java.time.Instant expires = jdbc.sql("SELECT expires_at FROM service_account WHERE client_id = ?")
+		Instant expires = jdbc.sql("SELECT expires_at FROM service_account WHERE client_id = ?")
 			.param(clientId)
-			.query(java.sql.Timestamp.class)
+			.query(Timestamp.class)
 			.single()
 			.toInstant();
 		assertThat(expires).isEqualTo(on.plusDays(1).atStartOfDay(tokyo).toInstant());

@@ -1,5 +1,9 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.shared.security.PlatformRole;
+import dev.allot.support.Api;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -7,17 +11,15 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.shared.security.PlatformRole;
-import dev.allot.support.Api;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every time a page shows is the browser's (issue 30): here India's, half an hour off UTC's hours, so that a time
@@ -39,8 +41,8 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		browser.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", INDIA.getId()));
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void theApprovalsListShowsEachWindowInTheBrowsersZone(int width) {
 		sized(width);
 		Team team = team(1, 8, 8, false);
@@ -60,8 +62,8 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 				MINUTES.format(start.atZone(ZoneOffset.UTC)) + " UTC");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void theBookingFormsQuotaRefusalGivesItsTimeInTheBrowsersZone(int width) {
 		sized(width);
 		Team team = team(2, 8, 8, false);
@@ -76,8 +78,8 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#gpus-error time").getDomAttribute("title")).endsWith(" UTC");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void theTeamQuotaTableHasTheBrowsersDays(int width) {
 		sized(width);
 		Team team = team(1, 8, 8, false);
@@ -99,8 +101,8 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		assertThat(find(table + " caption").getText()).containsPattern("days in Asia/(Kolkata|Calcutta)");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void anInvitationExpiresAtATimeInTheBrowsersZone(int width) {
 		sized(width);
 		String tenant = newTenant();
@@ -121,8 +123,8 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		assertThat(time.getDomAttribute("title")).isEqualTo(MINUTES.format(expires.atZone(ZoneOffset.UTC)) + " UTC");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void theAuditLogShowsTheSecondInTheBrowsersZone(int width) {
 		sized(width);
 		String actor = unique("zone");
@@ -144,8 +146,8 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#audit-zone").getText()).matches("Asia/(Kolkata|Calcutta)");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void theCalendarsHoursAreLabelledWithTheLocalTimeTheyStartAt(int width) {
 		boolean phone = sized(width);
 		Team team = team(1, 8, 8, false);
@@ -174,7 +176,7 @@ class ViewerZoneBrowserTests extends ConsoleBrowserTest {
 		}
 		List<String> drawn = findAll("#heatmap-svg text.axis:not(.group)").stream().map(WebElement::getText).toList();
 		assertThat(drawn).isNotEmpty().isSubsetOf(expected).startsWith("00:30");
-		assertThat(drawn).isSortedAccordingTo(java.util.Comparator.comparingInt(expected::indexOf));
+		assertThat(drawn).isSortedAccordingTo(Comparator.comparingInt(expected::indexOf));
 	}
 
 	private static String inIndia(Instant instant) {

@@ -1,23 +1,24 @@
 package dev.allot.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.shared.security.PlatformRole;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.shared.security.PlatformRole;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 /** What pages say is in plain words: durations, field labels, times with their zone; never the API's names. */
 class WordsBrowserTests extends ConsoleBrowserTest {
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void aQuotaRefusalSpeaksInDaysNotInIsoDurations(int width) {
 		sized(width);
 		Team team = team(2, 16, 16, false);
@@ -35,8 +36,8 @@ class WordsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#window-help").getText()).contains("up to 7 days long");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void anExtensionIntoAnotherBookingSaysWhyOnceWithTheZone(int width) {
 		sized(width);
 		Team team = team(1, 8, 8, false);
@@ -57,8 +58,8 @@ class WordsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#ends-at").getText()).endsWith(" UTC");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void platformAdminsAndAuditorsAreShownWhereTeamsAreNotToldToAskForOne(int width) {
 		sized(width);
 		for (PlatformRole role : List.of(PlatformRole.PLATFORM_ADMIN, PlatformRole.AUDITOR)) {
@@ -75,8 +76,8 @@ class WordsBrowserTests extends ConsoleBrowserTest {
 		assertThat(find("#no-tenant").getText()).contains("Ask a team's admin to add you");
 	}
 
-	@org.junit.jupiter.params.ParameterizedTest(name = "{0} px wide")
-	@org.junit.jupiter.params.provider.ValueSource(ints = { 1440, 390 })
+	@ParameterizedTest(name = "{0} px wide")
+	@ValueSource(ints = { 1440, 390 })
 	void theClusterPageListsTheReservedNodesAndItsStepsInWords(int width) {
 		sized(width);
 		Team team = team(2, 16, 16, false);

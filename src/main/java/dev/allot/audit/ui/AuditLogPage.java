@@ -1,7 +1,6 @@
 package dev.allot.audit.ui;
 
-import java.time.Instant;
-
+import dev.allot.audit.AuditEvent;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditQuery;
 import dev.allot.shared.CursorPage;
@@ -12,8 +11,9 @@ import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
 import dev.allot.shared.web.UiController;
 import dev.allot.shared.web.ViewerTimes;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -61,7 +61,7 @@ class AuditLogPage {
 	}
 
 	@GetMapping("/admin/audit")
-	String audit(Caller caller, Model model, jakarta.servlet.http.HttpServletRequest request, @ModelAttribute Filters filters,
+	String audit(Caller caller, Model model, HttpServletRequest request, @ModelAttribute Filters filters,
 			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx,
 			@RequestHeader(name = "HX-Boosted", required = false) @Nullable String boosted) {
 		caller.requireReadsEverything();
@@ -69,7 +69,7 @@ class AuditLogPage {
 		ViewerTimes times = ViewerTimes.of(request);
 		Instant from = instant(times, filters.fromValue(), "from", errors);
 		Instant to = instant(times, filters.toValue(), "to", errors);
-		CursorPage<dev.allot.audit.AuditEvent> events = null;
+		CursorPage<AuditEvent> events = null;
 		if (errors.isEmpty()) {
 			try {
 				events = auditLog.find(new AuditQuery(blankToNull(filters.tenantValue()),

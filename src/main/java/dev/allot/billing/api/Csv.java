@@ -1,10 +1,9 @@
 package dev.allot.billing.api;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.stream.Collectors;
-
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
@@ -33,7 +32,7 @@ final class Csv {
 		if (value == null) {
 			return "";
 		}
-		String text = value instanceof java.math.BigDecimal d ? d.toPlainString() : value.toString();
+		String text = value instanceof BigDecimal d ? d.toPlainString() : value.toString();
 		// a leading =, +, - or @ would be a formula in a spreadsheet
 		if (text.matches("^[=+@].*")) {
 			text = "'" + text;

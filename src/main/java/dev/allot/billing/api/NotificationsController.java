@@ -1,6 +1,6 @@
 package dev.allot.billing.api;
 
-import dev.allot.billing.budgets.Budget;
+
 import dev.allot.billing.budgets.Notification;
 import dev.allot.billing.budgets.Notifications;
 import dev.allot.shared.CursorPage;

@@ -1,13 +1,12 @@
 package dev.allot.billing.api;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.allot.billing.ledger.Statement;
 import dev.allot.billing.ledger.Statements;
 import dev.allot.shared.security.Caller;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -42,16 +41,16 @@ class StatementsController {
 		List<List<@Nullable Object>> rows = new ArrayList<>();
 		for (Statement.StatementLine l : s.lines()) {
 			rows.add(new ArrayList<>(List.of(l.line().name(), s.month().toString(), "")));
-			rows.getLast().addAll(java.util.Arrays.asList(l.project(), l.gpuType(), l.rateClass(), l.unitPrice(),
+			rows.getLast().addAll(Arrays.asList(l.project(), l.gpuType(), l.rateClass(), l.unitPrice(),
 					l.gpuHours(), l.amount(), l.currency()));
 		}
 		for (Statement.Adjustment a : s.adjustments()) {
-			rows.add(java.util.Arrays.asList("ADJUSTMENT", s.month().toString(),
+			rows.add(Arrays.asList("ADJUSTMENT", s.month().toString(),
 					"reverses transaction " + a.reverses() + " of " + a.reversedMonth() + ": " + a.reason(), null, null,
 					null, null, null, a.amount(), a.currency()));
 		}
 		for (Statement.Total t : s.totals()) {
-			rows.add(java.util.Arrays.asList("TOTAL", s.month().toString(), s.status(), null, null, null, null, null,
+			rows.add(Arrays.asList("TOTAL", s.month().toString(), s.status(), null, null, null, null, null,
 					t.total(), t.currency()));
 		}
 		return Csv.of("statement-" + tenant + "-" + s.month() + ".csv", List.of("line", "month", "reference",

@@ -1,13 +1,12 @@
 package dev.allot.billing.api;
 
-import java.util.Arrays;
-import java.util.List;
-
 import dev.allot.billing.reports.UsageReport;
 import dev.allot.billing.reports.UsageReports;
 import dev.allot.shared.security.Caller;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -44,14 +43,14 @@ class UsageController {
 		// a column per label grouped by, named as grouped: label:workload
 		List<String> labels = report.groupBy().stream().filter(g -> g.startsWith("label:")).toList();
 		List<List<@Nullable Object>> rows = report.items().stream().map(r -> {
-			List<@Nullable Object> row = new java.util.ArrayList<>(Arrays.<@Nullable Object>asList(r.start(),
+			List<@Nullable Object> row = new ArrayList<>(Arrays.<@Nullable Object>asList(r.start(),
 					r.project(), r.gpuType(), r.rateClass()));
 			labels.forEach(label -> row.add(r.labels() == null ? null : r.labels().get(label.substring("label:".length()))));
 			row.addAll(Arrays.<@Nullable Object>asList(r.gpuHours(), r.creditedGpuHours(), r.cost(), r.credits(),
 					r.net(), r.currency()));
 			return row;
 		}).toList();
-		List<String> header = new java.util.ArrayList<>(List.of("start", "project", "gpuType", "rateClass"));
+		List<String> header = new ArrayList<>(List.of("start", "project", "gpuType", "rateClass"));
 		header.addAll(labels);
 		header.addAll(List.of("gpuHours", "creditedGpuHours", "cost", "credits", "net", "currency"));
 		return Csv.of("usage-" + tenant + ".csv", header, rows);

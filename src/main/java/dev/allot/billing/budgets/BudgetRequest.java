@@ -1,18 +1,18 @@
 package dev.allot.billing.budgets;
 
+import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.InvalidInputException.FieldError;
+import dev.allot.shared.outbound.OutboundUrls;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.HashSet;
 import java.util.List;
-
-import dev.allot.shared.InvalidInputException;
-import dev.allot.shared.InvalidInputException.FieldError;
-import dev.allot.shared.outbound.OutboundUrls;
 import org.jspecify.annotations.Nullable;
+import org.springframework.modulith.NamedInterface;
 
 /** A budget as a tenant admin sets it; validates itself and names every bad field. */
-@org.springframework.modulith.NamedInterface("budgets")
+@NamedInterface("budgets")
 public record BudgetRequest(@Nullable BigDecimal amount, @Nullable String currency, @Nullable List<Integer> thresholds,
 		@Nullable String webhookUrl, @Nullable String webhookSecret) {
 

@@ -1,24 +1,23 @@
 package dev.allot.billing.budgets;
 
-import java.math.BigDecimal;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.shared.AllotException;
+import dev.allot.shared.ETags;
 import dev.allot.shared.outbound.OutboundUrls;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
@@ -71,7 +70,7 @@ public class Budgets {
 
 	/** The tenant's budget with this month's spend, if it has set one. */
 	@Transactional(readOnly = true)
-	public java.util.Optional<Budget> find(Caller caller, String tenantSlug) {
+	public Optional<Budget> find(Caller caller, String tenantSlug) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		return repository.find(tenant.id(), false).map(stored -> view(tenant, stored, currentMonth()));
 	}
@@ -81,7 +80,7 @@ public class Budgets {
 		request.validate(outbound);
 		var before = repository.find(tenant.id(), true);
 		long version = before.map(BudgetRepository.Stored::version).orElse(0L);
-		if (!dev.allot.shared.ETags.matches(ifMatch, "\"" + version + "\"")) {
+		if (!ETags.matches(ifMatch, "\"" + version + "\"")) {
 			throw AllotException.preconditionFailed("The budget of " + tenantSlug + " has changed; its ETag is \""
 					+ version + "\"");
 		}

@@ -1,26 +1,26 @@
 package dev.allot.billing.budgets;
 
-import java.sql.Timestamp;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import dev.allot.shared.CursorPage;
 import dev.allot.shared.ListQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Notifications to tenants, each raised once (a unique key), and their webhook deliveries: a db-scheduler task
@@ -189,7 +189,7 @@ public class Notifications {
 			.update();
 	}
 
-	private Notification read(java.sql.ResultSet rs) throws java.sql.SQLException {
+	private Notification read(ResultSet rs) throws SQLException {
 		Timestamp delivered = rs.getTimestamp("delivered_at");
 		return new Notification(rs.getObject("id", UUID.class), rs.getString("kind"), rs.getString("message"),
 				json.readTree(rs.getString("details")), rs.getTimestamp("created_at").toInstant(),

@@ -1,5 +1,15 @@
 package dev.allot.billing.budgets;
 
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.quota.Quotas;
+import dev.allot.quota.pricing.ProjectBudgetCaps;
+import dev.allot.shared.AllotException;
+import dev.allot.shared.ETags;
+import dev.allot.shared.security.Caller;
+import dev.allot.shared.security.TenantRole;
+import dev.allot.tenancy.Tenancy;
+import dev.allot.tenancy.Tenant;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
@@ -8,18 +18,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-
-import dev.allot.audit.AuditLog;
-import dev.allot.audit.AuditRecord;
-import dev.allot.quota.Quotas;
-import dev.allot.quota.pricing.ProjectBudgetCaps;
-import dev.allot.shared.AllotException;
-import dev.allot.shared.security.Caller;
-import dev.allot.shared.security.TenantRole;
-import dev.allot.tenancy.Tenancy;
-import dev.allot.tenancy.Tenant;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -140,7 +139,7 @@ public class ProjectBudgets implements ProjectBudgetCaps {
 	}
 
 	private static void requireMatch(@Nullable String ifMatch, long version, String tenant, String project) {
-		if (!dev.allot.shared.ETags.matches(ifMatch, "\"" + version + "\"")) {
+		if (!ETags.matches(ifMatch, "\"" + version + "\"")) {
 			throw AllotException.preconditionFailed("The budget of project " + project + " of " + tenant
 					+ " has changed; its ETag is \"" + version + "\"");
 		}

@@ -1,19 +1,19 @@
 package dev.allot.billing.idle;
 
-import java.math.BigDecimal;
-import java.sql.Timestamp;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
 import dev.allot.billing.budgets.Notifications;
 import dev.allot.billing.config.BillingProperties;
 import dev.allot.booking.Bookings;
 import dev.allot.shared.AllotException;
+import java.math.BigDecimal;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -57,9 +57,9 @@ public class IdleReclaimer {
 	}
 
 	public Pass run(Instant now) {
-		List<UUID> noticed = new java.util.ArrayList<>();
-		List<UUID> released = new java.util.ArrayList<>();
-		List<UUID> cleared = new java.util.ArrayList<>();
+		List<UUID> noticed = new ArrayList<>();
+		List<UUID> released = new ArrayList<>();
+		List<UUID> cleared = new ArrayList<>();
 		for (UUID id : due(now)) {
 			String outcome = transactions.execute(status -> step(id, now));
 			switch (outcome == null ? "" : outcome) {
@@ -130,7 +130,7 @@ public class IdleReclaimer {
 		String message = "Reservation " + flag.reservationId() + " has been idle since " + flag.idleSince()
 				+ (release ? "; under your idleReclaim policy it will be released at " + releaseAt
 						+ " unless its GPUs are used before then" : " (idleReclaim: NOTIFY; nothing will be released)");
-		Map<String, Object> details = new java.util.LinkedHashMap<>();
+		Map<String, Object> details = new LinkedHashMap<>();
 		details.put("reservationId", flag.reservationId().toString());
 		details.put("idleSince", flag.idleSince().toString());
 		details.put("policy", flag.mode());

@@ -1,14 +1,14 @@
 package dev.allot.billing.metering;
 
+import dev.allot.shared.TimeWindow;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-
-import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,7 +79,7 @@ public record BillableReservation(UUID reservationId, UUID tenantId, String tena
 		if (!cancelled.isBefore(startsAt) || !cancelled.isAfter(startsAt.minus(within))) {
 			return BigDecimal.ZERO;
 		}
-		return bookedAmount.multiply(share).setScale(4, java.math.RoundingMode.HALF_EVEN);
+		return bookedAmount.multiply(share).setScale(4, RoundingMode.HALF_EVEN);
 	}
 
 	public static Instant hourOf(Instant instant) {

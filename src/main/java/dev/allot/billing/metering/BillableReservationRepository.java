@@ -1,21 +1,22 @@
 package dev.allot.billing.metering;
 
-import java.math.BigDecimal;
+
+import dev.allot.quota.pricing.BookedSegment;
+import dev.allot.shared.TimeWindow;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
-
-import dev.allot.quota.pricing.BookedSegment;
-import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import tools.jackson.databind.json.JsonMapper;
 
 @Repository
 public class BillableReservationRepository {
@@ -24,15 +25,15 @@ public class BillableReservationRepository {
 
 	private final JdbcClient jdbc;
 
-	private final tools.jackson.databind.json.JsonMapper json;
+	private final JsonMapper json;
 
-	BillableReservationRepository(JdbcClient jdbc, tools.jackson.databind.json.JsonMapper json) {
+	BillableReservationRepository(JdbcClient jdbc, JsonMapper json) {
 		this.json = json;
 		this.jdbc = jdbc;
 	}
 
 	/** Inserts it unless known (events may be delivered again); true when inserted. */
-	boolean insert(BillableReservation r, java.util.Map<String, String> labels) {
+	boolean insert(BillableReservation r, Map<String, String> labels) {
 		return jdbc.sql("""
 				INSERT INTO billable_reservation (reservation_id, tenant_id, tenant_slug, project, pool, gpu_type,
 				    gpus_per_node, gpus, nodes, starts_at, ends_at, booked_amount, currency, stopped_at, metered_until,
@@ -41,7 +42,7 @@ public class BillableReservationRepository {
 			.params(r.reservationId(), r.tenantId(), r.tenant(), r.project(), r.pool(), r.gpuType(), r.gpusPerNode(),
 					r.gpus(), r.nodes().toArray(String[]::new), ts(r.startsAt()), ts(r.endsAt()), r.bookedAmount(),
 					r.currency(), r.stoppedAt() == null ? null : ts(r.stoppedAt()), ts(r.meteredUntil()),
-					json.writeValueAsString(new java.util.TreeMap<>(labels)))
+					json.writeValueAsString(new TreeMap<>(labels)))
 			.update() == 1;
 	}
 

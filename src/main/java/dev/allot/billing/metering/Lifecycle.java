@@ -1,12 +1,11 @@
 package dev.allot.billing.metering;
 
-import java.time.Instant;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.billing.ledger.Ledger;
-
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -46,7 +45,7 @@ public class Lifecycle {
 			reservations.fail(reservationId, at, reason);
 			ledger.reverseAllOf(r.tenantId(), reservationId, "provisioning failed: " + reason);
 			audit.record(new AuditRecord(r.tenant(), "billing.reservation-failed", "reservation",
-					reservationId.toString(), null, java.util.Map.of("failedAt", at.toString(), "reason", reason)));
+					reservationId.toString(), null, Map.of("failedAt", at.toString(), "reason", reason)));
 		});
 	}
 

@@ -1,17 +1,16 @@
 package dev.allot.billing.metering;
 
+import dev.allot.booking.Holding;
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.inventory.events.NodeStateChanged;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-
-import dev.allot.booking.Holding;
-import dev.allot.booking.ReservationLifecycle;
-import dev.allot.inventory.events.NodeStateChanged;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.modulith.events.ApplicationModuleListener;
@@ -67,7 +66,7 @@ public class NodeOutages {
 	 * cluster ({@link DegradedNodeHours}).
 	 */
 	public List<Outage> of(BillableReservation r, Instant from, Instant to) {
-		List<Outage> down = new java.util.ArrayList<>();
+		List<Outage> down = new ArrayList<>();
 		List<Holding> held = holdings.holdings(r.reservationId());
 		List<String> nodes = held.stream().map(Holding::node).distinct().toList();
 		for (Outage outage : nodes.isEmpty() ? List.<Outage>of() : of(nodes, from, to)) {

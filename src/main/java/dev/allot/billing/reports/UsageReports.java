@@ -1,24 +1,26 @@
 package dev.allot.billing.reports;
 
-import java.sql.Timestamp;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import dev.allot.billing.ledger.LedgerRepository;
+import dev.allot.booking.spec.Labels.Filter;
 import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -58,7 +60,7 @@ public class UsageReports {
 
 	/** The same, with days, weeks and months as they fall in {@code zone} (the API's are UTC; pages use the viewer's). */
 	public UsageReport usage(Caller caller, String tenantSlug, @Nullable String from, @Nullable String to,
-			@Nullable String groupBy, java.time.ZoneId zone) {
+			@Nullable String groupBy, ZoneId zone) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		YearMonth month = YearMonth.from(clock.instant().atOffset(ZoneOffset.UTC));
 		ReportRange range = ReportRange.parse(from, to, month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC),
@@ -74,9 +76,9 @@ public class UsageReports {
 			.toList();
 		labelKeys.forEach(key -> columns.add("b.labels ->> ?"));
 		String select = String.join(", ", columns);
-		String groupColumns = java.util.stream.IntStream.rangeClosed(1, columns.size())
+		String groupColumns = IntStream.rangeClosed(1, columns.size())
 			.mapToObj(Integer::toString)
-			.collect(java.util.stream.Collectors.joining(", "));
+			.collect(Collectors.joining(", "));
 		List<Object> params = new ArrayList<>();
 		if (unit != null) {
 			params.add(zone.getId());
@@ -103,7 +105,7 @@ public class UsageReports {
 				String rateClass = rs.getString(4);
 				Map<String, @Nullable String> labels = null;
 				if (!labelKeys.isEmpty()) {
-					labels = new java.util.LinkedHashMap<>();
+					labels = new LinkedHashMap<>();
 					for (int i = 0; i < labelKeys.size(); i++) {
 						labels.put(labelKeys.get(i), rs.getString(5 + i));
 					}
@@ -129,7 +131,7 @@ public class UsageReports {
 				if (key.contains("=")) {
 					throw InvalidInputException.of("groupBy", "label:<key> names a label key, without a value");
 				}
-				dev.allot.booking.spec.Labels.Filter.parse(key);
+				Filter.parse(key);
 			}
 			else if (!DIMENSIONS.containsKey(g) && !TIME_UNITS.contains(g)) {
 				throw InvalidInputException.of("groupBy", "unknown grouping " + g

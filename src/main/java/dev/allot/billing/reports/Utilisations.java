@@ -1,15 +1,15 @@
 package dev.allot.billing.reports;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.sql.Timestamp;
-import java.util.Set;
-
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
-
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Timestamp;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -31,11 +31,11 @@ public class Utilisations {
 	}
 
 	public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit) {
-		return of(caller, tenantSlug, range, unit, java.time.ZoneOffset.UTC);
+		return of(caller, tenantSlug, range, unit, ZoneOffset.UTC);
 	}
 
 	/** The same, with buckets as days, weeks and months fall in {@code zone}. */
-	public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit, java.time.ZoneId zone) {
+	public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit, ZoneId zone) {
 		Tenant tenant = tenancy.readable(caller, tenantSlug);
 		if (!UNITS.contains(unit)) {
 			throw InvalidInputException.of("unit", "must be one of day, week, month");

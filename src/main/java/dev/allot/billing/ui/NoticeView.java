@@ -1,8 +1,8 @@
 package dev.allot.billing.ui;
 
-import java.util.List;
-
+import dev.allot.billing.Notice;
 import dev.allot.billing.budgets.Notification;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 record NoticeView(String headline, Notification notice, @Nullable String reservationPage) {
 
 	static List<NoticeView> of(List<Notification> notices, String tenantSlug) {
-		return notices.stream().map(n -> new NoticeView(dev.allot.billing.Notice.headline(n.kind()), n, page(n, tenantSlug))).toList();
+		return notices.stream().map(n -> new NoticeView(Notice.headline(n.kind()), n, page(n, tenantSlug))).toList();
 	}
 
 	private static @Nullable String page(Notification notice, String tenantSlug) {

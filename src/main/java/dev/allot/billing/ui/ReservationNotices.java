@@ -1,11 +1,11 @@
 package dev.allot.billing.ui;
 
-import java.util.UUID;
-
 import dev.allot.billing.budgets.Notifications;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
-
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -20,9 +20,9 @@ class ReservationNotices {
 
 	private final Notifications notifications;
 
-	private final java.time.Clock clock;
+	private final Clock clock;
 
-	ReservationNotices(Notifications notifications, java.time.Clock clock) {
+	ReservationNotices(Notifications notifications, Clock clock) {
 		this.notifications = notifications;
 		this.clock = clock;
 	}
@@ -37,7 +37,7 @@ class ReservationNotices {
 	@GetMapping("/tenants/{tenant}/reservations/notices")
 	String recent(Caller caller, Model model, @PathVariable String tenant) {
 		model.addAttribute("notices", NoticeView.of(notifications.aboutReservations(caller, tenant,
-				clock.instant().minus(java.time.Duration.ofDays(7))), tenant));
+				clock.instant().minus(Duration.ofDays(7))), tenant));
 		return "billing/notices :: recent";
 	}
 

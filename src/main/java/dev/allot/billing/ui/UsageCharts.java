@@ -1,23 +1,5 @@
 package dev.allot.billing.ui;
 
-import java.math.BigDecimal;
-import java.time.DayOfWeek;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.YearMonth;
-import java.time.ZoneId;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.TemporalAdjusters;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Function;
-
 import dev.allot.billing.reports.ReportRange;
 import dev.allot.billing.reports.UsageReport;
 import dev.allot.billing.reports.UsageReports;
@@ -28,8 +10,25 @@ import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
 import dev.allot.shared.web.Words;
+import java.math.BigDecimal;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.TemporalAdjusters;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.stereotype.Component;
 
 /**
@@ -158,7 +157,7 @@ class UsageCharts {
 		}
 		BigDecimal[][] values = new BigDecimal[buckets.size()][series.size()];
 		for (BigDecimal[] row : values) {
-			java.util.Arrays.fill(row, BigDecimal.ZERO);
+			Arrays.fill(row, BigDecimal.ZERO);
 		}
 		for (UsageReport.Row row : rows) {
 			Integer c = row.start() == null ? null : column.get(day(row.start(), zone));

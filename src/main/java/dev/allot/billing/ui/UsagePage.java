@@ -1,14 +1,5 @@
 package dev.allot.billing.ui;
 
-import java.math.BigDecimal;
-import java.time.Clock;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
 import dev.allot.billing.budgets.Notifications;
 import dev.allot.billing.reports.UsageReport;
 import dev.allot.billing.reports.UsageReports;
@@ -17,10 +8,19 @@ import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.CurrentTenant;
 import dev.allot.shared.web.UiController;
+import dev.allot.shared.web.ViewerTimes;
 import dev.allot.tenancy.Tenancy;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -77,7 +77,7 @@ class UsagePage {
 			@RequestParam(required = false) @Nullable String through,
 			@RequestParam(required = false) @Nullable String unit, @RequestParam(required = false) @Nullable String by,
 			@RequestHeader(name = "HX-Request", required = false) @Nullable String htmx,
-			jakarta.servlet.http.HttpServletRequest request) {
+			HttpServletRequest request) {
 		model.addAttribute("tenant", tenancy.readable(caller, tenant));
 		CurrentTenant.choose(caller, session, tenant);
 		YearMonth current = YearMonth.from(clock.instant().atOffset(ZoneOffset.UTC));
@@ -89,7 +89,7 @@ class UsagePage {
 		model.addAttribute("section", "usage");
 		model.addAttribute("month", shown);
 		model.addAttribute("charts", charts.view(caller, tenant, UsageCharts.form(from, through, unit, by, shown),
-				dev.allot.shared.web.ViewerTimes.of(request).zone()));
+				ViewerTimes.of(request).zone()));
 		if (htmx != null) {
 			return "billing/usage :: charts";
 		}

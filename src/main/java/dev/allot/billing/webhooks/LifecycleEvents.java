@@ -1,8 +1,5 @@
 package dev.allot.billing.webhooks;
 
-import java.time.Clock;
-import java.util.Map;
-
 import dev.allot.booking.events.ReservationAwaitsApproval;
 import dev.allot.booking.events.ReservationDecided;
 import dev.allot.booking.events.ReservationDequeued;
@@ -11,7 +8,9 @@ import dev.allot.booking.events.ReservationPreempted;
 import dev.allot.booking.events.ReservationQueued;
 import dev.allot.provisioning.ClusterReady;
 import dev.allot.provisioning.ClusterTornDown;
-
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
 
@@ -58,7 +57,7 @@ class LifecycleEvents {
 
 	@ApplicationModuleListener
 	void on(ReservationDecided decided) {
-		Map<String, Object> details = new java.util.LinkedHashMap<>();
+		Map<String, Object> details = new LinkedHashMap<>();
 		if (decided.reason() != null) {
 			details.put("reason", decided.reason());
 		}
@@ -76,7 +75,7 @@ class LifecycleEvents {
 
 	@ApplicationModuleListener
 	void on(ReservationDequeued dequeued) {
-		Map<String, Object> details = new java.util.LinkedHashMap<>();
+		Map<String, Object> details = new LinkedHashMap<>();
 		if (dequeued.reason() != null) {
 			details.put("reason", dequeued.reason());
 		}

@@ -1,19 +1,5 @@
 package dev.allot.billing.webhooks;
 
-import java.sql.Array;
-import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.time.Clock;
-import java.time.Instant;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-import javax.sql.DataSource;
-
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.Task;
 import dev.allot.audit.AuditLog;
@@ -28,15 +14,28 @@ import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Tenants' lifecycle webhooks and their deliveries. A delivery is written, and its db-scheduler task scheduled,
@@ -257,7 +256,7 @@ public class LifecycleWebhooks {
 			.optional();
 	}
 
-	private static LifecycleWebhook webhook(java.sql.ResultSet rs) throws SQLException {
+	private static LifecycleWebhook webhook(ResultSet rs) throws SQLException {
 		Array events = rs.getArray("events");
 		List<LifecycleEvent> subscribed = Arrays.stream((String[]) events.getArray())
 			.map(LifecycleEvent::valueOf)

@@ -1,20 +1,23 @@
 package dev.allot.booking.allocation;
 
-import java.sql.Timestamp;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
 import dev.allot.booking.Holding;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.changes.ReadCache;
 import dev.allot.shared.changes.TableChanges;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -441,7 +444,7 @@ public class AllocationRepository {
 	 * start at {@code until} or later. Each read is one index lookup of the gaps overlapping the
 	 * stretch, so the work grows with the pool's nodes and how far ahead the answer is, not with its history.
 	 */
-	public java.util.Iterator<Instant> earliestStarts(UUID poolId, int count, java.time.Duration duration,
+	public Iterator<Instant> earliestStarts(UUID poolId, int count, Duration duration,
 			Instant after, Instant until) {
 		EarliestFit fit = new EarliestFit(count, duration, Integer.MAX_VALUE);
 		// a gap ending before after + duration holds no window from after on: only those holding the first are read
@@ -458,16 +461,16 @@ public class AllocationRepository {
 			.param(poolId)
 			.query((rs, n) -> instant(rs.getTimestamp(1)))
 			.optional()
-			.map(last -> last.plus(java.time.Duration.ofHours(1)))
+			.map(last -> last.plus(Duration.ofHours(1)))
 			.map(last -> last.isBefore(until) ? last : until)
 			.orElse(after);
-		return new java.util.Iterator<>() {
+		return new Iterator<>() {
 
 			private int taken;
 
 			private Instant from = after;
 
-			private java.time.Duration stretch = java.time.Duration.ofDays(1);
+			private Duration stretch = Duration.ofDays(1);
 
 			@Override
 			public boolean hasNext() {
@@ -485,7 +488,7 @@ public class AllocationRepository {
 			@Override
 			public Instant next() {
 				if (!hasNext()) {
-					throw new java.util.NoSuchElementException();
+					throw new NoSuchElementException();
 				}
 				return fit.start(taken++);
 			}
@@ -510,7 +513,7 @@ public class AllocationRepository {
 					})
 					.list();
 				from = to;
-				if (stretch.compareTo(java.time.Duration.ofDays(32)) < 0) {
+				if (stretch.compareTo(Duration.ofDays(32)) < 0) {
 					stretch = stretch.multipliedBy(2);
 				}
 			}
@@ -518,7 +521,7 @@ public class AllocationRepository {
 		};
 	}
 
-	private static java.time.@Nullable Instant instant(@Nullable Timestamp timestamp) {
+	private static Instant instant(@Nullable Timestamp timestamp) {
 		return timestamp == null ? null : timestamp.toInstant();
 	}
 
@@ -602,7 +605,7 @@ public class AllocationRepository {
 			.list();
 	}
 
-	private static Holding holding(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+	private static Holding holding(ResultSet rs, int row) throws SQLException {
 		return new Holding(rs.getObject(1, UUID.class), rs.getString(2), rs.getTimestamp(3).toInstant(),
 				rs.getTimestamp(4).toInstant());
 	}
@@ -615,7 +618,7 @@ public class AllocationRepository {
 			.list();
 	}
 
-	private static Gap gap(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+	private static Gap gap(ResultSet rs, int row) throws SQLException {
 		Timestamp from = rs.getTimestamp(2);
 		Timestamp to = rs.getTimestamp(3);
 		return new Gap(rs.getLong(1), from == null ? null : from.toInstant(),

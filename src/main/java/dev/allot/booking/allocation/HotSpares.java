@@ -1,11 +1,5 @@
 package dev.allot.booking.allocation;
 
-import java.sql.Timestamp;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
-
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
@@ -13,8 +7,13 @@ import dev.allot.inventory.NodeState;
 import dev.allot.inventory.events.NodeStateChanged;
 import dev.allot.inventory.events.PoolSparesChanged;
 import dev.allot.shared.changes.TableChanges;
-
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -125,7 +124,7 @@ public class HotSpares {
 		return pools.size();
 	}
 
-	@org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+	@Configuration(proxyBeanMethods = false)
 	static class Task {
 
 		@Bean

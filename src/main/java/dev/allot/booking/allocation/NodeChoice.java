@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -51,7 +52,7 @@ final class NodeChoice {
 	 */
 	static List<Candidate> near(List<Candidate> candidates, List<Candidate> kept) {
 		Map<String, Long> blocks = kept.stream().collect(Collectors.groupingBy(Candidate::block, Collectors.counting()));
-		java.util.Set<String> racks = kept.stream().map(c -> c.block() + "/" + c.rack()).collect(Collectors.toSet());
+		Set<String> racks = kept.stream().map(c -> c.block() + "/" + c.rack()).collect(Collectors.toSet());
 		return candidates.stream()
 			.filter(c -> blocks.containsKey(c.block()))
 			.sorted(Comparator.comparing((Candidate c) -> !racks.contains(c.block() + "/" + c.rack()))

@@ -1,17 +1,16 @@
 package dev.allot.booking.api;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-
+import dev.allot.booking.api.ReservationBodies.QuoteBody;
 import dev.allot.booking.calendar.Capacity;
 import dev.allot.booking.spec.ClusterSpec;
-import dev.allot.booking.api.ReservationBodies.QuoteBody;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -63,7 +62,7 @@ class CapacityController {
 		}
 		catch (IllegalArgumentException ex) {
 			throw InvalidInputException.of("orchestrator", "must be one of "
-					+ java.util.Arrays.stream(ClusterSpec.Orchestrator.values()).map(Enum::name).toList());
+					+ Arrays.stream(ClusterSpec.Orchestrator.values()).map(Enum::name).toList());
 		}
 	}
 

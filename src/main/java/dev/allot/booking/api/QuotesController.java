@@ -1,15 +1,14 @@
 package dev.allot.booking.api;
 
-import java.util.Map;
-
 import dev.allot.booking.Bookings;
 import dev.allot.booking.api.ReservationBodies.QuoteBody;
 import dev.allot.booking.api.ReservationBodies.ReservationRequest;
-import dev.allot.booking.calendar.Capacity;
+import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.Valid;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -39,9 +38,9 @@ class QuotesController {
 	QuoteAnswer quote(Caller caller, @PathVariable String tenant, @Valid @RequestBody ReservationRequest body) {
 		Bookings.Quote quote = bookings.quote(caller, tenant, body.toRequest());
 		Map<String, Object> refusal = null;
-		dev.allot.shared.AllotException refused = quote.refusal() != null ? quote.refusal() : quote.heldBack();
+		AllotException refused = quote.refusal() != null ? quote.refusal() : quote.heldBack();
 		if (refused != null) {
-			refusal = new java.util.LinkedHashMap<>();
+			refusal = new LinkedHashMap<>();
 			refusal.put("code", refused.code());
 			refusal.put("detail", refused.getMessage());
 			refusal.putAll(refused.properties());

@@ -1,22 +1,16 @@
 package dev.allot.booking.api;
 
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.BookingRequest;
-import dev.allot.booking.spec.ClusterSpec;
-import dev.allot.booking.spec.Labels;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
+import dev.allot.booking.queue.BookingQueue;
+import dev.allot.booking.spec.ClusterSpec;
+import dev.allot.booking.spec.Labels;
 import dev.allot.booking.spec.SshPublicKeys;
 import dev.allot.quota.QuotaDecision;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -24,6 +18,13 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /** Request and response bodies of reservations and quotes. */
@@ -145,7 +146,7 @@ final class ReservationBodies {
 			String gpuType, int gpus, Instant startsAt, Instant endsAt, List<String> nodes, ClusterBody cluster,
 			boolean preemptible, QuoteBody quote, Instant createdAt, @Nullable Instant cancelledAt,
 			@Nullable String failureReason, Reservation.@Nullable Preemption preemption, Map<String, String> labels,
-			@io.swagger.v3.oas.annotations.media.Schema(description = "Its place in its pool's queue (1: next), "
+			@Schema(description = "Its place in its pool's queue (1: next), "
 					+ "while QUEUED") @Nullable Integer queuePosition) {
 		static ReservationBody of(Reservation r, Instant now) {
 			return of(r, now, null);
@@ -155,7 +156,7 @@ final class ReservationBodies {
 			return new ReservationBody(r.id(), r.tenant(), r.status(now), r.project(), r.pool(), r.gpuType(), r.gpus(),
 					r.startsAt(), r.endsAt(), r.nodes(), ClusterBody.of(r.cluster()), r.preemptible(),
 					QuoteBody.of(r.quote()), r.createdAt(), r.cancelledAt(), r.failureReason(),
-					r.preemption(), new java.util.TreeMap<>(r.labels()), queuePosition);
+					r.preemption(), new TreeMap<>(r.labels()), queuePosition);
 		}
 	}
 

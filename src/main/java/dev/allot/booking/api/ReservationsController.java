@@ -1,29 +1,34 @@
 package dev.allot.booking.api;
 
-import java.net.URI;
-import java.time.Clock;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import dev.allot.booking.approval.Approvals;
-import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.Bookings;
-import dev.allot.booking.spec.Labels;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.booking.api.ReservationBodies.ExtendRequest;
 import dev.allot.booking.api.ReservationBodies.ReservationBody;
 import dev.allot.booking.api.ReservationBodies.ReservationRequest;
-import dev.allot.shared.IdempotencyKey;
-import dev.allot.shared.web.KeepsItsIdempotencyKey;
-import dev.allot.shared.InvalidInputException;
+import dev.allot.booking.approval.Approvals;
+import dev.allot.booking.queue.BookingQueue;
+import dev.allot.booking.spec.Labels;
 import dev.allot.shared.CursorPage;
+import dev.allot.shared.IdempotencyKey;
 import dev.allot.shared.ListQuery;
 import dev.allot.shared.security.Caller;
+import dev.allot.shared.web.KeepsItsIdempotencyKey;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -62,14 +67,14 @@ class ReservationsController {
 	 */
 	@PostMapping
 	@KeepsItsIdempotencyKey
-	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "201", description = "Booked",
-			content = @io.swagger.v3.oas.annotations.media.Content(
-					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = ReservationBody.class)))
-	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "202",
+	@ApiResponse(responseCode = "201", description = "Booked",
+			content = @Content(
+					schema = @Schema(implementation = ReservationBody.class)))
+	@ApiResponse(responseCode = "202",
 			description = "Queued (whenUnavailable QUEUE): status QUEUED with queuePosition, holding nothing until "
 					+ "capacity frees within its startWindow",
-			content = @io.swagger.v3.oas.annotations.media.Content(
-					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = ReservationBody.class)))
+			content = @Content(
+					schema = @Schema(implementation = ReservationBody.class)))
 	ResponseEntity<ReservationBody> book(Caller caller, @PathVariable String tenant,
 			@Nullable IdempotencyKey idempotencyKey, @Valid @RequestBody ReservationRequest body) {
 		Bookings.Booked booked = bookings.book(caller, tenant, idempotencyKey, body.toRequest(), body.queueWithin());
@@ -86,7 +91,7 @@ class ReservationsController {
 	}
 
 	/** The reservation as answered, with its place in the queue while it is queued. */
-	private ReservationBody body(Reservation reservation, java.time.Instant now) {
+	private ReservationBody body(Reservation reservation, Instant now) {
 		return ReservationBody.of(reservation, now, queue.positions(List.of(reservation)).get(reservation.id()));
 	}
 
@@ -95,7 +100,7 @@ class ReservationsController {
 			@RequestParam(required = false) @Nullable ReservationStatus status,
 			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable String to,
 			@RequestParam(required = false) @Nullable String project,
-			@io.swagger.v3.oas.annotations.Parameter(description = "key=value (the label has that value) or key (the "
+			@Parameter(description = "key=value (the label has that value) or key (the "
 					+ "reservation has the label); several, comma-separated, must all hold (as a Kubernetes label "
 					+ "selector)") @RequestParam(required = false) @Nullable String label,
 			@RequestParam(required = false) @Nullable Integer limit,
@@ -106,7 +111,7 @@ class ReservationsController {
 		CursorPage<Reservation> found = bookings.list(caller, tenant, status, UtcInstants.optional("from", from),
 				UtcInstants.optional("to", to), project == null || project.isBlank() ? null : project,
 				label == null || label.isBlank() ? List.of()
-						: java.util.Arrays.stream(label.split(",")).map(Labels.Filter::parse).toList(),
+						: Arrays.stream(label.split(",")).map(Labels.Filter::parse).toList(),
 				ListQuery.of(page, size, limit, cursor, 2));
 		Map<UUID, Integer> positions = queue.positions(found.items());
 		return found.map(r -> ReservationBody.of(r, now, positions.get(r.id())));
@@ -128,10 +133,10 @@ class ReservationsController {
 	}
 
 	/** A decision's reason: required to deny, optional to approve. */
-	record DecisionRequest(@Nullable @jakarta.validation.constraints.Size(max = 1000) String reason) {
+	record DecisionRequest(@Nullable @Size(max = 1000) String reason) {
 	}
 
-	record DenialRequest(@jakarta.validation.constraints.NotBlank @jakarta.validation.constraints.Size(max = 1000)
+	record DenialRequest(@NotBlank @Size(max = 1000)
 			String reason) {
 	}
 

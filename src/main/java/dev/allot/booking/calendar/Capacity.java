@@ -1,13 +1,5 @@
 package dev.allot.booking.calendar;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import dev.allot.booking.allocation.AllocationRepository;
 import dev.allot.booking.allocation.EarliestFit;
 import dev.allot.booking.allocation.Hours;
@@ -23,8 +15,16 @@ import dev.allot.shared.TimeWindow;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -165,7 +165,7 @@ public class Capacity {
 		List<Fit> fits = new ArrayList<>();
 		int nodes = gpus / pool.gpusPerNode();
 		Instant sweepFrom = firstNotRuledOut(pool, nodes, duration, from);
-		java.util.Iterator<Instant> starts = allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom, until);
+		Iterator<Instant> starts = allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom, until);
 		for (int looked = 0; looked < candidates && starts.hasNext(); looked++) {
 			Instant start = starts.next();
 			TimeWindow window = new TimeWindow(start, start.plus(duration));
@@ -224,7 +224,7 @@ public class Capacity {
 	/** See {@link EarliestFit#firstNotRuledOut}: the calendar's hours skip starts that cannot fit. */
 	private Instant firstNotRuledOut(Pool pool, int nodes, Duration duration, Instant from) {
 		return EarliestFit.firstNotRuledOut(
-				(hour, until) -> new java.util.TreeMap<>(hourly(pool, hour, until)), Duration.ofDays(7),
+				(hour, until) -> new TreeMap<>(hourly(pool, hour, until)), Duration.ofDays(7),
 				from.plus(EARLIEST_CALENDAR_SPAN), inventory.size(pool).nodes(), nodes, duration, from);
 	}
 

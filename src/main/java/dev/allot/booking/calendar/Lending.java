@@ -1,13 +1,5 @@
 package dev.allot.booking.calendar;
 
-import java.sql.Timestamp;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
 import dev.allot.inventory.GpuType;
 import dev.allot.inventory.Inventory;
 import dev.allot.quota.QuotaDecision;
@@ -15,7 +7,15 @@ import dev.allot.quota.Quotas;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.UtcText;
-
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -90,13 +90,13 @@ public class Lending {
 				    AND r.starts_at <= h.hour AND r.ends_at >= h.hour + interval '1 hour'
 				GROUP BY h.hour, r.tenant_id
 				HAVING bool_or(r.preemptible)""")
-			.params(Timestamp.from(window.start().truncatedTo(java.time.temporal.ChronoUnit.HOURS)),
-					Timestamp.from(window.end().minusNanos(1).truncatedTo(java.time.temporal.ChronoUnit.HOURS)), type.id())
+			.params(Timestamp.from(window.start().truncatedTo(ChronoUnit.HOURS)),
+					Timestamp.from(window.end().minusNanos(1).truncatedTo(ChronoUnit.HOURS)), type.id())
 			.query((rs, n) -> reclaimable.merge(rs.getTimestamp(1).toInstant(),
 					Math.min(rs.getInt(4), Math.max(0, rs.getInt(3) - guarantees.getOrDefault(rs.getObject(2, UUID.class), 0))),
 					Integer::sum))
 			.list();
-		List<String> hours = new java.util.ArrayList<>();
+		List<String> hours = new ArrayList<>();
 		Instant first = null;
 		int firstFree = 0;
 		int firstNeeded = 0;
@@ -133,7 +133,7 @@ public class Lending {
 		jdbc.sql("""
 				SELECT ph.hour, sum(ph.allocated_nodes * p.gpus_per_node) FROM pool_hour ph JOIN pool p ON p.id = ph.pool_id
 				WHERE p.gpu_type_id = ? AND ph.hour >= ? AND ph.hour < ? GROUP BY ph.hour""")
-			.params(type.id(), Timestamp.from(window.start().truncatedTo(java.time.temporal.ChronoUnit.HOURS)),
+			.params(type.id(), Timestamp.from(window.start().truncatedTo(ChronoUnit.HOURS)),
 					Timestamp.from(window.end()))
 			.query((rs, n) -> allocated.put(rs.getTimestamp(1).toInstant(), rs.getInt(2)))
 			.list();

@@ -1,19 +1,17 @@
 package dev.allot.booking.calendar;
 
+import dev.allot.shared.changes.PgListen;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-
 import javax.sql.DataSource;
-
-import dev.allot.shared.changes.PgListen;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -80,7 +78,7 @@ class LiveCalendar implements SmartLifecycle {
 				LiveCalendar.this.lost();
 			}
 		});
-		this.snapshotReads = new TransactionTemplate(java.util.Objects.requireNonNull(transactions.getTransactionManager()));
+		this.snapshotReads = new TransactionTemplate(Objects.requireNonNull(transactions.getTransactionManager()));
 		this.snapshotReads.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
 		this.snapshotReads.setReadOnly(true);
 		// its own transaction even inside a calendar read's: the snapshot and the sums must be one snapshot

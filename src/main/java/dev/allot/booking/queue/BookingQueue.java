@@ -1,23 +1,5 @@
 package dev.allot.booking.queue;
 
-import java.sql.Timestamp;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
-
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
@@ -42,13 +24,31 @@ import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.QueuedBookings;
 import dev.allot.shared.TimeWindow;
+import dev.allot.shared.UtcText;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import jakarta.annotation.PreDestroy;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -93,8 +93,8 @@ public class BookingQueue implements QueuedBookings {
 		/** The asked start lies in the window, so what was asked is one of the starts the queue may give. */
 		public void requireHolds(Instant start) {
 			if (!holds(start)) {
-				throw InvalidInputException.of("startsAt", "must lie within startWindow (" + dev.allot.shared.UtcText.of(
-						earliest) + " to " + dev.allot.shared.UtcText.of(latest) + ")");
+				throw InvalidInputException.of("startsAt", "must lie within startWindow (" + UtcText.of(
+						earliest) + " to " + UtcText.of(latest) + ")");
 			}
 		}
 
@@ -336,7 +336,7 @@ public class BookingQueue implements QueuedBookings {
 			if (tried != Tried.NO_ROOM) {
 				return tried;
 			}
-			java.util.Iterator<Instant> later = allocations.earliestStarts(pool.id(), q.gpus() / pool.gpusPerNode(),
+			Iterator<Instant> later = allocations.earliestStarts(pool.id(), q.gpus() / pool.gpusPerNode(),
 					q.duration(), start, q.latest().plus(Duration.ofMinutes(1)));
 			Instant next = later.hasNext() ? later.next() : null;
 			return next != null && next.isAfter(start) && !next.isAfter(q.latest()) ? book(tenant, q, next)

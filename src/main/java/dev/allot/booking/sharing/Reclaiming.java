@@ -1,13 +1,5 @@
 package dev.allot.booking.sharing;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Reservation;
@@ -17,10 +9,22 @@ import dev.allot.booking.calendar.CapacityCalendarRepository;
 import dev.allot.booking.events.ReservationPreempted;
 import dev.allot.booking.store.ReservationRepository;
 import dev.allot.inventory.Pool;
+import dev.allot.quota.Priority;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.TimeWindow;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
@@ -103,7 +107,7 @@ public class Reclaiming {
 		Map<UUID, Long> lost = planned.lost();
 		Optional<VictimPlan> plan = planned.plan();
 		if (plan.isEmpty()) {
-			Map<UUID, Repacking.Reclaimable> reclaimable = new java.util.HashMap<>();
+			Map<UUID, Repacking.Reclaimable> reclaimable = new HashMap<>();
 			for (ReservationRepository.Preemptible c : candidates) {
 				if (lost.containsKey(c.id())) {
 					reclaimable.put(c.id(), new Repacking.Reclaimable(freedFrom(c.startsAt(), window, now).orElseThrow(),
@@ -129,12 +133,12 @@ public class Reclaiming {
 	/** Plans the victims that free {@code need} more nodes of the pool for the window, preempting nothing. */
 	private Planned plan(Pool pool, List<ReservationRepository.Preemptible> candidates, int need, TimeWindow window,
 			@Nullable String driver, Instant now) {
-		Map<UUID, dev.allot.quota.Priority> priorities = quotas.priorities(
+		Map<UUID, Priority> priorities = quotas.priorities(
 				candidates.stream().map(ReservationRepository.Preemptible::tenantId).toList(), pool.gpuType());
-		java.util.Comparator<ReservationRepository.Preemptible> victimOrder = java.util.Comparator
+		Comparator<ReservationRepository.Preemptible> victimOrder = Comparator
 			.comparing((ReservationRepository.Preemptible c) -> priorities.get(c.tenantId()).ordinal())
 			.reversed()
-			.thenComparing(ReservationRepository.Preemptible::createdAt, java.util.Comparator.reverseOrder())
+			.thenComparing(ReservationRepository.Preemptible::createdAt, Comparator.reverseOrder())
 			.thenComparing(ReservationRepository.Preemptible::id);
 		Map<UUID, Long> lost = lostIfPreempted(candidates, window, now);
 		return new Planned(candidates.stream().sorted(victimOrder).toList(), lost,
@@ -147,18 +151,18 @@ public class Reclaiming {
 	 * would preempt (its plan's victims; without a plan, repacking decides, and every candidate that would let go in
 	 * time is counted), or empty when reclaiming would not make room. Zero when enough nodes are free.
 	 */
-	public java.util.OptionalInt victimsFor(Pool pool, UUID tenantId, int nodes, TimeWindow window,
+	public OptionalInt victimsFor(Pool pool, UUID tenantId, int nodes, TimeWindow window,
 			@Nullable String driver) {
 		if (!wouldMakeRoom(pool, tenantId, nodes, window, driver)) {
-			return java.util.OptionalInt.empty();
+			return OptionalInt.empty();
 		}
 		int free = allocations.countFree(pool.id(), window, driver);
 		List<ReservationRepository.Preemptible> candidates = reservations.preemptibleOverlapping(pool.id(), tenantId, window);
 		if (free >= nodes || candidates.isEmpty()) {
-			return java.util.OptionalInt.of(0);
+			return OptionalInt.of(0);
 		}
 		Planned planned = plan(pool, candidates, nodes - free, window, driver, clock.instant());
-		return java.util.OptionalInt.of(planned.plan().map(p -> p.victims().size()).orElse(planned.lost().size()));
+		return OptionalInt.of(planned.plan().map(p -> p.victims().size()).orElse(planned.lost().size()));
 	}
 
 	/** How long a preempted reservation that runs, or starts within it, keeps its nodes. */
@@ -193,7 +197,7 @@ public class Reclaiming {
 	}
 
 	/** Preempts the reservations repacking chose (each among {@code candidates}); false when one could not be. */
-	public boolean preemptAll(java.util.Set<UUID> victims, List<ReservationRepository.Preemptible> candidates, Pool pool,
+	public boolean preemptAll(Set<UUID> victims, List<ReservationRepository.Preemptible> candidates, Pool pool,
 			TimeWindow window, boolean patient) {
 		Instant now = clock.instant();
 		for (ReservationRepository.Preemptible victim : candidates) {
@@ -211,7 +215,7 @@ public class Reclaiming {
 	 */
 	private Map<UUID, Long> lostIfPreempted(List<ReservationRepository.Preemptible> candidates, TimeWindow window,
 			Instant now) {
-		Map<UUID, Long> lost = new java.util.HashMap<>();
+		Map<UUID, Long> lost = new HashMap<>();
 		for (ReservationRepository.Preemptible candidate : candidates) {
 			freedFrom(candidate.startsAt(), window, now).ifPresent(freedFrom -> lost.put(candidate.id(),
 					candidate.gpus() * Math.max(0, Duration.between(freedFrom, candidate.endsAt()).toSeconds())));
@@ -317,8 +321,8 @@ public class Reclaiming {
 	}
 
 	private static Instant nextMinute(Instant instant) {
-		Instant truncated = instant.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
-		return truncated.equals(instant) ? instant : truncated.plus(java.time.Duration.ofMinutes(1));
+		Instant truncated = instant.truncatedTo(ChronoUnit.MINUTES);
+		return truncated.equals(instant) ? instant : truncated.plus(Duration.ofMinutes(1));
 	}
 
 }

@@ -1,31 +1,31 @@
 package dev.allot.booking.sharing;
 
+import dev.allot.audit.AuditLog;
+import dev.allot.audit.AuditRecord;
+import dev.allot.booking.Reservation;
+import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.calendar.CapacityCalendarRepository;
+import dev.allot.booking.sharing.Packing.Movable;
+import dev.allot.booking.sharing.Packing.Plan;
+import dev.allot.booking.sharing.Packing.Room;
+import dev.allot.booking.store.ReservationRepository;
+import dev.allot.inventory.Pool;
+import dev.allot.shared.TimeWindow;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-
-import dev.allot.audit.AuditLog;
-import dev.allot.audit.AuditRecord;
-import dev.allot.booking.Reservation;
-import dev.allot.booking.allocation.AllocationRepository;
-import dev.allot.booking.calendar.CapacityCalendarRepository;
-import dev.allot.booking.store.ReservationRepository;
-import dev.allot.inventory.Pool;
-import dev.allot.shared.TimeWindow;
-import dev.allot.booking.sharing.Packing.Movable;
-import dev.allot.booking.sharing.Packing.Plan;
-import dev.allot.booking.sharing.Packing.Room;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -118,7 +118,7 @@ public class Repacking {
 	 * nothing is moved).
 	 */
 	public Made makeRoom(Pool pool, int count, TimeWindow window, @Nullable String cudaDriver, List<Long> chosen,
-			boolean patient, Map<UUID, Reclaimable> reclaimable, java.util.function.Predicate<Set<UUID>> preempt) {
+			boolean patient, Map<UUID, Reclaimable> reclaimable, Predicate<Set<UUID>> preempt) {
 		Instant settled = clock.instant().plus(repackBeyond);
 		List<Movable> inTheWay = movable(pool.id(), window, settled);
 		if (inTheWay == null || (inTheWay.isEmpty() && reclaimable.isEmpty())) {
@@ -138,7 +138,7 @@ public class Repacking {
 			inTheWay = more;
 		}
 		TimeWindow horizon = Packing.span(reach, inTheWay);
-		Set<Long> nodes = new java.util.HashSet<>(nodesTouching(pool.id(), horizon, chosen));
+		Set<Long> nodes = new HashSet<>(nodesTouching(pool.id(), horizon, chosen));
 		// a reservation the booking may reclaim is not moved: where it is in the way of the booking it is preempted, so
 		// that no move needs room only a preemption elsewhere (of a reservation holding no node of the booking) makes
 		List<Movable> moving = inTheWay.stream()

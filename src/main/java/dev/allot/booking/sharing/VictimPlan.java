@@ -1,17 +1,18 @@
 package dev.allot.booking.sharing;
 
+import dev.allot.booking.store.ReservationRepository;
+import dev.allot.quota.Priority;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-
-import dev.allot.booking.store.ReservationRepository;
-import dev.allot.quota.Priority;
 
 /**
  * Which reservations a guaranteed booking preempts, and the nodes that frees for it: only reservations holding a
@@ -40,7 +41,7 @@ record VictimPlan(List<Long> nodes, List<ReservationRepository.Preemptible> vict
 		if (need <= 0) {
 			return Optional.empty();
 		}
-		Map<UUID, ReservationRepository.Preemptible> byId = new java.util.HashMap<>();
+		Map<UUID, ReservationRepository.Preemptible> byId = new HashMap<>();
 		candidates.forEach(c -> byId.put(c.id(), c));
 		List<Map.Entry<Long, List<UUID>>> freeable = holders.entrySet()
 			.stream()
@@ -51,7 +52,7 @@ record VictimPlan(List<Long> nodes, List<ReservationRepository.Preemptible> vict
 		}
 		Set<UUID> chosen = new LinkedHashSet<>();
 		List<Long> nodes = new ArrayList<>();
-		Set<Long> taken = new java.util.HashSet<>();
+		Set<Long> taken = new HashSet<>();
 		while (nodes.size() < need) {
 			Map.Entry<Long, List<UUID>> best = null;
 			Cost bestCost = null;

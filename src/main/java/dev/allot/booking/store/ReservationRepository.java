@@ -1,5 +1,17 @@
 package dev.allot.booking.store;
 
+import dev.allot.booking.Bookings;
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.booking.ReservationStatus;
+import dev.allot.booking.spec.ClusterSpec;
+import dev.allot.booking.spec.Labels;
+import dev.allot.inventory.NodeCommitments.Commitment;
+import dev.allot.quota.QuotaDecision;
+import dev.allot.shared.CursorPage;
+import dev.allot.shared.IdempotencyKey;
+import dev.allot.shared.ListQuery;
+import dev.allot.shared.TimeWindow;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -8,24 +20,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
-
-import dev.allot.booking.Bookings;
-import dev.allot.booking.Reservation;
-import dev.allot.booking.ReservationLifecycle;
-import dev.allot.booking.ReservationStatus;
-import dev.allot.booking.spec.ClusterSpec;
-import dev.allot.booking.spec.Labels;
-import dev.allot.quota.QuotaDecision;
-import dev.allot.shared.IdempotencyKey;
-import dev.allot.shared.CursorPage;
-import dev.allot.shared.ListQuery;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The reservation rows: a reservation as stored, with the stage its cluster gives it ({@link ReservationStages}), the
@@ -45,7 +47,7 @@ public class ReservationRepository {
 	/** What a list keeps: each given part must hold ({@code labels}: every one of them). */
 	/** {@code onlyProjects}: a caller confined to these projects of the tenant sees only their reservations. */
 	public record Filter(@Nullable ReservationStatus status, @Nullable Instant from, @Nullable Instant to, Instant now,
-			@Nullable String project, List<Labels.Filter> labels, java.util.@Nullable Set<String> onlyProjects) {
+			@Nullable String project, List<Labels.Filter> labels, Set<String> onlyProjects) {
 	}
 
 	private final JdbcClient jdbc;
@@ -89,7 +91,7 @@ public class ReservationRepository {
 	 * {@link dev.allot.booking.queue.BookingQueue}).
 	 */
 	public void queue(Reservation r, Instant earliest, Instant latest, String requestedBy) {
-		Reservation.Progress progress = java.util.Objects.requireNonNull(r.progress());
+		Reservation.Progress progress = Objects.requireNonNull(r.progress());
 		jdbc.sql("""
 				UPDATE reservation SET lifecycle_status = 'QUEUED', status_changed_at = ?, queue_earliest = ?,
 				    queue_latest = ?, requested_by = ? WHERE id = ?""")
@@ -139,7 +141,7 @@ public class ReservationRepository {
 	 * The live preemptible reservations of the pool overlapping the window, of tenants other than {@code tenantId}
 	 * (one read of the partial index, made only when a guaranteed booking finds too few nodes free).
 	 */
-	public List<Preemptible> preemptibleOverlapping(UUID poolId, UUID tenantId, dev.allot.shared.TimeWindow window) {
+	public List<Preemptible> preemptibleOverlapping(UUID poolId, UUID tenantId, TimeWindow window) {
 		return jdbc.sql("""
 				SELECT id, tenant_id, created_at, gpus, starts_at, ends_at FROM reservation
 				WHERE pool_id = ? AND preemptible AND cancelled_at IS NULL AND starts_at < ? AND ends_at > ?
@@ -225,7 +227,7 @@ public class ReservationRepository {
 	 * start order: the four columns only, for the calendar (reading whole reservations cost it most of its time).
 	 */
 	public List<Bookings.Held> held(UUID tenantId, Instant from, Instant to, int limit,
-			java.util.@Nullable Set<String> onlyProjects) {
+			Set<String> onlyProjects) {
 		String[] only = onlyProjects == null ? null : onlyProjects.toArray(String[]::new);
 		return jdbc.sql("""
 				SELECT pool_name, gpus, starts_at, ends_at FROM reservation
@@ -245,26 +247,26 @@ public class ReservationRepository {
 	}
 
 	/** Live reservations holding a node from an instant on (for quarantine). */
-	public List<dev.allot.inventory.NodeCommitments.Commitment> onNodeFrom(long nodeId, Instant from) {
+	public List<Commitment> onNodeFrom(long nodeId, Instant from) {
 		return jdbc.sql("""
 				SELECT r.id, r.tenant_slug, lower(a.during) AS s, upper(a.during) AS e
 				FROM allocation a JOIN reservation r ON r.id = a.reservation_id
 				WHERE a.node_id = ? AND a.active AND upper(a.during) > ? ORDER BY lower(a.during)""")
 			.params(nodeId, ts(from))
-			.query((rs, n) -> new dev.allot.inventory.NodeCommitments.Commitment(rs.getObject(1, UUID.class),
+			.query((rs, n) -> new Commitment(rs.getObject(1, UUID.class),
 					rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant()))
 			.list();
 	}
 
 	/** Live reservations holding a node of the pool from an instant on, one row each (for a pool's dedication). */
-	public List<dev.allot.inventory.NodeCommitments.Commitment> inPoolFrom(UUID poolId, Instant from) {
+	public List<Commitment> inPoolFrom(UUID poolId, Instant from) {
 		return jdbc.sql("""
 				SELECT r.id, r.tenant_slug, min(lower(a.during)) AS s, max(upper(a.during)) AS e
 				FROM allocation a JOIN reservation r ON r.id = a.reservation_id
 				WHERE a.pool_id = ? AND a.active AND upper(a.during) > ?
 				GROUP BY r.id, r.tenant_slug ORDER BY s, r.id""")
 			.params(poolId, ts(from))
-			.query((rs, n) -> new dev.allot.inventory.NodeCommitments.Commitment(rs.getObject(1, UUID.class),
+			.query((rs, n) -> new Commitment(rs.getObject(1, UUID.class),
 					rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant()))
 			.list();
 	}

@@ -1,19 +1,20 @@
 package dev.allot.booking.ui;
 
-import java.util.UUID;
-
-import dev.allot.booking.approval.Approvals;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
+import dev.allot.booking.approval.Approvals;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.ListQuery;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
 import dev.allot.tenancy.Tenancy;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -44,16 +45,16 @@ class ApprovalsPage {
 	String list(Caller caller, Model model, @PathVariable String tenant) {
 		model.addAttribute("section", "reservations");
 		model.addAttribute("tenant", tenancy.readableInProjects(caller, tenant));
-		java.util.List<Reservation> pending = bookings
-			.list(caller, tenant, ReservationStatus.PENDING_APPROVAL, null, null, null, java.util.List.of(),
+		List<Reservation> pending = bookings
+			.list(caller, tenant, ReservationStatus.PENDING_APPROVAL, null, null, null, List.of(),
 					new ListQuery(new PageQuery(0, PageQuery.MAX_SIZE), null))
 			.items();
 		model.addAttribute("pending", pending);
 		// tenant admins decide every one; a project admin those of its projects (never their own: Approvals says so)
-		java.util.Set<String> decidable = pending.stream()
+		Set<String> decidable = pending.stream()
 			.map(Reservation::project)
 			.filter(project -> caller.managesProject(tenant, project))
-			.collect(java.util.stream.Collectors.toSet());
+			.collect(Collectors.toSet());
 		model.addAttribute("decidable", decidable);
 		model.addAttribute("decides", !decidable.isEmpty());
 		return "booking/approvals";

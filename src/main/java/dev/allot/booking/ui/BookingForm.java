@@ -1,21 +1,21 @@
 package dev.allot.booking.ui;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
-import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.BookingRequest;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.web.FormErrors;
 import dev.allot.shared.web.ViewerTimes;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -215,7 +215,7 @@ record BookingForm(@Nullable String idempotencyKey, @Nullable String tz, @Nullab
 				errors.add("volumes", "Line " + (i + 1) + ": the size must be 1 to 1000000 GiB");
 				return List.of();
 			}
-			parsed.add(new ClusterSpec.Volume(matcher.group(1).toLowerCase(java.util.Locale.ROOT), size));
+			parsed.add(new ClusterSpec.Volume(matcher.group(1).toLowerCase(Locale.ROOT), size));
 		}
 		if (parsed.size() > MAX_VOLUMES) {
 			errors.add("volumes", "At most " + MAX_VOLUMES + " volumes");

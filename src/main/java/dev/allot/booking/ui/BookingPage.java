@@ -1,16 +1,9 @@
 package dev.allot.booking.ui;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-
 import dev.allot.booking.BookingRequest;
-import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.calendar.Capacity;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Pool;
 import dev.allot.quota.QuotaExceededException;
@@ -24,14 +17,22 @@ import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
 import dev.allot.shared.web.UiController;
 import dev.allot.shared.web.ViewerTimes;
+import dev.allot.tenancy.Project;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.ui.Model;
@@ -40,6 +41,7 @@ import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Book GPUs: the form, its live quote (htmx posts the form to {@code /book/quote} as it changes), one-click
@@ -95,7 +97,7 @@ class BookingPage {
 		if (chosenPool == null || offered.stream().noneMatch(p -> p.name().equals(pool))) {
 			Set<String> types = quotaTypes(caller, tenant.orElse(null));
 			chosenPool = offered.stream()
-				.sorted(java.util.Comparator.comparing((Pool p) -> types != null && !types.contains(p.gpuType().code())))
+				.sorted(Comparator.comparing((Pool p) -> types != null && !types.contains(p.gpuType().code())))
 				.findFirst()
 				.map(Pool::name)
 				.orElse(null);
@@ -105,7 +107,7 @@ class BookingPage {
 		String chosenProject = project;
 		if (chosenProject == null && tenant.isPresent() && BookingAccess.canBook(caller, tenant.get())) {
 			chosenProject = tenancy.projects(caller, tenant.get().slug(), new PageQuery(0, 1)).items().stream()
-				.findFirst().map(dev.allot.tenancy.Project::slug).orElse(null);
+				.findFirst().map(Project::slug).orElse(null);
 		}
 		BookingForm form = BookingForm.prefill(ViewerTimes.of(request), chosenProject, chosenPool, defaultGpus, from, to);
 		FormErrors errors = new FormErrors();
@@ -314,7 +316,7 @@ class BookingPage {
 			return null;
 		}
 		return quotas.quota(caller, tenant.slug()).policies().stream().map(QuotaPolicy::gpuType)
-			.collect(java.util.stream.Collectors.toSet());
+			.collect(Collectors.toSet());
 	}
 
 	private List<String> drivers(@Nullable String pool) {
@@ -325,7 +327,7 @@ class BookingPage {
 		try {
 			return value == null || value.isBlank() ? null : Instant.parse(value.strip());
 		}
-		catch (java.time.format.DateTimeParseException ex) {
+		catch (DateTimeParseException ex) {
 			return null;
 		}
 	}

@@ -1,13 +1,12 @@
 package dev.allot.booking.ui;
 
-import java.util.UUID;
-
 import dev.allot.booking.events.ReservationCancelled;
 import dev.allot.booking.events.ReservationConfirmed;
 import dev.allot.booking.events.ReservationExtended;
+import dev.allot.booking.events.ReservationPreempted;
 import dev.allot.inventory.events.NodeAdded;
 import dev.allot.inventory.events.NodeStateChanged;
-
+import java.util.UUID;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -40,7 +39,7 @@ class CapacityNotifier {
 	}
 
 	@EventListener
-	void on(dev.allot.booking.events.ReservationPreempted preempted) {
+	void on(ReservationPreempted preempted) {
 		notify(preempted.pool());
 	}
 

@@ -1,5 +1,6 @@
 package dev.allot.booking.ui;
 
+import dev.allot.shared.DurationWords;
 import java.time.Duration;
 
 /** A duration as people read it: {@code 3 days}, {@code 36 hours}, {@code 90 minutes}. */
@@ -9,7 +10,7 @@ final class Durations {
 	}
 
 	static String text(Duration duration) {
-		return dev.allot.shared.DurationWords.of(duration);
+		return DurationWords.of(duration);
 	}
 
 }

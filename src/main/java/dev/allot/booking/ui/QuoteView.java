@@ -1,11 +1,11 @@
 package dev.allot.booking.ui;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.allot.booking.Bookings;
 import dev.allot.booking.calendar.Capacity;
 import dev.allot.quota.QuotaDecision;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -62,13 +62,13 @@ record QuoteView(boolean fits, int victims, String verdict, @Nullable String pre
 	}
 
 	/** "30 minutes' notice", "1 hour's notice": how long a preempted reservation keeps its nodes, in words. */
-	static String notice(java.time.Duration notice) {
+	static String notice(Duration notice) {
 		String span = span(notice);
 		return span + (span.startsWith("1 ") ? "'s" : "'") + " notice";
 	}
 
 	/** "30 minutes", "1 hour", "2 hours". */
-	static String span(java.time.Duration span) {
+	static String span(Duration span) {
 		long minutes = span.toMinutes();
 		if (minutes >= 60 && minutes % 60 == 0) {
 			return minutes == 60 ? "1 hour" : minutes / 60 + " hours";

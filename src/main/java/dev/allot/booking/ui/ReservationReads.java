@@ -1,18 +1,19 @@
 package dev.allot.booking.ui;
 
+import dev.allot.booking.NowAndNext;
+import dev.allot.booking.NowAndNext.Warning;
+import dev.allot.booking.ReservationStatus;
+import dev.allot.booking.store.ReservationStages;
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.PageResponse;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
-
-import dev.allot.booking.store.ReservationStages;
-import dev.allot.booking.ReservationStatus;
-import dev.allot.shared.PageQuery;
-import dev.allot.shared.PageResponse;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -58,7 +59,7 @@ class ReservationReads {
 		}
 
 		public String param() {
-			return name().toLowerCase(java.util.Locale.ROOT);
+			return name().toLowerCase(Locale.ROOT);
 		}
 
 		String orderBy(boolean descending, Timestamp now, List<Object> params) {
@@ -84,8 +85,8 @@ class ReservationReads {
 			ReservationStatus status, boolean degraded) {
 
 		/** What needs its owner's attention: preempted, failed, its cluster degraded; null when nothing. */
-		public dev.allot.booking.NowAndNext.@Nullable Warning warning() {
-			return dev.allot.booking.NowAndNext.warning(status, degraded);
+		public Warning warning() {
+			return NowAndNext.warning(status, degraded);
 		}
 
 	}

@@ -1,16 +1,10 @@
 package dev.allot.booking.ui;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
-import java.util.List;
-import java.util.UUID;
-
-import dev.allot.booking.queue.BookingQueue;
 import dev.allot.booking.Bookings;
+import dev.allot.booking.NowAndNext;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
+import dev.allot.booking.queue.BookingQueue;
 import dev.allot.quota.QuotaExceededException;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
@@ -24,8 +18,17 @@ import dev.allot.tenancy.Tenant;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -87,7 +90,7 @@ class ReservationsPage {
 		private static void append(StringBuilder query, String name, String value) {
 			if (!value.isEmpty()) {
 				query.append(query.isEmpty() ? "" : "&").append(name).append('=')
-					.append(java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8));
+					.append(URLEncoder.encode(value, StandardCharsets.UTF_8));
 			}
 		}
 
@@ -125,7 +128,7 @@ class ReservationsPage {
 	record Column(String key, String label, boolean numeric) {
 	}
 
-	private static final java.util.List<Column> COLUMNS = java.util.List.of(new Column("reservation", "Reservation", false),
+	private static final List<Column> COLUMNS = List.of(new Column("reservation", "Reservation", false),
 			new Column("status", "Status", false), new Column("project", "Project", false),
 			new Column("pool", "Pool", false), new Column("gpus", "GPUs", true), new Column("starts", "Starts", false),
 			new Column("ends", "Ends", false), new Column("price", "Price", true));
@@ -182,7 +185,7 @@ class ReservationsPage {
 		}
 		Instant from = day(filters.fromValue(), times, "from", errors);
 		Instant toDay = day(filters.toValue(), times, "to", errors);
-		Instant to = toDay == null ? null : toDay.plus(java.time.Duration.ofDays(1));
+		Instant to = toDay == null ? null : toDay.plus(Duration.ofDays(1));
 		if (from != null && to != null && !to.isAfter(from)) {
 			errors.add("to", "Choose a day on or after the first day");
 		}
@@ -239,7 +242,7 @@ class ReservationsPage {
 		else {
 			try {
 				Reservation extended = bookings.extend(caller, tenant, id,
-						end.truncatedTo(java.time.temporal.ChronoUnit.MINUTES), "\"" + form.version() + "\"");
+						end.truncatedTo(ChronoUnit.MINUTES), "\"" + form.version() + "\"");
 				redirect.addFlashAttribute("notice", "Extended the reservation to " + times.local(extended.endsAt())
 						+ " (" + times.zoneName() + ").");
 				return "redirect:/tenants/" + tenant + "/reservations/" + id;
@@ -278,14 +281,14 @@ class ReservationsPage {
 		model.addAttribute("tenant", t);
 		model.addAttribute("r", reservation);
 		model.addAttribute("status", status);
-		model.addAttribute("warning", dev.allot.booking.NowAndNext.warning(status, status == ReservationStatus.ACTIVE
+		model.addAttribute("warning", NowAndNext.warning(status, status == ReservationStatus.ACTIVE
 				&& reads.degraded(id)));
 		model.addAttribute("changeable", t.isActive() && caller.canBookIn(tenant, reservation.project()) && (status == ReservationStatus.CONFIRMED
 				|| status == ReservationStatus.ACTIVE || status == ReservationStatus.QUEUED));
 		model.addAttribute("queuePosition", queue.positions(List.of(reservation)).get(id));
 		model.addAttribute("errors", errors);
 		model.addAttribute("extendTo", typedEnd != null ? typedEnd
-				: times.input(reservation.endsAt().plus(java.time.Duration.ofHours(24))));
+				: times.input(reservation.endsAt().plus(Duration.ofHours(24))));
 		model.addAttribute("keys", reservation.cluster().sshPublicKeys().stream().map(ReservationsPage::keySummary).toList());
 		return "booking/reservation";
 	}

@@ -1,10 +1,5 @@
 package dev.allot.booking.volumes;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Reservation;
@@ -19,8 +14,12 @@ import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
@@ -134,7 +133,7 @@ public class StoredVolumes {
 	}
 
 	@Transactional(readOnly = true)
-	public java.util.Optional<StoredVolume> find(UUID id) {
+	public Optional<StoredVolume> find(UUID id) {
 		return rows.find(id);
 	}
 

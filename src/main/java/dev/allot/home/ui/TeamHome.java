@@ -1,13 +1,15 @@
 package dev.allot.home.ui;
 
-import java.time.Instant;
-import java.util.List;
-
 import dev.allot.billing.Notices;
 import dev.allot.billing.Spending;
 import dev.allot.booking.NowAndNext;
 import dev.allot.provisioning.Degradations;
+import dev.allot.shared.web.Words;
 import dev.allot.tenancy.Tenant;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +35,7 @@ record TeamHome(Tenant tenant, List<Reservation> running, List<Reservation> next
 	record Standing(String gpuType, int guaranteedGpus, int maxGpus, int inUse, String newBooking) {
 	}
 
-	static TeamHome of(Tenant tenant, List<NowAndNext.Current> current, java.util.Map<java.util.UUID,
+	static TeamHome of(Tenant tenant, List<NowAndNext.Current> current, Map<UUID,
 			Degradations.Degradation> degraded, List<Standing> quota, Spending.@Nullable MonthBudget budget,
 			Notices.Unread unread, Instant now) {
 		List<Reservation> all = current.stream().map(r -> new Reservation(r, degraded.get(r.id()))).toList();
@@ -49,7 +51,7 @@ record TeamHome(Tenant tenant, List<Reservation> running, List<Reservation> next
 			case "REBOOTING" -> "rebooting; it is checked again once it is back";
 			case "CHECKING" -> "being checked";
 			case "FAILED" -> "failed its last health check";
-			default -> dev.allot.shared.web.Words.word(health);
+			default -> Words.word(health);
 		};
 	}
 

@@ -1,16 +1,16 @@
 package dev.allot.identity.accounts;
 
+import dev.allot.shared.PageQuery;
+import dev.allot.shared.security.PlatformRole;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-
-import dev.allot.shared.security.PlatformRole;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.userdetails.User;
@@ -33,7 +33,7 @@ public class UserRepository implements UserDetailsService {
 		return jdbc.sql("SELECT * FROM app_user WHERE username = ?").param(username).query(UserRepository::map).optional();
 	}
 
-	public java.util.List<UserAccount> page(dev.allot.shared.PageQuery page) {
+	public List<UserAccount> page(PageQuery page) {
 		return jdbc.sql("SELECT * FROM app_user ORDER BY username LIMIT ? OFFSET ?")
 			.params(page.size(), page.offset())
 			.query(UserRepository::map)

@@ -1,12 +1,11 @@
 package dev.allot.identity.api;
 
-import java.util.List;
-
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
 import dev.allot.shared.security.ProjectRole;
 import dev.allot.shared.security.TenantRole;
-
+import java.util.Comparator;
+import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -32,7 +31,7 @@ class MeController {
 					.entrySet()
 					.stream()
 					.map(entry -> new Membership(entry.getKey(), entry.getValue()))
-					.sorted(java.util.Comparator.comparing(Membership::tenant))
+					.sorted(Comparator.comparing(Membership::tenant))
 					.toList(),
 				caller.projects()
 					.entrySet()
@@ -41,7 +40,7 @@ class MeController {
 						.entrySet()
 						.stream()
 						.map(project -> new ProjectMembership(tenant.getKey(), project.getKey(), project.getValue())))
-					.sorted(java.util.Comparator.comparing(ProjectMembership::tenant)
+					.sorted(Comparator.comparing(ProjectMembership::tenant)
 						.thenComparing(ProjectMembership::project))
 					.toList());
 	}

@@ -1,10 +1,9 @@
 package dev.allot.identity.signin;
 
-import java.io.IOException;
-
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
+import java.io.IOException;
+import java.util.Set;
 import org.springframework.http.MediaType;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
@@ -81,7 +80,7 @@ public final class EndedSessions {
 
 	private static RequestMatcher eventStreams() {
 		MediaTypeRequestMatcher matcher = new MediaTypeRequestMatcher(MediaType.TEXT_EVENT_STREAM);
-		matcher.setIgnoredMediaTypes(java.util.Set.of(MediaType.ALL));
+		matcher.setIgnoredMediaTypes(Set.of(MediaType.ALL));
 		return matcher;
 	}
 

@@ -1,10 +1,9 @@
 package dev.allot.identity.signin;
 
-import java.io.IOException;
-
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
+import java.io.IOException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.web.DefaultRedirectStrategy;
@@ -27,7 +26,7 @@ public final class FailedSignInPage implements AuthenticationFailureHandler {
 
 	@Override
 	public void onAuthenticationFailure(HttpServletRequest request, HttpServletResponse response,
-			AuthenticationException failure) throws IOException, jakarta.servlet.ServletException {
+			AuthenticationException failure) throws IOException, ServletException {
 		if (failure instanceof OAuth2AuthenticationException refused) {
 			// what the login page reads, without the request (an authorization code, a token) it failed on
 			this.redirect.onAuthenticationFailure(request, response,

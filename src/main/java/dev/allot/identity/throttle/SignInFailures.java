@@ -1,8 +1,11 @@
 package dev.allot.identity.throttle;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Optional;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -75,11 +78,11 @@ class SignInFailures {
 
 	private static String hash(String principal, String address) {
 		try {
-			byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-				.digest((principal + "\n" + address).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-			return java.util.HexFormat.of().formatHex(digest);
+			byte[] digest = MessageDigest.getInstance("SHA-256")
+				.digest((principal + "\n" + address).getBytes(StandardCharsets.UTF_8));
+			return HexFormat.of().formatHex(digest);
 		}
-		catch (java.security.NoSuchAlgorithmException ex) {
+		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);
 		}
 	}

@@ -1,11 +1,11 @@
 package dev.allot.identity.tokens;
 
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
@@ -42,7 +42,7 @@ public class RevokedTokens implements OAuth2TokenValidator<Jwt> {
 		this.jdbc.sql("""
 				INSERT INTO revoked_access_token (token_hash, expires_at) VALUES (?, ?)
 				ON CONFLICT (token_hash) DO NOTHING""")
-			.params(tokenHash, java.sql.Timestamp.from(expiresAt))
+			.params(tokenHash, Timestamp.from(expiresAt))
 			.update();
 		Set<String> known = new HashSet<>(this.revoked);
 		known.add(tokenHash);

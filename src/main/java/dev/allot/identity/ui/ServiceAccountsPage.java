@@ -1,10 +1,5 @@
 package dev.allot.identity.ui;
 
-import java.time.DateTimeException;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.util.UUID;
-
 import dev.allot.identity.accounts.ServiceAccount;
 import dev.allot.identity.accounts.ServiceAccounts;
 import dev.allot.shared.AllotException;
@@ -14,11 +9,17 @@ import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.TenantRole;
 import dev.allot.shared.web.FormErrors;
 import dev.allot.shared.web.UiController;
+import dev.allot.shared.web.ViewerTimes;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -70,7 +71,7 @@ class ServiceAccountsPage {
 
 	@PostMapping("/tenants/{tenant}/service-accounts")
 	String create(Caller caller, Model model, HttpServletResponse response, @PathVariable String tenant,
-			@ModelAttribute NewAccountForm form, jakarta.servlet.http.HttpServletRequest request) {
+			@ModelAttribute NewAccountForm form, HttpServletRequest request) {
 		tenancy.readable(caller, tenant);
 		FormErrors errors = new FormErrors();
 		String name = form.cleanName();
@@ -81,7 +82,7 @@ class ServiceAccountsPage {
 			errors.add("name", "The name may have at most " + MAX_NAME + " characters");
 		}
 		TenantRole role = role(form.role(), errors);
-		Instant expiresAt = expiry(form.expiresOn(), dev.allot.shared.web.ViewerTimes.of(request).zone(), errors);
+		Instant expiresAt = expiry(form.expiresOn(), ViewerTimes.of(request).zone(), errors);
 		if (errors.isEmpty() && role != null) {
 			try {
 				String project = form.project() == null || form.project().isBlank() ? null : form.project().strip();
@@ -137,7 +138,7 @@ class ServiceAccountsPage {
 	}
 
 	/** An expiry date means "usable until the end of that day" in the viewer's zone, as the form says. */
-	private static @Nullable Instant expiry(@Nullable String value, java.time.ZoneId zone, FormErrors errors) {
+	private static @Nullable Instant expiry(@Nullable String value, ZoneId zone, FormErrors errors) {
 		if (value == null || value.isBlank()) {
 			return null;
 		}

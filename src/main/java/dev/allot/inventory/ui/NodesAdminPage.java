@@ -1,9 +1,5 @@
 package dev.allot.inventory.ui;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.Map;
-
 import dev.allot.inventory.GpuType;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Node;
@@ -19,8 +15,12 @@ import dev.allot.shared.web.UiController;
 import dev.allot.shared.web.Words;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -59,13 +59,13 @@ class NodesAdminPage {
 		model.addAttribute("section", "admin");
 		model.addAttribute("nodes", nodes);
 		model.addAttribute("filter", filter);
-		Map<String, String> gpuTypeOf = new java.util.HashMap<>();
+		Map<String, String> gpuTypeOf = new HashMap<>();
 		nodes.items().forEach(node -> gpuTypeOf.computeIfAbsent(node.pool(),
 				pool -> inventory.pool(pool).map(p -> p.gpuType().code()).orElse("")));
 		model.addAttribute("gpuTypeOf", gpuTypeOf);
 		model.addAttribute("states", NodeState.values());
 		model.addAttribute("gpuTypes", inventory.gpuTypes(new PageQuery(0, PageQuery.MAX_SIZE)).items());
-		Map<String, String> filters = new java.util.LinkedHashMap<>();
+		Map<String, String> filters = new LinkedHashMap<>();
 		filters.put("state", filter.state() == null ? "" : filter.state().name());
 		filters.put("gpuType", filter.gpuType() == null ? "" : filter.gpuType());
 		model.addAttribute("links", new ListLinks("/admin/nodes", filters, query, nodes.totalItems()));

@@ -1,8 +1,5 @@
 package dev.allot.inventory.ui;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Node;
 import dev.allot.inventory.NodeCommitments;
@@ -18,8 +15,12 @@ import dev.allot.shared.web.ListPages;
 import dev.allot.shared.web.UiController;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -182,8 +183,8 @@ class PoolNodesPage {
 	}
 
 	/** A reservation holding a node that was just taken out of service; flashed through the session. */
-	record Affected(String tenant, String reservationId, java.time.Instant startsAt, java.time.Instant endsAt)
-			implements java.io.Serializable {
+	record Affected(String tenant, String reservationId, Instant startsAt, Instant endsAt)
+			implements Serializable {
 	}
 
 	private static ArrayList<Affected> affected(List<NodeCommitments.Commitment> commitments) {
@@ -202,7 +203,7 @@ class PoolNodesPage {
 		model.addAttribute("pool", pool);
 		model.addAttribute("size", inventory.size(pool));
 		model.addAttribute("nodes", nodes);
-		model.addAttribute("links", new ListLinks("/admin/pools/" + pool.name(), java.util.Map.of(), query,
+		model.addAttribute("links", new ListLinks("/admin/pools/" + pool.name(), Map.of(), query,
 				nodes.totalItems()));
 		model.addAttribute("canChange", caller.isPlatformAdmin());
 		model.addAttribute("form", form);

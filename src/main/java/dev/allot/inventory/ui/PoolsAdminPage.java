@@ -14,8 +14,8 @@ import dev.allot.shared.web.ListPages;
 import dev.allot.shared.web.UiController;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -100,7 +100,7 @@ class PoolsAdminPage {
 		PageResponse<Inventory.PoolListing> pools = inventory.searchPools(caller, query);
 		model.addAttribute("section", "admin");
 		model.addAttribute("pools", pools);
-		model.addAttribute("links", new ListLinks("/admin/pools", java.util.Map.of(), query, pools.totalItems()));
+		model.addAttribute("links", new ListLinks("/admin/pools", Map.of(), query, pools.totalItems()));
 		model.addAttribute("gpuTypes", inventory.gpuTypes(ALL).items());
 		model.addAttribute("canChange", caller.isPlatformAdmin());
 		model.addAttribute("poolForm", poolForm);

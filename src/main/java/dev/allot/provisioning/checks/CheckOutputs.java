@@ -1,6 +1,7 @@
 package dev.allot.provisioning.checks;
 
 import dev.allot.provisioning.driver.HealthCheckKind;
+import java.util.List;
 
 /** Chooses the parser of a check kind. */
 public final class CheckOutputs {
@@ -22,7 +23,7 @@ public final class CheckOutputs {
 		};
 		if (verdict.passed() && exitCode != 0) {
 			return new Verdict(Verdict.Fault.SOFTWARE, kind + " exited with " + exitCode + " after: " + verdict.summary(),
-					java.util.List.of("exit code " + exitCode));
+					List.of("exit code " + exitCode));
 		}
 		return verdict;
 	}

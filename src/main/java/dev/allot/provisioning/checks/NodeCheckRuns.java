@@ -1,11 +1,10 @@
 package dev.allot.provisioning.checks;
 
+import dev.allot.provisioning.driver.HealthCheckKind;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.UUID;
-
-import dev.allot.provisioning.driver.HealthCheckKind;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -37,7 +36,7 @@ class NodeCheckRuns {
 		return jdbc.sql("""
 				INSERT INTO node_check_run (hostname, reservation_id, purpose, kind, started_at)
 				VALUES (?, ?, 'ACCEPTANCE', ?, ?) RETURNING id""")
-			.params(hostname, reservationId, kind.name(), java.sql.Timestamp.from(clock.instant()))
+			.params(hostname, reservationId, kind.name(), Timestamp.from(clock.instant()))
 			.query(Long.class)
 			.single();
 	}
@@ -55,7 +54,7 @@ class NodeCheckRuns {
 	private void finish(long run, boolean passed, @Nullable String fault, String summary, String output) {
 		jdbc.sql("UPDATE node_check_run SET finished_at = ?, passed = ?, fault = ?, summary = ?, output = ? "
 				+ "WHERE id = ? AND finished_at IS NULL")
-			.params(java.sql.Timestamp.from(clock.instant()), passed, fault, cut(summary, SUMMARY), cut(output, OUTPUT),
+			.params(Timestamp.from(clock.instant()), passed, fault, cut(summary, SUMMARY), cut(output, OUTPUT),
 					run)
 			.update();
 	}

@@ -1,7 +1,7 @@
 package dev.allot.provisioning.driver;
 
 import java.util.List;
-
+import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -96,8 +96,8 @@ public interface ClusterDriver {
 	 * Bytes the volume holds on disk, for a monitored size limit; empty where the driver cannot tell or the
 	 * platform enforces the size itself (a PVC's capacity).
 	 */
-	default java.util.OptionalLong volumeUsage(ClusterRef ref, String name) {
-		return java.util.OptionalLong.empty();
+	default OptionalLong volumeUsage(ClusterRef ref, String name) {
+		return OptionalLong.empty();
 	}
 
 }

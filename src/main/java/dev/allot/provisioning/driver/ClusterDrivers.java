@@ -1,10 +1,10 @@
 package dev.allot.provisioning.driver;
 
+import dev.allot.provisioning.driver.slurm.SlurmDriver;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.allot.provisioning.driver.slurm.SlurmDriver;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,7 +38,7 @@ public final class ClusterDrivers implements AutoCloseable {
 	 * and remembered, since a controller's configuration changes only with a restart of Allot's view of it.
 	 */
 	public Map<String, List<String>> isolationProblems() {
-		Map<String, List<String>> problems = new java.util.TreeMap<>();
+		Map<String, List<String>> problems = new TreeMap<>();
 		byPool.forEach((pool, driver) -> {
 			if (inner(driver) instanceof SlurmDriver slurm) {
 				problems.put(pool, isolation.computeIfAbsent(pool, p -> slurm.isolationProblems()));

@@ -1,8 +1,5 @@
 package dev.allot.provisioning.driver;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import dev.allot.provisioning.driver.DriverProperties.DriverKind;
 import dev.allot.provisioning.driver.DriverProperties.Pool;
 import dev.allot.provisioning.driver.fake.FakeDriver;
@@ -10,10 +7,12 @@ import dev.allot.provisioning.driver.kubernetes.KubernetesDriver;
 import dev.allot.provisioning.driver.slurm.SlurmDriver;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,7 +25,7 @@ public class ProvisioningConfiguration {
 	/** The driver of pools that name none; a bean so that fault tests can reach it. */
 	@Bean
 	FakeDriver fakeDriver() {
-		return new FakeDriver(java.time.Duration.ZERO);
+		return new FakeDriver(Duration.ZERO);
 	}
 
 	@Bean(destroyMethod = "close")

@@ -1,17 +1,17 @@
 package dev.allot.provisioning.driver;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Metrics;
-import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -120,7 +120,7 @@ public final class TimeBoundedDriver implements ClusterDriver {
 	}
 
 	@Override
-	public java.util.OptionalLong volumeUsage(ClusterRef ref, String name) {
+	public OptionalLong volumeUsage(ClusterRef ref, String name) {
 		return bounded("volumeUsage", ref.name() + "/" + name, () -> delegate.volumeUsage(ref, name));
 	}
 

@@ -1,18 +1,17 @@
 package dev.allot.provisioning.health;
 
+import dev.allot.provisioning.driver.HealthCheckKind;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-
-import dev.allot.provisioning.driver.HealthCheckKind;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What provisioning knows of one node over time, newest first: the checks that ran on it with its own result, the
@@ -72,7 +71,7 @@ public class NodeHistory {
 			.params(hostname, hostname, limit)
 			.query((rs, n) -> {
 				JsonNode result = json.readTree(rs.getString("result"));
-				java.sql.Timestamp finished = rs.getTimestamp("finished_at");
+				Timestamp finished = rs.getTimestamp("finished_at");
 				return new Check(rs.getObject("id", UUID.class), rs.getObject("reservation_id", UUID.class),
 						HealthCheckKind.valueOf(rs.getString("kind")), HealthCheck.Status.valueOf(rs.getString("status")),
 						rs.getString("requested_by"), rs.getTimestamp("requested_at").toInstant(),
@@ -97,7 +96,7 @@ public class NodeHistory {
 		return jdbc.sql("SELECT * FROM node_check_run WHERE hostname = ? ORDER BY started_at DESC, id DESC LIMIT ?")
 			.params(hostname, limit)
 			.query((rs, n) -> {
-				java.sql.Timestamp finished = rs.getTimestamp("finished_at");
+				Timestamp finished = rs.getTimestamp("finished_at");
 				return new AcceptanceRun(rs.getLong("id"), rs.getObject("reservation_id", UUID.class),
 						HealthCheckKind.valueOf(rs.getString("kind")), rs.getTimestamp("started_at").toInstant(),
 						finished == null ? null : finished.toInstant(), rs.getObject("passed", Boolean.class),

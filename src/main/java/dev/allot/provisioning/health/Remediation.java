@@ -1,15 +1,5 @@
 package dev.allot.provisioning.health;
 
-import java.sql.Timestamp;
-import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Reservation;
@@ -27,19 +17,29 @@ import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
-import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.ClusterReconciler;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
 import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.ClusterRepository;
+import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.SwappedOutNodes;
 import dev.allot.provisioning.lifecycle.Timeline;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -214,7 +214,7 @@ public class Remediation implements SwappedOutNodes {
 	}
 
 	/** How long a replacement waits for another replica's reconciliation of the same cluster to finish. */
-	private static final java.time.Duration RECONCILE_PATIENCE = java.time.Duration.ofSeconds(30);
+	private static final Duration RECONCILE_PATIENCE = Duration.ofSeconds(30);
 
 	/** One reservation holding a quarantined node: another node in its place (and in its live cluster), or why not. */
 	private boolean replaceIn(UUID reservationId, String node, String reason) {
@@ -292,7 +292,7 @@ public class Remediation implements SwappedOutNodes {
 			if (cluster != null) {
 				timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null, shorten(detail, 4000));
 			}
-			audit.record(new AuditRecord(cluster == null ? null : cluster.tenant(), "node.remediation." + action.name().toLowerCase(java.util.Locale.ROOT),
+			audit.record(new AuditRecord(cluster == null ? null : cluster.tenant(), "node.remediation." + action.name().toLowerCase(Locale.ROOT),
 					"node", node, null, Map.of("reservation", String.valueOf(reservationId), "fault", fault.name(),
 							"detail", shorten(detail, 1000))));
 		});

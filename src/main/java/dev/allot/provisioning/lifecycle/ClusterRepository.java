@@ -1,22 +1,20 @@
 package dev.allot.provisioning.lifecycle;
 
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
+import dev.allot.provisioning.driver.Endpoints;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-
-import dev.allot.booking.spec.ClusterSpec.Orchestrator;
-import dev.allot.provisioning.driver.Endpoints;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Clusters and their timelines. A state change is made by the {@link Cluster} and stored only over the state it
@@ -57,7 +55,7 @@ public class ClusterRepository {
 	}
 
 	/** The clusters of these reservations that serve {@code DEGRADED}. */
-	public List<Cluster> degraded(java.util.Collection<UUID> reservationIds) {
+	public List<Cluster> degraded(Collection<UUID> reservationIds) {
 		if (reservationIds.isEmpty()) {
 			return List.of();
 		}
@@ -134,7 +132,7 @@ public class ClusterRepository {
 	 * Which of these nodes another cluster still has, as Allot last recorded it (built, being built or being torn
 	 * down): a node a cluster holds until its teardown has removed it.
 	 */
-	List<String> inOtherClusters(UUID reservationId, java.util.Collection<String> hostnames) {
+	List<String> inOtherClusters(UUID reservationId, Collection<String> hostnames) {
 		return jdbc.sql("""
 				SELECT DISTINCT e ->> 'hostname' FROM cluster c, jsonb_array_elements(c.nodes) e
 				WHERE c.open AND c.reservation_id <> ? AND c.state NOT IN ('PENDING', 'DELETED')
@@ -167,7 +165,7 @@ public class ClusterRepository {
 	}
 
 	/** Of these reservations, those whose cluster is serving and whose window runs at {@code now}. */
-	List<UUID> servingAmong(java.util.Collection<UUID> reservationIds, Instant now) {
+	List<UUID> servingAmong(Collection<UUID> reservationIds, Instant now) {
 		return jdbc.sql("""
 				SELECT reservation_id FROM cluster
 				WHERE reservation_id = ANY(:ids) AND open AND state IN ('READY', 'DEGRADED')
@@ -183,7 +181,7 @@ public class ClusterRepository {
 	}
 
 	/** The open clusters of these pools, their windows begun building by {@code now}, that wait for nodes. */
-	List<Waiting> waitingIn(java.util.Collection<UUID> poolIds, Instant now) {
+	List<Waiting> waitingIn(Collection<UUID> poolIds, Instant now) {
 		return jdbc.sql("""
 				SELECT c.reservation_id, c.state IN ('READY', 'DEGRADED') AS serving
 				FROM cluster c JOIN reservation r ON r.id = c.reservation_id

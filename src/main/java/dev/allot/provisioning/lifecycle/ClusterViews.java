@@ -17,7 +17,7 @@ import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
-import dev.allot.shared.security.TenantRole;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;

@@ -1,15 +1,5 @@
 package dev.allot.provisioning.lifecycle;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
-
 import dev.allot.booking.Holding;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
@@ -32,10 +22,20 @@ import dev.allot.provisioning.driver.Endpoints;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.shared.UtcText;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -307,7 +307,7 @@ public class Provisioning {
 	 */
 	private List<String> nodesStillHeld(Reservation reservation) {
 		Instant now = clock.instant();
-		java.util.Set<String> held = new java.util.TreeSet<>(clusters.inOtherClusters(reservation.id(), reservation.nodes()));
+		Set<String> held = new TreeSet<>(clusters.inOtherClusters(reservation.id(), reservation.nodes()));
 		// another reservation's holding that has begun and runs on: its cluster has the node, or will at once
 		reservations.heldBefore(reservation.id(), now)
 			.stream()
@@ -608,7 +608,7 @@ public class Provisioning {
 			timeline.record(reservation.id(), Timeline.PROVISION, "SUCCEEDED", state, attempt,
 					"The cluster holds the window until " + reservation.endsAt() + "."
 							+ converged.steps().stream().map(step -> " " + step.line())
-								.collect(java.util.stream.Collectors.joining()));
+								.collect(Collectors.joining()));
 			return Overtaken.NO;
 		});
 		unlessOvertaken(overtaken, spec.ref(), reservation.pool(), attempt, () -> {

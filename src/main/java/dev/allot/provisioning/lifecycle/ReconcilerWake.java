@@ -1,5 +1,7 @@
 package dev.allot.provisioning.lifecycle;
 
+import dev.allot.shared.changes.PgListen;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,14 +9,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import javax.sql.DataSource;
-
-import dev.allot.shared.changes.PgListen;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -90,7 +88,7 @@ class ReconcilerWake implements SmartLifecycle {
 	}
 
 	private static Set<UUID> take(Set<UUID> from) {
-		Set<UUID> taken = new java.util.HashSet<>();
+		Set<UUID> taken = new HashSet<>();
 		for (UUID id : from) {
 			if (from.remove(id)) {
 				taken.add(id);

@@ -1,7 +1,5 @@
 package dev.allot.provisioning.lifecycle;
 
-import java.util.List;
-
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.shared.security.ProjectRole;
 import dev.allot.shared.security.TenantRole;
@@ -9,7 +7,8 @@ import dev.allot.tenancy.Member;
 import dev.allot.tenancy.ProjectMember;
 import dev.allot.tenancy.ProjectMembers;
 import dev.allot.tenancy.Tenancy;
-
+import java.util.List;
+import java.util.stream.Stream;
 import org.springframework.stereotype.Component;
 
 /**
@@ -41,7 +40,7 @@ class TenantLogins {
 	}
 
 	static List<String> logins(List<Member> members, List<ProjectMember> projectMembers) {
-		return java.util.stream.Stream
+		return Stream
 			.concat(members.stream().filter(member -> member.role().includes(TenantRole.MEMBER)).map(Member::username),
 					projectMembers.stream()
 						.filter(member -> member.role().includes(ProjectRole.PROJECT_MEMBER))

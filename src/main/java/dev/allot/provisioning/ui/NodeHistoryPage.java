@@ -1,15 +1,11 @@
 package dev.allot.provisioning.ui;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-
 import dev.allot.audit.AuditEvent;
 import dev.allot.audit.AuditLog;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.Node;
 import dev.allot.provisioning.health.NodeHistory;
+import dev.allot.provisioning.health.Remediation.Action;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.ListPages;
@@ -17,8 +13,11 @@ import dev.allot.shared.web.UiController;
 import dev.allot.shared.web.Words;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -91,7 +90,7 @@ class NodeHistoryPage {
 						: a.summary() == null ? "" : a.summary(), "Allot, before handover", a.output())));
 		history.events(hostname, upTo).forEach(e -> entries.add(new Entry(e.at(), 1, Long.toString(e.id()), "event",
 				"Exporter event: " + e.type(), e.fault().equals("NONE") ? "No fault" : Words.word(e.fault()) + " fault",
-				e.fault().equals("NONE"), null, e.detail() + (e.action() == dev.allot.provisioning.health.Remediation.Action.NONE
+				e.fault().equals("NONE"), null, e.detail() + (e.action() == Action.NONE
 						? "" : "; remediation: " + Words.word(e.action())), e.reportedBy(), null)));
 		history.remediations(hostname, upTo).forEach(r -> entries.add(new Entry(r.at(), 2, Long.toString(r.id()),
 				"remediation", "Remediation: " + Words.word(r.action()), Words.word(r.fault()) + " fault", false, null,

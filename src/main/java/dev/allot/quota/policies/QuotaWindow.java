@@ -1,11 +1,13 @@
 package dev.allot.quota.policies;
 
+import dev.allot.shared.InvalidInputException;
 import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.time.zone.ZoneOffsetTransition;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -14,8 +16,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import dev.allot.shared.InvalidInputException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -151,7 +151,7 @@ public record QuotaWindow(Set<DayOfWeek> days, int fromMinute, int toMinute, int
 	 */
 	private static Instant at(LocalDate day, int minute, ZoneId zone) {
 		LocalDateTime local = day.atStartOfDay().plusMinutes(minute);
-		java.time.zone.ZoneOffsetTransition skipped = zone.getRules().getTransition(local);
+		ZoneOffsetTransition skipped = zone.getRules().getTransition(local);
 		return skipped != null && skipped.isGap() ? skipped.getInstant() : ZonedDateTime.of(local, zone).toInstant();
 	}
 

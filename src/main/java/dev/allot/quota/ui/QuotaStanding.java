@@ -1,6 +1,9 @@
 package dev.allot.quota.ui;
 
+import dev.allot.quota.QuotaPolicy;
+import dev.allot.shared.DurationWords;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
@@ -10,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
-import dev.allot.quota.QuotaPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,17 +93,17 @@ record QuotaStanding(int gpusNow, int peakGpus, @Nullable Instant peakAt, BigDec
 			}
 		}
 		List<QuotaUsageReads.Booked> longer = booked.stream()
-			.filter(b -> java.time.Duration.between(b.startsAt(), b.endsAt()).compareTo(policy.maxWindow()) > 0)
+			.filter(b -> Duration.between(b.startsAt(), b.endsAt()).compareTo(policy.maxWindow()) > 0)
 			.toList();
 		if (!longer.isEmpty()) {
 			findings.add(new Finding("maxWindow", "Longer than the longest reservation allowed, "
-					+ dev.allot.shared.DurationWords.of(policy.maxWindow()), longer));
+					+ DurationWords.of(policy.maxWindow()), longer));
 		}
 		Instant latestStart = now.plus(policy.maxAdvance());
 		List<QuotaUsageReads.Booked> farAhead = booked.stream().filter(b -> b.startsAt().isAfter(latestStart)).toList();
 		if (!farAhead.isEmpty()) {
 			findings.add(new Finding("maxAdvance", "Starts more than "
-					+ dev.allot.shared.DurationWords.of(policy.maxAdvance()) + " ahead", farAhead));
+					+ DurationWords.of(policy.maxAdvance()) + " ahead", farAhead));
 		}
 		if (policy.monthlyBudget() != null) {
 			spend.forEach((month, spent) -> {

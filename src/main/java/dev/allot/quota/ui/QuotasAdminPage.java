@@ -1,16 +1,5 @@
 package dev.allot.quota.ui;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
-import java.util.function.Supplier;
-import java.util.stream.Collectors;
-
 import dev.allot.inventory.GpuType;
 import dev.allot.inventory.Inventory;
 import dev.allot.quota.QuotaPolicy;
@@ -31,8 +20,18 @@ import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -328,7 +327,7 @@ class QuotasAdminPage {
 		Instant now = clock.instant();
 		List<PolicyCard> cards = new ArrayList<>();
 		List<String> codes = new ArrayList<>(quota.policies().stream().map(QuotaPolicy::gpuType).toList());
-		for (String code : java.util.Arrays.asList(add, editing)) {
+		for (String code : Arrays.asList(add, editing)) {
 			if (code != null && !codes.contains(code) && inventory.gpuType(code).isPresent()) {
 				codes.add(code);
 			}

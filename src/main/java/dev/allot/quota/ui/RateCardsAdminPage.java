@@ -1,14 +1,5 @@
 package dev.allot.quota.ui;
 
-import java.math.BigDecimal;
-import java.time.Clock;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
-
 import dev.allot.inventory.GpuType;
 import dev.allot.inventory.Inventory;
 import dev.allot.quota.Quotas;
@@ -21,8 +12,16 @@ import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.FormErrors;
 import dev.allot.shared.web.UiController;
 import jakarta.servlet.http.HttpServletResponse;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -56,7 +55,7 @@ class RateCardsAdminPage {
 			catch (DateTimeParseException ex) {
 				errors.add("effectiveFrom", "Enter a date such as 2027-01-01");
 			}
-			String code = QuotaForm.clean(currency).toUpperCase(java.util.Locale.ROOT);
+			String code = QuotaForm.clean(currency).toUpperCase(Locale.ROOT);
 			if (!code.matches("^[A-Z]{3}$")) {
 				errors.add("currency", "Enter a three-letter currency code such as USD");
 			}

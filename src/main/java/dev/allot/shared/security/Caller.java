@@ -1,11 +1,11 @@
 package dev.allot.shared.security;
 
+import dev.allot.shared.AllotException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-
-import dev.allot.shared.AllotException;
+import java.util.stream.Collectors;
 
 /**
  * Who is calling, resolved on each request from the token or session and the current memberships
@@ -35,7 +35,7 @@ public record Caller(String subject, String displayName, Kind kind, Set<Platform
 		projects = projects.entrySet()
 			.stream()
 			.filter(entry -> !entry.getValue().isEmpty())
-			.collect(java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey, entry -> Map.copyOf(entry.getValue())));
+			.collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, entry -> Map.copyOf(entry.getValue())));
 	}
 
 	/** A caller without project roles. */

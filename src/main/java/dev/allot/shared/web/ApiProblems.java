@@ -1,23 +1,19 @@
 package dev.allot.shared.web;
 
-import java.net.URI;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import dev.allot.shared.AllotException;
 import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.InvalidInputException.FieldError;
-import org.jspecify.annotations.Nullable;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.exc.StreamReadException;
-import tools.jackson.databind.DatabindException;
-import tools.jackson.databind.exc.InvalidFormatException;
-import tools.jackson.databind.exc.MismatchedInputException;
-import tools.jackson.databind.exc.UnrecognizedPropertyException;
-
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -34,6 +30,11 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * Turns every failure of a REST controller into an RFC 9457 problem with a stable {@code type};
@@ -177,7 +178,7 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 	}
 
 	private static List<FieldError> fieldErrors(BindingResult result) {
-		List<FieldError> errors = new java.util.ArrayList<>();
+		List<FieldError> errors = new ArrayList<>();
 		result.getFieldErrors()
 			.forEach(e -> errors.add(new FieldError(e.getField().replace(".<list element>", ""),
 					String.valueOf(e.getDefaultMessage()))));
@@ -214,7 +215,7 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 				return new FieldError(duplicate.group(1), "is given more than once");
 			}
 		}
-		if (cause instanceof java.time.format.DateTimeParseException parse) {
+		if (cause instanceof DateTimeParseException parse) {
 			return new FieldError("body", "invalid instant: " + parse.getParsedString());
 		}
 		return new FieldError("body", "is missing or is not valid JSON");
@@ -224,7 +225,7 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 		Class<?> target = ex.getTargetType();
 		if (target != null && target.isEnum()) {
 			return " (allowed: " + String.join(", ",
-					java.util.Arrays.stream(target.getEnumConstants()).map(Object::toString).toList()) + ")";
+					Arrays.stream(target.getEnumConstants()).map(Object::toString).toList()) + ")";
 		}
 		return "";
 	}

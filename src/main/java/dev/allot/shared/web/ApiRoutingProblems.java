@@ -1,7 +1,7 @@
 package dev.allot.shared.web;
 
 import jakarta.servlet.http.HttpServletRequest;
-
+import java.util.Set;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
@@ -36,7 +36,7 @@ class ApiRoutingProblems {
 			throw ex;
 		}
 		return ResponseEntity.status(405)
-			.headers(headers -> headers.setAllow(ex.getSupportedHttpMethods() == null ? java.util.Set.of()
+			.headers(headers -> headers.setAllow(ex.getSupportedHttpMethods() == null ? Set.of()
 					: ex.getSupportedHttpMethods()))
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
 			.body(ApiProblems.problem(405, "method_not_allowed", "Method not allowed", ex.getMessage()));

@@ -1,18 +1,20 @@
 package dev.allot.shared.web;
 
+import dev.allot.shared.InvalidInputException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Method;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.allot.shared.InvalidInputException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -33,7 +35,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 class KnownQueryParameters implements WebMvcConfigurer, HandlerInterceptor {
 
 	/** The parameters each operation takes; {@code *} when it takes a map of them all. */
-	private final Map<java.lang.reflect.Method, Set<String>> taken = new ConcurrentHashMap<>();
+	private final Map<Method, Set<String>> taken = new ConcurrentHashMap<>();
 
 	@Override
 	public void addInterceptors(InterceptorRegistry registry) {
@@ -66,9 +68,9 @@ class KnownQueryParameters implements WebMvcConfigurer, HandlerInterceptor {
 	}
 
 	private static Set<String> parameters(HandlerMethod method) {
-		Set<String> names = new java.util.TreeSet<>();
+		Set<String> names = new TreeSet<>();
 		// a mapping's own conditions name parameters too: @GetMapping(params = "format=csv")
-		for (java.lang.reflect.AnnotatedElement element : List.of(method.getBeanType(), method.getMethod())) {
+		for (AnnotatedElement element : List.of(method.getBeanType(), method.getMethod())) {
 			RequestMapping mapping = AnnotatedElementUtils.findMergedAnnotation(element, RequestMapping.class);
 			if (mapping != null) {
 				for (String condition : mapping.params()) {
@@ -89,7 +91,7 @@ class KnownQueryParameters implements WebMvcConfigurer, HandlerInterceptor {
 				names.add(name);
 			}
 		}
-		return java.util.Collections.unmodifiableSet(names);
+		return Collections.unmodifiableSet(names);
 	}
 
 	private static Set<String> names(String query) {

@@ -1,10 +1,9 @@
 package dev.allot.shared.web;
 
+import dev.allot.shared.SearchQuery;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
-import dev.allot.shared.SearchQuery;
-
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
@@ -16,7 +15,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 public record ListLinks(String path, Map<String, String> filters, SearchQuery search, long totalItems) {
 
 	public ListLinks {
-		filters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(filters));
+		filters = Collections.unmodifiableMap(new LinkedHashMap<>(filters));
 	}
 
 	/** The link of a column's heading: sorted by it (the other way when it is the order now), from the first page. */

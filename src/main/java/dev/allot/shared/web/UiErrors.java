@@ -3,8 +3,8 @@ package dev.allot.shared.web;
 import dev.allot.shared.AllotException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.http.HttpStatus;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
@@ -41,7 +41,7 @@ class UiErrors {
 
 	@ExceptionHandler(Exception.class)
 	ModelAndView unexpected(Exception ex) throws Exception {
-		if (ex instanceof org.springframework.web.ErrorResponse) {
+		if (ex instanceof ErrorResponse) {
 			// Spring's own 4xx (missing parameter, method not allowed): let Spring answer them as usual.
 			throw ex;
 		}

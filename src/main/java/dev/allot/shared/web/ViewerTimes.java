@@ -1,16 +1,23 @@
 package dev.allot.shared.web;
 
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
-
-import jakarta.servlet.http.Cookie;
-import jakarta.servlet.http.HttpServletRequest;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +33,7 @@ public record ViewerTimes(ZoneId zone) {
 
 	private static final DateTimeFormatter DATE_TIME_SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
-	private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("zzz", java.util.Locale.ENGLISH);
+	private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("zzz", Locale.ENGLISH);
 
 	private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd");
 
@@ -37,8 +44,8 @@ public record ViewerTimes(ZoneId zone) {
 		if (cookies != null) {
 			for (Cookie cookie : cookies) {
 				if (COOKIE.equals(cookie.getName())) {
-					return new ViewerTimes(zone(java.net.URLDecoder.decode(cookie.getValue(),
-							java.nio.charset.StandardCharsets.UTF_8)));
+					return new ViewerTimes(zone(URLDecoder.decode(cookie.getValue(),
+							StandardCharsets.UTF_8)));
 				}
 			}
 		}
@@ -82,8 +89,8 @@ public record ViewerTimes(ZoneId zone) {
 	 * clocks change, and a midnight the clocks skip starts the day at its first hour.
 	 */
 	public List<Instant> dayStarts(Instant now, int days) {
-		java.time.LocalDate today = now.atZone(zone).toLocalDate();
-		return java.util.stream.IntStream.rangeClosed(0, days)
+		LocalDate today = now.atZone(zone).toLocalDate();
+		return IntStream.rangeClosed(0, days)
 			.mapToObj(day -> today.plusDays(day).atStartOfDay(zone).toInstant())
 			.toList();
 	}
@@ -108,7 +115,7 @@ public record ViewerTimes(ZoneId zone) {
 	}
 
 	/** An instant as messages written for the API carry it: ISO 8601 in UTC, or {@link dev.allot.shared.UtcText}'s. */
-	private static final java.util.regex.Pattern INSTANT = java.util.regex.Pattern
+	private static final Pattern INSTANT = Pattern
 		.compile("(\\d{4}-\\d{2}-\\d{2})(?:T(\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?)Z| (\\d{2}:\\d{2}) UTC)");
 
 	/**
@@ -119,8 +126,8 @@ public record ViewerTimes(ZoneId zone) {
 		if (text == null || text.isEmpty()) {
 			return List.of();
 		}
-		List<Part> parts = new java.util.ArrayList<>();
-		java.util.regex.Matcher found = INSTANT.matcher(text);
+		List<Part> parts = new ArrayList<>();
+		Matcher found = INSTANT.matcher(text);
 		int from = 0;
 		while (found.find()) {
 			Instant instant;

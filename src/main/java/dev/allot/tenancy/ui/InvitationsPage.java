@@ -1,14 +1,13 @@
 package dev.allot.tenancy.ui;
 
-import java.util.UUID;
-
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
 import dev.allot.tenancy.Member;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.invitations.Invitation;
-
+import java.util.Locale;
+import java.util.UUID;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -41,7 +40,7 @@ class InvitationsPage {
 		try {
 			Member member = tenancy.accept(caller, id);
 			redirect.addFlashAttribute("notice", "You joined " + tenant + " as "
-					+ member.role().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ".");
+					+ member.role().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ".");
 			return "redirect:/tenants/" + tenant + "/projects";
 		}
 		catch (AllotException refused) {

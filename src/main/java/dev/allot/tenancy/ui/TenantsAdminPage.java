@@ -13,8 +13,8 @@ import dev.allot.tenancy.Tenant;
 import dev.allot.tenancy.status.TenantStatus;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -104,7 +104,7 @@ class TenantsAdminPage {
 		PageResponse<Tenant> tenants = tenancy.searchTenants(caller, query);
 		model.addAttribute("section", "admin");
 		model.addAttribute("tenants", tenants);
-		model.addAttribute("links", new ListLinks("/admin/tenants", java.util.Map.of(), query, tenants.totalItems()));
+		model.addAttribute("links", new ListLinks("/admin/tenants", Map.of(), query, tenants.totalItems()));
 		model.addAttribute("canChange", caller.isPlatformAdmin());
 		model.addAttribute("form", form);
 		model.addAttribute("errors", errors);

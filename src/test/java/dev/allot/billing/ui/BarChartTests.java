@@ -1,19 +1,20 @@
 package dev.allot.billing.ui;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.List;
-
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class BarChartTests {
 
 	private static BigDecimal[][] values(String... columns) {
 		BigDecimal[][] values = new BigDecimal[columns.length][];
 		for (int i = 0; i < columns.length; i++) {
-			values[i] = java.util.Arrays.stream(columns[i].split(" ")).map(BigDecimal::new).toArray(BigDecimal[]::new);
+			values[i] = Arrays.stream(columns[i].split(" ")).map(BigDecimal::new).toArray(BigDecimal[]::new);
 		}
 		return values;
 	}
@@ -66,9 +67,9 @@ class BarChartTests {
 
 	@Test
 	void axisLabelsAreThinnedOutSoThatAtMostTwelveAreDrawn() {
-		List<String> labels = java.util.stream.IntStream.range(0, 31).mapToObj(i -> "d" + i).toList();
+		List<String> labels = IntStream.range(0, 31).mapToObj(i -> "d" + i).toList();
 		BigDecimal[][] values = new BigDecimal[31][];
-		java.util.Arrays.setAll(values, i -> new BigDecimal[] { BigDecimal.ONE });
+		Arrays.setAll(values, i -> new BigDecimal[] { BigDecimal.ONE });
 		BarChart chart = BarChart.of("c", "t", "USD", true, List.of("a"), labels, labels, values);
 
 		assertThat(chart.columns().stream().filter(c -> !c.axisLabel().isEmpty())).hasSizeLessThanOrEqualTo(12);

@@ -1,12 +1,16 @@
 package dev.allot.booking.allocation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
-
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -14,8 +18,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The sweep finds exactly the starts the former query found: every candidate counted against every gap; and it finds
@@ -96,7 +98,7 @@ class EarliestFitProperties {
 		List<EarliestFit.Gap> gaps = gaps(nodes, Duration.ofMinutes(20));
 		Instant after = T0.plus(Duration.ofMinutes(20L * afterThird + 7));
 		Duration duration = Duration.ofMinutes(20L * thirds);
-		java.util.SortedMap<Instant, Integer> calendar = allocatedPerHour(gaps, nodes.size(), after);
+		SortedMap<Instant, Integer> calendar = allocatedPerHour(gaps, nodes.size(), after);
 
 		Instant from = EarliestFit.firstNotRuledOut((hour, end) -> calendar.subMap(hour, end),
 				Duration.ofHours(chunkHours), after.plus(Duration.ofDays(40)), nodes.size(), count, duration, after);
@@ -108,10 +110,10 @@ class EarliestFitProperties {
 	}
 
 	/** What the calendar keeps: per hour start, the nodes whose gaps do not hold the whole hour (none: absent). */
-	private static java.util.SortedMap<Instant, Integer> allocatedPerHour(List<EarliestFit.Gap> gaps, int nodes,
+	private static SortedMap<Instant, Integer> allocatedPerHour(List<EarliestFit.Gap> gaps, int nodes,
 			Instant after) {
-		java.util.SortedMap<Instant, Integer> allocated = new java.util.TreeMap<>();
-		Instant hour = after.truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+		SortedMap<Instant, Integer> allocated = new TreeMap<>();
+		Instant hour = after.truncatedTo(ChronoUnit.HOURS);
 		for (int i = 0; i < 24 * 40; i++, hour = hour.plus(Duration.ofHours(1))) {
 			Instant h = hour;
 			long whole = gaps.stream()

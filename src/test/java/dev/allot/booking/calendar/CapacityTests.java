@@ -1,5 +1,11 @@
 package dev.allot.booking.calendar;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.allot.booking.BookingFixture;
+import dev.allot.support.Api;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,18 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-
-import dev.allot.booking.BookingFixture;
-import dev.allot.support.Api;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 class CapacityTests extends BookingFixture {
 
-	@org.springframework.beans.factory.annotation.Autowired
+	@Autowired
 	LiveCalendar live;
 
 	@Test
@@ -81,7 +83,7 @@ class CapacityTests extends BookingFixture {
 		assertThat(book(s, 8, hour(3), hour(5)).status()).isEqualTo(201);
 		await().until(live::listening);
 		assertThat(calendar(s, from, to, "PT1H")).isEqualTo(bruteForce(s, from, to, Duration.ofHours(1)));
-		assertThat(live.holds(jdbc.sql("SELECT id FROM pool WHERE name = ?").param(s.pool()).query(java.util.UUID.class)
+		assertThat(live.holds(jdbc.sql("SELECT id FROM pool WHERE name = ?").param(s.pool()).query(UUID.class)
 			.single())).isTrue();
 
 		// loaded now: each change of this replica shows in the very next read
@@ -116,7 +118,7 @@ class CapacityTests extends BookingFixture {
 				SELECT pg_notify('allot_calendar', CAST(pool_id AS text) || ';' || pg_current_xact_id() || ';'
 				    || :epochHour || ':' || :nodes || ';;' || :nonce)
 				FROM changed""")
-			.param("hour", java.sql.Timestamp.from(hour))
+			.param("hour", Timestamp.from(hour))
 			.param("nodes", nodes)
 			.param("pool", s.pool())
 			.param("epochHour", hour.getEpochSecond() / 3600)
@@ -142,7 +144,7 @@ class CapacityTests extends BookingFixture {
 			int nodes = jdbc.sql("""
 					SELECT count(DISTINCT a.node_id) FROM allocation a JOIN pool p ON p.id = a.pool_id
 					WHERE p.name = ? AND a.active AND a.during && tstzrange(?, ?, '[)')""")
-				.params(s.pool(), java.sql.Timestamp.from(bucket), java.sql.Timestamp.from(bucket.plus(step)))
+				.params(s.pool(), Timestamp.from(bucket), Timestamp.from(bucket.plus(step)))
 				.query(Integer.class)
 				.single();
 			counts.put(bucket, nodes * 8);

@@ -1,15 +1,15 @@
 package dev.allot.booking.ui;
 
-import java.time.Instant;
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.booking.BookingRequest;
 import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.shared.InvalidInputException;
+import dev.allot.shared.InvalidInputException.FieldError;
 import dev.allot.shared.web.FormErrors;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class BookingFormTests {
 
@@ -96,8 +96,8 @@ class BookingFormTests {
 	@Test
 	void aRefusedOrchestratorIsShownOnTheOrchestratorChoice() {
 		FormErrors errors = new FormErrors();
-		BookingForm.addRefusal(new dev.allot.shared.InvalidInputException(List.of(
-				new dev.allot.shared.InvalidInputException.FieldError("cluster.orchestrator",
+		BookingForm.addRefusal(new InvalidInputException(List.of(
+				new FieldError("cluster.orchestrator",
 						"pool h100 builds SLURM clusters only; pools offering KUBERNETES: k8s-a"))), errors);
 		assertThat(errors.asMap()).containsOnlyKeys("orchestrator");
 		assertThat(errors.get("orchestrator")).isEqualTo("Pool h100 builds SLURM clusters only; pools offering KUBERNETES: k8s-a");

@@ -1,5 +1,7 @@
 package dev.allot.shared.outbound;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,17 +10,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The outbound client against a raw receiver on the loopback interface: it connects to the address the policy
@@ -103,7 +103,7 @@ class OutboundHttpTests {
 					if (host.equals("hooks.test")) {
 						return new InetAddress[] { InetAddress.getByName("127.0.0.1") };
 					}
-					throw new java.net.UnknownHostException(host);
+					throw new UnknownHostException(host);
 				});
 		return new OutboundHttp(urls);
 	}

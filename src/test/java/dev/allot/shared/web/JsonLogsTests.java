@@ -1,6 +1,13 @@
 package dev.allot.shared.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.AllotApplication;
+import dev.allot.support.Api;
+import dev.allot.support.IntegrationTest;
+import dev.allot.support.TestDatabase;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -12,16 +19,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
-
-import dev.allot.AllotApplication;
-import dev.allot.support.Api;
-import dev.allot.support.IntegrationTest;
-import dev.allot.support.TestDatabase;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * With {@code logging.structured.format.console=ecs} the application logs one JSON object a line, and the lines of
@@ -57,7 +58,7 @@ class JsonLogsTests {
 					new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
 				in.lines().forEach(lines::add);
 			}
-			catch (java.io.IOException ex) {
+			catch (IOException ex) {
 				// the process ended
 			}
 		});
@@ -96,7 +97,7 @@ class JsonLogsTests {
 		}
 		finally {
 			app.destroy();
-			if (!app.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+			if (!app.waitFor(30, TimeUnit.SECONDS)) {
 				app.destroyForcibly();
 			}
 			reader.join(5000);

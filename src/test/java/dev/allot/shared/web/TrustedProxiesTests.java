@@ -1,15 +1,15 @@
 package dev.allot.shared.web;
 
-import java.util.concurrent.atomic.AtomicReference;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class TrustedProxiesTests {
 
@@ -47,8 +47,8 @@ class TrustedProxiesTests {
 	@Test
 	void aRedirectBehindATrustedProxyStaysRelative() throws Exception {
 		MockHttpServletResponse response = new MockHttpServletResponse();
-		filter.doFilter(request("10.1.2.3"), response, new MockFilterChain(new jakarta.servlet.http.HttpServlet() {
-		}, (req, res, chain) -> ((jakarta.servlet.http.HttpServletResponse) res).sendRedirect("/login")));
+		filter.doFilter(request("10.1.2.3"), response, new MockFilterChain(new HttpServlet() {
+		}, (req, res, chain) -> ((HttpServletResponse) res).sendRedirect("/login")));
 		assertThat(response.getHeader("Location")).isEqualTo("/login");
 		assertThat(response.getStatus()).isEqualTo(303);
 	}
@@ -96,7 +96,7 @@ class TrustedProxiesTests {
 	private HttpServletRequest pass(MockHttpServletRequest request) throws Exception {
 		AtomicReference<HttpServletRequest> seen = new AtomicReference<>();
 		filter.doFilter(request, new MockHttpServletResponse(),
-				new MockFilterChain(new jakarta.servlet.http.HttpServlet() {
+				new MockFilterChain(new HttpServlet() {
 				}, (req, res, chain) -> seen.set((HttpServletRequest) req)));
 		return seen.get();
 	}

@@ -1,12 +1,12 @@
 package dev.allot.shared.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ViewerTimesTests {
 
@@ -47,7 +47,7 @@ class ViewerTimesTests {
 	}
 
 	private static Instant[] instants(String... written) {
-		return java.util.Arrays.stream(written).map(Instant::parse).toArray(Instant[]::new);
+		return Arrays.stream(written).map(Instant::parse).toArray(Instant[]::new);
 	}
 
 }

@@ -1,16 +1,5 @@
 package dev.allot.provisioning.driver.fake;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
-
 import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterAccess;
 import dev.allot.provisioning.driver.ClusterBlueprint;
@@ -19,11 +8,24 @@ import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.driver.HealthCheckResult;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.driver.ProvisionedVolume;
-import dev.allot.provisioning.driver.HealthCheckJob;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Keeps clusters in memory and behaves like the real adapters where the lifecycle can tell: idempotent
@@ -44,7 +46,7 @@ public final class FakeDriver implements ClusterDriver {
 
 	private final Set<String> rebooted = ConcurrentHashMap.newKeySet();
 
-	private final Map<String, java.util.concurrent.CountDownLatch> held = new ConcurrentHashMap<>();
+	private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
 
 	private final Faults faults = new Faults();
 
@@ -100,7 +102,7 @@ public final class FakeDriver implements ClusterDriver {
 	 * the returned release runs, two minutes at most: a check still running, for as long as a test looks at it.
 	 */
 	public Runnable holdHealthChecksOn(String node) {
-		java.util.concurrent.CountDownLatch latch = new java.util.concurrent.CountDownLatch(1);
+		CountDownLatch latch = new CountDownLatch(1);
 		held.put(node, latch);
 		return () -> {
 			held.remove(node, latch);
@@ -122,7 +124,7 @@ public final class FakeDriver implements ClusterDriver {
 		unhealthyNodes.clear();
 		failOnce.clear();
 		rebooted.clear();
-		held.values().forEach(java.util.concurrent.CountDownLatch::countDown);
+		held.values().forEach(CountDownLatch::countDown);
 		held.clear();
 	}
 
@@ -225,10 +227,10 @@ public final class FakeDriver implements ClusterDriver {
 		return call("health " + job.kind() + " " + job.node(), () -> {
 			FakeCheckOutputs.Health health = failOnce.remove(job.node()) ? FakeCheckOutputs.Health.HARDWARE_FAULT
 					: unhealthyNodes.getOrDefault(job.node(), FakeCheckOutputs.Health.HEALTHY);
-			java.util.concurrent.CountDownLatch hold = held.get(job.node());
+			CountDownLatch hold = held.get(job.node());
 			if (hold != null && health == FakeCheckOutputs.Health.HEALTHY) {
 				try {
-					hold.await(2, java.util.concurrent.TimeUnit.MINUTES);
+					hold.await(2, TimeUnit.MINUTES);
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
@@ -260,7 +262,7 @@ public final class FakeDriver implements ClusterDriver {
 		if (cluster == null) {
 			return ClusterStatus.absent(ref);
 		}
-		Map<String, String> states = new java.util.LinkedHashMap<>();
+		Map<String, String> states = new LinkedHashMap<>();
 		cluster.nodes().forEach(node -> states.put(node, "READY"));
 		return new ClusterStatus(ref, ClusterStatus.Phase.READY, cluster.nodes(), states, List.of());
 	}

@@ -1,12 +1,6 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import static dev.allot.provisioning.driver.kubernetes.Names.*;
 
 import dev.allot.provisioning.driver.ClusterRef;
 import dev.allot.provisioning.driver.DriverFailedException;
@@ -16,6 +10,7 @@ import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.driver.HealthCheckResult;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -32,11 +27,16 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import static dev.allot.provisioning.driver.kubernetes.Names.*;
 
 /**
  * A health check as a batch/v1 Job pinned to its node with {@code nodeName} (so no scheduler and no taint
@@ -283,7 +283,7 @@ final class CheckJobs {
 
 	void delete(String namespace, String name) {
 		client.batch().v1().jobs().inNamespace(namespace).withName(name).withPropagationPolicy(
-				io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
+				DeletionPropagation.BACKGROUND).delete();
 		// the mock server has no garbage collector; a real one would remove them with the Job
 		client.pods().inNamespace(namespace).withLabel("job-name", name).delete();
 	}

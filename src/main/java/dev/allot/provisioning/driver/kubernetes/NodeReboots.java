@@ -1,16 +1,17 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import java.util.ArrayList;
-import java.util.List;
+import static dev.allot.provisioning.driver.kubernetes.Names.*;
 
 import dev.allot.provisioning.driver.ClusterDriver;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
-
-import static dev.allot.provisioning.driver.kubernetes.Names.*;
 
 /**
  * Kubernetes' counterpart of {@code scontrol reboot}: cordons the node (no new pod lands on it), drains it (evicts
@@ -35,7 +36,7 @@ final class NodeReboots {
 		client.nodes().withName(node).edit(n -> {
 			n.getSpec().setUnschedulable(true);
 			if (n.getMetadata().getAnnotations() == null) {
-				n.getMetadata().setAnnotations(new java.util.LinkedHashMap<>());
+				n.getMetadata().setAnnotations(new LinkedHashMap<>());
 			}
 			n.getMetadata().getAnnotations().put(REMEDIATION, "reboot");
 			n.getMetadata().getAnnotations().put(REMEDIATION + "-for", reservation);
@@ -64,7 +65,7 @@ final class NodeReboots {
 	 * unknown).
 	 */
 	boolean back(String node, @Nullable String bootIdBefore) {
-		io.fabric8.kubernetes.api.model.Node found = client.nodes().withName(node).get();
+		Node found = client.nodes().withName(node).get();
 		String bootId = bootId(found);
 		return found != null && "Ready".equals(NodeClaims.readiness(found))
 				&& !Boolean.TRUE.equals(found.getSpec().getUnschedulable())
@@ -73,7 +74,7 @@ final class NodeReboots {
 				&& (bootIdBefore == null || bootId == null || !bootId.equals(bootIdBefore));
 	}
 
-	private static @Nullable String bootId(io.fabric8.kubernetes.api.model.@Nullable Node node) {
+	private static @Nullable String bootId(Node node) {
 		if (node == null || node.getStatus() == null || node.getStatus().getNodeInfo() == null) {
 			return null;
 		}

@@ -1,5 +1,7 @@
 package dev.allot.provisioning.driver.slurm;
 
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.DriverTimeoutException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,10 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import dev.allot.provisioning.driver.DriverFailedException;
-import dev.allot.provisioning.driver.DriverTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,7 +111,7 @@ final class SlurmCommands {
 			Thread.currentThread().interrupt();
 			throw new DriverFailedException(command[0] + " was interrupted", true, ex);
 		}
-		catch (java.util.concurrent.ExecutionException ex) {
+		catch (ExecutionException ex) {
 			throw new DriverFailedException("Cannot read the output of " + command[0], true, ex);
 		}
 	}

@@ -1,5 +1,20 @@
 package dev.allot.provisioning.driver.slurm;
 
+import dev.allot.provisioning.driver.BuildStep;
+import dev.allot.provisioning.driver.ClusterAccess;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterRef;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverFailedException;
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
+import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.driver.HealthCheckKind;
+import dev.allot.provisioning.driver.HealthCheckResult;
+import dev.allot.provisioning.driver.MultiNodeCheckJob;
+import dev.allot.provisioning.driver.NodesUnavailableException;
+import dev.allot.provisioning.driver.ProvisionedCluster;
+import dev.allot.provisioning.driver.ProvisionedVolume;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -9,25 +24,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
-
-import dev.allot.provisioning.driver.BuildStep;
-import dev.allot.provisioning.driver.ClusterAccess;
-import dev.allot.provisioning.driver.ClusterBlueprint;
-import dev.allot.provisioning.driver.ClusterDriver;
-import dev.allot.provisioning.driver.ClusterRef;
-import dev.allot.provisioning.driver.ClusterStatus;
-import dev.allot.provisioning.driver.DriverFailedException;
-import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
-import dev.allot.provisioning.driver.HealthCheckKind;
-import dev.allot.provisioning.driver.HealthCheckResult;
-import dev.allot.provisioning.driver.NodesUnavailableException;
-import dev.allot.provisioning.driver.ProvisionedCluster;
-import dev.allot.provisioning.driver.ProvisionedVolume;
-import dev.allot.provisioning.driver.HealthCheckJob;
-import dev.allot.provisioning.driver.MultiNodeCheckJob;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,7 +121,7 @@ public final class SlurmDriver implements ClusterDriver {
 	}
 
 	@Override
-	public java.util.OptionalLong volumeUsage(ClusterRef ref, String name) {
+	public OptionalLong volumeUsage(ClusterRef ref, String name) {
 		return volumes.usage(ref, name);
 	}
 
@@ -431,7 +432,7 @@ public final class SlurmDriver implements ClusterDriver {
 			return new HealthCheckResult(target, kind, -1, "", took, true, false);
 		}
 		SlurmCommands.Result result = ran.get();
-		String lower = result.stderr().toLowerCase(java.util.Locale.ROOT);
+		String lower = result.stderr().toLowerCase(Locale.ROOT);
 		// srun may exit 0 when slurmctld cancels a step for a node failure: its error output tells
 		boolean nodeFailed = NODE_FAILED.stream().anyMatch(lower::contains);
 		if (!nodeFailed && result.exitCode() != 0) {
@@ -515,7 +516,7 @@ public final class SlurmDriver implements ClusterDriver {
 	@Override
 	public boolean backFromReboot(ClusterRef ref, String node, @Nullable String mark) {
 		SlurmRecord shown = shownNode(node);
-		String state = shown.get("State").toUpperCase(java.util.Locale.ROOT);
+		String state = shown.get("State").toUpperCase(Locale.ROOT);
 		return (mark == null || !shown.get("SlurmdStartTime").equals(mark)) && !state.isEmpty() && !unreachable(state)
 				&& !state.matches(".*(REBOOT|DRAIN|DOWN|NOT_RESPONDING|FAIL|POWER|\\*).*");
 	}
@@ -560,7 +561,7 @@ public final class SlurmDriver implements ClusterDriver {
 		if (!config.ok()) {
 			throw errors.failed("scontrol show config", config, List.of());
 		}
-		Set<String> hidden = Set.of(SlurmRecord.setting(config.stdout(), "PrivateData").toLowerCase(java.util.Locale.ROOT).split(","));
+		Set<String> hidden = Set.of(SlurmRecord.setting(config.stdout(), "PrivateData").toLowerCase(Locale.ROOT).split(","));
 		List<String> problems = new ArrayList<>();
 		for (String kind : List.of("jobs", "users", "usage", "accounts", "reservations")) {
 			if (!hidden.contains(kind)) {

@@ -97,7 +97,7 @@ class FakeDriverTests {
 
 	private String check(String node, HealthCheckKind kind) {
 		return driver.runHealthCheck(new HealthCheckJob(spec.ref(), node, kind, List.of("fake"), 8,
-				java.time.Duration.ofMinutes(1))).output();
+				Duration.ofMinutes(1))).output();
 	}
 
 	@Test

@@ -1,5 +1,10 @@
 package dev.allot.provisioning.driver.kubernetes;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,12 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 /**
  * Plays the Job controller and the kubelet, which the mock server lacks: for every health-check Job it creates the
@@ -41,7 +42,7 @@ final class Kubelet implements AutoCloseable {
 	/** Every check Job seen, as created by Allot. */
 	final List<Job> jobs = new CopyOnWriteArrayList<>();
 
-	private final java.util.concurrent.atomic.AtomicInteger pods = new java.util.concurrent.atomic.AtomicInteger();
+	private final AtomicInteger pods = new AtomicInteger();
 
 	private final Thread thread;
 
@@ -120,7 +121,7 @@ final class Kubelet implements AutoCloseable {
 		boolean hangs = HANG.equals(fixture);
 		String recorded = hangs ? "" : read(fixture);
 		String output = recorded.lines().filter(line -> !line.startsWith("@@")).map(line -> line + "\n")
-			.collect(java.util.stream.Collectors.joining());
+			.collect(Collectors.joining());
 		server.expect().get().withPath("/api/v1/namespaces/" + namespace + "/pods/" + pod + "/log?pretty=false")
 			.andReturn(200, output).always();
 		int exit = recorded.startsWith("@@ exit ") ? Integer.parseInt(recorded.lines().findFirst().orElseThrow().substring(8).strip()) : 0;
@@ -151,7 +152,7 @@ final class Kubelet implements AutoCloseable {
 		for (int index = 0; index < job.getSpec().getCompletions(); index++) {
 			String pod = job.getMetadata().getName() + "-" + index + "-" + pods.incrementAndGet();
 			String output = index > 0 ? "" : recorded.lines().filter(line -> !line.startsWith("@@"))
-				.map(line -> line + "\n").collect(java.util.stream.Collectors.joining());
+				.map(line -> line + "\n").collect(Collectors.joining());
 			server.expect().get().withPath("/api/v1/namespaces/" + namespace + "/pods/" + pod + "/log?pretty=false")
 				.andReturn(200, output).always();
 			PodBuilder built = new PodBuilder().withNewMetadata().withName(pod).withNamespace(namespace)

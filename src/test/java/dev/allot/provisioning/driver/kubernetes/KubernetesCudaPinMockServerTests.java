@@ -1,7 +1,7 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import java.time.Duration;
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
@@ -16,12 +16,12 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmiss
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The booked CUDA driver pinned in a reservation's namespace, against fabric8's mock Kubernetes API server in CRUD
@@ -78,7 +78,7 @@ class KubernetesCudaPinMockServerTests {
 		assertThat(binding.getSpec().getPolicyName()).isEqualTo(pin);
 		assertThat(binding.getSpec().getValidationActions()).containsExactly("Deny");
 		assertThat(binding.getSpec().getMatchResources().getNamespaceSelector().getMatchLabels())
-			.containsExactlyEntriesOf(java.util.Map.of("kubernetes.io/metadata.name", ns));
+			.containsExactlyEntriesOf(Map.of("kubernetes.io/metadata.name", ns));
 		assertThat(cluster.steps()).extracting(BuildStep::line)
 			.contains("Nodes gpu-550 carry nvidia.com/cuda.driver.major=550 for CUDA driver 550.54.15 (see: kubectl get "
 					+ "nodes gpu-550 -L nvidia.com/cuda.driver.major).")

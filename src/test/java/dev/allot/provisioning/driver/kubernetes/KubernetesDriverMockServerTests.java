@@ -1,35 +1,41 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.ClusterAccess;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
+import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The Kubernetes adapter against fabric8's mock Kubernetes API server in CRUD mode (a stateful fake API server). */
 @EnableKubernetesMockClient(crud = true)
@@ -86,8 +92,8 @@ class KubernetesDriverMockServerTests {
 		RoleBinding binding = client.rbac().roleBindings().inNamespace(ns).withName("allot-tenant").get();
 		assertThat(binding.getRoleRef().getName()).isEqualTo("allot-tenant");
 		assertThat(binding.getSubjects()).extracting("kind", "name")
-			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("ServiceAccount", "allot-tenant"),
-					org.assertj.core.groups.Tuple.tuple("Group", "allot:tenant:" + spec.tenant()));
+			.containsExactlyInAnyOrder(Tuple.tuple("ServiceAccount", "allot-tenant"),
+					Tuple.tuple("Group", "allot:tenant:" + spec.tenant()));
 		assertThat(client.rbac().roles().inNamespace(ns).withName("allot-tenant").get().getRules()).isNotEmpty();
 		assertThat(client.persistentVolumeClaims().inNamespace(ns).list().getItems()).extracting(this::claimSummary)
 			.containsExactlyInAnyOrder("data 100Gi fast-ssd", "scratch 20Gi fast-ssd");
@@ -104,7 +110,7 @@ class KubernetesDriverMockServerTests {
 			assertThat(node.getMetadata().getLabels()).containsEntry("allot.dev/reservation", spec.reservationId().toString())
 				.containsEntry("allot.dev/tenant", spec.tenant());
 			assertThat(node.getSpec().getTaints()).extracting(Taint::getKey, Taint::getEffect)
-				.contains(org.assertj.core.groups.Tuple.tuple("allot.dev/reservation", "NoSchedule"));
+				.contains(Tuple.tuple("allot.dev/reservation", "NoSchedule"));
 		}
 		assertThat(client.nodes().withName("gpu-003").get().getMetadata().getLabels()).doesNotContainKey("allot.dev/reservation");
 	}
@@ -120,7 +126,7 @@ class KubernetesDriverMockServerTests {
 		assertThat(access.kubeconfig()).contains("namespace: " + ns, "token: \"token-of-" + ns + "\"",
 				"certificate-authority-data: " + TokenController.CA, "server: \"" + client.getMasterUrl());
 		assertThat(access.toString()).doesNotContain("token-of-");
-		io.fabric8.kubernetes.client.Config parsed = io.fabric8.kubernetes.client.Config.fromKubeconfig(access.kubeconfig());
+		Config parsed = Config.fromKubeconfig(access.kubeconfig());
 		assertThat(parsed.getNamespace()).isEqualTo(ns);
 		assertThat(parsed.getAutoOAuthToken()).isEqualTo("token-of-" + ns);
 		assertThat(driver.access(spec.ref())).isEqualTo(access);
@@ -222,7 +228,7 @@ class KubernetesDriverMockServerTests {
 		ClusterBlueprint spec = Specs.kubernetes(List.of("gpu-002"));
 		driver.provision(spec);
 		client.nodes().withName("gpu-002").edit(n -> {
-			n.getStatus().setNodeInfo(new io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder().withBootID("boot-1").build());
+			n.getStatus().setNodeInfo(new NodeSystemInfoBuilder().withBootID("boot-1").build());
 			return n;
 		});
 
@@ -274,7 +280,7 @@ class KubernetesDriverMockServerTests {
 			assertThat(lost.output()).startsWith("the check's pod failed with NodeLost");
 
 			assertThatThrownBy(() -> driver.runHealthCheck(check(spec, "gpu-002")))
-				.isInstanceOf(dev.allot.provisioning.driver.DriverFailedException.class)
+				.isInstanceOf(DriverFailedException.class)
 				.hasMessageContaining("OutOfnvidia.com/gpu")
 				.hasMessageContaining("its GPUs are in use");
 			assertThat(kubelet.jobs).extracting(job -> job.getSpec().getTemplate().getSpec().getNodeName())
@@ -283,9 +289,9 @@ class KubernetesDriverMockServerTests {
 		assertThat(client.batch().v1().jobs().inAnyNamespace().list().getItems()).isEmpty();
 	}
 
-	private static dev.allot.provisioning.driver.HealthCheckJob check(ClusterBlueprint spec, String node) {
-		return new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(), node,
-				dev.allot.provisioning.driver.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1));
+	private static HealthCheckJob check(ClusterBlueprint spec, String node) {
+		return new HealthCheckJob(spec.ref(), node,
+				HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1));
 	}
 
 	private Quantity gpuQuota(ClusterBlueprint spec) {
@@ -300,7 +306,7 @@ class KubernetesDriverMockServerTests {
 
 	private List<String> inventory(ClusterBlueprint spec) {
 		String ns = spec.ref().name();
-		return java.util.stream.Stream
+		return Stream
 			.of(client.resourceQuotas().inNamespace(ns).list().getItems(),
 					client.limitRanges().inNamespace(ns).list().getItems(),
 					client.network().v1().networkPolicies().inNamespace(ns).list().getItems(),

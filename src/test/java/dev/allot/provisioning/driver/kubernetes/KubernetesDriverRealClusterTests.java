@@ -1,8 +1,7 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
@@ -15,11 +14,12 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The Kubernetes adapter against a real cluster: runs only when {@code KUBECONFIG} is set (skipped otherwise).
@@ -41,7 +41,7 @@ class KubernetesDriverRealClusterTests {
 					admin.nodes().list().getItems().getFirst().getMetadata().getName());
 			Node before = admin.nodes().withName(nodeName).get();
 			ClusterBlueprint spec = Specs.spec(Orchestrator.KUBERNETES, List.of(nodeName),
-					java.time.Instant.now(), List.of());
+					Instant.now(), List.of());
 			try {
 				ClusterAccess.Kubernetes access = (ClusterAccess.Kubernetes) driver.provision(spec).access();
 				assertThat(driver.status(spec.ref()).phase()).isEqualTo(ClusterStatus.Phase.READY);

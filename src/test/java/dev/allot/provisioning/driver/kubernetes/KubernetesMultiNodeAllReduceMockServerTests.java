@@ -1,11 +1,6 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import java.io.IOException;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.provisioning.LifecycleTest;
 import dev.allot.support.Api;
@@ -13,15 +8,19 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The NCCL all-reduce across a cluster's nodes as one Indexed Kubernetes Job (one pod per node), at acceptance and
@@ -95,8 +94,8 @@ class KubernetesMultiNodeAllReduceMockServerTests extends LifecycleTest {
 		assertThat(pod.getContainers().getFirst().getResources().getLimits().get("nvidia.com/gpu").getAmount())
 			.isEqualTo("8");
 		assertThat(pod.getContainers().getFirst().getEnv()).extracting(EnvVar::getName, EnvVar::getValue)
-			.contains(org.assertj.core.groups.Tuple.tuple("ALLOT_NODES", "2"),
-					org.assertj.core.groups.Tuple.tuple("ALLOT_RANK0_HOST", name + "-0." + name));
+			.contains(Tuple.tuple("ALLOT_NODES", "2"),
+					Tuple.tuple("ALLOT_RANK0_HOST", name + "-0." + name));
 		String namespace = across.getMetadata().getNamespace();
 		assertThat(kubernetes.client.batch().v1().jobs().inNamespace(namespace).withName(name).get()).isNull();
 		assertThat(kubernetes.client.services().inNamespace(namespace).withName(name).get()).isNull();

@@ -1,21 +1,28 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import java.time.Duration;
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverProperties.KubernetesPool;
+import dev.allot.provisioning.driver.HealthCheckJob;
+import dev.allot.provisioning.driver.HealthCheckKind;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The booked /dev/shm as an admission policy, against fabric8's mock Kubernetes API server in CRUD mode. */
 @EnableKubernetesMockClient(crud = true)
@@ -23,7 +30,7 @@ class KubernetesSharedMemoryMockServerTests {
 
 	static KubernetesClient client;
 
-	static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
+	static KubernetesMockServer server;
 
 	private KubernetesDriver driver;
 
@@ -71,7 +78,7 @@ class KubernetesSharedMemoryMockServerTests {
 		assertThat(binding.getSpec().getPolicyName()).isEqualTo(name);
 		assertThat(binding.getSpec().getValidationActions()).containsExactly("Deny");
 		assertThat(binding.getSpec().getMatchResources().getNamespaceSelector().getMatchLabels())
-			.containsExactly(java.util.Map.entry("kubernetes.io/metadata.name", spec.ref().name()));
+			.containsExactly(Map.entry("kubernetes.io/metadata.name", spec.ref().name()));
 		assertThat(driver.status(spec.ref()).phase()).isEqualTo(ClusterStatus.Phase.READY);
 	}
 
@@ -116,23 +123,23 @@ class KubernetesSharedMemoryMockServerTests {
 	@Test
 	void aCheckJobInTheReservationsNamespaceOnTheMockServerMountsTheBookedShmSoThePolicyAdmitsIt()
 			throws InterruptedException {
-		ClusterBlueprint spec = Specs.spec(dev.allot.booking.spec.ClusterSpec.Orchestrator.KUBERNETES,
+		ClusterBlueprint spec = Specs.spec(Orchestrator.KUBERNETES,
 				List.of("gpu-001"),
-				java.time.Instant.now().minus(java.time.Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.HOURS),
+				Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.HOURS),
 				List.of());
 		driver.provision(spec);
 		try (Kubelet kubelet = new Kubelet(server, client)) {
 			kubelet.record("gpu-001", "nvidia-smi-h100-healthy.txt");
 
-			driver.runHealthCheck(new dev.allot.provisioning.driver.HealthCheckJob(spec.ref(), "gpu-001",
-					dev.allot.provisioning.driver.HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1)));
+			driver.runHealthCheck(new HealthCheckJob(spec.ref(), "gpu-001",
+					HealthCheckKind.NVIDIA_SMI, List.of("nvidia-smi"), 8, Duration.ofMinutes(1)));
 
 			var job = kubelet.jobs.getLast();
 			assertThat(job.getMetadata().getNamespace()).isEqualTo(spec.ref().name());
 			var pod = job.getSpec().getTemplate().getSpec();
 			assertThat(pod.getVolumes()).singleElement().satisfies(v -> {
 				assertThat(v.getEmptyDir().getMedium()).isEqualTo("Memory");
-				assertThat(v.getEmptyDir().getSizeLimit()).isEqualTo(new io.fabric8.kubernetes.api.model.Quantity("64Gi"));
+				assertThat(v.getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("64Gi"));
 				assertThat(pod.getContainers().getFirst().getVolumeMounts()).singleElement()
 					.satisfies(m -> assertThat(m.getName() + " " + m.getMountPath()).isEqualTo(v.getName() + " /dev/shm"));
 			});

@@ -1,23 +1,26 @@
 package dev.allot.provisioning.driver.slurm;
 
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
-import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -139,7 +142,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 				.reduce((first, last) -> last)
 				.orElseThrow();
 		}
-		catch (IOException | java.util.NoSuchElementException ex) {
+		catch (IOException | NoSuchElementException ex) {
 			throw new IllegalStateException("This Slurm cluster does not size /dev/shm (no SizeDir in " + conf
 					+ "): it was started by an older .ci/slurm-up.sh; stop it (.ci/slurm-down.sh) and start it again", ex);
 		}
@@ -173,7 +176,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 			return Files.createDirectories(forJobs().resolve("slurm-volumes"));
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 	}
 
@@ -193,7 +196,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 			return Files.createDirectories(folder);
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 	}
 
@@ -202,10 +205,10 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 		Path copy = forJobs().resolve("stand-in.sh");
 		try {
 			Files.copy(Path.of("src/test/resources/health-outputs/stand-in.sh"), copy,
-					java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+					StandardCopyOption.REPLACE_EXISTING);
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 		return copy;
 	}
@@ -216,7 +219,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 			return Files.createTempDirectory(forJobs(), name);
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 	}
 
@@ -244,7 +247,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 
 	/** A new Unix user of this host without a home, named like a tenant member; removed by {@link #removeUser}. */
 	public String newUnixUser() {
-		String user = "u" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+		String user = "u" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 		Result added = exec(List.of("useradd", "-M", "-s", "/usr/sbin/nologin", user), Duration.ofSeconds(30));
 		if (added.exitCode() != 0) {
 			throw new IllegalStateException("useradd " + user + " failed: " + added.stderr());
@@ -266,7 +269,7 @@ public final class SlurmCluster implements BeforeAllCallback, ParameterResolver,
 	public void backInService(String node) {
 		run("scontrol", "cancel_reboot", node);
 		restartSlurmd(node);
-		org.awaitility.Awaitility.await("Slurm node " + node + " back in service")
+		Awaitility.await("Slurm node " + node + " back in service")
 			.atMost(Duration.ofSeconds(120))
 			.pollInterval(Duration.ofSeconds(2))
 			.until(() -> {

@@ -1,14 +1,14 @@
 package dev.allot.provisioning.driver.slurm;
 
-import java.time.Duration;
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverTimeoutException;
+import dev.allot.provisioning.driver.NodesUnavailableException;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** How commands reach Slurm, without Slurm: the prefix stands in for {@code ssh host}. */
 class SlurmCommandsTests {
@@ -53,7 +53,7 @@ class SlurmCommandsTests {
 		assertThat(errors.failed("scontrol create reservation",
 				new SlurmCommands.Result(1, "", "Error creating the reservation: Requested reservation overlaps with another reservation",
 						Duration.ZERO),
-				List.of("gpu-001"))).isInstanceOf(dev.allot.provisioning.driver.NodesUnavailableException.class);
+				List.of("gpu-001"))).isInstanceOf(NodesUnavailableException.class);
 		assertThat(errors.failed("scontrol delete partition",
 				new SlurmCommands.Result(1, "", "delete_partition PartitionName=p1: Partition is in use", Duration.ZERO),
 				List.of()).retryable()).isTrue();

@@ -1,8 +1,7 @@
 package dev.allot.provisioning.driver.slurm;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import dev.allot.provisioning.Specs;
@@ -10,13 +9,14 @@ import dev.allot.provisioning.driver.BuildStep;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The booked CUDA driver pinned on a real Slurm cluster (see {@link SlurmCluster}; its GPU nodes carry the feature
@@ -65,7 +65,7 @@ class SlurmCudaConstraintTests {
 		assertThat(slurm.run("sacctmgr", "-i", "add", "user", "root", "account=" + spec.tenant()).exitCode()).isZero();
 
 		// bounded generously: under load the job may wait for the backfill scheduler's next pass
-		SlurmCluster.Result job = slurm.run(java.time.Duration.ofMinutes(3), "srun", "--account=" + spec.tenant(), "--partition=" + name,
+		SlurmCluster.Result job = slurm.run(Duration.ofMinutes(3), "srun", "--account=" + spec.tenant(), "--partition=" + name,
 				"--reservation=" + name, "--nodes=1", "--time=1", "bash", "-c",
 				"scontrol show job $SLURM_JOB_ID --oneliner; scontrol show node $SLURMD_NODENAME --oneliner; "
 						+ "scontrol show reservation " + name + " --oneliner");

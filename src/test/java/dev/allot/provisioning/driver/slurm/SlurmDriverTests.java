@@ -1,21 +1,27 @@
 package dev.allot.provisioning.driver.slurm;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.driver.ClusterAccess;
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Slurm adapter against a real slurmctld with slurmdbd (see {@link SlurmCluster}). Every test checks with
@@ -205,18 +211,18 @@ class SlurmDriverTests {
 	}
 
 	@Test
-	void aCommandPrefixCarriesEveryCommandAsSshWould(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-			throws java.io.IOException {
-		java.nio.file.Path log = dir.resolve("commands.log");
-		SlurmDriver viaPrefix = SlurmDriver.create("slurm-test", new dev.allot.provisioning.driver.DriverProperties.SlurmPool(
+	void aCommandPrefixCarriesEveryCommandAsSshWould(@TempDir Path dir)
+			throws IOException {
+		Path log = dir.resolve("commands.log");
+		SlurmDriver viaPrefix = SlurmDriver.create("slurm-test", new SlurmPool(
 				List.of("bash", "-c", "echo \"$*\" >> " + log + "; exec \"$@\"", "ssh-standin"), slurm.slurmConf(),
-				"login.test", java.time.ZoneId.systemDefault(), java.time.Duration.ofSeconds(30)));
+				"login.test", ZoneId.systemDefault(), Duration.ofSeconds(30)));
 		ClusterBlueprint spec = Specs.slurm(List.of("gpu-015"));
 
 		viaPrefix.provision(spec);
 		viaPrefix.teardown(spec.ref());
 
-		assertThat(java.nio.file.Files.readString(log)).contains("sacctmgr -i add account " + spec.tenant(),
+		assertThat(Files.readString(log)).contains("sacctmgr -i add account " + spec.tenant(),
 				"scontrol create reservation ReservationName=" + spec.ref().name(),
 				"scontrol delete PartitionName=" + spec.ref().name());
 		assertThat(viaPrefix.status(spec.ref())).isEqualTo(ClusterStatus.absent(spec.ref()));
@@ -239,7 +245,7 @@ class SlurmDriverTests {
 
 	/** Figures for the report; no assertion on time. */
 	private void measureShowCommands(String name) {
-		SlurmCommands commands = new SlurmCommands(List.of(), slurm.slurmConf(), java.time.Duration.ofSeconds(30));
+		SlurmCommands commands = new SlurmCommands(List.of(), slurm.slurmConf(), Duration.ofSeconds(30));
 		long total = 0;
 		int runs = 20;
 		for (int i = 0; i < runs; i++) {

@@ -1,14 +1,6 @@
 package dev.allot.provisioning.driver.slurm;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.allot.provisioning.Specs;
 import dev.allot.provisioning.checks.CheckOutputs;
@@ -20,12 +12,20 @@ import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.HealthCheckJob;
 import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.driver.HealthCheckResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Health checks as real Slurm jobs on the real slurmctld and the fake GPU nodes' own slurmds ({@link SlurmCluster}):
@@ -127,7 +127,7 @@ class SlurmHealthCheckTests {
 
 		assertThat(hung.timedOut()).isTrue();
 		String job = "allot-check-" + spec.reservationId().toString().substring(0, 8) + "-gpu-008";
-		org.awaitility.Awaitility.await()
+		Awaitility.await()
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> slurm.run("squeue", "-h", "--name=" + job).stdout().isBlank());
 	}
@@ -162,7 +162,7 @@ class SlurmHealthCheckTests {
 			// Slurm shows the node idle again although it never restarted: not back
 			slurm.run("scontrol", "cancel_reboot", "gpu-008");
 			slurm.run("scontrol", "update", "NodeName=gpu-008", "State=RESUME");
-			org.awaitility.Awaitility.await()
+			Awaitility.await()
 				.atMost(Duration.ofSeconds(120))
 				.until(() -> SlurmRecord.parse(slurm.run("scontrol", "show", "node", "gpu-008", "--oneliner").stdout())
 					.get("State")

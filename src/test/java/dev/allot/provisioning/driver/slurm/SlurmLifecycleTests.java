@@ -1,22 +1,23 @@
 package dev.allot.provisioning.driver.slurm;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.provisioning.LifecycleTest;
+import dev.allot.support.Api;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-
-import dev.allot.provisioning.LifecycleTest;
-import dev.allot.support.Api;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The whole lifecycle against a real slurmctld with slurmdbd ({@link SlurmCluster}): a pool configured with the
@@ -44,11 +45,11 @@ class SlurmLifecycleTests extends LifecycleTest {
 	 * runs the stand-in executable printing a recorded healthy nvidia-smi output (as in {@link SlurmAcceptanceTests}).
 	 */
 	@DynamicPropertySource
-	static void slurmPool(DynamicPropertyRegistry registry) throws java.io.IOException {
-		java.nio.file.Path outputs = java.nio.file.Path.of("src/test/resources/health-outputs").toAbsolutePath();
-		java.nio.file.Path recordings = SlurmCluster.newRecordings("lifecycle");
+	static void slurmPool(DynamicPropertyRegistry registry) throws IOException {
+		Path outputs = Path.of("src/test/resources/health-outputs").toAbsolutePath();
+		Path recordings = SlurmCluster.newRecordings("lifecycle");
 		for (String node : NODES) {
-			java.nio.file.Files.copy(outputs.resolve("nvidia-smi-h100-healthy.txt"),
+			Files.copy(outputs.resolve("nvidia-smi-h100-healthy.txt"),
 					recordings.resolve(node + ".NVIDIA_SMI"));
 		}
 		SlurmCluster.standInPool(registry, POOL, () -> slurm.slurmConf(), recordings, "NVIDIA_SMI");
@@ -84,7 +85,7 @@ class SlurmLifecycleTests extends LifecycleTest {
 		assertThat(partition.get("AllowAccounts")).isEqualTo(s.tenant());
 		assertThat(slurm.run("sacctmgr", "-n", "-P", "show", "account", s.tenant(), "format=account").stdout().strip())
 			.isEqualTo(s.tenant());
-		java.nio.file.Path volume = SlurmCluster.volumeRoot().resolve(name).resolve("data");
+		Path volume = SlurmCluster.volumeRoot().resolve(name).resolve("data");
 		assertThat(volume).isDirectory();
 		assertThat(ready.toString()).contains(volume + " (ls -ld " + volume);
 		// the timeline states what the driver did on the controller, each with where to see it, and nothing else

@@ -1,5 +1,13 @@
 package dev.allot.provisioning.driver.slurm;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.allot.provisioning.Specs;
+import dev.allot.provisioning.driver.ClusterBlueprint;
+import dev.allot.provisioning.driver.ClusterRef;
+import dev.allot.provisioning.driver.DriverProperties.LoginNode;
+import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
+import dev.allot.provisioning.driver.ProvisionedCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,20 +16,12 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.allot.provisioning.Specs;
-import dev.allot.provisioning.driver.ClusterBlueprint;
-import dev.allot.provisioning.driver.ClusterRef;
-import dev.allot.provisioning.driver.DriverProperties.LoginNode;
-import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
-import dev.allot.provisioning.driver.ProvisionedCluster;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tenant users' access to a Slurm cluster against the real daemons (see {@link SlurmCluster}): Unix users of this
@@ -222,7 +222,7 @@ class SlurmLoginTests {
 	}
 
 	static ClusterBlueprint withLogins(ClusterBlueprint spec, List<String> users, List<String> keys,
-			@org.jspecify.annotations.Nullable String bookedBy) {
+			@Nullable String bookedBy) {
 		ClusterRef ref = spec.ref();
 		return new ClusterBlueprint(ref.reservationId(), spec.tenant(), spec.project(), spec.nodes(), spec.gpusPerNode(),
 				spec.startsAt(), spec.endsAt(), spec.orchestrator(), spec.cudaDriver(), spec.sharedMemoryGi(),
