@@ -12,17 +12,16 @@ import org.springframework.context.annotation.Bean;
 @ConfigurationPropertiesScan
 public class AllotApplication {
 
-	public static void main(String[] args) {
-		SpringApplication.run(AllotApplication.class, args);
-	}
+    public static void main(String[] args) {
+        SpringApplication.run(AllotApplication.class, args);
+    }
 
-	/**
-	 * Every rule that depends on "now" asks this clock, so tests can fix it. It ticks in microseconds, PostgreSQL's
-	 * precision, so that an instant in a create's answer ({@code createdAt}) is the one a later read returns.
-	 */
-	@Bean
-	Clock clock() {
-		return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
-	}
-
+    /**
+     * Every rule that depends on "now" asks this clock, so tests can fix it. It ticks in microseconds, PostgreSQL's
+     * precision, so that an instant in a create's answer ({@code createdAt}) is the one a later read returns.
+     */
+    @Bean
+    Clock clock() {
+        return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
+    }
 }

@@ -45,306 +45,388 @@ import tools.jackson.databind.JsonNode;
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfiguration {
 
-	static {
-		// The caller comes from the token, not from the request's parameters.
-		SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
-		// The Idempotency-Key header, claimed by the shared filter; documented below on every create.
-		SpringDocUtils.getConfig().addRequestWrapperToIgnore(IdempotencyKey.class);
-		// Free-form JSON (audit before/after) is an object, not Jackson's node class.
-		SpringDocUtils.getConfig().replaceWithSchema(JsonNode.class, new ObjectSchema());
-	}
+    static {
+        // The caller comes from the token, not from the request's parameters.
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(Caller.class);
+        // The Idempotency-Key header, claimed by the shared filter; documented below on every create.
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(IdempotencyKey.class);
+        // Free-form JSON (audit before/after) is an object, not Jackson's node class.
+        SpringDocUtils.getConfig().replaceWithSchema(JsonNode.class, new ObjectSchema());
+    }
 
-	/**
-	 * Every operation may answer a problem: names the RFC 9457 shape once and refers to it from the error
-	 * statuses every endpoint can give, so clients see the contract for errors too.
-	 */
-	@Bean
-	OpenApiCustomizer problemResponses() {
-		return openApi -> {
-			Schema<?> schema = new ObjectSchema().description("RFC 9457 problem details");
-			problemFields(schema);
-			// the extras some problems carry, each named once here
-			quotaRefusalFields(schema);
-			capacityFields(schema);
-			budgetAndProjectFields(schema);
-			windowFields(schema);
-			conflictAndRetryFields(schema);
-			openApi.getComponents().addSchemas("Problem", schema);
-			Content problem = new Content().addMediaType("application/problem+json",
-					new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
-			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
-				operation.getResponses().remove("500");
-				PROBLEMS.forEach((status, description) -> operation.getResponses()
-					.putIfAbsent(status, new ApiResponse().description(description).content(problem)));
-				refusals(method.name() + " " + path, operation);
-			}));
-		};
-	}
+    /**
+     * Every operation may answer a problem: names the RFC 9457 shape once and refers to it from the error
+     * statuses every endpoint can give, so clients see the contract for errors too.
+     */
+    @Bean
+    OpenApiCustomizer problemResponses() {
+        return openApi -> {
+            Schema<?> schema = new ObjectSchema().description("RFC 9457 problem details");
+            problemFields(schema);
+            // the extras some problems carry, each named once here
+            quotaRefusalFields(schema);
+            capacityFields(schema);
+            budgetAndProjectFields(schema);
+            windowFields(schema);
+            conflictAndRetryFields(schema);
+            openApi.getComponents().addSchemas("Problem", schema);
+            Content problem = new Content()
+                    .addMediaType(
+                            "application/problem+json",
+                            new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
+            openApi.getPaths()
+                    .forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
+                        operation.getResponses().remove("500");
+                        PROBLEMS.forEach((status, description) -> operation
+                                .getResponses()
+                                .putIfAbsent(
+                                        status,
+                                        new ApiResponse()
+                                                .description(description)
+                                                .content(problem)));
+                        refusals(method.name() + " " + path, operation);
+                    }));
+        };
+    }
 
-	/** The Problem schema's properties: what every problem carries. */
-	private static void problemFields(Schema<?> problem) {
-		problem
-			.addProperty("type", new StringSchema().format("uri").example("https://allot.dev/problems/quota_exceeded"))
-			.addProperty("title", new StringSchema())
-			.addProperty("status", new IntegerSchema())
-			.addProperty("detail", new StringSchema())
-			.addProperty("instance", new StringSchema().format("uri-reference").description("The request's path"))
-			.addProperty("code", new StringSchema().example("quota_exceeded"))
-			.addProperty("requestId", new StringSchema())
-			.addProperty("errors", new ArraySchema().description("400: each bad field").items(new ObjectSchema()
-				.addProperty("field", new StringSchema())
-				.addProperty("message", new StringSchema())));
-	}
+    /** The Problem schema's properties: what every problem carries. */
+    private static void problemFields(Schema<?> problem) {
+        problem.addProperty(
+                        "type", new StringSchema().format("uri").example("https://allot.dev/problems/quota_exceeded"))
+                .addProperty("title", new StringSchema())
+                .addProperty("status", new IntegerSchema())
+                .addProperty("detail", new StringSchema())
+                .addProperty(
+                        "instance", new StringSchema().format("uri-reference").description("The request's path"))
+                .addProperty("code", new StringSchema().example("quota_exceeded"))
+                .addProperty("requestId", new StringSchema())
+                .addProperty(
+                        "errors",
+                        new ArraySchema()
+                                .description("400: each bad field")
+                                .items(new ObjectSchema()
+                                        .addProperty("field", new StringSchema())
+                                        .addProperty("message", new StringSchema())));
+    }
 
-	/** The Problem schema's properties: quota_exceeded's extras. */
-	private static void quotaRefusalFields(Schema<?> problem) {
-		problem
-			.addProperty("limit", new StringSchema().description("quota_exceeded: the limit that refused"))
-			.addProperty("field", new StringSchema().description("quota_exceeded: the request field it bounds"))
-			.addProperty("allowed", new Schema<>().description("quota_exceeded: what the limit allows"))
-			.addProperty("requested", new Schema<>().description("quota_exceeded: what was asked for"))
-			.addProperty("exceededBy", new Schema<>().description("quota_exceeded: by how much"))
-			.addProperty("held", new Schema<>()
-				.description("quota_exceeded (storageGi): GiB the tenant's other volumes hold in the window"))
-			.addProperty("gpuType", new StringSchema().description("quota_exceeded: the GPU type's quota"));
-	}
+    /** The Problem schema's properties: quota_exceeded's extras. */
+    private static void quotaRefusalFields(Schema<?> problem) {
+        problem.addProperty("limit", new StringSchema().description("quota_exceeded: the limit that refused"))
+                .addProperty("field", new StringSchema().description("quota_exceeded: the request field it bounds"))
+                .addProperty("allowed", new Schema<>().description("quota_exceeded: what the limit allows"))
+                .addProperty("requested", new Schema<>().description("quota_exceeded: what was asked for"))
+                .addProperty("exceededBy", new Schema<>().description("quota_exceeded: by how much"))
+                .addProperty(
+                        "held",
+                        new Schema<>()
+                                .description(
+                                        "quota_exceeded (storageGi): GiB the tenant's other volumes hold in the window"))
+                .addProperty("gpuType", new StringSchema().description("quota_exceeded: the GPU type's quota"));
+    }
 
-	/** The Problem schema's properties: capacity_not_available's and guarantees_exceed_capacity's extras. */
-	private static void capacityFields(Schema<?> problem) {
-		problem
-			.addProperty("reclaimConsidered", new BooleanSchema()
-				.description("capacity_not_available: whether the booking was within its tenant's guarantee "
-						+ "and so tried to reclaim nodes from other tenants' preemptible reservations"))
-			.addProperty("capacity", new IntegerSchema()
-				.description("guarantees_exceed_capacity: the GPU type's healthy GPUs"))
-			.addProperty("guaranteed", new IntegerSchema()
-				.description("guarantees_exceed_capacity: what the guarantees would add up to"))
-			.addProperty("excess", new IntegerSchema()
-				.description("guarantees_exceed_capacity: by how much they would exceed it"));
-	}
+    /** The Problem schema's properties: capacity_not_available's and guarantees_exceed_capacity's extras. */
+    private static void capacityFields(Schema<?> problem) {
+        problem.addProperty(
+                        "reclaimConsidered",
+                        new BooleanSchema()
+                                .description(
+                                        "capacity_not_available: whether the booking was within its tenant's guarantee "
+                                                + "and so tried to reclaim nodes from other tenants' preemptible reservations"))
+                .addProperty(
+                        "capacity",
+                        new IntegerSchema().description("guarantees_exceed_capacity: the GPU type's healthy GPUs"))
+                .addProperty(
+                        "guaranteed",
+                        new IntegerSchema()
+                                .description("guarantees_exceed_capacity: what the guarantees would add up to"))
+                .addProperty(
+                        "excess",
+                        new IntegerSchema()
+                                .description("guarantees_exceed_capacity: by how much they would exceed it"));
+    }
 
-	/** The Problem schema's properties: budget, project and user refusals' extras. */
-	private static void budgetAndProjectFields(Schema<?> problem) {
-		problem
-			.addProperty("month", new StringSchema().description("budget refusals: the month, yyyy-mm"))
-			.addProperty("spent", new Schema<>().description("budget refusals: spent so far that month"))
-			.addProperty("project", new StringSchema().description("project budget refusals: the project"))
-			.addProperty("allowedProjects", new ArraySchema()
-				.description("project_not_allowed: the projects of the tenant the caller may book in")
-				.items(new StringSchema()))
-			.addProperty("username", new StringSchema().description("unknown_user: the name asked for"));
-	}
+    /** The Problem schema's properties: budget, project and user refusals' extras. */
+    private static void budgetAndProjectFields(Schema<?> problem) {
+        problem.addProperty("month", new StringSchema().description("budget refusals: the month, yyyy-mm"))
+                .addProperty("spent", new Schema<>().description("budget refusals: spent so far that month"))
+                .addProperty("project", new StringSchema().description("project budget refusals: the project"))
+                .addProperty(
+                        "allowedProjects",
+                        new ArraySchema()
+                                .description("project_not_allowed: the projects of the tenant the caller may book in")
+                                .items(new StringSchema()))
+                .addProperty("username", new StringSchema().description("unknown_user: the name asked for"));
+    }
 
-	/** The Problem schema's properties: time-window, lending and guarantee-headroom refusals' extras, and a refusal's alternatives. */
-	private static void windowFields(Schema<?> problem) {
-		problem
-			.addProperty("at", new StringSchema().format("date-time")
-				.description("time-window quota and lending refusals: the first instant refused"))
-			.addProperty("freeGpus", new IntegerSchema()
-				.description("capacity_not_available for lending limits, and guarantee_headroom: the GPU "
-						+ "type's free GPUs then"))
-			.addProperty("heldGpus", new IntegerSchema().description("capacity_not_available for lending "
-					+ "limits: of those, what other tenants' guarantees hold back from borrowers"))
-			.addProperty("unusedGuaranteedGpus", new IntegerSchema().description("guarantee_headroom: "
-					+ "what other tenants' guarantees do not use at `at`, which must stay available to them"))
-			.addProperty("hours", new ArraySchema()
-				.description("guarantee_headroom: each hour (its start) where the booking would take it")
-				.items(new StringSchema().format("date-time")))
-			.addProperty("preemptiblePrice", new NumberSchema()
-				.description("guarantee_headroom: what the same booking costs marked \"preemptible\": true"))
-			.addProperty("currency", new StringSchema().description("guarantee_headroom: of preemptiblePrice"))
-			.addProperty("earliestStart", new StringSchema().format("date-time")
-				.description("capacity_not_available: the earliest start where the same booking fits"))
-			.addProperty("alternatives", new ArraySchema()
-				.description("capacity_not_available: up to 3 windows of the same length that fit")
-				.items(new ObjectSchema().addProperty("startsAt", new StringSchema().format("date-time"))
-					.addProperty("endsAt", new StringSchema().format("date-time"))));
-	}
+    /** The Problem schema's properties: time-window, lending and guarantee-headroom refusals' extras, and a refusal's alternatives. */
+    private static void windowFields(Schema<?> problem) {
+        problem.addProperty(
+                        "at",
+                        new StringSchema()
+                                .format("date-time")
+                                .description("time-window quota and lending refusals: the first instant refused"))
+                .addProperty(
+                        "freeGpus",
+                        new IntegerSchema()
+                                .description(
+                                        "capacity_not_available for lending limits, and guarantee_headroom: the GPU "
+                                                + "type's free GPUs then"))
+                .addProperty(
+                        "heldGpus",
+                        new IntegerSchema()
+                                .description("capacity_not_available for lending "
+                                        + "limits: of those, what other tenants' guarantees hold back from borrowers"))
+                .addProperty(
+                        "unusedGuaranteedGpus",
+                        new IntegerSchema()
+                                .description(
+                                        "guarantee_headroom: "
+                                                + "what other tenants' guarantees do not use at `at`, which must stay available to them"))
+                .addProperty(
+                        "hours",
+                        new ArraySchema()
+                                .description(
+                                        "guarantee_headroom: each hour (its start) where the booking would take it")
+                                .items(new StringSchema().format("date-time")))
+                .addProperty(
+                        "preemptiblePrice",
+                        new NumberSchema()
+                                .description(
+                                        "guarantee_headroom: what the same booking costs marked \"preemptible\": true"))
+                .addProperty("currency", new StringSchema().description("guarantee_headroom: of preemptiblePrice"))
+                .addProperty(
+                        "earliestStart",
+                        new StringSchema()
+                                .format("date-time")
+                                .description("capacity_not_available: the earliest start where the same booking fits"))
+                .addProperty(
+                        "alternatives",
+                        new ArraySchema()
+                                .description("capacity_not_available: up to 3 windows of the same length that fit")
+                                .items(new ObjectSchema()
+                                        .addProperty("startsAt", new StringSchema().format("date-time"))
+                                        .addProperty("endsAt", new StringSchema().format("date-time"))));
+    }
 
-	/** The Problem schema's properties: conflicts' and retries' extras. */
-	private static void conflictAndRetryFields(Schema<?> problem) {
-		problem
-			.addProperty("reservationStatus", new StringSchema()
-				.description("reservation conflicts: the reservation's status"))
-			.addProperty("state", new StringSchema().description("state conflicts: the current state"))
-			.addProperty("location", new StringSchema()
-				.description("idempotency_key_in_use: where the first request's answer will be"))
-			.addProperty("retryAfterSeconds", new IntegerSchema()
-				.description("rate_limited and database_unavailable: as the Retry-After header"));
-	}
+    /** The Problem schema's properties: conflicts' and retries' extras. */
+    private static void conflictAndRetryFields(Schema<?> problem) {
+        problem.addProperty(
+                        "reservationStatus",
+                        new StringSchema().description("reservation conflicts: the reservation's status"))
+                .addProperty("state", new StringSchema().description("state conflicts: the current state"))
+                .addProperty(
+                        "location",
+                        new StringSchema()
+                                .description("idempotency_key_in_use: where the first request's answer will be"))
+                .addProperty(
+                        "retryAfterSeconds",
+                        new IntegerSchema()
+                                .description("rate_limited and database_unavailable: as the Retry-After header"));
+    }
 
-	/** Optional request fields are not required; nullable enums list null ({@link RequestSchemas}). */
-	@Bean
-	OpenApiCustomizer requestSchemas() {
-		return RequestSchemas::describe;
-	}
+    /** Optional request fields are not required; nullable enums list null ({@link RequestSchemas}). */
+    @Bean
+    OpenApiCustomizer requestSchemas() {
+        return RequestSchemas::describe;
+    }
 
-	/**
-	 * Names every operation from {@link ApiOperations}: operationId, tag, summary and description. An operation
-	 * missing there fails the contract (and so {@code OpenApiContractTests}) instead of shipping as {@code get_7}.
-	 */
-	@Bean
-	OpenApiCustomizer operationNames() {
-		return openApi -> {
-			Set<String> tags = new HashSet<>();
-			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
-				String key = method.name() + " " + path;
-				ApiOperations.Named named = ApiOperations.ALL.get(key);
-				if (named == null) {
-					throw new IllegalStateException(key + " has no name, tag and summary in ApiOperations");
-				}
-				operation.operationId(named.operationId())
-					.summary(named.summary())
-					.description(named.description())
-					.tags(List.of(named.tag()));
-				tags.add(named.tag());
-			}));
-			if (!ApiOperations.TAGS.keySet().containsAll(tags)) {
-				throw new IllegalStateException("Tags without a description in ApiOperations.TAGS: " + tags);
-			}
-			openApi.tags(ApiOperations.TAGS.entrySet()
-				.stream()
-				.filter(tag -> tags.contains(tag.getKey()))
-				.map(tag -> new Tag().name(tag.getKey()).description(tag.getValue()))
-				.toList());
-			// A CSV download chosen by ?format=csv (for links) shows up as a string alternative of the JSON body:
-			// the JSON answer is the object alone.
-			openApi.getPaths().values().forEach(item -> item.readOperations().forEach(operation -> {
-				ApiResponse ok = operation.getResponses().get("200");
-				MediaType json = ok == null || ok.getContent() == null ? null : ok.getContent().get("application/json");
-				if (json != null && json.getSchema() != null && json.getSchema().getOneOf() != null) {
-					for (Object alternative : json.getSchema().getOneOf()) {
-						if (alternative instanceof Schema<?> object && object.get$ref() != null) {
-							json.setSchema(new Schema<>().$ref(object.get$ref()));
-							break;
-						}
-					}
-				}
-				// JSON first: generated clients (Python's) take the first media type as the one to ask for
-				if (json != null && ok.getContent().size() > 1) {
-					Content jsonFirst = new Content().addMediaType("application/json", json);
-					ok.getContent().forEach(jsonFirst::putIfAbsent);
-					ok.setContent(jsonFirst);
-				}
-			}));
-			// A kubeconfig is YAML, not the JSON the return type suggests.
-			Operation kubeconfig = openApi.getPaths()
-				.get("/api/v1/tenants/{tenant}/reservations/{id}/cluster/kubeconfig")
-				.getGet();
-			kubeconfig.getResponses()
-				.get("200")
-				.content(new Content().addMediaType("application/yaml", new MediaType().schema(new StringSchema())));
-		};
-	}
+    /**
+     * Names every operation from {@link ApiOperations}: operationId, tag, summary and description. An operation
+     * missing there fails the contract (and so {@code OpenApiContractTests}) instead of shipping as {@code get_7}.
+     */
+    @Bean
+    OpenApiCustomizer operationNames() {
+        return openApi -> {
+            Set<String> tags = new HashSet<>();
+            openApi.getPaths()
+                    .forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
+                        String key = method.name() + " " + path;
+                        ApiOperations.Named named = ApiOperations.ALL.get(key);
+                        if (named == null) {
+                            throw new IllegalStateException(key + " has no name, tag and summary in ApiOperations");
+                        }
+                        operation
+                                .operationId(named.operationId())
+                                .summary(named.summary())
+                                .description(named.description())
+                                .tags(List.of(named.tag()));
+                        tags.add(named.tag());
+                    }));
+            if (!ApiOperations.TAGS.keySet().containsAll(tags)) {
+                throw new IllegalStateException("Tags without a description in ApiOperations.TAGS: " + tags);
+            }
+            openApi.tags(ApiOperations.TAGS.entrySet().stream()
+                    .filter(tag -> tags.contains(tag.getKey()))
+                    .map(tag -> new Tag().name(tag.getKey()).description(tag.getValue()))
+                    .toList());
+            // A CSV download chosen by ?format=csv (for links) shows up as a string alternative of the JSON body:
+            // the JSON answer is the object alone.
+            openApi.getPaths()
+                    .values()
+                    .forEach(item -> item.readOperations().forEach(operation -> {
+                        ApiResponse ok = operation.getResponses().get("200");
+                        MediaType json = ok == null || ok.getContent() == null
+                                ? null
+                                : ok.getContent().get("application/json");
+                        if (json != null
+                                && json.getSchema() != null
+                                && json.getSchema().getOneOf() != null) {
+                            for (Object alternative : json.getSchema().getOneOf()) {
+                                if (alternative instanceof Schema<?> object && object.get$ref() != null) {
+                                    json.setSchema(new Schema<>().$ref(object.get$ref()));
+                                    break;
+                                }
+                            }
+                        }
+                        // JSON first: generated clients (Python's) take the first media type as the one to ask for
+                        if (json != null && ok.getContent().size() > 1) {
+                            Content jsonFirst = new Content().addMediaType("application/json", json);
+                            ok.getContent().forEach(jsonFirst::putIfAbsent);
+                            ok.setContent(jsonFirst);
+                        }
+                    }));
+            // A kubeconfig is YAML, not the JSON the return type suggests.
+            Operation kubeconfig = openApi.getPaths()
+                    .get("/api/v1/tenants/{tenant}/reservations/{id}/cluster/kubeconfig")
+                    .getGet();
+            kubeconfig
+                    .getResponses()
+                    .get("200")
+                    .content(
+                            new Content().addMediaType("application/yaml", new MediaType().schema(new StringSchema())));
+        };
+    }
 
-	/**
-	 * The refusals an operation gives for reasons of its own ({@link ApiOperations#REFUSALS}), and those that
-	 * follow from its shape (a creating POST's Idempotency-Key, a body's size and type), each under its status
-	 * with its code and an example, so a generated client can tell {@code capacity_not_available} from
-	 * {@code quota_exceeded}.
-	 */
-	private static void refusals(String key, Operation operation) {
-		ApiOperations.Named named = ApiOperations.ALL.get(key);
-		List<ApiOperations.Refusal> refusals = new ArrayList<>(
-				named == null ? List.of() : ApiOperations.REFUSALS.getOrDefault(named.operationId(), List.of()));
-		boolean creates = key.startsWith("POST ") && (operation.getResponses().containsKey("201")
-				|| operation.getResponses().containsKey("202"));
-		if (creates) {
-			refusals.add(new ApiOperations.Refusal(409, "idempotency_key_in_use",
-					"A request with this Idempotency-Key is still running: retry in a moment"));
-			refusals.add(new ApiOperations.Refusal(422, "idempotency_key_reused",
-					"This Idempotency-Key was used with another body"));
-		}
-		if (operation.getRequestBody() != null) {
-			refusals.add(new ApiOperations.Refusal(413, "payload_too_large", "The body is larger than 256 KB"));
-			refusals.add(new ApiOperations.Refusal(415, "unsupported_media_type", "Send application/json"));
-		}
-		Map<Integer, List<ApiOperations.Refusal>> byStatus = new TreeMap<>();
-		refusals.forEach(refusal -> byStatus.computeIfAbsent(refusal.status(), s -> new ArrayList<>())
-			.add(refusal));
-		byStatus.forEach((status, ofStatus) -> {
-			MediaType media = new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"));
-			StringBuilder description = new StringBuilder();
-			for (ApiOperations.Refusal refusal : ofStatus) {
-				description.append(description.isEmpty() ? "" : "; ").append(refusal.code());
-				Map<String, Object> example = new LinkedHashMap<>();
-				example.put("type", AllotException.TYPE_BASE + refusal.code());
-				example.put("title", HttpStatus.valueOf(status).getReasonPhrase());
-				example.put("status", status);
-				example.put("detail", refusal.detail());
-				example.put("code", refusal.code());
-				media.addExamples(refusal.code(), new Example().summary(refusal.code())
-					.value(example));
-			}
-			ApiResponse existing = operation.getResponses().get(String.valueOf(status));
-			String text = (existing != null && existing.getDescription() != null ? existing.getDescription() + "; " : "")
-					+ description;
-			operation.getResponses()
-				.addApiResponse(String.valueOf(status), new ApiResponse().description(text)
-					.content(new Content().addMediaType("application/problem+json", media)));
-		});
-	}
+    /**
+     * The refusals an operation gives for reasons of its own ({@link ApiOperations#REFUSALS}), and those that
+     * follow from its shape (a creating POST's Idempotency-Key, a body's size and type), each under its status
+     * with its code and an example, so a generated client can tell {@code capacity_not_available} from
+     * {@code quota_exceeded}.
+     */
+    private static void refusals(String key, Operation operation) {
+        ApiOperations.Named named = ApiOperations.ALL.get(key);
+        List<ApiOperations.Refusal> refusals = new ArrayList<>(
+                named == null ? List.of() : ApiOperations.REFUSALS.getOrDefault(named.operationId(), List.of()));
+        boolean creates = key.startsWith("POST ")
+                && (operation.getResponses().containsKey("201")
+                        || operation.getResponses().containsKey("202"));
+        if (creates) {
+            refusals.add(new ApiOperations.Refusal(
+                    409,
+                    "idempotency_key_in_use",
+                    "A request with this Idempotency-Key is still running: retry in a moment"));
+            refusals.add(new ApiOperations.Refusal(
+                    422, "idempotency_key_reused", "This Idempotency-Key was used with another body"));
+        }
+        if (operation.getRequestBody() != null) {
+            refusals.add(new ApiOperations.Refusal(413, "payload_too_large", "The body is larger than 256 KB"));
+            refusals.add(new ApiOperations.Refusal(415, "unsupported_media_type", "Send application/json"));
+        }
+        Map<Integer, List<ApiOperations.Refusal>> byStatus = new TreeMap<>();
+        refusals.forEach(refusal -> byStatus.computeIfAbsent(refusal.status(), s -> new ArrayList<>())
+                .add(refusal));
+        byStatus.forEach((status, ofStatus) -> {
+            MediaType media = new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"));
+            StringBuilder description = new StringBuilder();
+            for (ApiOperations.Refusal refusal : ofStatus) {
+                description.append(description.isEmpty() ? "" : "; ").append(refusal.code());
+                Map<String, Object> example = new LinkedHashMap<>();
+                example.put("type", AllotException.TYPE_BASE + refusal.code());
+                example.put("title", HttpStatus.valueOf(status).getReasonPhrase());
+                example.put("status", status);
+                example.put("detail", refusal.detail());
+                example.put("code", refusal.code());
+                media.addExamples(
+                        refusal.code(), new Example().summary(refusal.code()).value(example));
+            }
+            ApiResponse existing = operation.getResponses().get(String.valueOf(status));
+            String text =
+                    (existing != null && existing.getDescription() != null ? existing.getDescription() + "; " : "")
+                            + description;
+            operation
+                    .getResponses()
+                    .addApiResponse(
+                            String.valueOf(status),
+                            new ApiResponse()
+                                    .description(text)
+                                    .content(new Content().addMediaType("application/problem+json", media)));
+        });
+    }
 
-	/** Every POST that creates (answers 201, or 202 for work queued) takes an {@code Idempotency-Key}. */
-	@Bean
-	OpenApiCustomizer idempotencyKeys() {
-		return openApi -> {
-			openApi.getComponents().addParameters("IdempotencyKey", new HeaderParameter().name("Idempotency-Key")
-				.required(false)
-				.schema(new StringSchema().maxLength(200))
-				.description("Makes the request safe to retry: the same key (per caller, for 24 hours) with the same "
-						+ "body answers the first answer again with Idempotent-Replayed: true; with another body 422 "
-						+ "idempotency_key_reused; while the first is still running 409 idempotency_key_in_use"));
-			openApi.getPaths().values().forEach(item -> {
-				Operation post = item.getPost();
-				if (post != null && post.getResponses() != null
-						&& (post.getResponses().containsKey("201") || post.getResponses().containsKey("202"))) {
-					post.addParametersItem(new Parameter().$ref("#/components/parameters/IdempotencyKey"));
-				}
-			});
-		};
-	}
+    /** Every POST that creates (answers 201, or 202 for work queued) takes an {@code Idempotency-Key}. */
+    @Bean
+    OpenApiCustomizer idempotencyKeys() {
+        return openApi -> {
+            openApi.getComponents()
+                    .addParameters(
+                            "IdempotencyKey",
+                            new HeaderParameter()
+                                    .name("Idempotency-Key")
+                                    .required(false)
+                                    .schema(new StringSchema().maxLength(200))
+                                    .description(
+                                            "Makes the request safe to retry: the same key (per caller, for 24 hours) with the same "
+                                                    + "body answers the first answer again with Idempotent-Replayed: true; with another body 422 "
+                                                    + "idempotency_key_reused; while the first is still running 409 idempotency_key_in_use"));
+            openApi.getPaths().values().forEach(item -> {
+                Operation post = item.getPost();
+                if (post != null
+                        && post.getResponses() != null
+                        && (post.getResponses().containsKey("201")
+                                || post.getResponses().containsKey("202"))) {
+                    post.addParametersItem(new Parameter().$ref("#/components/parameters/IdempotencyKey"));
+                }
+            });
+        };
+    }
 
-	/**
-	 * The response headers ({@link ResponseHeaders}); declared after the customizers that add the responses and
-	 * parameters it reads.
-	 */
-	@Bean
-	OpenApiCustomizer responseHeaders() {
-		return ResponseHeaders::describe;
-	}
+    /**
+     * The response headers ({@link ResponseHeaders}); declared after the customizers that add the responses and
+     * parameters it reads.
+     */
+    @Bean
+    OpenApiCustomizer responseHeaders() {
+        return ResponseHeaders::describe;
+    }
 
-	private static final Map<String, String> PROBLEMS = new LinkedHashMap<>();
+    private static final Map<String, String> PROBLEMS = new LinkedHashMap<>();
 
-	static {
-		PROBLEMS.put("400", "Bad input: errors names each bad field");
-		PROBLEMS.put("401", "No valid bearer token");
-		PROBLEMS.put("403", "The caller's role does not allow this, or the tenant is suspended");
-		PROBLEMS.put("404", "No such resource, or one the caller may not see");
-		PROBLEMS.put("429", "Too many calls from this caller: retry after the Retry-After header's seconds");
-		PROBLEMS.put("503", "The database is unreachable for a moment (a failover): retry after the Retry-After "
-				+ "header's seconds, with the same Idempotency-Key for a create");
-		PROBLEMS.put("default", "Any other problem (409 conflict, 412 stale ETag, 413 too large, 422 refused by a rule)");
-	}
+    static {
+        PROBLEMS.put("400", "Bad input: errors names each bad field");
+        PROBLEMS.put("401", "No valid bearer token");
+        PROBLEMS.put("403", "The caller's role does not allow this, or the tenant is suspended");
+        PROBLEMS.put("404", "No such resource, or one the caller may not see");
+        PROBLEMS.put("429", "Too many calls from this caller: retry after the Retry-After header's seconds");
+        PROBLEMS.put(
+                "503",
+                "The database is unreachable for a moment (a failover): retry after the Retry-After "
+                        + "header's seconds, with the same Idempotency-Key for a create");
+        PROBLEMS.put(
+                "default", "Any other problem (409 conflict, 412 stale ETag, 413 too large, 422 refused by a rule)");
+    }
 
-	@Bean
-	OpenAPI allotOpenApi() {
-		// one scheme for every operation: two alternatives (bearer or client credentials) made typescript-fetch
-		// overwrite the bearer header with an empty one; how to get the token is said here
-		SecurityScheme bearer = new SecurityScheme().type(SecurityScheme.Type.HTTP)
-			.scheme("bearer")
-			.bearerFormat("JWT")
-			.description("A JWT: POST /oauth2/token with grant_type=client_credentials and a service account's client "
-					+ "id and secret as HTTP Basic (OAuth2 client credentials; no scopes: what a client may do follows "
-					+ "from its tenant role)");
-		return new OpenAPI()
-			.info(new Info().title("Allot API")
-				.version("v1")
-				.description("Book dedicated GPU nodes from a shared fleet, get an isolated cluster, pay for what you "
-						+ "used. Errors are RFC 9457 problems (application/problem+json) with a stable type."))
-			.components(new Components().addSecuritySchemes("bearer", bearer))
-			.servers(List.of(new Server().url("/").description("this Allot")))
-			.addSecurityItem(new SecurityRequirement().addList("bearer"));
-	}
-
+    @Bean
+    OpenAPI allotOpenApi() {
+        // one scheme for every operation: two alternatives (bearer or client credentials) made typescript-fetch
+        // overwrite the bearer header with an empty one; how to get the token is said here
+        SecurityScheme bearer = new SecurityScheme()
+                .type(SecurityScheme.Type.HTTP)
+                .scheme("bearer")
+                .bearerFormat("JWT")
+                .description(
+                        "A JWT: POST /oauth2/token with grant_type=client_credentials and a service account's client "
+                                + "id and secret as HTTP Basic (OAuth2 client credentials; no scopes: what a client may do follows "
+                                + "from its tenant role)");
+        return new OpenAPI()
+                .info(
+                        new Info()
+                                .title("Allot API")
+                                .version("v1")
+                                .description(
+                                        "Book dedicated GPU nodes from a shared fleet, get an isolated cluster, pay for what you "
+                                                + "used. Errors are RFC 9457 problems (application/problem+json) with a stable type."))
+                .components(new Components().addSecuritySchemes("bearer", bearer))
+                .servers(List.of(new Server().url("/").description("this Allot")))
+                .addSecurityItem(new SecurityRequirement().addList("bearer"));
+    }
 }

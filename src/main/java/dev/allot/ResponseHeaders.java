@@ -21,68 +21,84 @@ import java.util.Set;
  */
 final class ResponseHeaders {
 
-	private static final String REF = "#/components/headers/";
+    private static final String REF = "#/components/headers/";
 
-	private ResponseHeaders() {
-	}
+    private ResponseHeaders() {}
 
-	static void describe(OpenAPI openApi) {
-		openApi.getComponents()
-			.addHeaders("RequestId", new Header().description("The request's id, as in the logs and in a problem's "
-					+ "requestId: the caller's own X-Request-Id when it sent a sane one, else one Allot made")
-				.schema(new StringSchema()))
-			.addHeaders("RetryAfter", new Header().description("Seconds to wait before sending the request again")
-				.schema(new IntegerSchema().minimum(BigDecimal.ZERO)))
-			.addHeaders("Location", new Header().description("The created resource").schema(new StringSchema()))
-			.addHeaders("IdempotentReplayed", new Header()
-				.description("true: this is the first answer to the same Idempotency-Key and body, sent again")
-				.schema(new StringSchema()._enum(List.of("true"))))
-			.addHeaders("ETag", new Header().description("The resource's version, to send in If-Match with an update")
-				.schema(new StringSchema()));
-		Set<String> versioned = new HashSet<>();
-		openApi.getPaths().forEach((path, item) -> item.readOperations().forEach(operation -> {
-			if (operation.getParameters() != null && operation.getParameters()
-				.stream()
-				.anyMatch(parameter -> "If-Match".equalsIgnoreCase(parameter.getName()))) {
-				versioned.add(path);
-			}
-		}));
-		openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
-			if (operation.getResponses() == null) {
-				return;
-			}
-			boolean creates = method == PathItem.HttpMethod.POST && (operation.getResponses().containsKey("201")
-					|| operation.getResponses().containsKey("202"));
-			boolean etag = versioned.contains(path) && method != PathItem.HttpMethod.DELETE
-					|| creates && path.endsWith("/reservations");
-			operation.getResponses().forEach((status, response) -> {
-				add(response, "X-Request-Id", "RequestId");
-				if ("429".equals(status) || "503".equals(status)) {
-					add(response, "Retry-After", "RetryAfter");
-				}
-				boolean success = status.startsWith("2");
-				if (creates && success) {
-					add(response, "Idempotent-Replayed", "IdempotentReplayed");
-					// a queued booking (202) is a reservation already, at its own address
-					if ("201".equals(status) || "202".equals(status) && path.endsWith("/reservations")) {
-						add(response, "Location", "Location");
-					}
-				}
-				if (etag && success) {
-					add(response, "ETag", "ETag");
-				}
-			});
-		}));
-	}
+    static void describe(OpenAPI openApi) {
+        openApi.getComponents()
+                .addHeaders(
+                        "RequestId",
+                        new Header()
+                                .description(
+                                        "The request's id, as in the logs and in a problem's "
+                                                + "requestId: the caller's own X-Request-Id when it sent a sane one, else one Allot made")
+                                .schema(new StringSchema()))
+                .addHeaders(
+                        "RetryAfter",
+                        new Header()
+                                .description("Seconds to wait before sending the request again")
+                                .schema(new IntegerSchema().minimum(BigDecimal.ZERO)))
+                .addHeaders(
+                        "Location",
+                        new Header().description("The created resource").schema(new StringSchema()))
+                .addHeaders(
+                        "IdempotentReplayed",
+                        new Header()
+                                .description(
+                                        "true: this is the first answer to the same Idempotency-Key and body, sent again")
+                                .schema(new StringSchema()._enum(List.of("true"))))
+                .addHeaders(
+                        "ETag",
+                        new Header()
+                                .description("The resource's version, to send in If-Match with an update")
+                                .schema(new StringSchema()));
+        Set<String> versioned = new HashSet<>();
+        openApi.getPaths()
+                .forEach((path, item) -> item.readOperations().forEach(operation -> {
+                    if (operation.getParameters() != null
+                            && operation.getParameters().stream()
+                                    .anyMatch(parameter -> "If-Match".equalsIgnoreCase(parameter.getName()))) {
+                        versioned.add(path);
+                    }
+                }));
+        openApi.getPaths()
+                .forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
+                    if (operation.getResponses() == null) {
+                        return;
+                    }
+                    boolean creates = method == PathItem.HttpMethod.POST
+                            && (operation.getResponses().containsKey("201")
+                                    || operation.getResponses().containsKey("202"));
+                    boolean etag = versioned.contains(path) && method != PathItem.HttpMethod.DELETE
+                            || creates && path.endsWith("/reservations");
+                    operation.getResponses().forEach((status, response) -> {
+                        add(response, "X-Request-Id", "RequestId");
+                        if ("429".equals(status) || "503".equals(status)) {
+                            add(response, "Retry-After", "RetryAfter");
+                        }
+                        boolean success = status.startsWith("2");
+                        if (creates && success) {
+                            add(response, "Idempotent-Replayed", "IdempotentReplayed");
+                            // a queued booking (202) is a reservation already, at its own address
+                            if ("201".equals(status) || "202".equals(status) && path.endsWith("/reservations")) {
+                                add(response, "Location", "Location");
+                            }
+                        }
+                        if (etag && success) {
+                            add(response, "ETag", "ETag");
+                        }
+                    });
+                }));
+    }
 
-	private static void add(ApiResponse response, String name, String component) {
-		if (response.get$ref() != null) {
-			return;
-		}
-		Map<String, Header> headers = response.getHeaders();
-		if (headers == null || !headers.containsKey(name)) {
-			response.addHeaderObject(name, new Header().$ref(REF + component));
-		}
-	}
-
+    private static void add(ApiResponse response, String name, String component) {
+        if (response.get$ref() != null) {
+            return;
+        }
+        Map<String, Header> headers = response.getHeaders();
+        if (headers == null || !headers.containsKey(name)) {
+            response.addHeaderObject(name, new Header().$ref(REF + component));
+        }
+    }
 }

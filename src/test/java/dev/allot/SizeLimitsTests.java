@@ -1,19 +1,6 @@
 package dev.allot;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Stream;
-
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
@@ -26,11 +13,21 @@ import com.sun.source.util.Trees;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.stereotype.Component;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 32's size limits for production code: no file over {@value #MAX_FILE_LINES} lines, no method over
@@ -44,113 +41,136 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SizeLimitsTests {
 
-	static final int MAX_FILE_LINES = 400;
+    static final int MAX_FILE_LINES = 400;
 
-	static final int MAX_METHOD_LINES = 60;
+    static final int MAX_METHOD_LINES = 60;
 
-	static final int MAX_DEPENDENCIES = 10;
+    static final int MAX_DEPENDENCIES = 10;
 
-	/** Files (by class name) over the limit when it was set, and not split yet. */
-	private static final Set<String> LONG_FILES = Set.of("AllocationRepository", "ApiOperations", "BookingQueue", "Bookings",
-			"Inventory", "Provisioning", "QuotaRepository", "Quotas", "SlurmDriver");
+    /** Files (by class name) over the limit when it was set, and not split yet. */
+    private static final Set<String> LONG_FILES = Set.of(
+            "AllocationRepository",
+            "ApiOperations",
+            "BookingQueue",
+            "Bookings",
+            "Inventory",
+            "Provisioning",
+            "QuotaRepository",
+            "Quotas",
+            "SlurmDriver");
 
-	/** Methods ({@code Class.method}) over the limit when it was set, and not split yet. */
-	private static final Set<String> LONG_METHODS = Set.of("AllocationRepository.earliestStarts", "ApiCallCounts.sync",
-			"Bookings.bookLocked", "HealthCheckRuns.run", "Lending.guaranteeHeadroom", "QuotaForm.toPolicy");
+    /** Methods ({@code Class.method}) over the limit when it was set, and not split yet. */
+    private static final Set<String> LONG_METHODS = Set.of(
+            "AllocationRepository.earliestStarts",
+            "ApiCallCounts.sync",
+            "Bookings.bookLocked",
+            "HealthCheckRuns.run",
+            "Lending.guaranteeHeadroom",
+            "QuotaForm.toPolicy");
 
-	/** Beans over the limit when it was set, and not split yet. */
-	private static final Set<String> MANY_DEPENDENCIES = Set.of("Approvals", "BookingQueue", "Bookings",
-			"ClusterReconciler", "DemoData", "HealthCheckRuns", "Provisioning", "RebootRechecks", "Remediation",
-			"Teardown");
+    /** Beans over the limit when it was set, and not split yet. */
+    private static final Set<String> MANY_DEPENDENCIES = Set.of(
+            "Approvals",
+            "BookingQueue",
+            "Bookings",
+            "ClusterReconciler",
+            "DemoData",
+            "HealthCheckRuns",
+            "Provisioning",
+            "RebootRechecks",
+            "Remediation",
+            "Teardown");
 
-	private static final Path MAIN = Path.of("src/main/java");
+    private static final Path MAIN = Path.of("src/main/java");
 
-	@Test
-	void noProductionFileIsLongerThanTheLimit() throws IOException {
-		Map<String, Integer> over = new TreeMap<>();
-		try (Stream<Path> files = Files.walk(MAIN)) {
-			for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-				int lines = Files.readAllLines(file).size();
-				if (lines > MAX_FILE_LINES) {
-					over.put(file.getFileName().toString().replace(".java", ""), lines);
-				}
-			}
-		}
-		assertWithinOrListed("file", over, LONG_FILES);
-	}
+    @Test
+    void noProductionFileIsLongerThanTheLimit() throws IOException {
+        Map<String, Integer> over = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                int lines = Files.readAllLines(file).size();
+                if (lines > MAX_FILE_LINES) {
+                    over.put(file.getFileName().toString().replace(".java", ""), lines);
+                }
+            }
+        }
+        assertWithinOrListed("file", over, LONG_FILES);
+    }
 
-	@Test
-	void noProductionMethodIsLongerThanTheLimit() throws IOException {
-		Map<String, Integer> over = new TreeMap<>();
-		JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-		try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null);
-				Stream<Path> paths = Files.walk(MAIN)) {
-			Iterable<? extends JavaFileObject> sources = files
-				.getJavaFileObjectsFromPaths(paths.filter(p -> p.toString().endsWith(".java")).toList());
-			JavacTask task = (JavacTask) javac.getTask(null, files, null, List.of("-proc:none"), null, sources);
-			SourcePositions positions = Trees.instance(task).getSourcePositions();
-			for (CompilationUnitTree unit : task.parse()) {
-				LineMap lines = unit.getLineMap();
-				new TreePathScanner<Void, String>() {
+    @Test
+    void noProductionMethodIsLongerThanTheLimit() throws IOException {
+        Map<String, Integer> over = new TreeMap<>();
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null);
+                Stream<Path> paths = Files.walk(MAIN)) {
+            Iterable<? extends JavaFileObject> sources = files.getJavaFileObjectsFromPaths(
+                    paths.filter(p -> p.toString().endsWith(".java")).toList());
+            JavacTask task = (JavacTask) javac.getTask(null, files, null, List.of("-proc:none"), null, sources);
+            SourcePositions positions = Trees.instance(task).getSourcePositions();
+            for (CompilationUnitTree unit : task.parse()) {
+                LineMap lines = unit.getLineMap();
+                new TreePathScanner<Void, String>() {
 
-					@Override
-					public Void visitClass(ClassTree type, String outer) {
-						String name = outer.isEmpty() ? type.getSimpleName().toString()
-								: outer + "." + type.getSimpleName();
-						return super.visitClass(type, name);
-					}
+                    @Override
+                    public Void visitClass(ClassTree type, String outer) {
+                        String name =
+                                outer.isEmpty() ? type.getSimpleName().toString() : outer + "." + type.getSimpleName();
+                        return super.visitClass(type, name);
+                    }
 
-					@Override
-					public Void visitMethod(MethodTree method, String type) {
-						if (method.getBody() != null) {
-							long first = lines.getLineNumber(positions.getStartPosition(unit, method));
-							long last = lines.getLineNumber(positions.getEndPosition(unit, method));
-							int length = (int) (last - first + 1);
-							if (length > MAX_METHOD_LINES) {
-								over.merge(type + "." + method.getName(), length, Math::max);
-							}
-						}
-						return super.visitMethod(method, type);
-					}
+                    @Override
+                    public Void visitMethod(MethodTree method, String type) {
+                        if (method.getBody() != null) {
+                            long first = lines.getLineNumber(positions.getStartPosition(unit, method));
+                            long last = lines.getLineNumber(positions.getEndPosition(unit, method));
+                            int length = (int) (last - first + 1);
+                            if (length > MAX_METHOD_LINES) {
+                                over.merge(type + "." + method.getName(), length, Math::max);
+                            }
+                        }
+                        return super.visitMethod(method, type);
+                    }
+                }.scan(unit, "");
+            }
+        }
+        assertWithinOrListed("method", over, LONG_METHODS);
+    }
 
-				}.scan(unit, "");
-			}
-		}
-		assertWithinOrListed("method", over, LONG_METHODS);
-	}
+    @Test
+    void noBeanTakesMoreThanTheLimitOfDependencies() {
+        Map<String, Integer> over = new TreeMap<>();
+        for (JavaClass type : new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.allot")) {
+            if (!type.isMetaAnnotatedWith(Component.class)) {
+                continue;
+            }
+            int most = type.getConstructors().stream()
+                    .mapToInt(constructor -> constructor.getRawParameterTypes().size())
+                    .max()
+                    .orElse(0);
+            if (most > MAX_DEPENDENCIES) {
+                over.put(type.getSimpleName(), most);
+            }
+        }
+        assertWithinOrListed("bean", over, MANY_DEPENDENCIES);
+    }
 
-	@Test
-	void noBeanTakesMoreThanTheLimitOfDependencies() {
-		Map<String, Integer> over = new TreeMap<>();
-		for (JavaClass type : new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-			.importPackages("dev.allot")) {
-			if (!type.isMetaAnnotatedWith(Component.class)) {
-				continue;
-			}
-			int most = type.getConstructors()
-				.stream()
-				.mapToInt(constructor -> constructor.getRawParameterTypes().size())
-				.max()
-				.orElse(0);
-			if (most > MAX_DEPENDENCIES) {
-				over.put(type.getSimpleName(), most);
-			}
-		}
-		assertWithinOrListed("bean", over, MANY_DEPENDENCIES);
-	}
-
-	private static void assertWithinOrListed(String what, Map<String, Integer> over, Set<String> listed) {
-		List<String> news = new ArrayList<>();
-		over.forEach((name, size) -> {
-			if (!listed.contains(name)) {
-				news.add(name + " (" + size + ")");
-			}
-		});
-		assertThat(news).as("each %s over the limit that is not on the list of those over it when it was set: "
-				+ "split it along the domain", what).isEmpty();
-		assertThat(listed.stream().filter(name -> !over.containsKey(name)).toList())
-			.as("each listed %s that is now within the limit: take it off the list", what)
-			.isEmpty();
-	}
-
+    private static void assertWithinOrListed(String what, Map<String, Integer> over, Set<String> listed) {
+        List<String> news = new ArrayList<>();
+        over.forEach((name, size) -> {
+            if (!listed.contains(name)) {
+                news.add(name + " (" + size + ")");
+            }
+        });
+        assertThat(news)
+                .as(
+                        "each %s over the limit that is not on the list of those over it when it was set: "
+                                + "split it along the domain",
+                        what)
+                .isEmpty();
+        assertThat(listed.stream().filter(name -> !over.containsKey(name)).toList())
+                .as("each listed %s that is now within the limit: take it off the list", what)
+                .isEmpty();
+    }
 }

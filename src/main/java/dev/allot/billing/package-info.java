@@ -9,14 +9,24 @@
  * {@code ReservationFailed}, see {@link dev.allot.billing.metering.Lifecycle}). Only the home pages read billing, through
  * {@link dev.allot.billing.Notices} and {@link dev.allot.billing.Spending}; nothing else depends on it.
  */
-@ApplicationModule(displayName = "Billing",
-		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "inventory :: events", "quota",
-				"quota :: pricing", "booking", "booking :: events", "booking :: spec", "booking :: volumes",
-				"provisioning" })
+@ApplicationModule(
+        displayName = "Billing",
+        allowedDependencies = {
+            "shared",
+            "audit",
+            "tenancy",
+            "inventory",
+            "inventory :: events",
+            "quota",
+            "quota :: pricing",
+            "booking",
+            "booking :: events",
+            "booking :: spec",
+            "booking :: volumes",
+            "provisioning"
+        })
 @NullMarked
 package dev.allot.billing;
 
-
 import org.jspecify.annotations.NullMarked;
-
 import org.springframework.modulith.ApplicationModule;

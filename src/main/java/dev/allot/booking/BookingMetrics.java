@@ -1,12 +1,10 @@
 package dev.allot.booking;
 
-import java.time.Duration;
-
 import dev.allot.booking.events.ReservationCancelled;
 import dev.allot.booking.events.ReservationConfirmed;
 import dev.allot.booking.events.ReservationExtended;
 import io.micrometer.core.instrument.MeterRegistry;
-
+import java.time.Duration;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -24,42 +22,45 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Component
 class BookingMetrics {
 
-	private final MeterRegistry registry;
+    private final MeterRegistry registry;
 
-	BookingMetrics(MeterRegistry registry) {
-		this.registry = registry;
-	}
+    BookingMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
-	@EventListener
-	void on(ReservationConfirmed confirmed) {
-		double hours = Duration.between(confirmed.startsAt(), confirmed.endsAt()).toMinutes() / 60.0;
-		afterCommit(() -> {
-			registry.counter("allot.bookings", "outcome", "confirmed", "pool", confirmed.pool()).increment();
-			registry.counter("allot.booked.gpu.hours", "pool", confirmed.pool()).increment(hours * confirmed.gpus());
-		});
-	}
+    @EventListener
+    void on(ReservationConfirmed confirmed) {
+        double hours =
+                Duration.between(confirmed.startsAt(), confirmed.endsAt()).toMinutes() / 60.0;
+        afterCommit(() -> {
+            registry.counter("allot.bookings", "outcome", "confirmed", "pool", confirmed.pool())
+                    .increment();
+            registry.counter("allot.booked.gpu.hours", "pool", confirmed.pool()).increment(hours * confirmed.gpus());
+        });
+    }
 
-	@EventListener
-	void on(ReservationCancelled cancelled) {
-		afterCommit(() -> registry.counter("allot.bookings", "outcome", "cancelled", "pool", "").increment());
-	}
+    @EventListener
+    void on(ReservationCancelled cancelled) {
+        afterCommit(() -> registry.counter("allot.bookings", "outcome", "cancelled", "pool", "")
+                .increment());
+    }
 
-	@EventListener
-	void on(ReservationExtended extended) {
-		afterCommit(() -> registry.counter("allot.bookings", "outcome", "extended", "pool", "").increment());
-	}
+    @EventListener
+    void on(ReservationExtended extended) {
+        afterCommit(() -> registry.counter("allot.bookings", "outcome", "extended", "pool", "")
+                .increment());
+    }
 
-	private static void afterCommit(Runnable count) {
-		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-			count.run();
-			return;
-		}
-		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-			@Override
-			public void afterCommit() {
-				count.run();
-			}
-		});
-	}
-
+    private static void afterCommit(Runnable count) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            count.run();
+            return;
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                count.run();
+            }
+        });
+    }
 }

@@ -15,10 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("allot.booking")
 record BookingProperties(@DefaultValue("8") int concurrentChanges) {
 
-	BookingProperties {
-		if (concurrentChanges < 1) {
-			throw new IllegalArgumentException("allot.booking.concurrent-changes must be at least 1");
-		}
-	}
-
+    BookingProperties {
+        if (concurrentChanges < 1) {
+            throw new IllegalArgumentException("allot.booking.concurrent-changes must be at least 1");
+        }
+    }
 }

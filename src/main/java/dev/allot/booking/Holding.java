@@ -8,5 +8,4 @@ import java.util.UUID;
  * {@code [from, until)}. Provisioning converges a cluster to its reservation's holdings and billing credits outages
  * within them; neither keeps a node list of its own.
  */
-public record Holding(UUID reservationId, String node, Instant from, Instant until) {
-}
+public record Holding(UUID reservationId, String node, Instant from, Instant until) {}

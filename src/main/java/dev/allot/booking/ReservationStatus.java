@@ -14,24 +14,29 @@ import dev.allot.booking.store.ReservationStages;
  * touched is {@code CONFIRMED}, then {@code COMPLETED} once its window has passed.
  */
 public enum ReservationStatus {
+    CONFIRMED,
+    PROVISIONING,
+    ACTIVE,
+    ENDING,
+    COMPLETED,
+    CANCELLED,
+    FAILED,
+    PREEMPTED,
 
-	CONFIRMED, PROVISIONING, ACTIVE, ENDING, COMPLETED, CANCELLED, FAILED, PREEMPTED,
+    /** Booked under a policy that asks for approval: holds its nodes, not provisioned or charged, until decided. */
+    PENDING_APPROVAL,
 
-	/** Booked under a policy that asks for approval: holds its nodes, not provisioned or charged, until decided. */
-	PENDING_APPROVAL,
+    /** A tenant admin or platform admin denied it: its nodes and quota freed, nothing charged (final). */
+    DENIED,
 
-	/** A tenant admin or platform admin denied it: its nodes and quota freed, nothing charged (final). */
-	DENIED,
+    /** Its approval hold ran out, or its start came, undecided; or, queued, its latest start passed unbooked: as
+     * {@code DENIED} (final). */
+    EXPIRED,
 
-	/** Its approval hold ran out, or its start came, undecided; or, queued, its latest start passed unbooked: as
-	 * {@code DENIED} (final). */
-	EXPIRED,
-
-	/**
-	 * Asked with {@code whenUnavailable: QUEUE} and did not fit: waits in its pool's queue, holding nothing, until
-	 * capacity frees within its start window ({@code CONFIRMED}, the same reservation) or the window passes
-	 * ({@code EXPIRED}). See {@link BookingQueue}.
-	 */
-	QUEUED
-
+    /**
+     * Asked with {@code whenUnavailable: QUEUE} and did not fit: waits in its pool's queue, holding nothing, until
+     * capacity frees within its start window ({@code CONFIRMED}, the same reservation) or the window passes
+     * ({@code EXPIRED}). See {@link BookingQueue}.
+     */
+    QUEUED
 }

@@ -12,8 +12,9 @@
  * reads and earliest fit, lending limits), {@code sharing} (reclaiming and repacking), {@code approval} and
  * {@code queue}; {@code api} and {@code ui} are its web adapters.
  */
-@ApplicationModule(displayName = "Booking",
-		allowedDependencies = { "shared", "audit", "tenancy", "inventory", "inventory :: events", "quota" })
+@ApplicationModule(
+        displayName = "Booking",
+        allowedDependencies = {"shared", "audit", "tenancy", "inventory", "inventory :: events", "quota"})
 @NullMarked
 package dev.allot.booking;
 

@@ -3,7 +3,6 @@ package dev.allot.demo;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,66 +13,65 @@ import org.jspecify.annotations.Nullable;
  */
 final class DemoClock extends Clock {
 
-	private final Clock real;
+    private final Clock real;
 
-	private volatile @Nullable Instant pinned;
+    private volatile @Nullable Instant pinned;
 
-	DemoClock(Clock real) {
-		this.real = real;
-	}
+    DemoClock(Clock real) {
+        this.real = real;
+    }
 
-	/** Pins the clock at {@code start}, in the past. */
-	synchronized void rewind(Instant start) {
-		if (pinned != null) {
-			throw new IllegalStateException("The demo clock is already replaying, at " + pinned);
-		}
-		if (start.isAfter(real.instant())) {
-			throw new IllegalArgumentException("The demo clock only replays the past: " + start);
-		}
-		pinned = start;
-	}
+    /** Pins the clock at {@code start}, in the past. */
+    synchronized void rewind(Instant start) {
+        if (pinned != null) {
+            throw new IllegalStateException("The demo clock is already replaying, at " + pinned);
+        }
+        if (start.isAfter(real.instant())) {
+            throw new IllegalArgumentException("The demo clock only replays the past: " + start);
+        }
+        pinned = start;
+    }
 
-	/** Moves the pinned clock to {@code instant}, forward only and never past the real clock. */
-	synchronized void moveTo(Instant instant) {
-		Instant now = pinned;
-		if (now == null) {
-			throw new IllegalStateException("The demo clock is not replaying");
-		}
-		if (instant.isBefore(now)) {
-			throw new IllegalArgumentException("The demo clock only moves forward: " + instant + " < " + now);
-		}
-		Instant limit = real.instant();
-		pinned = instant.isAfter(limit) ? limit : instant;
-	}
+    /** Moves the pinned clock to {@code instant}, forward only and never past the real clock. */
+    synchronized void moveTo(Instant instant) {
+        Instant now = pinned;
+        if (now == null) {
+            throw new IllegalStateException("The demo clock is not replaying");
+        }
+        if (instant.isBefore(now)) {
+            throw new IllegalArgumentException("The demo clock only moves forward: " + instant + " < " + now);
+        }
+        Instant limit = real.instant();
+        pinned = instant.isAfter(limit) ? limit : instant;
+    }
 
-	/** Back to the real clock. */
-	synchronized void release() {
-		pinned = null;
-	}
+    /** Back to the real clock. */
+    synchronized void release() {
+        pinned = null;
+    }
 
-	boolean replaying() {
-		return pinned != null;
-	}
+    boolean replaying() {
+        return pinned != null;
+    }
 
-	/** The real instant, whatever the demo replays. */
-	Instant realInstant() {
-		return real.instant();
-	}
+    /** The real instant, whatever the demo replays. */
+    Instant realInstant() {
+        return real.instant();
+    }
 
-	@Override
-	public Instant instant() {
-		Instant now = pinned;
-		return now != null ? now : real.instant();
-	}
+    @Override
+    public Instant instant() {
+        Instant now = pinned;
+        return now != null ? now : real.instant();
+    }
 
-	@Override
-	public ZoneId getZone() {
-		return real.getZone();
-	}
+    @Override
+    public ZoneId getZone() {
+        return real.getZone();
+    }
 
-	@Override
-	public Clock withZone(ZoneId zone) {
-		return real.withZone(zone);
-	}
-
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return real.withZone(zone);
+    }
 }

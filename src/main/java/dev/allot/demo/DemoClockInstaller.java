@@ -1,7 +1,6 @@
 package dev.allot.demo;
 
 import java.time.Clock;
-
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
@@ -14,10 +13,10 @@ import org.springframework.stereotype.Component;
 @ConditionalOnExpression(DemoData.ENABLED)
 class DemoClockInstaller implements BeanPostProcessor {
 
-	@Override
-	public Object postProcessAfterInitialization(Object bean, String beanName) {
-		return "clock".equals(beanName) && bean instanceof Clock real && !(bean instanceof DemoClock)
-				? new DemoClock(real) : bean;
-	}
-
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        return "clock".equals(beanName) && bean instanceof Clock real && !(bean instanceof DemoClock)
+                ? new DemoClock(real)
+                : bean;
+    }
 }

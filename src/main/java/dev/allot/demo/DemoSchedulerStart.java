@@ -3,7 +3,6 @@ package dev.allot.demo;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.boot.config.DbSchedulerStarter;
 import com.github.kagkarlsson.scheduler.boot.config.startup.ContextReadyStart;
-
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -20,9 +19,8 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnProperty(name = "db-scheduler.enabled", havingValue = "true", matchIfMissing = true)
 class DemoSchedulerStart {
 
-	@Bean
-	DbSchedulerStarter dbSchedulerStarter(Scheduler scheduler) {
-		return new ContextReadyStart(scheduler);
-	}
-
+    @Bean
+    DbSchedulerStarter dbSchedulerStarter(Scheduler scheduler) {
+        return new ContextReadyStart(scheduler);
+    }
 }

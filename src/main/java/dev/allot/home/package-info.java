@@ -4,11 +4,11 @@
  * admin. It owns no data: it reads each module through that module's API, a handful of queries per page, and links
  * to the page of each thing it shows.
  */
-@ApplicationModule(displayName = "Home pages",
-		allowedDependencies = { "shared", "tenancy", "inventory", "quota", "booking", "provisioning", "billing" })
+@ApplicationModule(
+        displayName = "Home pages",
+        allowedDependencies = {"shared", "tenancy", "inventory", "quota", "booking", "provisioning", "billing"})
 @NullMarked
 package dev.allot.home;
 
 import org.jspecify.annotations.NullMarked;
-
 import org.springframework.modulith.ApplicationModule;

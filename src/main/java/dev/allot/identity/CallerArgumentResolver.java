@@ -2,7 +2,6 @@ package dev.allot.identity;
 
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
-
 import org.springframework.core.MethodParameter;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
@@ -15,25 +14,28 @@ import org.springframework.web.method.support.ModelAndViewContainer;
 @Component
 class CallerArgumentResolver implements HandlerMethodArgumentResolver {
 
-	private final Callers callers;
+    private final Callers callers;
 
-	CallerArgumentResolver(Callers callers) {
-		this.callers = callers;
-	}
+    CallerArgumentResolver(Callers callers) {
+        this.callers = callers;
+    }
 
-	@Override
-	public boolean supportsParameter(MethodParameter parameter) {
-		return Caller.class.equals(parameter.getParameterType());
-	}
+    @Override
+    public boolean supportsParameter(MethodParameter parameter) {
+        return Caller.class.equals(parameter.getParameterType());
+    }
 
-	@Override
-	public Caller resolveArgument(MethodParameter parameter, ModelAndViewContainer mav, NativeWebRequest request,
-			WebDataBinderFactory binderFactory) {
-		Caller caller = callers.forAuthentication(SecurityContextHolder.getContext().getAuthentication());
-		if (caller == null) {
-			throw new AllotException(401, "unauthenticated", "Unauthenticated", "Sign in or send a bearer token");
-		}
-		return caller;
-	}
-
+    @Override
+    public Caller resolveArgument(
+            MethodParameter parameter,
+            ModelAndViewContainer mav,
+            NativeWebRequest request,
+            WebDataBinderFactory binderFactory) {
+        Caller caller =
+                callers.forAuthentication(SecurityContextHolder.getContext().getAuthentication());
+        if (caller == null) {
+            throw new AllotException(401, "unauthenticated", "Unauthenticated", "Sign in or send a bearer token");
+        }
+        return caller;
+    }
 }

@@ -23,42 +23,43 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
  */
 final class MetricsScrapeAccess implements AuthorizationManager<RequestAuthorizationContext> {
 
-	private static final String BEARER = "bearer ";
+    private static final String BEARER = "bearer ";
 
-	private final byte @Nullable [] expected;
+    private final byte @Nullable [] expected;
 
-	MetricsScrapeAccess(@Nullable String tokenSha256) {
-		this.expected = tokenSha256 == null || tokenSha256.isBlank() ? null
-				: HexFormat.of().parseHex(tokenSha256.trim().toLowerCase(Locale.ROOT));
-		if (this.expected != null && this.expected.length != 32) {
-			throw new IllegalStateException(
-					"allot.security.metrics-token-sha256 must be 64 hex digits (sha256sum of the scrape token)");
-		}
-	}
+    MetricsScrapeAccess(@Nullable String tokenSha256) {
+        this.expected = tokenSha256 == null || tokenSha256.isBlank()
+                ? null
+                : HexFormat.of().parseHex(tokenSha256.trim().toLowerCase(Locale.ROOT));
+        if (this.expected != null && this.expected.length != 32) {
+            throw new IllegalStateException(
+                    "allot.security.metrics-token-sha256 must be 64 hex digits (sha256sum of the scrape token)");
+        }
+    }
 
-	@Override
-	public AuthorizationResult authorize(Supplier<? extends @Nullable Authentication> authentication,
-			RequestAuthorizationContext context) {
-		return new AuthorizationDecision(allowed(context.getRequest()));
-	}
+    @Override
+    public AuthorizationResult authorize(
+            Supplier<? extends @Nullable Authentication> authentication, RequestAuthorizationContext context) {
+        return new AuthorizationDecision(allowed(context.getRequest()));
+    }
 
-	boolean allowed(HttpServletRequest request) {
-		String header = request.getHeader("Authorization");
-		if (this.expected == null || header == null || header.length() <= BEARER.length()
-				|| !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-			return false;
-		}
-		byte[] presented = sha256(header.substring(BEARER.length()).trim());
-		return MessageDigest.isEqual(presented, this.expected);
-	}
+    boolean allowed(HttpServletRequest request) {
+        String header = request.getHeader("Authorization");
+        if (this.expected == null
+                || header == null
+                || header.length() <= BEARER.length()
+                || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return false;
+        }
+        byte[] presented = sha256(header.substring(BEARER.length()).trim());
+        return MessageDigest.isEqual(presented, this.expected);
+    }
 
-	static byte[] sha256(String token) {
-		try {
-			return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
+    static byte[] sha256(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
 }

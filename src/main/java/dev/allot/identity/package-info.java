@@ -10,7 +10,9 @@
  * {@code signin} (the browser's sign-in and its session), {@code accounts} (users and service accounts) and
  * {@code throttle} (rate limits and sign-in back-off); {@code api} and {@code ui} are its web adapters.
  */
-@ApplicationModule(displayName = "Identity", allowedDependencies = { "shared", "tenancy", "audit" })
+@ApplicationModule(
+        displayName = "Identity",
+        allowedDependencies = {"shared", "tenancy", "audit"})
 @NullMarked
 package dev.allot.identity;
 

@@ -10,20 +10,19 @@ import java.util.Map;
  * @param outOfServiceNodes how many nodes are out of service (quarantined, draining or in repair); {@code outOfService}
  * lists the latest of them
  */
-public record FleetHealth(Map<NodeState, Integer> nodesByState, int gpus, int outOfServiceNodes,
-		List<Node> outOfService) {
+public record FleetHealth(
+        Map<NodeState, Integer> nodesByState, int gpus, int outOfServiceNodes, List<Node> outOfService) {
 
-	public FleetHealth {
-		nodesByState = Map.copyOf(nodesByState);
-		outOfService = List.copyOf(outOfService);
-	}
+    public FleetHealth {
+        nodesByState = Map.copyOf(nodesByState);
+        outOfService = List.copyOf(outOfService);
+    }
 
-	public int nodes() {
-		return nodesByState.values().stream().mapToInt(Integer::intValue).sum();
-	}
+    public int nodes() {
+        return nodesByState.values().stream().mapToInt(Integer::intValue).sum();
+    }
 
-	public int nodesIn(NodeState state) {
-		return nodesByState.getOrDefault(state, 0);
-	}
-
+    public int nodesIn(NodeState state) {
+        return nodesByState.getOrDefault(state, 0);
+    }
 }

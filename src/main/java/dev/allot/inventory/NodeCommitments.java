@@ -10,12 +10,10 @@ import java.util.UUID;
  */
 public interface NodeCommitments {
 
-	record Commitment(UUID reservationId, String tenant, Instant startsAt, Instant endsAt) {
-	}
+    record Commitment(UUID reservationId, String tenant, Instant startsAt, Instant endsAt) {}
 
-	List<Commitment> onNodeFrom(long nodeId, Instant from);
+    List<Commitment> onNodeFrom(long nodeId, Instant from);
 
-	/** The live reservations holding a node of the pool from an instant on. */
-	List<Commitment> inPoolFrom(UUID poolId, Instant from);
-
+    /** The live reservations holding a node of the pool from an instant on. */
+    List<Commitment> inPoolFrom(UUID poolId, Instant from);
 }

@@ -4,7 +4,9 @@
  * published as {@link dev.allot.inventory.events.NodeStateChanged}. The events are the named interface
  * {@code events}, which booking, billing and provisioning listen to.
  */
-@ApplicationModule(displayName = "Inventory", allowedDependencies = { "shared", "audit" })
+@ApplicationModule(
+        displayName = "Inventory",
+        allowedDependencies = {"shared", "audit"})
 @NullMarked
 package dev.allot.inventory;
 

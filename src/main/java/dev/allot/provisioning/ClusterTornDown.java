@@ -2,7 +2,6 @@ package dev.allot.provisioning;
 
 import java.time.Instant;
 import java.util.UUID;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +11,10 @@ import org.jspecify.annotations.Nullable;
  * @param complete whether the driver confirmed that nothing is left; {@code false} when teardown gave up and an
  * admin must remove what remains
  */
-public record ClusterTornDown(UUID reservationId, String tenant, String pool, @Nullable Instant readyAt,
-		Instant tornDownAt, boolean complete) {
-}
+public record ClusterTornDown(
+        UUID reservationId,
+        String tenant,
+        String pool,
+        @Nullable Instant readyAt,
+        Instant tornDownAt,
+        boolean complete) {}

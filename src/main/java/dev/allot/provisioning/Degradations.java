@@ -1,17 +1,15 @@
 package dev.allot.provisioning;
 
+import dev.allot.provisioning.lifecycle.Cluster;
+import dev.allot.provisioning.lifecycle.ClusterRepository;
+import dev.allot.provisioning.lifecycle.NodeHealthNow;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import dev.allot.provisioning.lifecycle.Cluster;
-import dev.allot.provisioning.lifecycle.ClusterRepository;
-import dev.allot.provisioning.lifecycle.NodeHealthNow;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -24,41 +22,39 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional(readOnly = true)
 public class Degradations {
 
-	/** The node health words that say nothing is wrong with a node. */
-	private static final Set<String> FINE = Set.of("PASSED", "NOT_CHECKED", "REPLACED");
+    /** The node health words that say nothing is wrong with a node. */
+    private static final Set<String> FINE = Set.of("PASSED", "NOT_CHECKED", "REPLACED");
 
-	/** A degraded cluster: why, and its nodes at fault. */
-	public record Degradation(UUID reservationId, @Nullable String reason, List<NodeAtFault> nodes) {
-	}
+    /** A degraded cluster: why, and its nodes at fault. */
+    public record Degradation(UUID reservationId, @Nullable String reason, List<NodeAtFault> nodes) {}
 
-	/**
-	 * A node at fault and what is being done: {@code QUARANTINED} (out of service, waiting for a node to take its
-	 * place), {@code REBOOTING} (checked again once back), {@code CHECKING}, or {@code FAILED} (its last check).
-	 */
-	public record NodeAtFault(String hostname, String health, @Nullable String detail) {
-	}
+    /**
+     * A node at fault and what is being done: {@code QUARANTINED} (out of service, waiting for a node to take its
+     * place), {@code REBOOTING} (checked again once back), {@code CHECKING}, or {@code FAILED} (its last check).
+     */
+    public record NodeAtFault(
+            String hostname, String health, @Nullable String detail) {}
 
-	private final ClusterRepository clusters;
+    private final ClusterRepository clusters;
 
-	private final NodeHealthNow healthNow;
+    private final NodeHealthNow healthNow;
 
-	Degradations(ClusterRepository clusters, NodeHealthNow healthNow) {
-		this.clusters = clusters;
-		this.healthNow = healthNow;
-	}
+    Degradations(ClusterRepository clusters, NodeHealthNow healthNow) {
+        this.clusters = clusters;
+        this.healthNow = healthNow;
+    }
 
-	/** The degraded ones among these reservations' clusters, by reservation. */
-	public Map<UUID, Degradation> of(Collection<UUID> reservationIds) {
-		Map<UUID, Degradation> degraded = new LinkedHashMap<>();
-		for (Cluster cluster : clusters.degraded(reservationIds)) {
-			List<NodeAtFault> nodes = healthNow.of(cluster.reservationId(), cluster.nodes())
-				.stream()
-				.filter(node -> !FINE.contains(node.health()))
-				.map(node -> new NodeAtFault(node.hostname(), node.health(), node.detail()))
-				.toList();
-			degraded.put(cluster.reservationId(), new Degradation(cluster.reservationId(), cluster.stateReason(), nodes));
-		}
-		return degraded;
-	}
-
+    /** The degraded ones among these reservations' clusters, by reservation. */
+    public Map<UUID, Degradation> of(Collection<UUID> reservationIds) {
+        Map<UUID, Degradation> degraded = new LinkedHashMap<>();
+        for (Cluster cluster : clusters.degraded(reservationIds)) {
+            List<NodeAtFault> nodes = healthNow.of(cluster.reservationId(), cluster.nodes()).stream()
+                    .filter(node -> !FINE.contains(node.health()))
+                    .map(node -> new NodeAtFault(node.hostname(), node.health(), node.detail()))
+                    .toList();
+            degraded.put(
+                    cluster.reservationId(), new Degradation(cluster.reservationId(), cluster.stateReason(), nodes));
+        }
+        return degraded;
+    }
 }

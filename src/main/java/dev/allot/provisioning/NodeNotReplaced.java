@@ -8,6 +8,5 @@ import java.util.UUID;
  * tenant is told. {@code live}: the reservation's cluster runs without a healthy node ({@code DEGRADED}); else the
  * reservation lies ahead and still holds the node.
  */
-public record NodeNotReplaced(UUID reservationId, String tenant, String pool, String hostname, String reason,
-		boolean live, Instant at) {
-}
+public record NodeNotReplaced(
+        UUID reservationId, String tenant, String pool, String hostname, String reason, boolean live, Instant at) {}

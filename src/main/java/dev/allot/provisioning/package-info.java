@@ -19,12 +19,21 @@
  * </ul>
  * {@code api} and {@code ui} are its web adapters.
  */
-@ApplicationModule(displayName = "Provisioning",
-		allowedDependencies = { "shared", "audit", "tenancy", "booking", "booking :: events", "booking :: spec",
-				"booking :: volumes", "inventory", "inventory :: events" })
+@ApplicationModule(
+        displayName = "Provisioning",
+        allowedDependencies = {
+            "shared",
+            "audit",
+            "tenancy",
+            "booking",
+            "booking :: events",
+            "booking :: spec",
+            "booking :: volumes",
+            "inventory",
+            "inventory :: events"
+        })
 @NullMarked
 package dev.allot.provisioning;
 
 import org.jspecify.annotations.NullMarked;
-
 import org.springframework.modulith.ApplicationModule;

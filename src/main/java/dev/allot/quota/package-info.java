@@ -6,7 +6,9 @@
  * Inside: {@code pricing} (rate cards, rate classes, booked segments and project budget caps; a named interface,
  * which billing uses) and {@code policies} (a policy's time windows and projects' caps, internal).
  */
-@ApplicationModule(displayName = "Quota", allowedDependencies = { "shared", "audit", "tenancy", "inventory" })
+@ApplicationModule(
+        displayName = "Quota",
+        allowedDependencies = {"shared", "audit", "tenancy", "inventory"})
 @NullMarked
 package dev.allot.quota;
 

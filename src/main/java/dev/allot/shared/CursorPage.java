@@ -2,7 +2,6 @@ package dev.allot.shared;
 
 import java.util.List;
 import java.util.function.Function;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,10 +9,14 @@ import org.jspecify.annotations.Nullable;
  * after this one ({@code ?cursor=}), or {@code null} on the last page. The answer also carries it as a
  * {@code Link: <...>; rel="next"} header.
  */
-public record CursorPage<T>(List<T> items, int page, int size, long totalItems, @Nullable String next) {
+public record CursorPage<T>(
+        List<T> items,
+        int page,
+        int size,
+        long totalItems,
+        @Nullable String next) {
 
-	public <R> CursorPage<R> map(Function<T, R> mapper) {
-		return new CursorPage<>(items.stream().map(mapper).toList(), page, size, totalItems, next);
-	}
-
+    public <R> CursorPage<R> map(Function<T, R> mapper) {
+        return new CursorPage<>(items.stream().map(mapper).toList(), page, size, totalItems, next);
+    }
 }

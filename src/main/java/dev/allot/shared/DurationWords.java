@@ -8,34 +8,32 @@ import java.time.Duration;
  */
 public final class DurationWords {
 
-	private DurationWords() {
-	}
+    private DurationWords() {}
 
-	public static String of(Duration duration) {
-		Duration d = duration.isNegative() ? duration.negated() : duration;
-		long minutes = d.toMinutes();
-		if (minutes == 0) {
-			return d.isZero() ? "0 minutes" : "less than a minute";
-		}
-		if (minutes % (24 * 60) == 0) {
-			return plural(minutes / (24 * 60), "day");
-		}
-		if (minutes % 60 == 0) {
-			long hours = minutes / 60;
-			return hours < 48 ? plural(hours, "hour") : plural(hours / 24, "day") + " " + plural(hours % 24, "hour");
-		}
-		if (minutes < 120) {
-			return plural(minutes, "minute");
-		}
-		long hours = minutes / 60;
-		if (hours >= 48) {
-			return plural(hours / 24, "day") + (hours % 24 == 0 ? "" : " " + plural(hours % 24, "hour"));
-		}
-		return plural(hours, "hour") + " " + plural(minutes % 60, "minute");
-	}
+    public static String of(Duration duration) {
+        Duration d = duration.isNegative() ? duration.negated() : duration;
+        long minutes = d.toMinutes();
+        if (minutes == 0) {
+            return d.isZero() ? "0 minutes" : "less than a minute";
+        }
+        if (minutes % (24 * 60) == 0) {
+            return plural(minutes / (24 * 60), "day");
+        }
+        if (minutes % 60 == 0) {
+            long hours = minutes / 60;
+            return hours < 48 ? plural(hours, "hour") : plural(hours / 24, "day") + " " + plural(hours % 24, "hour");
+        }
+        if (minutes < 120) {
+            return plural(minutes, "minute");
+        }
+        long hours = minutes / 60;
+        if (hours >= 48) {
+            return plural(hours / 24, "day") + (hours % 24 == 0 ? "" : " " + plural(hours % 24, "hour"));
+        }
+        return plural(hours, "hour") + " " + plural(minutes % 60, "minute");
+    }
 
-	private static String plural(long n, String unit) {
-		return n + " " + unit + (n == 1 ? "" : "s");
-	}
-
+    private static String plural(long n, String unit) {
+        return n + " " + unit + (n == 1 ? "" : "s");
+    }
 }

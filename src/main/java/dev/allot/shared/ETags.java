@@ -9,19 +9,17 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ETags {
 
-	private ETags() {
-	}
+    private ETags() {}
 
-	public static boolean matches(@Nullable String ifMatch, String current) {
-		if (ifMatch == null || ifMatch.strip().equals("*")) {
-			return true;
-		}
-		for (String tag : ifMatch.split(",")) {
-			if (tag.strip().equals(current)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
+    public static boolean matches(@Nullable String ifMatch, String current) {
+        if (ifMatch == null || ifMatch.strip().equals("*")) {
+            return true;
+        }
+        for (String tag : ifMatch.split(",")) {
+            if (tag.strip().equals(current)) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -25,46 +25,45 @@ import java.util.HexFormat;
  */
 public record IdempotencyKey(String caller, String key, String requestHash) {
 
-	public static final String HEADER = "Idempotency-Key";
+    public static final String HEADER = "Idempotency-Key";
 
-	public static final int MAX_LENGTH = 200;
+    public static final int MAX_LENGTH = 200;
 
-	public IdempotencyKey {
-		if (key.isBlank() || key.length() > MAX_LENGTH) {
-			throw InvalidInputException.of(HEADER, "must be 1-" + MAX_LENGTH + " characters");
-		}
-	}
+    public IdempotencyKey {
+        if (key.isBlank() || key.length() > MAX_LENGTH) {
+            throw InvalidInputException.of(HEADER, "must be 1-" + MAX_LENGTH + " characters");
+        }
+    }
 
-	/** The key of a caller's request: {@code scope} (its path, say) and its body, fingerprinted together. */
-	public static IdempotencyKey of(String caller, String key, String scope, byte[] body) {
-		try {
-			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			digest.update(scope.getBytes(StandardCharsets.UTF_8));
-			digest.update((byte) 0);
-			digest.update(body);
-			return new IdempotencyKey(caller, key, HexFormat.of().formatHex(digest.digest()));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
+    /** The key of a caller's request: {@code scope} (its path, say) and its body, fingerprinted together. */
+    public static IdempotencyKey of(String caller, String key, String scope, byte[] body) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(scope.getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+            digest.update(body);
+            return new IdempotencyKey(caller, key, HexFormat.of().formatHex(digest.digest()));
+        } catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
 
-	/** A creation already holds this key: it answers this request only if it was made for the same one. */
-	public void requireSameRequest(String storedHash) {
-		if (!storedHash.equals(requestHash)) {
-			throw reused(key);
-		}
-	}
+    /** A creation already holds this key: it answers this request only if it was made for the same one. */
+    public void requireSameRequest(String storedHash) {
+        if (!storedHash.equals(requestHash)) {
+            throw reused(key);
+        }
+    }
 
-	public static AllotException reused(String key) {
-		return AllotException
-			.unprocessable("idempotency_key_reused", HEADER + " " + key + " was used for a different request")
-			.with("field", HEADER);
-	}
+    public static AllotException reused(String key) {
+        return AllotException.unprocessable(
+                        "idempotency_key_reused", HEADER + " " + key + " was used for a different request")
+                .with("field", HEADER);
+    }
 
-	public static AllotException inUse(String key) {
-		return AllotException.conflict("idempotency_key_in_use",
-				"A request with " + HEADER + " " + key + " is still running; retry in a moment");
-	}
-
+    public static AllotException inUse(String key) {
+        return AllotException.conflict(
+                "idempotency_key_in_use",
+                "A request with " + HEADER + " " + key + " is still running; retry in a moment");
+    }
 }

@@ -10,25 +10,23 @@ import java.time.Instant;
  */
 public final class InstantBounds {
 
-	public static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
+    public static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
 
-	public static final Instant LATEST = Instant.parse("2999-12-31T23:59:59.999999999Z");
+    public static final Instant LATEST = Instant.parse("2999-12-31T23:59:59.999999999Z");
 
-	public static final String REFUSAL = "must be between 1970-01-01T00:00:00Z and 2999-12-31T23:59:59Z";
+    public static final String REFUSAL = "must be between 1970-01-01T00:00:00Z and 2999-12-31T23:59:59Z";
 
-	private InstantBounds() {
-	}
+    private InstantBounds() {}
 
-	public static boolean within(Instant instant) {
-		return !instant.isBefore(EARLIEST) && !instant.isAfter(LATEST);
-	}
+    public static boolean within(Instant instant) {
+        return !instant.isBefore(EARLIEST) && !instant.isAfter(LATEST);
+    }
 
-	/** The instant, or a 400 naming the field when it lies outside the bounds. */
-	public static Instant check(String field, Instant instant) {
-		if (!within(instant)) {
-			throw InvalidInputException.of(field, REFUSAL);
-		}
-		return instant;
-	}
-
+    /** The instant, or a 400 naming the field when it lies outside the bounds. */
+    public static Instant check(String field, Instant instant) {
+        if (!within(instant)) {
+            throw InvalidInputException.of(field, REFUSAL);
+        }
+        return instant;
+    }
 }

@@ -6,6 +6,5 @@ package dev.allot.shared;
  */
 public interface KnownTenants {
 
-	boolean exists(String slug);
-
+    boolean exists(String slug);
 }

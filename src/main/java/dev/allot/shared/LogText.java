@@ -8,14 +8,13 @@ package dev.allot.shared;
  */
 public final class LogText {
 
-	private LogText() {
-	}
+    private LogText() {}
 
-	/** Whether the code point starts another line, or is another control character. */
-	public static boolean breaksLine(int codePoint) {
-		int type = Character.getType(codePoint);
-		return Character.isISOControl(codePoint) || type == Character.LINE_SEPARATOR
-				|| type == Character.PARAGRAPH_SEPARATOR;
-	}
-
+    /** Whether the code point starts another line, or is another control character. */
+    public static boolean breaksLine(int codePoint) {
+        int type = Character.getType(codePoint);
+        return Character.isISOControl(codePoint)
+                || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR;
+    }
 }

@@ -9,11 +9,9 @@ import java.util.UUID;
  */
 public interface QueuedBookings {
 
-	/** One queued booking: its pool, project, GPUs and place in its pool's queue (1: next). */
-	record Queued(UUID id, String pool, String project, int gpus, int position) {
-	}
+    /** One queued booking: its pool, project, GPUs and place in its pool's queue (1: next). */
+    record Queued(UUID id, String pool, String project, int gpus, int position) {}
 
-	/** The tenant's queued bookings of pools of this GPU type, by pool and place. */
-	List<Queued> of(String tenantSlug, String gpuTypeCode);
-
+    /** The tenant's queued bookings of pools of this GPU type, by pool and place. */
+    List<Queued> of(String tenantSlug, String gpuTypeCode);
 }

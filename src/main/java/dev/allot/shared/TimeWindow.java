@@ -6,31 +6,30 @@ import java.time.Instant;
 /** A half-open window {@code [start, end)}; an empty or inverted window cannot exist. */
 public record TimeWindow(Instant start, Instant end) {
 
-	public TimeWindow {
-		if (!end.isAfter(start)) {
-			throw InvalidInputException.of("endsAt", "must be after startsAt");
-		}
-	}
+    public TimeWindow {
+        if (!end.isAfter(start)) {
+            throw InvalidInputException.of("endsAt", "must be after startsAt");
+        }
+    }
 
-	public Duration duration() {
-		return Duration.between(start, end);
-	}
+    public Duration duration() {
+        return Duration.between(start, end);
+    }
 
-	public long minutes() {
-		return duration().toMinutes();
-	}
+    public long minutes() {
+        return duration().toMinutes();
+    }
 
-	public boolean overlaps(TimeWindow other) {
-		return start.isBefore(other.end) && other.start.isBefore(end);
-	}
+    public boolean overlaps(TimeWindow other) {
+        return start.isBefore(other.end) && other.start.isBefore(end);
+    }
 
-	/** Whether the other window lies wholly within this one. */
-	public boolean covers(TimeWindow other) {
-		return !other.start.isBefore(start) && !other.end.isAfter(end);
-	}
+    /** Whether the other window lies wholly within this one. */
+    public boolean covers(TimeWindow other) {
+        return !other.start.isBefore(start) && !other.end.isAfter(end);
+    }
 
-	public boolean contains(Instant instant) {
-		return !instant.isBefore(start) && instant.isBefore(end);
-	}
-
+    public boolean contains(Instant instant) {
+        return !instant.isBefore(start) && instant.isBefore(end);
+    }
 }

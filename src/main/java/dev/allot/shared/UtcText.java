@@ -10,14 +10,12 @@ import java.time.format.DateTimeFormatter;
  */
 public final class UtcText {
 
-	private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
-		.withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter FORMAT =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
-	private UtcText() {
-	}
+    private UtcText() {}
 
-	public static String of(Instant instant) {
-		return FORMAT.format(instant);
-	}
-
+    public static String of(Instant instant) {
+        return FORMAT.format(instant);
+    }
 }

@@ -7,6 +7,5 @@ package dev.allot.tenancy;
  */
 public interface KnownUsers {
 
-	boolean exists(String username);
-
+    boolean exists(String username);
 }

@@ -4,7 +4,9 @@
  * and who belongs to it. Inside: {@code invitations} and {@code status} (active or suspended), named only by
  * tenancy's own API and pages.
  */
-@ApplicationModule(displayName = "Tenancy", allowedDependencies = { "shared", "audit" })
+@ApplicationModule(
+        displayName = "Tenancy",
+        allowedDependencies = {"shared", "audit"})
 @NullMarked
 package dev.allot.tenancy;
 

@@ -2,7 +2,6 @@ package dev.allot.booking;
 
 import dev.allot.support.Api;
 import net.jqwik.api.lifecycle.BeforeProperty;
-
 import org.springframework.test.context.TestContextManager;
 
 /**
@@ -11,10 +10,9 @@ import org.springframework.test.context.TestContextManager;
  */
 abstract class BookingPropertyTest extends BookingFixture {
 
-	@BeforeProperty
-	void prepare() throws Exception {
-		new TestContextManager(getClass()).prepareTestInstance(this);
-		api = new Api(port);
-	}
-
+    @BeforeProperty
+    void prepare() throws Exception {
+        new TestContextManager(getClass()).prepareTestInstance(this);
+        api = new Api(port);
+    }
 }

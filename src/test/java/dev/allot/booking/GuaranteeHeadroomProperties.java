@@ -30,80 +30,81 @@ import net.jqwik.api.statistics.Statistics;
  */
 class GuaranteeHeadroomProperties extends BookingPropertyTest {
 
-	private static final int GPUS_PER_NODE = 8;
+    private static final int GPUS_PER_NODE = 8;
 
-	private static final int HOURS = 12;
+    private static final int HOURS = 12;
 
-	record Policy(int guaranteedNodes, int extraNodes, boolean burst) {
-	}
+    record Policy(int guaranteedNodes, int extraNodes, boolean burst) {}
 
-	sealed interface Step permits Book, Cancel {
-	}
+    sealed interface Step permits Book, Cancel {}
 
-	record Book(int tenant, int nodes, int startHour, int hours, boolean preemptible) implements Step {
-	}
+    record Book(int tenant, int nodes, int startHour, int hours, boolean preemptible) implements Step {}
 
-	record Cancel(int pick) implements Step {
-	}
+    record Cancel(int pick) implements Step {}
 
-	record Scenario(int nodes, List<Policy> policies, List<Step> steps) {
-	}
+    record Scenario(int nodes, List<Policy> policies, List<Step> steps) {}
 
-	private record Booked(String id, Setup tenant) {
-	}
+    private record Booked(String id, Setup tenant) {}
 
-	@Property(tries = 20)
-	void whatGuaranteesDoNotUseAlwaysFitsInFreeAndPreemptibleCapacity(@ForAll("scenarios") Scenario scenario) {
-		String type = newGpuType();
-		setRateCard(type);
-		String pool = newPool(type, GPUS_PER_NODE);
-		List<String> nodes = addNodes(pool, scenario.nodes(), 4);
-		List<Setup> tenants = new ArrayList<>();
-		int guaranteedSoFar = 0;
-		for (Policy policy : scenario.policies()) {
-			// guarantees never add up to more than the pool
-			int guaranteed = Math.min(policy.guaranteedNodes(), scenario.nodes() - guaranteedSoFar) * GPUS_PER_NODE;
-			guaranteedSoFar += guaranteed / GPUS_PER_NODE;
-			tenants.add(tenantOn(type, pool, nodes, guaranteed, guaranteed + policy.extraNodes() * GPUS_PER_NODE,
-					policy.burst()));
-		}
-		List<Booked> booked = new ArrayList<>();
-		for (Step step : scenario.steps()) {
-			switch (step) {
-				case Book b -> {
-					Setup tenant = tenants.get(b.tenant());
-					Instant start = hour(24 + b.startHour());
-					Map<String, Object> body = body(tenant, b.nodes() * GPUS_PER_NODE, start,
-							start.plus(Duration.ofHours(b.hours())));
-					body.put("preemptible", b.preemptible());
-					Api.Response response = book(tenant, body);
-					assertThat(response.status()).as(response.body()).isIn(201, 409, 422);
-					Statistics.label("bookings").collect(response.status() == 409
-							? response.json().get("code").asString() : String.valueOf(response.status()));
-					if (response.status() == 201) {
-						booked.add(new Booked(response.json().get("id").asString(), tenant));
-					}
-				}
-				case Cancel c -> {
-					if (!booked.isEmpty()) {
-						Booked victim = booked.remove(c.pick() % booked.size());
-						assertThat(api.post(path(victim.tenant(), victim.id()) + "/cancel", victim.tenant().token(),
-								Map.of()).status()).isIn(200, 409);
-					}
-				}
-			}
-			assertHeadroom(pool, scenario.nodes(), step);
-		}
-	}
+    @Property(tries = 20)
+    void whatGuaranteesDoNotUseAlwaysFitsInFreeAndPreemptibleCapacity(@ForAll("scenarios") Scenario scenario) {
+        String type = newGpuType();
+        setRateCard(type);
+        String pool = newPool(type, GPUS_PER_NODE);
+        List<String> nodes = addNodes(pool, scenario.nodes(), 4);
+        List<Setup> tenants = new ArrayList<>();
+        int guaranteedSoFar = 0;
+        for (Policy policy : scenario.policies()) {
+            // guarantees never add up to more than the pool
+            int guaranteed = Math.min(policy.guaranteedNodes(), scenario.nodes() - guaranteedSoFar) * GPUS_PER_NODE;
+            guaranteedSoFar += guaranteed / GPUS_PER_NODE;
+            tenants.add(tenantOn(
+                    type, pool, nodes, guaranteed, guaranteed + policy.extraNodes() * GPUS_PER_NODE, policy.burst()));
+        }
+        List<Booked> booked = new ArrayList<>();
+        for (Step step : scenario.steps()) {
+            switch (step) {
+                case Book b -> {
+                    Setup tenant = tenants.get(b.tenant());
+                    Instant start = hour(24 + b.startHour());
+                    Map<String, Object> body =
+                            body(tenant, b.nodes() * GPUS_PER_NODE, start, start.plus(Duration.ofHours(b.hours())));
+                    body.put("preemptible", b.preemptible());
+                    Api.Response response = book(tenant, body);
+                    assertThat(response.status()).as(response.body()).isIn(201, 409, 422);
+                    Statistics.label("bookings")
+                            .collect(
+                                    response.status() == 409
+                                            ? response.json().get("code").asString()
+                                            : String.valueOf(response.status()));
+                    if (response.status() == 201) {
+                        booked.add(new Booked(response.json().get("id").asString(), tenant));
+                    }
+                }
+                case Cancel c -> {
+                    if (!booked.isEmpty()) {
+                        Booked victim = booked.remove(c.pick() % booked.size());
+                        assertThat(api.post(
+                                                path(victim.tenant(), victim.id()) + "/cancel",
+                                                victim.tenant().token(),
+                                                Map.of())
+                                        .status())
+                                .isIn(200, 409);
+                    }
+                }
+            }
+            assertHeadroom(pool, scenario.nodes(), step);
+        }
+    }
 
-	/**
-	 * At each hour of the booked stretch: the guarantees' unused part, against free GPUs plus what reclaiming can give,
-	 * each team's preemptible GPUs beyond its own guarantee (reclaiming those within it leaves that guarantee unused).
-	 */
-	private void assertHeadroom(String pool, int nodes, Step after) {
-		for (int h = 24; h < 24 + 8 + 4 + HOURS; h++) {
-			Instant hour = hour(h);
-			List<Integer> row = jdbc.sql("""
+    /**
+     * At each hour of the booked stretch: the guarantees' unused part, against free GPUs plus what reclaiming can give,
+     * each team's preemptible GPUs beyond its own guarantee (reclaiming those within it leaves that guarantee unused).
+     */
+    private void assertHeadroom(String pool, int nodes, Step after) {
+        for (int h = 24; h < 24 + 8 + 4 + HOURS; h++) {
+            Instant hour = hour(h);
+            List<Integer> row = jdbc.sql("""
 					WITH live AS (
 					    SELECT r.tenant_id, r.gpus, r.preemptible FROM reservation r JOIN pool p ON p.id = r.pool_id
 					    WHERE p.name = :pool AND r.cancelled_at IS NULL
@@ -124,28 +125,39 @@ class GuaranteeHeadroomProperties extends BookingPropertyTest {
 					SELECT CAST((SELECT gpus FROM unused) AS int),
 					       CAST(:capacity - coalesce((SELECT sum(gpus) FROM live), 0) AS int),
 					       CAST(coalesce((SELECT sum(gpus) FROM reclaimable), 0) AS int)""")
-				.param("pool", pool)
-				.param("hour", Timestamp.from(hour))
-				.param("capacity", nodes * GPUS_PER_NODE)
-				.query((rs, n) -> List.of(rs.getInt(1), rs.getInt(2), rs.getInt(3)))
-				.single();
-			assertThat(row.get(0)).as("at %s after %s: unused guarantees %d, free %d, reclaimable %d", hour, after,
-					row.get(0), row.get(1), row.get(2)).isLessThanOrEqualTo(row.get(1) + row.get(2));
-		}
-	}
+                    .param("pool", pool)
+                    .param("hour", Timestamp.from(hour))
+                    .param("capacity", nodes * GPUS_PER_NODE)
+                    .query((rs, n) -> List.of(rs.getInt(1), rs.getInt(2), rs.getInt(3)))
+                    .single();
+            assertThat(row.get(0))
+                    .as(
+                            "at %s after %s: unused guarantees %d, free %d, reclaimable %d",
+                            hour, after, row.get(0), row.get(1), row.get(2))
+                    .isLessThanOrEqualTo(row.get(1) + row.get(2));
+        }
+    }
 
-	@Provide
-	Arbitrary<Scenario> scenarios() {
-		Arbitrary<Policy> policies = Combinators.combine(Arbitraries.integers().between(0, 2),
-				Arbitraries.integers().between(0, 3), Arbitraries.of(true, true, false)).as(Policy::new);
-		Arbitrary<Step> book = Combinators.combine(Arbitraries.integers().between(0, 2),
-				Arbitraries.integers().between(1, 3), Arbitraries.integers().between(0, 8),
-				Arbitraries.integers().between(1, 4), Arbitraries.of(false, false, true)).as(Book::new);
-		Arbitrary<Step> cancel = Arbitraries.integers().between(0, 100).map(Cancel::new);
-		Arbitrary<Step> steps = Arbitraries.frequencyOf(Tuple.of(8, book),
-				Tuple.of(2, cancel));
-		return Combinators.combine(Arbitraries.integers().between(3, 5), policies.list().ofSize(3),
-				steps.list().ofMinSize(8).ofMaxSize(20)).as(Scenario::new);
-	}
-
+    @Provide
+    Arbitrary<Scenario> scenarios() {
+        Arbitrary<Policy> policies = Combinators.combine(
+                        Arbitraries.integers().between(0, 2),
+                        Arbitraries.integers().between(0, 3),
+                        Arbitraries.of(true, true, false))
+                .as(Policy::new);
+        Arbitrary<Step> book = Combinators.combine(
+                        Arbitraries.integers().between(0, 2),
+                        Arbitraries.integers().between(1, 3),
+                        Arbitraries.integers().between(0, 8),
+                        Arbitraries.integers().between(1, 4),
+                        Arbitraries.of(false, false, true))
+                .as(Book::new);
+        Arbitrary<Step> cancel = Arbitraries.integers().between(0, 100).map(Cancel::new);
+        Arbitrary<Step> steps = Arbitraries.frequencyOf(Tuple.of(8, book), Tuple.of(2, cancel));
+        return Combinators.combine(
+                        Arbitraries.integers().between(3, 5),
+                        policies.list().ofSize(3),
+                        steps.list().ofMinSize(8).ofMaxSize(20))
+                .as(Scenario::new);
+    }
 }

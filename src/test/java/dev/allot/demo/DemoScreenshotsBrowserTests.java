@@ -19,74 +19,81 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * a node's history and quotas. Each page is checked with axe-core as it is taken; {@code -Dallot.screenshots.write=true}
  * writes them to {@code docs/screenshots} (the 200-pool calendar comes from {@code CalendarFleetBrowserTests}).
  */
-@IntegrationTest.OwnDatabase(value = "demo_shots", properties = { "allot.demo.enabled=true",
-		"allot.demo.password=" + DemoScreenshotsBrowserTests.PASSWORD })
+@IntegrationTest.OwnDatabase(
+        value = "demo_shots",
+        properties = {"allot.demo.enabled=true", "allot.demo.password=" + DemoScreenshotsBrowserTests.PASSWORD})
 class DemoScreenshotsBrowserTests extends BrowserTest {
 
-	static final String PASSWORD = "demo-password-4567";
+    static final String PASSWORD = "demo-password-4567";
 
-	@AfterEach
-	void laptopAgain() {
-		browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
-	}
+    @AfterEach
+    void laptopAgain() {
+        browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+    }
 
-	@Test
-	void theDemosPagesAsTheReadmeShowsThem() {
-		viewport(1440, 900);
-		signIn("alice", PASSWORD);
-		shoot("/", "#main", "demo-home-team");
-		open("/calendar");
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
-		assertThat(findAll("g[data-pool]")).isNotEmpty();
-		checkAccessibility();
-		screenshot("demo-calendar");
-		// a running one, else the next: the demo's pre-training ends at 08:00 every third day, and the next begins a
-		// minute after seeding, so at some hours none runs yet (this failed every run of a CI check after 08:00)
-		String running = jdbc.sql("SELECT id::text FROM reservation WHERE tenant_slug = 'acme-ml' AND ends_at > ? "
-				+ "AND lifecycle_status IS NULL ORDER BY starts_at > ?, starts_at LIMIT 1")
-			.params(Timestamp.from(Instant.now()), Timestamp.from(Instant.now()))
-			.query(String.class)
-			.single();
-		shoot("/tenants/acme-ml/reservations/" + running, "#main", "demo-reservation");
-		shoot("/book?pool=h100-eu", "#booking-form", "demo-booking");
-		shoot("/tenants/acme-ml/notices", "#main", "demo-notices");
-		open("/usage");
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.id("charts")));
-		checkAccessibility();
-		screenshot("demo-usage");
+    @Test
+    void theDemosPagesAsTheReadmeShowsThem() {
+        viewport(1440, 900);
+        signIn("alice", PASSWORD);
+        shoot("/", "#main", "demo-home-team");
+        open("/calendar");
+        waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-painted-at]")));
+        assertThat(findAll("g[data-pool]")).isNotEmpty();
+        checkAccessibility();
+        screenshot("demo-calendar");
+        // a running one, else the next: the demo's pre-training ends at 08:00 every third day, and the next begins a
+        // minute after seeding, so at some hours none runs yet (this failed every run of a CI check after 08:00)
+        String running = jdbc.sql("SELECT id::text FROM reservation WHERE tenant_slug = 'acme-ml' AND ends_at > ? "
+                        + "AND lifecycle_status IS NULL ORDER BY starts_at > ?, starts_at LIMIT 1")
+                .params(Timestamp.from(Instant.now()), Timestamp.from(Instant.now()))
+                .query(String.class)
+                .single();
+        shoot("/tenants/acme-ml/reservations/" + running, "#main", "demo-reservation");
+        shoot("/book?pool=h100-eu", "#booking-form", "demo-booking");
+        shoot("/tenants/acme-ml/notices", "#main", "demo-notices");
+        open("/usage");
+        waitFor(ExpectedConditions.presenceOfElementLocated(By.id("charts")));
+        checkAccessibility();
+        screenshot("demo-usage");
 
-		// a phone's calendar is the agenda: every pool grouped, each with its free windows or the words that it has none
-		viewport(390, 844);
-		open("/calendar");
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#heatmap[data-view='agenda'][data-painted-at]")));
-		long kinds = ((Number) browser.executeScript("return new Set(window.allotHeatmap.state.data.pools.map("
-				+ "function (p) { return p.gpuType + ' ' + p.region; })).size")).longValue();
-		assertThat(findAll("#agenda .agenda-group")).isNotEmpty().hasSize((int) kinds);
-		assertThat(findAll("#agenda article[data-pool]")).allSatisfy(pool -> assertThat(pool.findElements(By.cssSelector("button[data-window], .agenda-none")))
-				.isNotEmpty());
-		checkAccessibility();
-		screenshot("demo-calendar-phone");
+        // a phone's calendar is the agenda: every pool grouped, each with its free windows or the words that it has
+        // none
+        viewport(390, 844);
+        open("/calendar");
+        waitFor(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#heatmap[data-view='agenda'][data-painted-at]")));
+        long kinds = ((Number) browser.executeScript("return new Set(window.allotHeatmap.state.data.pools.map("
+                        + "function (p) { return p.gpuType + ' ' + p.region; })).size"))
+                .longValue();
+        assertThat(findAll("#agenda .agenda-group")).isNotEmpty().hasSize((int) kinds);
+        assertThat(findAll("#agenda article[data-pool]"))
+                .allSatisfy(pool -> assertThat(pool.findElements(By.cssSelector("button[data-window], .agenda-none")))
+                        .isNotEmpty());
+        checkAccessibility();
+        screenshot("demo-calendar-phone");
 
-		viewport(1440, 900);
-		signIn("admin", PASSWORD);
-		shoot("/", "#main", "demo-home-fleet");
-		shoot("/admin/nodes", "#main", "demo-admin-nodes");
-		String incident = jdbc.sql("SELECT hostname FROM node_event ORDER BY at DESC LIMIT 1").query(String.class).single();
-		shoot("/admin/nodes/" + incident, "#main", "demo-admin-node-history");
-		assertThat(find("#main").getText()).contains(incident);
-		shoot("/admin/quotas", "#main", "demo-admin-quotas");
-	}
+        viewport(1440, 900);
+        signIn("admin", PASSWORD);
+        shoot("/", "#main", "demo-home-fleet");
+        shoot("/admin/nodes", "#main", "demo-admin-nodes");
+        String incident = jdbc.sql("SELECT hostname FROM node_event ORDER BY at DESC LIMIT 1")
+                .query(String.class)
+                .single();
+        shoot("/admin/nodes/" + incident, "#main", "demo-admin-node-history");
+        assertThat(find("#main").getText()).contains(incident);
+        shoot("/admin/quotas", "#main", "demo-admin-quotas");
+    }
 
-	private void shoot(String path, String waitFor, String name) {
-		open(path);
-		waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector(waitFor)));
-		checkAccessibility();
-		screenshot(name);
-	}
+    private void shoot(String path, String waitFor, String name) {
+        open(path);
+        waitFor(ExpectedConditions.presenceOfElementLocated(By.cssSelector(waitFor)));
+        checkAccessibility();
+        screenshot(name);
+    }
 
-	private void viewport(int width, int height) {
-		browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-				Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", width < 600));
-	}
-
+    private void viewport(int width, int height) {
+        browser.executeCdpCommand(
+                "Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", width < 600));
+    }
 }

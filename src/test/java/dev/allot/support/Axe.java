@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -14,10 +13,10 @@ import org.openqa.selenium.chrome.ChromeDriver;
  */
 public final class Axe {
 
-	private static final String SOURCE = load();
+    private static final String SOURCE = load();
 
-	/** Every rule of issue 30's bar, whatever the impact: WCAG 2.0-2.2 A and AA, and Deque's best practices. */
-	private static final String RUN_ALL = """
+    /** Every rule of issue 30's bar, whatever the impact: WCAG 2.0-2.2 A and AA, and Deque's best practices. */
+    private static final String RUN_ALL = """
 			var done = arguments[arguments.length - 1];
 			axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa',
 			    'best-practice'] } })
@@ -29,29 +28,26 @@ public final class Axe {
 			      }));
 			  }, function (error) { done(['axe could not run: ' + error]); });""";
 
-	private Axe() {
-	}
+    private Axe() {}
 
-	/** Every violation of {@link #RUN_ALL}'s rules on the page shown now, minor ones too; empty when there are none. */
-	@SuppressWarnings("unchecked")
-	public static List<String> allViolations(ChromeDriver browser) {
-		browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
-		if (Boolean.FALSE.equals(browser.executeScript("return typeof window.axe === 'object'"))) {
-			browser.executeScript(SOURCE);
-		}
-		return (List<String>) browser.executeAsyncScript(RUN_ALL);
-	}
+    /** Every violation of {@link #RUN_ALL}'s rules on the page shown now, minor ones too; empty when there are none. */
+    @SuppressWarnings("unchecked")
+    public static List<String> allViolations(ChromeDriver browser) {
+        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
+        if (Boolean.FALSE.equals(browser.executeScript("return typeof window.axe === 'object'"))) {
+            browser.executeScript(SOURCE);
+        }
+        return (List<String>) browser.executeAsyncScript(RUN_ALL);
+    }
 
-	private static String load() {
-		try (InputStream in = Axe.class.getResourceAsStream("/axe-core/axe.min.js")) {
-			if (in == null) {
-				throw new IllegalStateException("axe-core/axe.min.js is missing from the test resources");
-			}
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
+    private static String load() {
+        try (InputStream in = Axe.class.getResourceAsStream("/axe-core/axe.min.js")) {
+            if (in == null) {
+                throw new IllegalStateException("axe-core/axe.min.js is missing from the test resources");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
 }

@@ -1,7 +1,6 @@
 package dev.allot.support;
 
 import java.time.Duration;
-
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -14,11 +13,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public class PatientWaits implements BeforeAllCallback {
 
-	static final Duration DEFAULT_WAIT = Duration.ofMinutes(1);
+    static final Duration DEFAULT_WAIT = Duration.ofMinutes(1);
 
-	@Override
-	public void beforeAll(ExtensionContext context) {
-		Awaitility.setDefaultTimeout(DEFAULT_WAIT);
-	}
-
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        Awaitility.setDefaultTimeout(DEFAULT_WAIT);
+    }
 }

@@ -1,10 +1,9 @@
 package dev.allot.cli;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import dev.allot.client.model.ClusterStatusBody;
 import dev.allot.client.model.ReservationBody;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A booking under way or made, and what the CLI prints about it: exactly once, on every outcome after the request
@@ -13,103 +12,106 @@ import dev.allot.client.model.ReservationBody;
  */
 final class Booked {
 
-	enum Outcome {
+    enum Outcome {
+        BOOKED,
+        REACHED,
+        TIMED_OUT,
+        ENDED,
+        WAIT_FAILED,
+        INTERRUPTED
+    }
 
-		BOOKED, REACHED, TIMED_OUT, ENDED, WAIT_FAILED, INTERRUPTED
+    private final Session session;
 
-	}
+    private final String idempotencyKey;
 
-	private final Session session;
+    private volatile ReservationBody reservation;
 
-	private final String idempotencyKey;
+    private volatile ClusterStatusBody cluster;
 
-	private volatile ReservationBody reservation;
+    private boolean cancelled;
 
-	private volatile ClusterStatusBody cluster;
+    private boolean printed;
 
-	private boolean cancelled;
+    private Thread hook;
 
-	private boolean printed;
+    Booked(Session session, String idempotencyKey) {
+        this.session = session;
+        this.idempotencyKey = idempotencyKey;
+    }
 
-	private Thread hook;
+    /** The server's 201 (until then an interrupt prints only the idempotency key to retry with). */
+    void answered(ReservationBody reservation) {
+        this.reservation = reservation;
+    }
 
-	Booked(Session session, String idempotencyKey) {
-		this.session = session;
-		this.idempotencyKey = idempotencyKey;
-	}
+    ReservationBody reservation() {
+        return this.reservation;
+    }
 
-	/** The server's 201 (until then an interrupt prints only the idempotency key to retry with). */
-	void answered(ReservationBody reservation) {
-		this.reservation = reservation;
-	}
+    void seen(ClusterStatusBody cluster) {
+        this.cluster = cluster;
+    }
 
-	ReservationBody reservation() {
-		return this.reservation;
-	}
+    void cancelled(ReservationBody cancelled) {
+        this.reservation = cancelled;
+        this.cancelled = true;
+    }
 
-	void seen(ClusterStatusBody cluster) {
-		this.cluster = cluster;
-	}
+    /** Prints the booking (with -o json) unless printed already; returns {@code exitCode}. */
+    synchronized int finish(Outcome outcome, String reason, int exitCode) {
+        if (this.printed) {
+            return exitCode;
+        }
+        this.printed = true;
+        if (this.session.json()) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            if (this.reservation != null) {
+                out.put("reservation", this.reservation);
+            }
+            if (this.cluster != null) {
+                out.put("cluster", this.cluster);
+            }
+            out.put("idempotencyKey", this.idempotencyKey);
+            out.put("outcome", outcome.name());
+            if (reason != null) {
+                out.put("reason", reason);
+            }
+            if (this.cancelled) {
+                out.put("cancelled", true);
+            }
+            out.put("exitCode", exitCode);
+            this.session.printJson(out);
+        }
+        return exitCode;
+    }
 
-	void cancelled(ReservationBody cancelled) {
-		this.reservation = cancelled;
-		this.cancelled = true;
-	}
+    /** A shutdown hook (SIGINT, SIGTERM) that still prints the booking and the cluster as last seen. */
+    synchronized Thread onInterrupt() {
+        this.hook = new Thread(
+                () -> {
+                    ReservationBody booked = this.reservation;
+                    String why = booked == null
+                            ? "interrupted before the server answered; run again with --idempotency-key "
+                                    + this.idempotencyKey + " to get what it booked, if anything"
+                            : "interrupted while waiting; reservation " + booked.getId()
+                                    + " is still booked: cancel it with: allot cancel " + booked.getId();
+                    this.session.err().println("allot: " + why);
+                    this.session.err().flush();
+                    finish(Outcome.INTERRUPTED, why, 130);
+                },
+                "allot-interrupted");
+        return this.hook;
+    }
 
-	/** Prints the booking (with -o json) unless printed already; returns {@code exitCode}. */
-	synchronized int finish(Outcome outcome, String reason, int exitCode) {
-		if (this.printed) {
-			return exitCode;
-		}
-		this.printed = true;
-		if (this.session.json()) {
-			Map<String, Object> out = new LinkedHashMap<>();
-			if (this.reservation != null) {
-				out.put("reservation", this.reservation);
-			}
-			if (this.cluster != null) {
-				out.put("cluster", this.cluster);
-			}
-			out.put("idempotencyKey", this.idempotencyKey);
-			out.put("outcome", outcome.name());
-			if (reason != null) {
-				out.put("reason", reason);
-			}
-			if (this.cancelled) {
-				out.put("cancelled", true);
-			}
-			out.put("exitCode", exitCode);
-			this.session.printJson(out);
-		}
-		return exitCode;
-	}
-
-	/** A shutdown hook (SIGINT, SIGTERM) that still prints the booking and the cluster as last seen. */
-	synchronized Thread onInterrupt() {
-		this.hook = new Thread(() -> {
-			ReservationBody booked = this.reservation;
-			String why = booked == null
-					? "interrupted before the server answered; run again with --idempotency-key "
-							+ this.idempotencyKey + " to get what it booked, if anything"
-					: "interrupted while waiting; reservation " + booked.getId()
-							+ " is still booked: cancel it with: allot cancel " + booked.getId();
-			this.session.err().println("allot: " + why);
-			this.session.err().flush();
-			finish(Outcome.INTERRUPTED, why, 130);
-		}, "allot-interrupted");
-		return this.hook;
-	}
-
-	synchronized void removeHook() {
-		if (this.hook != null) {
-			try {
-				Runtime.getRuntime().removeShutdownHook(this.hook);
-			}
-			catch (IllegalStateException shuttingDown) {
-				// the hook runs (or ran) and prints at most once
-			}
-			this.hook = null;
-		}
-	}
-
+    synchronized void removeHook() {
+        if (this.hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(this.hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs (or ran) and prints at most once
+            }
+            this.hook = null;
+        }
+    }
 }

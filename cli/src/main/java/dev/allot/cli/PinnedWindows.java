@@ -1,5 +1,8 @@
 package dev.allot.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.allot.client.ApiClient;
+import dev.allot.client.model.ReservationRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,10 +15,6 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.stream.Stream;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.allot.client.ApiClient;
-import dev.allot.client.model.ReservationRequest;
-
 /**
  * The window the CLI chose for a booking with an idempotency key, kept beside the credentials
  * ({@code requests/<sha-256 of the key>.json}). The earliest window moves once the first attempt has booked it, so
@@ -24,73 +23,70 @@ import dev.allot.client.model.ReservationRequest;
  */
 final class PinnedWindows {
 
-	/** Longer than the server keeps an idempotency key; older records are removed as they are found. */
-	private static final Duration KEPT = Duration.ofDays(8);
+    /** Longer than the server keeps an idempotency key; older records are removed as they are found. */
+    private static final Duration KEPT = Duration.ofDays(8);
 
-	private static final ObjectMapper JSON = ApiClient.createDefaultObjectMapper();
+    private static final ObjectMapper JSON = ApiClient.createDefaultObjectMapper();
 
-	private final Path dir;
+    private final Path dir;
 
-	PinnedWindows(Path configFile) {
-		this.dir = configFile.toAbsolutePath().resolveSibling("requests");
-	}
+    PinnedWindows(Path configFile) {
+        this.dir = configFile.toAbsolutePath().resolveSibling("requests");
+    }
 
-	/**
-	 * The request this key was first sent with, when it asked for exactly {@code unpinned} (its window aside) for
-	 * {@code length}; else {@code null}.
-	 */
-	ReservationRequest find(String key, ReservationRequest unpinned, Duration length) {
-		Path file = file(key);
-		try {
-			if (!Files.isRegularFile(file)) {
-				return null;
-			}
-			ReservationRequest first = JSON.readValue(Files.readString(file), ReservationRequest.class);
-			ReservationRequest same = JSON.readValue(JSON.writeValueAsString(unpinned), ReservationRequest.class)
-				.startsAt(first.getStartsAt())
-				.endsAt(first.getEndsAt());
-			boolean sameLength = Duration.between(first.getStartsAt(), first.getEndsAt()).equals(length);
-			return same.equals(first) && sameLength ? first : null;
-		}
-		catch (IOException | RuntimeException unreadable) {
-			return null;
-		}
-	}
+    /**
+     * The request this key was first sent with, when it asked for exactly {@code unpinned} (its window aside) for
+     * {@code length}; else {@code null}.
+     */
+    ReservationRequest find(String key, ReservationRequest unpinned, Duration length) {
+        Path file = file(key);
+        try {
+            if (!Files.isRegularFile(file)) {
+                return null;
+            }
+            ReservationRequest first = JSON.readValue(Files.readString(file), ReservationRequest.class);
+            ReservationRequest same = JSON.readValue(JSON.writeValueAsString(unpinned), ReservationRequest.class)
+                    .startsAt(first.getStartsAt())
+                    .endsAt(first.getEndsAt());
+            boolean sameLength =
+                    Duration.between(first.getStartsAt(), first.getEndsAt()).equals(length);
+            return same.equals(first) && sameLength ? first : null;
+        } catch (IOException | RuntimeException unreadable) {
+            return null;
+        }
+    }
 
-	/** Keeps the request sent with this key (before it is sent, so a crash in between cannot lose it). */
-	void keep(String key, ReservationRequest request) {
-		try {
-			Files.createDirectories(this.dir);
-			forgetOld();
-			Path tmp = Files.createTempFile(this.dir, ".request", ".tmp");
-			Files.writeString(tmp, JSON.writeValueAsString(request));
-			Files.move(tmp, file(key), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-		}
-		catch (IOException ex) {
-			throw new CliFailure(ExitCodes.FAILED, "cannot keep the booking's window in " + this.dir + ": "
-					+ ex.getMessage());
-		}
-	}
+    /** Keeps the request sent with this key (before it is sent, so a crash in between cannot lose it). */
+    void keep(String key, ReservationRequest request) {
+        try {
+            Files.createDirectories(this.dir);
+            forgetOld();
+            Path tmp = Files.createTempFile(this.dir, ".request", ".tmp");
+            Files.writeString(tmp, JSON.writeValueAsString(request));
+            Files.move(tmp, file(key), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException ex) {
+            throw new CliFailure(
+                    ExitCodes.FAILED, "cannot keep the booking's window in " + this.dir + ": " + ex.getMessage());
+        }
+    }
 
-	private void forgetOld() throws IOException {
-		Instant before = Instant.now().minus(KEPT);
-		try (Stream<Path> files = Files.list(this.dir)) {
-			for (Path file : files.toList()) {
-				if (Files.getLastModifiedTime(file).toInstant().isBefore(before)) {
-					Files.deleteIfExists(file);
-				}
-			}
-		}
-	}
+    private void forgetOld() throws IOException {
+        Instant before = Instant.now().minus(KEPT);
+        try (Stream<Path> files = Files.list(this.dir)) {
+            for (Path file : files.toList()) {
+                if (Files.getLastModifiedTime(file).toInstant().isBefore(before)) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
+    }
 
-	private Path file(String key) {
-		try {
-			byte[] hash = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-			return this.dir.resolve(HexFormat.of().formatHex(hash) + ".json");
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
+    private Path file(String key) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return this.dir.resolve(HexFormat.of().formatHex(hash) + ".json");
+        } catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
 }

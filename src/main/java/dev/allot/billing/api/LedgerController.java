@@ -9,7 +9,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -29,30 +28,33 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/ledger")
 class LedgerController {
 
-	record ReversalRequest(@NotBlank @Size(max = 500) String reason) {
-	}
+    record ReversalRequest(@NotBlank @Size(max = 500) String reason) {}
 
-	private final Ledger ledger;
+    private final Ledger ledger;
 
-	LedgerController(Ledger ledger) {
-		this.ledger = ledger;
-	}
+    LedgerController(Ledger ledger) {
+        this.ledger = ledger;
+    }
 
-	@GetMapping
-	CursorPage<LedgerTransaction> list(Caller caller, @PathVariable String tenant,
-			@RequestParam(required = false) @Nullable Integer limit,
-			@RequestParam(required = false) @Nullable String cursor,
-			@RequestParam(required = false) @Nullable Integer page,
-			@RequestParam(required = false) @Nullable Integer size) {
-		return ledger.page(caller, tenant, ListQuery.of(page, size, limit, cursor, 1));
-	}
+    @GetMapping
+    CursorPage<LedgerTransaction> list(
+            Caller caller,
+            @PathVariable String tenant,
+            @RequestParam(required = false) @Nullable Integer limit,
+            @RequestParam(required = false) @Nullable String cursor,
+            @RequestParam(required = false) @Nullable Integer page,
+            @RequestParam(required = false) @Nullable Integer size) {
+        return ledger.page(caller, tenant, ListQuery.of(page, size, limit, cursor, 1));
+    }
 
-	/** A correction (platform admin): the whole transaction reversed, with the reason and the actor recorded. */
-	@PostMapping("/{transactionId}/reversal")
-	@ResponseStatus(HttpStatus.CREATED)
-	LedgerTransaction reverse(Caller caller, @PathVariable String tenant, @PathVariable long transactionId,
-			@Valid @RequestBody ReversalRequest body) {
-		return ledger.reverse(caller, tenant, transactionId, body.reason());
-	}
-
+    /** A correction (platform admin): the whole transaction reversed, with the reason and the actor recorded. */
+    @PostMapping("/{transactionId}/reversal")
+    @ResponseStatus(HttpStatus.CREATED)
+    LedgerTransaction reverse(
+            Caller caller,
+            @PathVariable String tenant,
+            @PathVariable long transactionId,
+            @Valid @RequestBody ReversalRequest body) {
+        return ledger.reverse(caller, tenant, transactionId, body.reason());
+    }
 }

@@ -1,8 +1,5 @@
 package dev.allot.billing.api;
 
-import java.net.URI;
-import java.util.UUID;
-
 import dev.allot.billing.webhooks.LifecycleDelivery;
 import dev.allot.billing.webhooks.LifecycleWebhook;
 import dev.allot.billing.webhooks.LifecycleWebhookRequest;
@@ -10,8 +7,9 @@ import dev.allot.billing.webhooks.LifecycleWebhooks;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
+import java.net.URI;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -29,44 +27,48 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/webhooks")
 class LifecycleWebhooksController {
 
-	private final LifecycleWebhooks webhooks;
+    private final LifecycleWebhooks webhooks;
 
-	LifecycleWebhooksController(LifecycleWebhooks webhooks) {
-		this.webhooks = webhooks;
-	}
+    LifecycleWebhooksController(LifecycleWebhooks webhooks) {
+        this.webhooks = webhooks;
+    }
 
-	@ResponseStatus(HttpStatus.CREATED)
-	@PostMapping
-	ResponseEntity<LifecycleWebhook> create(Caller caller, @PathVariable String tenant,
-			@RequestBody LifecycleWebhookRequest body) {
-		LifecycleWebhook webhook = webhooks.create(caller, tenant, body);
-		return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant + "/webhooks/" + webhook.id()))
-			.body(webhook);
-	}
+    @ResponseStatus(HttpStatus.CREATED)
+    @PostMapping
+    ResponseEntity<LifecycleWebhook> create(
+            Caller caller, @PathVariable String tenant, @RequestBody LifecycleWebhookRequest body) {
+        LifecycleWebhook webhook = webhooks.create(caller, tenant, body);
+        return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant + "/webhooks/" + webhook.id()))
+                .body(webhook);
+    }
 
-	@GetMapping
-	PageResponse<LifecycleWebhook> list(Caller caller, @PathVariable String tenant,
-			@RequestParam(required = false) @Nullable Integer page,
-			@RequestParam(required = false) @Nullable Integer size) {
-		return webhooks.list(caller, tenant, PageQuery.of(page, size));
-	}
+    @GetMapping
+    PageResponse<LifecycleWebhook> list(
+            Caller caller,
+            @PathVariable String tenant,
+            @RequestParam(required = false) @Nullable Integer page,
+            @RequestParam(required = false) @Nullable Integer size) {
+        return webhooks.list(caller, tenant, PageQuery.of(page, size));
+    }
 
-	@GetMapping("/{id}")
-	LifecycleWebhook get(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
-		return webhooks.get(caller, tenant, id);
-	}
+    @GetMapping("/{id}")
+    LifecycleWebhook get(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
+        return webhooks.get(caller, tenant, id);
+    }
 
-	@ResponseStatus(HttpStatus.NO_CONTENT)
-	@DeleteMapping("/{id}")
-	void delete(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
-		webhooks.delete(caller, tenant, id);
-	}
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    @DeleteMapping("/{id}")
+    void delete(Caller caller, @PathVariable String tenant, @PathVariable UUID id) {
+        webhooks.delete(caller, tenant, id);
+    }
 
-	@GetMapping("/{id}/deliveries")
-	PageResponse<LifecycleDelivery> deliveries(Caller caller, @PathVariable String tenant, @PathVariable UUID id,
-			@RequestParam(required = false) @Nullable Integer page,
-			@RequestParam(required = false) @Nullable Integer size) {
-		return webhooks.deliveries(caller, tenant, id, PageQuery.of(page, size));
-	}
-
+    @GetMapping("/{id}/deliveries")
+    PageResponse<LifecycleDelivery> deliveries(
+            Caller caller,
+            @PathVariable String tenant,
+            @PathVariable UUID id,
+            @RequestParam(required = false) @Nullable Integer page,
+            @RequestParam(required = false) @Nullable Integer size) {
+        return webhooks.deliveries(caller, tenant, id, PageQuery.of(page, size));
+    }
 }

@@ -1,12 +1,10 @@
 package dev.allot.billing.api;
 
-import java.util.List;
-
 import dev.allot.billing.metering.GpuSample;
 import dev.allot.billing.metering.Telemetry;
 import dev.allot.shared.security.Caller;
 import jakarta.validation.constraints.NotNull;
-
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -20,19 +18,17 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class TelemetryController {
 
-	record Samples(@NotNull List<GpuSample> samples) {
-	}
+    record Samples(@NotNull List<GpuSample> samples) {}
 
-	private final Telemetry telemetry;
+    private final Telemetry telemetry;
 
-	TelemetryController(Telemetry telemetry) {
-		this.telemetry = telemetry;
-	}
+    TelemetryController(Telemetry telemetry) {
+        this.telemetry = telemetry;
+    }
 
-	@PostMapping("/api/v1/telemetry/gpu-utilisation")
-	@ResponseStatus(HttpStatus.ACCEPTED)
-	Telemetry.Ingested ingest(Caller caller, @RequestBody Samples body) {
-		return telemetry.ingest(caller, body.samples() == null ? List.of() : body.samples());
-	}
-
+    @PostMapping("/api/v1/telemetry/gpu-utilisation")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    Telemetry.Ingested ingest(Caller caller, @RequestBody Samples body) {
+        return telemetry.ingest(caller, body.samples() == null ? List.of() : body.samples());
+    }
 }

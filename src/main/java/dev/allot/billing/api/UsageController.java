@@ -22,38 +22,47 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/usage")
 class UsageController {
 
-	private final UsageReports reports;
+    private final UsageReports reports;
 
-	UsageController(UsageReports reports) {
-		this.reports = reports;
-	}
+    UsageController(UsageReports reports) {
+        this.reports = reports;
+    }
 
-	@GetMapping(produces = "application/json")
-	UsageReport json(Caller caller, @PathVariable String tenant, @RequestParam(required = false) @Nullable String from,
-			@RequestParam(required = false) @Nullable String to,
-			@RequestParam(required = false) @Nullable String groupBy) {
-		return reports.usage(caller, tenant, from, to, groupBy);
-	}
+    @GetMapping(produces = "application/json")
+    UsageReport json(
+            Caller caller,
+            @PathVariable String tenant,
+            @RequestParam(required = false) @Nullable String from,
+            @RequestParam(required = false) @Nullable String to,
+            @RequestParam(required = false) @Nullable String groupBy) {
+        return reports.usage(caller, tenant, from, to, groupBy);
+    }
 
-	@GetMapping(produces = Csv.TEXT_CSV)
-	ResponseEntity<String> csv(Caller caller, @PathVariable String tenant,
-			@RequestParam(required = false) @Nullable String from, @RequestParam(required = false) @Nullable String to,
-			@RequestParam(required = false) @Nullable String groupBy) {
-		UsageReport report = reports.usage(caller, tenant, from, to, groupBy);
-		// a column per label grouped by, named as grouped: label:workload
-		List<String> labels = report.groupBy().stream().filter(g -> g.startsWith("label:")).toList();
-		List<List<@Nullable Object>> rows = report.items().stream().map(r -> {
-			List<@Nullable Object> row = new ArrayList<>(Arrays.<@Nullable Object>asList(r.start(),
-					r.project(), r.gpuType(), r.rateClass()));
-			labels.forEach(label -> row.add(r.labels() == null ? null : r.labels().get(label.substring("label:".length()))));
-			row.addAll(Arrays.<@Nullable Object>asList(r.gpuHours(), r.creditedGpuHours(), r.cost(), r.credits(),
-					r.net(), r.currency()));
-			return row;
-		}).toList();
-		List<String> header = new ArrayList<>(List.of("start", "project", "gpuType", "rateClass"));
-		header.addAll(labels);
-		header.addAll(List.of("gpuHours", "creditedGpuHours", "cost", "credits", "net", "currency"));
-		return Csv.of("usage-" + tenant + ".csv", header, rows);
-	}
-
+    @GetMapping(produces = Csv.TEXT_CSV)
+    ResponseEntity<String> csv(
+            Caller caller,
+            @PathVariable String tenant,
+            @RequestParam(required = false) @Nullable String from,
+            @RequestParam(required = false) @Nullable String to,
+            @RequestParam(required = false) @Nullable String groupBy) {
+        UsageReport report = reports.usage(caller, tenant, from, to, groupBy);
+        // a column per label grouped by, named as grouped: label:workload
+        List<String> labels =
+                report.groupBy().stream().filter(g -> g.startsWith("label:")).toList();
+        List<List<@Nullable Object>> rows = report.items().stream()
+                .map(r -> {
+                    List<@Nullable Object> row = new ArrayList<>(
+                            Arrays.<@Nullable Object>asList(r.start(), r.project(), r.gpuType(), r.rateClass()));
+                    labels.forEach(label ->
+                            row.add(r.labels() == null ? null : r.labels().get(label.substring("label:".length()))));
+                    row.addAll(Arrays.<@Nullable Object>asList(
+                            r.gpuHours(), r.creditedGpuHours(), r.cost(), r.credits(), r.net(), r.currency()));
+                    return row;
+                })
+                .toList();
+        List<String> header = new ArrayList<>(List.of("start", "project", "gpuType", "rateClass"));
+        header.addAll(labels);
+        header.addAll(List.of("gpuHours", "creditedGpuHours", "cost", "credits", "net", "currency"));
+        return Csv.of("usage-" + tenant + ".csv", header, rows);
+    }
 }

@@ -1,10 +1,8 @@
 package dev.allot.billing.budgets;
 
+import dev.allot.booking.events.ReservationFailed;
 import java.time.Clock;
 import java.util.Map;
-
-import dev.allot.booking.events.ReservationFailed;
-
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
 
@@ -16,23 +14,32 @@ import org.springframework.stereotype.Component;
 @Component
 class FailureNotices {
 
-	private final Notifications notifications;
+    private final Notifications notifications;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	FailureNotices(Notifications notifications, Clock clock) {
-		this.notifications = notifications;
-		this.clock = clock;
-	}
+    FailureNotices(Notifications notifications, Clock clock) {
+        this.notifications = notifications;
+        this.clock = clock;
+    }
 
-	@ApplicationModuleListener
-	void on(ReservationFailed failed) {
-		notifications.tell(failed.tenant(), Notifications.Kind.RESERVATION_FAILED, "failed:" + failed.reservationId(),
-				"Reservation " + failed.reservationId() + " in pool " + failed.pool() + " failed: " + failed.reason()
-						+ ". Its nodes are released and nothing is charged.",
-				Map.of("reservationId", failed.reservationId().toString(), "pool", failed.pool(), "reason",
-						failed.reason(), "failedAt", failed.failedAt().toString()),
-				clock.instant());
-	}
-
+    @ApplicationModuleListener
+    void on(ReservationFailed failed) {
+        notifications.tell(
+                failed.tenant(),
+                Notifications.Kind.RESERVATION_FAILED,
+                "failed:" + failed.reservationId(),
+                "Reservation " + failed.reservationId() + " in pool " + failed.pool() + " failed: " + failed.reason()
+                        + ". Its nodes are released and nothing is charged.",
+                Map.of(
+                        "reservationId",
+                        failed.reservationId().toString(),
+                        "pool",
+                        failed.pool(),
+                        "reason",
+                        failed.reason(),
+                        "failedAt",
+                        failed.failedAt().toString()),
+                clock.instant());
+    }
 }

@@ -1,10 +1,8 @@
 package dev.allot.billing.budgets;
 
+import dev.allot.booking.events.ReservationPreempted;
 import java.time.Clock;
 import java.util.Map;
-
-import dev.allot.booking.events.ReservationPreempted;
-
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
 
@@ -16,27 +14,37 @@ import org.springframework.stereotype.Component;
 @Component
 class PreemptionNotices {
 
-	private final Notifications notifications;
+    private final Notifications notifications;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	PreemptionNotices(Notifications notifications, Clock clock) {
-		this.notifications = notifications;
-		this.clock = clock;
-	}
+    PreemptionNotices(Notifications notifications, Clock clock) {
+        this.notifications = notifications;
+        this.clock = clock;
+    }
 
-	@ApplicationModuleListener
-	void on(ReservationPreempted preempted) {
-		boolean running = preempted.freedFrom().isAfter(preempted.at());
-		notifications.tell(preempted.tenant(), Notifications.Kind.RESERVATION_PREEMPTED,
-				"preempted:" + preempted.reservationId(),
-				"Reservation " + preempted.reservationId() + " in pool " + preempted.pool() + " was preempted: "
-						+ preempted.reason() + (running ? ". Its nodes stay yours until " + preempted.freedFrom()
-								+ "; save your work before then." : "."),
-				Map.of("reservationId", preempted.reservationId().toString(), "pool", preempted.pool(), "preemption",
-						Map.of("at", preempted.at().toString(), "reason", preempted.reason()), "nodesHeldUntil",
-						preempted.freedFrom().toString()),
-				clock.instant());
-	}
-
+    @ApplicationModuleListener
+    void on(ReservationPreempted preempted) {
+        boolean running = preempted.freedFrom().isAfter(preempted.at());
+        notifications.tell(
+                preempted.tenant(),
+                Notifications.Kind.RESERVATION_PREEMPTED,
+                "preempted:" + preempted.reservationId(),
+                "Reservation " + preempted.reservationId() + " in pool " + preempted.pool() + " was preempted: "
+                        + preempted.reason()
+                        + (running
+                                ? ". Its nodes stay yours until " + preempted.freedFrom()
+                                        + "; save your work before then."
+                                : "."),
+                Map.of(
+                        "reservationId",
+                        preempted.reservationId().toString(),
+                        "pool",
+                        preempted.pool(),
+                        "preemption",
+                        Map.of("at", preempted.at().toString(), "reason", preempted.reason()),
+                        "nodesHeldUntil",
+                        preempted.freedFrom().toString()),
+                clock.instant());
+    }
 }

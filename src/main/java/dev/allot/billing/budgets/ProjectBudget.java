@@ -10,19 +10,27 @@ import java.util.List;
  * the project in {@code month} (what alerts count); {@code booked} is what its live bookings cost in that month
  * (what a hard budget is checked against when booking).
  */
-public record ProjectBudget(String tenant, String project, BigDecimal amount, String currency,
-		List<Integer> thresholds, boolean hard, long version, YearMonth month, BigDecimal spent, BigDecimal booked) {
+public record ProjectBudget(
+        String tenant,
+        String project,
+        BigDecimal amount,
+        String currency,
+        List<Integer> thresholds,
+        boolean hard,
+        long version,
+        YearMonth month,
+        BigDecimal spent,
+        BigDecimal booked) {
 
-	public ProjectBudget {
-		thresholds = List.copyOf(thresholds);
-	}
+    public ProjectBudget {
+        thresholds = List.copyOf(thresholds);
+    }
 
-	public String etag() {
-		return "\"" + version + "\"";
-	}
+    public String etag() {
+        return "\"" + version + "\"";
+    }
 
-	public BigDecimal percentUsed() {
-		return spent.multiply(BigDecimal.valueOf(100)).divide(amount, 2, RoundingMode.HALF_EVEN);
-	}
-
+    public BigDecimal percentUsed() {
+        return spent.multiply(BigDecimal.valueOf(100)).divide(amount, 2, RoundingMode.HALF_EVEN);
+    }
 }

@@ -1,11 +1,9 @@
 package dev.allot.billing.budgets;
 
+import dev.allot.quota.QuotaRequestDecided;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
-import dev.allot.quota.QuotaRequestDecided;
-
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
 
@@ -16,28 +14,31 @@ import org.springframework.stereotype.Component;
 @Component
 class QuotaRequestNotices {
 
-	private final Notifications notifications;
+    private final Notifications notifications;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	QuotaRequestNotices(Notifications notifications, Clock clock) {
-		this.notifications = notifications;
-		this.clock = clock;
-	}
+    QuotaRequestNotices(Notifications notifications, Clock clock) {
+        this.notifications = notifications;
+        this.clock = clock;
+    }
 
-	@ApplicationModuleListener
-	void on(QuotaRequestDecided decided) {
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("quotaRequestId", decided.requestId().toString());
-		details.put("outcome", decided.outcome().name());
-		if (decided.reason() != null) {
-			details.put("reason", decided.reason());
-		}
-		notifications.tell(decided.tenant(), Notifications.Kind.QUOTA_REQUEST_DECIDED,
-				"quota-request:" + decided.requestId(),
-				"The quota request " + decided.requestId() + " was " + decided.outcome().name().toLowerCase()
-						+ (decided.reason() == null ? "." : ": " + decided.reason()),
-				details, clock.instant());
-	}
-
+    @ApplicationModuleListener
+    void on(QuotaRequestDecided decided) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("quotaRequestId", decided.requestId().toString());
+        details.put("outcome", decided.outcome().name());
+        if (decided.reason() != null) {
+            details.put("reason", decided.reason());
+        }
+        notifications.tell(
+                decided.tenant(),
+                Notifications.Kind.QUOTA_REQUEST_DECIDED,
+                "quota-request:" + decided.requestId(),
+                "The quota request " + decided.requestId() + " was "
+                        + decided.outcome().name().toLowerCase()
+                        + (decided.reason() == null ? "." : ": " + decided.reason()),
+                details,
+                clock.instant());
+    }
 }

@@ -1,10 +1,8 @@
 package dev.allot.billing.config;
 
+import dev.allot.shared.InvalidInputException;
 import java.math.BigDecimal;
 import java.time.Duration;
-
-import dev.allot.shared.InvalidInputException;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -32,27 +30,33 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * a sample stamped later is refused
  */
 @ConfigurationProperties("allot.billing")
-public record BillingProperties(@DefaultValue("PT5M") Duration meterEvery, @DefaultValue("PT2M") Duration settle,
-		@DefaultValue("true") boolean awaitClusterReady, @DefaultValue("0") BigDecimal cancellationFeeShare,
-		@DefaultValue("P365D") Duration cancellationFeeWithin, @DefaultValue("PT6H") Duration closeMonthAfter,
-		@DefaultValue("PT30S") Duration webhookBackoff, @DefaultValue("8") int webhookAttempts,
-		@DefaultValue("PT10S") Duration webhookTimeout,
-		@DefaultValue("5") BigDecimal idleThreshold, @DefaultValue("PT1H") Duration idleAfter,
-		@DefaultValue("P90D") Duration telemetryRetention, @DefaultValue("PT30S") Duration telemetryClockSkew) {
+public record BillingProperties(
+        @DefaultValue("PT5M") Duration meterEvery,
+        @DefaultValue("PT2M") Duration settle,
+        @DefaultValue("true") boolean awaitClusterReady,
+        @DefaultValue("0") BigDecimal cancellationFeeShare,
+        @DefaultValue("P365D") Duration cancellationFeeWithin,
+        @DefaultValue("PT6H") Duration closeMonthAfter,
+        @DefaultValue("PT30S") Duration webhookBackoff,
+        @DefaultValue("8") int webhookAttempts,
+        @DefaultValue("PT10S") Duration webhookTimeout,
+        @DefaultValue("5") BigDecimal idleThreshold,
+        @DefaultValue("PT1H") Duration idleAfter,
+        @DefaultValue("P90D") Duration telemetryRetention,
+        @DefaultValue("PT30S") Duration telemetryClockSkew) {
 
-	public BillingProperties {
-		if (cancellationFeeShare.signum() < 0 || cancellationFeeShare.compareTo(BigDecimal.ONE) > 0) {
-			throw InvalidInputException.of("allot.billing.cancellation-fee-share", "must be between 0 and 1");
-		}
-		if (telemetryRetention.compareTo(idleAfter) <= 0) {
-			throw InvalidInputException.of("allot.billing.telemetry-retention", "must be longer than idle-after");
-		}
-		if (telemetryClockSkew.isNegative()) {
-			throw InvalidInputException.of("allot.billing.telemetry-clock-skew", "must not be negative");
-		}
-		if (webhookAttempts < 1) {
-			throw InvalidInputException.of("allot.billing.webhook-attempts", "must be 1 or more");
-		}
-	}
-
+    public BillingProperties {
+        if (cancellationFeeShare.signum() < 0 || cancellationFeeShare.compareTo(BigDecimal.ONE) > 0) {
+            throw InvalidInputException.of("allot.billing.cancellation-fee-share", "must be between 0 and 1");
+        }
+        if (telemetryRetention.compareTo(idleAfter) <= 0) {
+            throw InvalidInputException.of("allot.billing.telemetry-retention", "must be longer than idle-after");
+        }
+        if (telemetryClockSkew.isNegative()) {
+            throw InvalidInputException.of("allot.billing.telemetry-clock-skew", "must not be negative");
+        }
+        if (webhookAttempts < 1) {
+            throw InvalidInputException.of("allot.billing.webhook-attempts", "must be 1 or more");
+        }
+    }
 }

@@ -1,12 +1,10 @@
 package dev.allot.billing.idle;
 
-import java.time.Clock;
-import java.time.Duration;
-
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
-
+import java.time.Clock;
+import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -14,10 +12,9 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class IdleReclaimTask {
 
-	@Bean
-	RecurringTask<Void> reclaimIdle(IdleReclaimer reclaimer, Clock clock) {
-		return Tasks.recurring("billing-idle-reclaim", FixedDelay.of(Duration.ofMinutes(1)))
-			.execute((instance, context) -> reclaimer.run(clock.instant()));
-	}
-
+    @Bean
+    RecurringTask<Void> reclaimIdle(IdleReclaimer reclaimer, Clock clock) {
+        return Tasks.recurring("billing-idle-reclaim", FixedDelay.of(Duration.ofMinutes(1)))
+                .execute((instance, context) -> reclaimer.run(clock.instant()));
+    }
 }

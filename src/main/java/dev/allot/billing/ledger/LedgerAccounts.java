@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -22,46 +21,44 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Component
 class LedgerAccounts {
 
-	record Key(Account account, String currency) {
+    record Key(Account account, String currency) {
 
-		static final Comparator<Key> ORDER = Comparator.comparing((Key key) -> key.account().code())
-			.thenComparing(Key::currency);
+        static final Comparator<Key> ORDER =
+                Comparator.comparing((Key key) -> key.account().code()).thenComparing(Key::currency);
 
-		String name() {
-			return account.code() + "/" + currency;
-		}
+        String name() {
+            return account.code() + "/" + currency;
+        }
+    }
 
-	}
+    private final LedgerRepository repository;
 
-	private final LedgerRepository repository;
+    private final Map<String, Long> committed = new ConcurrentHashMap<>();
 
-	private final Map<String, Long> committed = new ConcurrentHashMap<>();
+    LedgerAccounts(LedgerRepository repository) {
+        this.repository = repository;
+    }
 
-	LedgerAccounts(LedgerRepository repository) {
-		this.repository = repository;
-	}
-
-	@Transactional(propagation = Propagation.MANDATORY)
-	Map<Key, Long> ids(Collection<Key> keys) {
-		Map<Key, Long> ids = new LinkedHashMap<>();
-		Map<String, Long> created = new LinkedHashMap<>();
-		keys.stream().distinct().sorted(Key.ORDER).forEach(key -> {
-			Long id = committed.get(key.name());
-			if (id == null) {
-				id = repository.account(key.account(), key.currency());
-				created.put(key.name(), id);
-			}
-			ids.put(key, id);
-		});
-		if (!created.isEmpty()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					committed.putAll(created);
-				}
-			});
-		}
-		return ids;
-	}
-
+    @Transactional(propagation = Propagation.MANDATORY)
+    Map<Key, Long> ids(Collection<Key> keys) {
+        Map<Key, Long> ids = new LinkedHashMap<>();
+        Map<String, Long> created = new LinkedHashMap<>();
+        keys.stream().distinct().sorted(Key.ORDER).forEach(key -> {
+            Long id = committed.get(key.name());
+            if (id == null) {
+                id = repository.account(key.account(), key.currency());
+                created.put(key.name(), id);
+            }
+            ids.put(key, id);
+        });
+        if (!created.isEmpty()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    committed.putAll(created);
+                }
+            });
+        }
+        return ids;
+    }
 }

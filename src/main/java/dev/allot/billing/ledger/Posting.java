@@ -10,14 +10,14 @@ import java.util.UUID;
  */
 public record Posting(UUID tenantId, Kind kind, String key, YearMonth month, String description, List<Charge> charges) {
 
-	public enum Kind {
+    public enum Kind {
+        USAGE,
+        CANCELLATION_FEE,
+        REVERSAL,
+        STORAGE
+    }
 
-		USAGE, CANCELLATION_FEE, REVERSAL, STORAGE
-
-	}
-
-	public Posting {
-		charges = List.copyOf(charges);
-	}
-
+    public Posting {
+        charges = List.copyOf(charges);
+    }
 }

@@ -1,14 +1,12 @@
 package dev.allot.billing.metering;
 
-import java.time.Clock;
-import java.time.Duration;
-
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import dev.allot.billing.config.BillingProperties;
 import dev.allot.billing.ledger.Ledger;
-
+import java.time.Clock;
+import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -16,34 +14,33 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class BillingTasks {
 
-	@Bean
-	RecurringTask<Void> meterUsage(Metering metering, BillingProperties properties, Clock clock) {
-		return Tasks.recurring("billing-meter-usage", FixedDelay.of(properties.meterEvery()))
-			.execute((instance, context) -> metering.meterDue(clock.instant()));
-	}
+    @Bean
+    RecurringTask<Void> meterUsage(Metering metering, BillingProperties properties, Clock clock) {
+        return Tasks.recurring("billing-meter-usage", FixedDelay.of(properties.meterEvery()))
+                .execute((instance, context) -> metering.meterDue(clock.instant()));
+    }
 
-	@Bean
-	RecurringTask<Void> meterStorage(StorageMetering storage, Clock clock) {
-		return Tasks.recurring("billing-meter-storage", FixedDelay.of(Duration.ofHours(1)))
-			.execute((instance, context) -> storage.meterDue(clock.instant()));
-	}
+    @Bean
+    RecurringTask<Void> meterStorage(StorageMetering storage, Clock clock) {
+        return Tasks.recurring("billing-meter-storage", FixedDelay.of(Duration.ofHours(1)))
+                .execute((instance, context) -> storage.meterDue(clock.instant()));
+    }
 
-	@Bean
-	RecurringTask<Void> purgeTelemetry(Telemetry telemetry, Clock clock) {
-		return Tasks.recurring("billing-purge-telemetry", FixedDelay.of(Duration.ofHours(24)))
-			.execute((instance, context) -> telemetry.purge(clock.instant()));
-	}
+    @Bean
+    RecurringTask<Void> purgeTelemetry(Telemetry telemetry, Clock clock) {
+        return Tasks.recurring("billing-purge-telemetry", FixedDelay.of(Duration.ofHours(24)))
+                .execute((instance, context) -> telemetry.purge(clock.instant()));
+    }
 
-	@Bean
-	RecurringTask<Void> collectTelemetry(TelemetryCollector collector, CollectorProperties properties) {
-		return Tasks.recurring("billing-collect-telemetry", FixedDelay.of(properties.every()))
-			.execute((instance, context) -> collector.collect());
-	}
+    @Bean
+    RecurringTask<Void> collectTelemetry(TelemetryCollector collector, CollectorProperties properties) {
+        return Tasks.recurring("billing-collect-telemetry", FixedDelay.of(properties.every()))
+                .execute((instance, context) -> collector.collect());
+    }
 
-	@Bean
-	RecurringTask<Void> closeMonths(Ledger ledger) {
-		return Tasks.recurring("billing-close-months", FixedDelay.of(Duration.ofHours(1)))
-			.execute((instance, context) -> ledger.closeMonths());
-	}
-
+    @Bean
+    RecurringTask<Void> closeMonths(Ledger ledger) {
+        return Tasks.recurring("billing-close-months", FixedDelay.of(Duration.ofHours(1)))
+                .execute((instance, context) -> ledger.closeMonths());
+    }
 }

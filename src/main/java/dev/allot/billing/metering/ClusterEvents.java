@@ -2,7 +2,6 @@ package dev.allot.billing.metering;
 
 import dev.allot.booking.events.ReservationFailed;
 import dev.allot.provisioning.ClusterReady;
-
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
 
@@ -13,20 +12,19 @@ import org.springframework.stereotype.Component;
 @Component
 class ClusterEvents {
 
-	private final Lifecycle lifecycle;
+    private final Lifecycle lifecycle;
 
-	ClusterEvents(Lifecycle lifecycle) {
-		this.lifecycle = lifecycle;
-	}
+    ClusterEvents(Lifecycle lifecycle) {
+        this.lifecycle = lifecycle;
+    }
 
-	@ApplicationModuleListener
-	void on(ClusterReady ready) {
-		lifecycle.clusterReady(ready.reservationId(), ready.readyAt());
-	}
+    @ApplicationModuleListener
+    void on(ClusterReady ready) {
+        lifecycle.clusterReady(ready.reservationId(), ready.readyAt());
+    }
 
-	@ApplicationModuleListener
-	void on(ReservationFailed failed) {
-		lifecycle.failed(failed.reservationId(), failed.failedAt(), failed.reason());
-	}
-
+    @ApplicationModuleListener
+    void on(ReservationFailed failed) {
+        lifecycle.failed(failed.reservationId(), failed.failedAt(), failed.reason());
+    }
 }

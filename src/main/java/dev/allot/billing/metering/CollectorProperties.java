@@ -1,10 +1,8 @@
 package dev.allot.billing.metering;
 
+import dev.allot.shared.InvalidInputException;
 import java.time.Duration;
 import java.util.Map;
-
-import dev.allot.shared.InvalidInputException;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -20,35 +18,39 @@ import org.springframework.util.unit.DataSize;
  * {@code allowed-hosts} (and {@code allow-http} set for a plain http endpoint)
  */
 @ConfigurationProperties("allot.billing.collector")
-public record CollectorProperties(@DefaultValue("PT1M") Duration every, @DefaultValue("PT10S") Duration timeout,
-		@DefaultValue("8MB") DataSize maxSize, @DefaultValue Map<String, Exporter> exporters) {
+public record CollectorProperties(
+        @DefaultValue("PT1M") Duration every,
+        @DefaultValue("PT10S") Duration timeout,
+        @DefaultValue("8MB") DataSize maxSize,
+        @DefaultValue Map<String, Exporter> exporters) {
 
-	/**
-	 * One pool's exporter.
-	 *
-	 * @param url its Prometheus text endpoint ({@code http://dcgm-exporter.gpu:9400/metrics})
-	 * @param metric the utilisation metric, in percent
-	 * @param nodeLabel the label naming the node (its hostname in Allot)
-	 * @param gpuLabel the label giving the GPU index
-	 */
-	public record Exporter(String url, @DefaultValue("DCGM_FI_DEV_GPU_UTIL") String metric,
-			@DefaultValue("Hostname") String nodeLabel, @DefaultValue("gpu") String gpuLabel) {
+    /**
+     * One pool's exporter.
+     *
+     * @param url its Prometheus text endpoint ({@code http://dcgm-exporter.gpu:9400/metrics})
+     * @param metric the utilisation metric, in percent
+     * @param nodeLabel the label naming the node (its hostname in Allot)
+     * @param gpuLabel the label giving the GPU index
+     */
+    public record Exporter(
+            String url,
+            @DefaultValue("DCGM_FI_DEV_GPU_UTIL") String metric,
+            @DefaultValue("Hostname") String nodeLabel,
+            @DefaultValue("gpu") String gpuLabel) {
 
-		public Exporter {
-			if (url == null || url.isBlank()) {
-				throw InvalidInputException.of("allot.billing.collector.exporters.*.url", "is required");
-			}
-		}
+        public Exporter {
+            if (url == null || url.isBlank()) {
+                throw InvalidInputException.of("allot.billing.collector.exporters.*.url", "is required");
+            }
+        }
+    }
 
-	}
-
-	public CollectorProperties {
-		if (maxSize.toBytes() < 1 || maxSize.toBytes() > Integer.MAX_VALUE) {
-			throw InvalidInputException.of("allot.billing.collector.max-size", "must be from 1 byte to 2 GB");
-		}
-		if (every.isNegative() || every.isZero()) {
-			throw InvalidInputException.of("allot.billing.collector.every", "must be positive");
-		}
-	}
-
+    public CollectorProperties {
+        if (maxSize.toBytes() < 1 || maxSize.toBytes() > Integer.MAX_VALUE) {
+            throw InvalidInputException.of("allot.billing.collector.max-size", "must be from 1 byte to 2 GB");
+        }
+        if (every.isNegative() || every.isZero()) {
+            throw InvalidInputException.of("allot.billing.collector.every", "must be positive");
+        }
+    }
 }

@@ -2,7 +2,6 @@ package dev.allot.billing.metering;
 
 import java.time.Instant;
 import java.util.UUID;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,19 +9,24 @@ import org.jspecify.annotations.Nullable;
  * {@code reservation} when it concerns that reservation only (a node degraded under its cluster, credited even
  * after it left the reservation's nodes), else whichever reservation holds the node.
  */
-public record Outage(String hostname, Instant from, @Nullable Instant to, @Nullable UUID reservation) {
+public record Outage(
+        String hostname,
+        Instant from,
+        @Nullable Instant to,
+        @Nullable UUID reservation) {
 
-	public Outage(String hostname, Instant from, @Nullable Instant to) {
-		this(hostname, from, to, null);
-	}
+    public Outage(String hostname, Instant from, @Nullable Instant to) {
+        this(hostname, from, to, null);
+    }
 
-	/** Whether it takes GPUs away from the reservation. */
-	boolean concerns(BillableReservation r) {
-		return reservation != null ? reservation.equals(r.reservationId()) : r.nodes().contains(hostname);
-	}
+    /** Whether it takes GPUs away from the reservation. */
+    boolean concerns(BillableReservation r) {
+        return reservation != null
+                ? reservation.equals(r.reservationId())
+                : r.nodes().contains(hostname);
+    }
 
-	public Instant endOr(Instant fallback) {
-		return to == null || to.isAfter(fallback) ? fallback : to;
-	}
-
+    public Instant endOr(Instant fallback) {
+        return to == null || to.isAfter(fallback) ? fallback : to;
+    }
 }

@@ -1,11 +1,10 @@
 package dev.allot.billing.reports;
 
+import dev.allot.quota.pricing.RateClass;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-
-import dev.allot.quota.pricing.RateClass;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,14 +14,21 @@ import org.jspecify.annotations.Nullable;
  */
 public record UsageReport(String tenant, Instant from, Instant to, List<String> groupBy, List<Row> items) {
 
-	public record Row(@Nullable Instant start, @Nullable String project, @Nullable String gpuType,
-			@Nullable RateClass rateClass, String currency, BigDecimal gpuHours, BigDecimal creditedGpuHours,
-			BigDecimal cost, BigDecimal credits, BigDecimal net, @Nullable Map<String, @Nullable String> labels) {
-	}
+    public record Row(
+            @Nullable Instant start,
+            @Nullable String project,
+            @Nullable String gpuType,
+            @Nullable RateClass rateClass,
+            String currency,
+            BigDecimal gpuHours,
+            BigDecimal creditedGpuHours,
+            BigDecimal cost,
+            BigDecimal credits,
+            BigDecimal net,
+            @Nullable Map<String, @Nullable String> labels) {}
 
-	public UsageReport {
-		groupBy = List.copyOf(groupBy);
-		items = List.copyOf(items);
-	}
-
+    public UsageReport {
+        groupBy = List.copyOf(groupBy);
+        items = List.copyOf(items);
+    }
 }

@@ -4,7 +4,6 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,18 +14,20 @@ import org.jspecify.annotations.Nullable;
  */
 public record Utilisation(String tenant, Instant from, Instant to, String unit, List<UtilisationBucket> buckets) {
 
-	public record UtilisationBucket(Instant start, BigDecimal reservedGpuHours, BigDecimal observedGpuHours,
-			BigDecimal usedGpuHours) {
+    public record UtilisationBucket(
+            Instant start, BigDecimal reservedGpuHours, BigDecimal observedGpuHours, BigDecimal usedGpuHours) {
 
-		/** Used over observed GPU-hours, in percent; null when nothing was observed. */
-		public @Nullable BigDecimal percentUsed() {
-			return observedGpuHours.signum() == 0 ? null
-					: usedGpuHours.multiply(BigDecimal.valueOf(100)).divide(observedGpuHours, 1, RoundingMode.HALF_EVEN);
-		}
-	}
+        /** Used over observed GPU-hours, in percent; null when nothing was observed. */
+        public @Nullable BigDecimal percentUsed() {
+            return observedGpuHours.signum() == 0
+                    ? null
+                    : usedGpuHours
+                            .multiply(BigDecimal.valueOf(100))
+                            .divide(observedGpuHours, 1, RoundingMode.HALF_EVEN);
+        }
+    }
 
-	public Utilisation {
-		buckets = List.copyOf(buckets);
-	}
-
+    public Utilisation {
+        buckets = List.copyOf(buckets);
+    }
 }

@@ -19,29 +19,29 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional(readOnly = true)
 public class Utilisations {
 
-	private static final Set<String> UNITS = Set.of("day", "week", "month");
+    private static final Set<String> UNITS = Set.of("day", "week", "month");
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final Tenancy tenancy;
+    private final Tenancy tenancy;
 
-	Utilisations(JdbcClient jdbc, Tenancy tenancy) {
-		this.jdbc = jdbc;
-		this.tenancy = tenancy;
-	}
+    Utilisations(JdbcClient jdbc, Tenancy tenancy) {
+        this.jdbc = jdbc;
+        this.tenancy = tenancy;
+    }
 
-	public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit) {
-		return of(caller, tenantSlug, range, unit, ZoneOffset.UTC);
-	}
+    public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit) {
+        return of(caller, tenantSlug, range, unit, ZoneOffset.UTC);
+    }
 
-	/** The same, with buckets as days, weeks and months fall in {@code zone}. */
-	public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit, ZoneId zone) {
-		Tenant tenant = tenancy.readable(caller, tenantSlug);
-		if (!UNITS.contains(unit)) {
-			throw InvalidInputException.of("unit", "must be one of day, week, month");
-		}
-		// Samples are read only inside the billed part of each hour, so a node's previous tenant never counts.
-		var buckets = jdbc.sql("""
+    /** The same, with buckets as days, weeks and months fall in {@code zone}. */
+    public Utilisation of(Caller caller, String tenantSlug, ReportRange range, String unit, ZoneId zone) {
+        Tenant tenant = tenancy.readable(caller, tenantSlug);
+        if (!UNITS.contains(unit)) {
+            throw InvalidInputException.of("unit", "must be one of day, week, month");
+        }
+        // Samples are read only inside the billed part of each hour, so a node's previous tenant never counts.
+        var buckets = jdbc.sql("""
 				WITH billed AS (
 				    SELECT e.reservation_id, e.period_start AS hour,
 				           sum(CASE WHEN e.line = 'USAGE' THEN e.gpu_seconds ELSE -e.gpu_seconds END) AS seconds
@@ -61,19 +61,21 @@ public class Utilisations {
 				       coalesce(sum(seconds) FILTER (WHERE utilisation IS NOT NULL), 0) AS observed,
 				       coalesce(sum(seconds * utilisation / 100) FILTER (WHERE utilisation IS NOT NULL), 0) AS used
 				FROM observed GROUP BY 1 HAVING sum(seconds) <> 0 ORDER BY 1""")
-			.param("tenant", tenant.id())
-			.param("from", Timestamp.from(range.from()))
-			.param("to", Timestamp.from(range.to()))
-			.param("unit", unit)
-			.param("zone", zone.getId())
-			.query((rs, n) -> new Utilisation.UtilisationBucket(rs.getTimestamp("bucket").toInstant(), hours(rs.getBigDecimal("reserved")),
-					hours(rs.getBigDecimal("observed")), hours(rs.getBigDecimal("used"))))
-			.list();
-		return new Utilisation(tenant.slug(), range.from(), range.to(), unit, buckets);
-	}
+                .param("tenant", tenant.id())
+                .param("from", Timestamp.from(range.from()))
+                .param("to", Timestamp.from(range.to()))
+                .param("unit", unit)
+                .param("zone", zone.getId())
+                .query((rs, n) -> new Utilisation.UtilisationBucket(
+                        rs.getTimestamp("bucket").toInstant(),
+                        hours(rs.getBigDecimal("reserved")),
+                        hours(rs.getBigDecimal("observed")),
+                        hours(rs.getBigDecimal("used"))))
+                .list();
+        return new Utilisation(tenant.slug(), range.from(), range.to(), unit, buckets);
+    }
 
-	private static BigDecimal hours(BigDecimal gpuSeconds) {
-		return gpuSeconds.divide(BigDecimal.valueOf(3600), 4, RoundingMode.HALF_EVEN);
-	}
-
+    private static BigDecimal hours(BigDecimal gpuSeconds) {
+        return gpuSeconds.divide(BigDecimal.valueOf(3600), 4, RoundingMode.HALF_EVEN);
+    }
 }

@@ -1,8 +1,5 @@
 package dev.allot.billing.ui;
 
-import java.time.Instant;
-import java.util.List;
-
 import dev.allot.billing.Notice;
 import dev.allot.billing.Notices;
 import dev.allot.billing.budgets.Notifications;
@@ -12,8 +9,9 @@ import dev.allot.shared.PageQuery;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.web.UiController;
 import dev.allot.tenancy.Tenancy;
+import java.time.Instant;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -27,37 +25,40 @@ import org.springframework.web.bind.annotation.RequestParam;
 @UiController
 class NoticesPage {
 
-	static final int PAGE_SIZE = 25;
+    static final int PAGE_SIZE = 25;
 
-	/** A notice as listed: new when the user had not seen it before this page was opened. */
-	record Row(Notice notice, boolean unread) {
-	}
+    /** A notice as listed: new when the user had not seen it before this page was opened. */
+    record Row(Notice notice, boolean unread) {}
 
-	private final Notifications notifications;
+    private final Notifications notifications;
 
-	private final Tenancy tenancy;
+    private final Tenancy tenancy;
 
-	NoticesPage(Notifications notifications, Tenancy tenancy) {
-		this.notifications = notifications;
-		this.tenancy = tenancy;
-	}
+    NoticesPage(Notifications notifications, Tenancy tenancy) {
+        this.notifications = notifications;
+        this.tenancy = tenancy;
+    }
 
-	@GetMapping("/tenants/{tenant}/notices")
-	String list(Caller caller, Model model, @PathVariable String tenant,
-			@RequestParam(required = false) @Nullable Integer page) {
-		model.addAttribute("tenant", tenancy.readable(caller, tenant));
-		int shown = page == null || page < 0 ? 0 : page;
-		Instant seenBefore = notifications.seenUntil(caller, tenant);
-		CursorPage<Row> notices = notifications.list(caller, tenant, new ListQuery(new PageQuery(shown, PAGE_SIZE), null))
-			.map(n -> new Row(Notices.notice(n), seenBefore == null || n.createdAt().isAfter(seenBefore)));
-		List<Row> items = notices.items();
-		if (shown == 0 && !items.isEmpty()) {
-			notifications.seen(caller, tenant, items.getFirst().notice().createdAt());
-		}
-		model.addAttribute("section", "notices");
-		model.addAttribute("notices", notices);
-		model.addAttribute("lastPage", Math.max(0, (notices.totalItems() - 1) / PAGE_SIZE));
-		return "billing/notice-list";
-	}
-
+    @GetMapping("/tenants/{tenant}/notices")
+    String list(
+            Caller caller,
+            Model model,
+            @PathVariable String tenant,
+            @RequestParam(required = false) @Nullable Integer page) {
+        model.addAttribute("tenant", tenancy.readable(caller, tenant));
+        int shown = page == null || page < 0 ? 0 : page;
+        Instant seenBefore = notifications.seenUntil(caller, tenant);
+        CursorPage<Row> notices = notifications
+                .list(caller, tenant, new ListQuery(new PageQuery(shown, PAGE_SIZE), null))
+                .map(n -> new Row(
+                        Notices.notice(n), seenBefore == null || n.createdAt().isAfter(seenBefore)));
+        List<Row> items = notices.items();
+        if (shown == 0 && !items.isEmpty()) {
+            notifications.seen(caller, tenant, items.getFirst().notice().createdAt());
+        }
+        model.addAttribute("section", "notices");
+        model.addAttribute("notices", notices);
+        model.addAttribute("lastPage", Math.max(0, (notices.totalItems() - 1) / PAGE_SIZE));
+        return "billing/notice-list";
+    }
 }

@@ -18,27 +18,30 @@ import org.springframework.web.bind.annotation.PathVariable;
 @UiController
 class ReservationNotices {
 
-	private final Notifications notifications;
+    private final Notifications notifications;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	ReservationNotices(Notifications notifications, Clock clock) {
-		this.notifications = notifications;
-		this.clock = clock;
-	}
+    ReservationNotices(Notifications notifications, Clock clock) {
+        this.notifications = notifications;
+        this.clock = clock;
+    }
 
-	@GetMapping("/tenants/{tenant}/reservations/{id}/notices")
-	String notices(Caller caller, Model model, @PathVariable String tenant, @PathVariable UUID id) {
-		model.addAttribute("notices", NoticeView.of(notifications.about(caller, tenant, id), tenant));
-		return "billing/notices :: reservation";
-	}
+    @GetMapping("/tenants/{tenant}/reservations/{id}/notices")
+    String notices(Caller caller, Model model, @PathVariable String tenant, @PathVariable UUID id) {
+        model.addAttribute("notices", NoticeView.of(notifications.about(caller, tenant, id), tenant));
+        return "billing/notices :: reservation";
+    }
 
-	/** The reservations list's warning: the notices of the last week about any of the tenant's reservations. */
-	@GetMapping("/tenants/{tenant}/reservations/notices")
-	String recent(Caller caller, Model model, @PathVariable String tenant) {
-		model.addAttribute("notices", NoticeView.of(notifications.aboutReservations(caller, tenant,
-				clock.instant().minus(Duration.ofDays(7))), tenant));
-		return "billing/notices :: recent";
-	}
-
+    /** The reservations list's warning: the notices of the last week about any of the tenant's reservations. */
+    @GetMapping("/tenants/{tenant}/reservations/notices")
+    String recent(Caller caller, Model model, @PathVariable String tenant) {
+        model.addAttribute(
+                "notices",
+                NoticeView.of(
+                        notifications.aboutReservations(
+                                caller, tenant, clock.instant().minus(Duration.ofDays(7))),
+                        tenant));
+        return "billing/notices :: recent";
+    }
 }

@@ -1,7 +1,6 @@
 package dev.allot.billing.webhooks;
 
 import java.time.Instant;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,5 +8,8 @@ import org.jspecify.annotations.Nullable;
  * carried, and the generic reason its last attempt failed ({@code null} when it did not). "Most recent" is by the
  * event, not by the attempt: a retry of an older event does not hide a newer one.
  */
-public record LastDelivery(Instant at, LifecycleEvent event, WebhookDeliveryStatus status, @Nullable String error) {
-}
+public record LastDelivery(
+        Instant at,
+        LifecycleEvent event,
+        WebhookDeliveryStatus status,
+        @Nullable String error) {}

@@ -29,41 +29,42 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class AllocationRepository {
 
-	/** A node locked for a booking. */
-	public record Locked(long nodeId, String hostname) {
-	}
+    /** A node locked for a booking. */
+    public record Locked(long nodeId, String hostname) {}
 
-	/** A node's free gap around a changed window, as it is after a release or was before a booking. */
-	public record Gap(long nodeId, @Nullable Instant from, @Nullable Instant to) {
-	}
+    /** A node's free gap around a changed window, as it is after a release or was before a booking. */
+    public record Gap(
+            long nodeId, @Nullable Instant from, @Nullable Instant to) {}
 
-	private static final String WINDOW = "tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)')";
+    private static final String WINDOW = "tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)')";
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final ReadCache<UUID, List<String>> blocks;
+    private final ReadCache<UUID, List<String>> blocks;
 
-	AllocationRepository(JdbcClient jdbc, TableChanges changes) {
-		this.jdbc = jdbc;
-		this.blocks = changes.cache("pools' InfiniBand blocks", "node");
-	}
+    AllocationRepository(JdbcClient jdbc, TableChanges changes) {
+        this.jdbc = jdbc;
+        this.blocks = changes.cache("pools' InfiniBand blocks", "node");
+    }
 
-	/** The pool's InfiniBand blocks in the order a booking searches them. */
-	public List<String> blocks(UUID poolId) {
-		return blocks.get(poolId, pool -> jdbc.sql("SELECT DISTINCT ib_block FROM node WHERE pool_id = ? ORDER BY 1")
-			.param(pool)
-			.query(String.class)
-			.list());
-	}
+    /** The pool's InfiniBand blocks in the order a booking searches them. */
+    public List<String> blocks(UUID poolId) {
+        return blocks.get(
+                poolId,
+                pool -> jdbc.sql("SELECT DISTINCT ib_block FROM node WHERE pool_id = ? ORDER BY 1")
+                        .param(pool)
+                        .query(String.class)
+                        .list());
+    }
 
-	/**
-	 * The available nodes of some of the pool's blocks that are free for the whole window, in block order: one
-	 * bitmap scan of the gaps index by pool, block and window (the gaps carry their node's block), so the work grows
-	 * with the blocks searched and the gaps found there, not with the pool's free nodes or its history.
-	 */
-	List<NodeChoice.Candidate> freeIn(UUID poolId, List<String> blockNames, TimeWindow window,
-			@Nullable String cudaDriver, List<Long> excluded) {
-		return jdbc.sql("""
+    /**
+     * The available nodes of some of the pool's blocks that are free for the whole window, in block order: one
+     * bitmap scan of the gaps index by pool, block and window (the gaps carry their node's block), so the work grows
+     * with the blocks searched and the gaps found there, not with the pool's free nodes or its history.
+     */
+    List<NodeChoice.Candidate> freeIn(
+            UUID poolId, List<String> blockNames, TimeWindow window, @Nullable String cudaDriver, List<Long> excluded) {
+        return jdbc.sql("""
 				SELECT n.id, n.hostname, g.ib_block, n.rack,
 				       least(extract(epoch FROM (CAST(:start AS timestamptz) - lower(g.during))), 1e9)
 				     + least(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9) AS slack
@@ -76,122 +77,144 @@ public class AllocationRepository {
 				    OFFSET 0) n
 				WHERE g.pool_id = :pool AND g.ib_block = ANY(:blocks) AND g.during @> """ + WINDOW + """
 				ORDER BY g.ib_block, n.id""")
-			.param("pool", poolId)
-			.param("blocks", blockNames.toArray(String[]::new))
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.param("driver", cudaDriver)
-			.param("excluded", excluded.toArray(Long[]::new))
-			.query((rs, n) -> new NodeChoice.Candidate(rs.getLong(1), rs.getString(2), rs.getString(3),
-					rs.getString(4), rs.getObject(5) == null ? 1e9 : rs.getDouble(5)))
-			.list();
-	}
+                .param("pool", poolId)
+                .param("blocks", blockNames.toArray(String[]::new))
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .param("driver", cudaDriver)
+                .param("excluded", excluded.toArray(Long[]::new))
+                .query((rs, n) -> new NodeChoice.Candidate(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getObject(5) == null ? 1e9 : rs.getDouble(5)))
+                .list();
+    }
 
-	/**
-	 * Locks up to {@code count} free nodes in the order of {@link NodeChoice}, searching the pool's blocks a few at a
-	 * time (eight, then 32, then 64) until one holds them, so only the nodes of the blocks searched are read, not
-	 * every free node of the pool. A node another transaction holds is skipped for the next in that order; never
-	 * waits. The caller re-reads the gaps of what it locked. {@code blocks} is the pool's {@link #blocks}, which a
-	 * booking reads before its transaction so that this replica keeps it (a read inside a writing transaction is
-	 * never kept).
-	 */
-	public List<Locked> lockFreeNodes(UUID poolId, List<String> blocks, TimeWindow window, @Nullable String cudaDriver,
-			int count, List<Long> excluded) {
-		return lockFirst(preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded), count);
-	}
+    /**
+     * Locks up to {@code count} free nodes in the order of {@link NodeChoice}, searching the pool's blocks a few at a
+     * time (eight, then 32, then 64) until one holds them, so only the nodes of the blocks searched are read, not
+     * every free node of the pool. A node another transaction holds is skipped for the next in that order; never
+     * waits. The caller re-reads the gaps of what it locked. {@code blocks} is the pool's {@link #blocks}, which a
+     * booking reads before its transaction so that this replica keeps it (a read inside a writing transaction is
+     * never kept).
+     */
+    public List<Locked> lockFreeNodes(
+            UUID poolId,
+            List<String> blocks,
+            TimeWindow window,
+            @Nullable String cudaDriver,
+            int count,
+            List<Long> excluded) {
+        return lockFirst(preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded), count);
+    }
 
-	/**
-	 * As {@link #lockFreeNodes}, but waits for the nodes other transactions hold (in id order, so two waiting
-	 * bookings queue rather than cross); a deadlock with a booking holding nodes this one waits for is broken by
-	 * PostgreSQL and the aborted booking runs again ({@code BookingTransactions}). The last resort of a booking that
-	 * could not lock enough free nodes at once. The caller re-reads the gaps of what it locked.
-	 */
-	public List<Locked> lockFreeNodesWaiting(UUID poolId, List<String> blocks, TimeWindow window,
-			@Nullable String cudaDriver, int count, List<Long> excluded) {
-		List<Long> preferred = preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded);
-		if (preferred.isEmpty()) {
-			return List.of();
-		}
-		// the first count in the order of preference (the search answers every free node it read, best first)
-		List<Long> candidates = preferred.subList(0, Math.min(count, preferred.size()));
-		return jdbc.sql("""
+    /**
+     * As {@link #lockFreeNodes}, but waits for the nodes other transactions hold (in id order, so two waiting
+     * bookings queue rather than cross); a deadlock with a booking holding nodes this one waits for is broken by
+     * PostgreSQL and the aborted booking runs again ({@code BookingTransactions}). The last resort of a booking that
+     * could not lock enough free nodes at once. The caller re-reads the gaps of what it locked.
+     */
+    public List<Locked> lockFreeNodesWaiting(
+            UUID poolId,
+            List<String> blocks,
+            TimeWindow window,
+            @Nullable String cudaDriver,
+            int count,
+            List<Long> excluded) {
+        List<Long> preferred = preferredFreeNodes(poolId, blocks, window, cudaDriver, count, excluded);
+        if (preferred.isEmpty()) {
+            return List.of();
+        }
+        // the first count in the order of preference (the search answers every free node it read, best first)
+        List<Long> candidates = preferred.subList(0, Math.min(count, preferred.size()));
+        return jdbc.sql("""
 				SELECT n.id, n.hostname FROM node n
 				WHERE n.id = ANY(:nodes) AND n.state = 'AVAILABLE' AND NOT n.spare
 				ORDER BY n.id
 				FOR NO KEY UPDATE OF n""")
-			.param("nodes", candidates.toArray(Long[]::new))
-			.query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
-			.list();
-	}
+                .param("nodes", candidates.toArray(Long[]::new))
+                .query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
+                .list();
+    }
 
-	private List<Long> preferredFreeNodes(UUID poolId, List<String> blocks, TimeWindow window,
-			@Nullable String driver, int count, List<Long> excluded) {
-		List<NodeChoice.Candidate> searched = new ArrayList<>();
-		// eight blocks at first (about 1 ms at 1M reservations), then 32, then 64 at a time
-		for (int from = 0, batch = 8; from < blocks.size(); from += batch, batch = Math.min(batch * 4, 64)) {
-			List<NodeChoice.Candidate> found = freeIn(poolId,
-					blocks.subList(from, Math.min(from + batch, blocks.size())), window, driver, excluded);
-			Optional<List<NodeChoice.Candidate>> oneBlock = NodeChoice.inOneBlock(found, count);
-			if (oneBlock.isPresent()) {
-				return ids(oneBlock.get());
-			}
-			searched.addAll(found);
-		}
-		return ids(NodeChoice.acrossBlocks(searched, count));
-	}
+    private List<Long> preferredFreeNodes(
+            UUID poolId,
+            List<String> blocks,
+            TimeWindow window,
+            @Nullable String driver,
+            int count,
+            List<Long> excluded) {
+        List<NodeChoice.Candidate> searched = new ArrayList<>();
+        // eight blocks at first (about 1 ms at 1M reservations), then 32, then 64 at a time
+        for (int from = 0, batch = 8; from < blocks.size(); from += batch, batch = Math.min(batch * 4, 64)) {
+            List<NodeChoice.Candidate> found = freeIn(
+                    poolId, blocks.subList(from, Math.min(from + batch, blocks.size())), window, driver, excluded);
+            Optional<List<NodeChoice.Candidate>> oneBlock = NodeChoice.inOneBlock(found, count);
+            if (oneBlock.isPresent()) {
+                return ids(oneBlock.get());
+            }
+            searched.addAll(found);
+        }
+        return ids(NodeChoice.acrossBlocks(searched, count));
+    }
 
-	/**
-	 * Locks one free node to take a failed node's place in a reservation: the nodes of the InfiniBand blocks of the
-	 * nodes it keeps first, ordered by {@link NodeChoice#near}, then any other free node in a booking's order. Never
-	 * waits.
-	 */
-	public List<Locked> lockReplacement(UUID poolId, TimeWindow window, @Nullable String cudaDriver,
-			List<Long> excluded, List<String> kept) {
-		List<NodeChoice.Candidate> keptNodes = jdbc.sql("""
+    /**
+     * Locks one free node to take a failed node's place in a reservation: the nodes of the InfiniBand blocks of the
+     * nodes it keeps first, ordered by {@link NodeChoice#near}, then any other free node in a booking's order. Never
+     * waits.
+     */
+    public List<Locked> lockReplacement(
+            UUID poolId, TimeWindow window, @Nullable String cudaDriver, List<Long> excluded, List<String> kept) {
+        List<NodeChoice.Candidate> keptNodes = jdbc.sql("""
 				SELECT id, hostname, ib_block, rack, 0 FROM node WHERE pool_id = ? AND hostname = ANY(?) ORDER BY id""")
-			.params(poolId, kept.toArray(String[]::new))
-			.query((rs, n) -> new NodeChoice.Candidate(rs.getLong(1), rs.getString(2), rs.getString(3),
-					rs.getString(4), 0))
-			.list();
-		List<String> keptBlocks = keptNodes.stream().map(NodeChoice.Candidate::block).distinct().toList();
-		List<Long> ordered = new ArrayList<>(keptBlocks.isEmpty() ? List.of()
-				: ids(NodeChoice.near(freeIn(poolId, keptBlocks, window, cudaDriver, excluded), keptNodes)));
-		preferredFreeNodes(poolId, blocks(poolId), window, cudaDriver, 1, excluded).stream()
-			.filter(id -> !ordered.contains(id))
-			.forEach(ordered::add);
-		return lockFirst(ordered, 1);
-	}
+                .params(poolId, kept.toArray(String[]::new))
+                .query((rs, n) ->
+                        new NodeChoice.Candidate(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), 0))
+                .list();
+        List<String> keptBlocks =
+                keptNodes.stream().map(NodeChoice.Candidate::block).distinct().toList();
+        List<Long> ordered = new ArrayList<>(
+                keptBlocks.isEmpty()
+                        ? List.of()
+                        : ids(NodeChoice.near(freeIn(poolId, keptBlocks, window, cudaDriver, excluded), keptNodes)));
+        preferredFreeNodes(poolId, blocks(poolId), window, cudaDriver, 1, excluded).stream()
+                .filter(id -> !ordered.contains(id))
+                .forEach(ordered::add);
+        return lockFirst(ordered, 1);
+    }
 
-	private static List<Long> ids(List<NodeChoice.Candidate> candidates) {
-		return candidates.stream().map(NodeChoice.Candidate::nodeId).toList();
-	}
+    private static List<Long> ids(List<NodeChoice.Candidate> candidates) {
+        return candidates.stream().map(NodeChoice.Candidate::nodeId).toList();
+    }
 
-	/**
-	 * Locks the first {@code count} of the nodes, in the order given, that no other transaction holds and that are
-	 * still available; never waits.
-	 */
-	public List<Locked> lockFirst(List<Long> ordered, int count) {
-		return jdbc.sql("""
+    /**
+     * Locks the first {@code count} of the nodes, in the order given, that no other transaction holds and that are
+     * still available; never waits.
+     */
+    public List<Locked> lockFirst(List<Long> ordered, int count) {
+        return jdbc.sql("""
 				SELECT n.id, n.hostname FROM unnest(CAST(:nodes AS bigint[])) WITH ORDINALITY AS c(id, position)
 				JOIN node n ON n.id = c.id
 				WHERE n.state = 'AVAILABLE' AND NOT n.spare
 				ORDER BY c.position
 				LIMIT :count
 				FOR NO KEY UPDATE OF n SKIP LOCKED""")
-			.param("nodes", ordered.toArray(Long[]::new))
-			.param("count", count)
-			.query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
-			.list();
-	}
+                .param("nodes", ordered.toArray(Long[]::new))
+                .param("count", count)
+                .query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
+                .list();
+    }
 
-	/**
-	 * Locks one of the pool's hot spares free for the whole window (with the CUDA driver, not excluded) and takes
-	 * it out of the spares; never waits: a spare another transaction holds is skipped, so two replacements at once
-	 * never get the same one. Empty when none is left.
-	 */
-	public Optional<Locked> takeSpare(UUID poolId, TimeWindow window, @Nullable String cudaDriver,
-			List<Long> excluded) {
-		Optional<Locked> spare = jdbc.sql("""
+    /**
+     * Locks one of the pool's hot spares free for the whole window (with the CUDA driver, not excluded) and takes
+     * it out of the spares; never waits: a spare another transaction holds is skipped, so two replacements at once
+     * never get the same one. Empty when none is left.
+     */
+    public Optional<Locked> takeSpare(
+            UUID poolId, TimeWindow window, @Nullable String cudaDriver, List<Long> excluded) {
+        Optional<Locked> spare = jdbc.sql("""
 				SELECT n.id, n.hostname FROM node n
 				WHERE n.pool_id = :pool AND n.spare AND n.state = 'AVAILABLE' AND NOT (n.id = ANY(:excluded))
 				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
@@ -200,64 +223,66 @@ public class AllocationRepository {
 				ORDER BY n.id DESC
 				LIMIT 1
 				FOR NO KEY UPDATE OF n SKIP LOCKED""")
-			.param("pool", poolId)
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.param("driver", cudaDriver)
-			.param("excluded", excluded.toArray(Long[]::new))
-			.query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
-			.optional();
-		spare.ifPresent(taken -> jdbc.sql("UPDATE node SET spare = false WHERE id = ?").param(taken.nodeId()).update());
-		return spare;
-	}
+                .param("pool", poolId)
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .param("driver", cudaDriver)
+                .param("excluded", excluded.toArray(Long[]::new))
+                .query((rs, n) -> new Locked(rs.getLong(1), rs.getString(2)))
+                .optional();
+        spare.ifPresent(taken -> jdbc.sql("UPDATE node SET spare = false WHERE id = ?")
+                .param(taken.nodeId())
+                .update());
+        return spare;
+    }
 
-	/** Locks the given nodes, waiting for other holders, in id order so that two lockers cannot deadlock. */
-	public List<String> lockNodes(List<Long> nodeIds) {
-		return jdbc.sql("SELECT state FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE")
-			.param(nodeIds.toArray(Long[]::new))
-			.query(String.class)
-			.list();
-	}
+    /** Locks the given nodes, waiting for other holders, in id order so that two lockers cannot deadlock. */
+    public List<String> lockNodes(List<Long> nodeIds) {
+        return jdbc.sql("SELECT state FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE")
+                .param(nodeIds.toArray(Long[]::new))
+                .query(String.class)
+                .list();
+    }
 
-	/**
-	 * Takes this booking's turn in the pool (a transaction-scoped advisory lock on the pool). The pool's bookings
-	 * share it: they run side by side, and pass by a node or victim another of them holds. A guaranteed booking that
-	 * lost such races before takes it {@code alone}: it waits for the bookings under way in the pool to end, and the
-	 * ones that come after it wait for it, so that what it reads and plans (victims, moves, free nodes) does not change
-	 * before it locks it. PostgreSQL queues a shared request behind a waiting exclusive one, so it cannot starve.
-	 */
-	public void turnInPool(UUID poolId, boolean alone) {
-		jdbc.sql("SELECT " + (alone ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared")
-				+ "(hashtextextended(CAST(? AS text), 7)) IS NULL")
-			.param(poolId)
-			.query(Boolean.class)
-			.single();
-	}
+    /**
+     * Takes this booking's turn in the pool (a transaction-scoped advisory lock on the pool). The pool's bookings
+     * share it: they run side by side, and pass by a node or victim another of them holds. A guaranteed booking that
+     * lost such races before takes it {@code alone}: it waits for the bookings under way in the pool to end, and the
+     * ones that come after it wait for it, so that what it reads and plans (victims, moves, free nodes) does not change
+     * before it locks it. PostgreSQL queues a shared request behind a waiting exclusive one, so it cannot starve.
+     */
+    public void turnInPool(UUID poolId, boolean alone) {
+        jdbc.sql("SELECT " + (alone ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared")
+                        + "(hashtextextended(CAST(? AS text), 7)) IS NULL")
+                .param(poolId)
+                .query(Boolean.class)
+                .single();
+    }
 
-	/** Locks those of the nodes no other transaction holds, in id order, never waiting; answers them. */
-	public List<Long> lockNodesSkipLocked(List<Long> nodeIds) {
-		return jdbc.sql("SELECT id FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED")
-			.param(nodeIds.toArray(Long[]::new))
-			.query(Long.class)
-			.list();
-	}
+    /** Locks those of the nodes no other transaction holds, in id order, never waiting; answers them. */
+    public List<Long> lockNodesSkipLocked(List<Long> nodeIds) {
+        return jdbc.sql("SELECT id FROM node WHERE id = ANY(?) ORDER BY id FOR NO KEY UPDATE SKIP LOCKED")
+                .param(nodeIds.toArray(Long[]::new))
+                .query(Long.class)
+                .list();
+    }
 
-	/** Which of the nodes have one free gap holding the whole window (read after locking them). */
-	public List<Long> freeFor(List<Long> nodeIds, TimeWindow window) {
-		return jdbc.sql("SELECT node_id FROM free_gap WHERE node_id = ANY(:nodes) AND during @> " + WINDOW)
-			.param("nodes", nodeIds.toArray(Long[]::new))
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.query(Long.class)
-			.list();
-	}
+    /** Which of the nodes have one free gap holding the whole window (read after locking them). */
+    public List<Long> freeFor(List<Long> nodeIds, TimeWindow window) {
+        return jdbc.sql("SELECT node_id FROM free_gap WHERE node_id = ANY(:nodes) AND during @> " + WINDOW)
+                .param("nodes", nodeIds.toArray(Long[]::new))
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .query(Long.class)
+                .list();
+    }
 
-	/**
-	 * Cuts the window out of each node's gap that holds it, keeping what is left on either side; answers the gaps
-	 * as they were (for the calendar).
-	 */
-	public List<Gap> takeFromGaps(List<Long> nodeIds, TimeWindow window) {
-		return jdbc.sql("""
+    /**
+     * Cuts the window out of each node's gap that holds it, keeping what is left on either side; answers the gaps
+     * as they were (for the calendar).
+     */
+    public List<Gap> takeFromGaps(List<Long> nodeIds, TimeWindow window) {
+        return jdbc.sql("""
 				WITH taken AS (
 				    DELETE FROM free_gap WHERE node_id = ANY(:nodes) AND during @> """ + WINDOW + """
 				    RETURNING node_id, pool_id, ib_block, during
@@ -268,16 +293,16 @@ public class AllocationRepository {
 				    WHERE NOT isempty(piece)
 				)
 				SELECT node_id, lower(during), upper(during) FROM taken""")
-			.param("nodes", nodeIds.toArray(Long[]::new))
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.query(AllocationRepository::gap)
-			.list();
-	}
+                .param("nodes", nodeIds.toArray(Long[]::new))
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .query(AllocationRepository::gap)
+                .list();
+    }
 
-	/** Gives the window back to each node, merged with the gaps touching it; answers the merged gaps. */
-	public List<Gap> returnToGaps(List<Long> nodeIds, UUID poolId, TimeWindow window) {
-		return jdbc.sql("""
+    /** Gives the window back to each node, merged with the gaps touching it; answers the merged gaps. */
+    public List<Gap> returnToGaps(List<Long> nodeIds, UUID poolId, TimeWindow window) {
+        return jdbc.sql("""
 				WITH freed AS (
 				    SELECT unnest(CAST(:nodes AS bigint[])) AS node_id,
 				           tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)') AS during
@@ -291,26 +316,26 @@ public class AllocationRepository {
 				)
 				INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, :pool, unnest(free) FROM merged
 				RETURNING node_id, lower(during), upper(during)""")
-			.param("nodes", nodeIds.toArray(Long[]::new))
-			.param("pool", poolId)
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.query(AllocationRepository::gap)
-			.list();
-	}
+                .param("nodes", nodeIds.toArray(Long[]::new))
+                .param("pool", poolId)
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .query(AllocationRepository::gap)
+                .list();
+    }
 
-	/**
-	 * Ends the reservation's live allocations at {@code from}: each keeps what it held before then (retired when
-	 * that is nothing) and gives the rest back to its node's gaps. Per allocation, so a node replaced inside the
-	 * window, whose allocation already ends earlier, gives back only what it still held, and a replacement that
-	 * joined late keeps nothing from before it joined. Answers, for each window given back, the gaps it was merged
-	 * into (for {@link dev.allot.booking.calendar.CapacityCalendarRepository#returned}). Locks the reservation's nodes first (a
-	 * no-op for those the caller already holds), under the reservation's lock, so the order stays reservation, then
-	 * nodes.
-	 */
-	public Map<TimeWindow, List<Gap>> endAt(UUID reservationId, UUID poolId, Instant from) {
-		lockNodes(nodesOf(reservationId));
-		List<Map.Entry<Long, TimeWindow>> freed = jdbc.sql("""
+    /**
+     * Ends the reservation's live allocations at {@code from}: each keeps what it held before then (retired when
+     * that is nothing) and gives the rest back to its node's gaps. Per allocation, so a node replaced inside the
+     * window, whose allocation already ends earlier, gives back only what it still held, and a replacement that
+     * joined late keeps nothing from before it joined. Answers, for each window given back, the gaps it was merged
+     * into (for {@link dev.allot.booking.calendar.CapacityCalendarRepository#returned}). Locks the reservation's nodes first (a
+     * no-op for those the caller already holds), under the reservation's lock, so the order stays reservation, then
+     * nodes.
+     */
+    public Map<TimeWindow, List<Gap>> endAt(UUID reservationId, UUID poolId, Instant from) {
+        lockNodes(nodesOf(reservationId));
+        List<Map.Entry<Long, TimeWindow>> freed = jdbc.sql("""
 				WITH live AS (
 				    SELECT id, during FROM allocation
 				    WHERE reservation_id = :reservation AND active AND upper(during) > CAST(:from AS timestamptz)
@@ -320,60 +345,61 @@ public class AllocationRepository {
 				                  THEN tstzrange(lower(l.during), CAST(:from AS timestamptz), '[)') ELSE l.during END
 				FROM live l WHERE a.id = l.id
 				RETURNING a.node_id, greatest(lower(l.during), CAST(:from AS timestamptz)), upper(l.during)""")
-			.param("reservation", reservationId)
-			.param("from", ts(from))
-			.query((rs, row) -> Map.entry(rs.getLong(1),
-					new TimeWindow(rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant())))
-			.list();
-		Map<TimeWindow, List<Long>> byWindow = new LinkedHashMap<>();
-		freed.forEach(f -> byWindow.computeIfAbsent(f.getValue(), w -> new ArrayList<>()).add(f.getKey()));
-		Map<TimeWindow, List<Gap>> gaps = new LinkedHashMap<>();
-		byWindow.forEach((window, nodes) -> gaps.put(window, returnToGaps(nodes, poolId, window)));
-		return gaps;
-	}
+                .param("reservation", reservationId)
+                .param("from", ts(from))
+                .query((rs, row) -> Map.entry(
+                        rs.getLong(1),
+                        new TimeWindow(
+                                rs.getTimestamp(2).toInstant(),
+                                rs.getTimestamp(3).toInstant())))
+                .list();
+        Map<TimeWindow, List<Long>> byWindow = new LinkedHashMap<>();
+        freed.forEach(f ->
+                byWindow.computeIfAbsent(f.getValue(), w -> new ArrayList<>()).add(f.getKey()));
+        Map<TimeWindow, List<Gap>> gaps = new LinkedHashMap<>();
+        byWindow.forEach((window, nodes) -> gaps.put(window, returnToGaps(nodes, poolId, window)));
+        return gaps;
+    }
 
-	/**
-	 * The nodes holding the reservation at its end ({@code end}): its live allocations that run to it, so not a
-	 * node replaced inside the window.
-	 */
-	public List<Long> nodesAt(UUID reservationId, Instant end) {
-		return jdbc.sql("""
+    /**
+     * The nodes holding the reservation at its end ({@code end}): its live allocations that run to it, so not a
+     * node replaced inside the window.
+     */
+    public List<Long> nodesAt(UUID reservationId, Instant end) {
+        return jdbc.sql("""
 				SELECT node_id FROM allocation
-				WHERE reservation_id = ? AND active AND upper(during) = ? ORDER BY node_id""")
-			.params(reservationId, ts(end))
-			.query(Long.class)
-			.list();
-	}
+				WHERE reservation_id = ? AND active AND upper(during) = ? ORDER BY node_id""").params(reservationId, ts(end)).query(Long.class).list();
+    }
 
-	/** Moves the end of the reservation's live allocations that run to {@code end} to {@code newEnd}. */
-	public void extendTo(UUID reservationId, Instant end, Instant newEnd) {
-		jdbc.sql("""
+    /** Moves the end of the reservation's live allocations that run to {@code end} to {@code newEnd}. */
+    public void extendTo(UUID reservationId, Instant end, Instant newEnd) {
+        jdbc.sql("""
 				UPDATE allocation SET during = tstzrange(lower(during), CAST(:newEnd AS timestamptz), '[)')
 				WHERE reservation_id = :reservation AND active AND upper(during) = CAST(:end AS timestamptz)""")
-			.param("reservation", reservationId)
-			.param("end", ts(end))
-			.param("newEnd", ts(newEnd))
-			.update();
-	}
+                .param("reservation", reservationId)
+                .param("end", ts(end))
+                .param("newEnd", ts(newEnd))
+                .update();
+    }
 
-	public void allocate(UUID reservationId, UUID poolId, List<Long> nodeIds, TimeWindow window) {
-		jdbc.sql("INSERT INTO allocation (reservation_id, node_id, pool_id, during) "
-				+ "SELECT :reservation, unnest(CAST(:nodes AS bigint[])), :pool, " + WINDOW)
-			.param("reservation", reservationId)
-			.param("nodes", nodeIds.toArray(Long[]::new))
-			.param("pool", poolId)
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.update();
-	}
+    public void allocate(UUID reservationId, UUID poolId, List<Long> nodeIds, TimeWindow window) {
+        jdbc.sql("INSERT INTO allocation (reservation_id, node_id, pool_id, during) "
+                        + "SELECT :reservation, unnest(CAST(:nodes AS bigint[])), :pool, " + WINDOW)
+                .param("reservation", reservationId)
+                .param("nodes", nodeIds.toArray(Long[]::new))
+                .param("pool", poolId)
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .update();
+    }
 
-	/**
-	 * How many available nodes of the pool hold, in the window, nothing but other tenants' live preemptible
-	 * reservations (or nothing at all): the room reclaiming could make there for {@code tenantId}. One lookup of the
-	 * allocations index per node of the pool; read only for a refused guaranteed booking.
-	 */
-	public int countReclaimable(UUID poolId, UUID tenantId, TimeWindow window, @Nullable String cudaDriver) {
-		return jdbc.sql("""
+    /**
+     * How many available nodes of the pool hold, in the window, nothing but other tenants' live preemptible
+     * reservations (or nothing at all): the room reclaiming could make there for {@code tenantId}. One lookup of the
+     * allocations index per node of the pool; read only for a refused guaranteed booking.
+     */
+    public int countReclaimable(UUID poolId, UUID tenantId, TimeWindow window, @Nullable String cudaDriver) {
+        return jdbc.sql("""
 				SELECT count(*) FROM node n
 				WHERE n.pool_id = :pool AND n.state = 'AVAILABLE' AND NOT n.spare
 				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
@@ -382,251 +408,245 @@ public class AllocationRepository {
 				      WHERE a.node_id = n.id AND a.active AND a.during && (""" + WINDOW + """
 				)       AND NOT (r.preemptible AND r.tenant_id <> :tenant AND r.cancelled_at IS NULL
 				                 AND r.lifecycle_status IS NULL))""")
-			.param("pool", poolId)
-			.param("tenant", tenantId)
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.param("driver", cudaDriver)
-			.query(Integer.class)
-			.single();
-	}
+                .param("pool", poolId)
+                .param("tenant", tenantId)
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .param("driver", cudaDriver)
+                .query(Integer.class)
+                .single();
+    }
 
-	/**
-	 * For each available node of the pool (with the CUDA driver), the reservations whose live allocations hold it
-	 * somewhere in the window: none for a node free for the whole window. Read only for a guaranteed booking that
-	 * found too few nodes free, to choose which reservations to preempt ({@link dev.allot.booking.sharing.Reclaiming}).
-	 */
-	public Map<Long, List<UUID>> holdersIn(UUID poolId, TimeWindow window, @Nullable String cudaDriver) {
-		Map<Long, List<UUID>> holders = new LinkedHashMap<>();
-		jdbc.sql("""
+    /**
+     * For each available node of the pool (with the CUDA driver), the reservations whose live allocations hold it
+     * somewhere in the window: none for a node free for the whole window. Read only for a guaranteed booking that
+     * found too few nodes free, to choose which reservations to preempt ({@link dev.allot.booking.sharing.Reclaiming}).
+     */
+    public Map<Long, List<UUID>> holdersIn(UUID poolId, TimeWindow window, @Nullable String cudaDriver) {
+        Map<Long, List<UUID>> holders = new LinkedHashMap<>();
+        jdbc.sql("""
 				SELECT n.id, a.reservation_id FROM node n
 				LEFT JOIN allocation a ON a.node_id = n.id AND a.active AND a.during && (""" + WINDOW + """
 				)
 				WHERE n.pool_id = :pool AND n.state = 'AVAILABLE' AND NOT n.spare
 				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
 				ORDER BY n.id""")
-			.param("pool", poolId)
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.param("driver", cudaDriver)
-			.query((rs, row) -> {
-				List<UUID> of = holders.computeIfAbsent(rs.getLong(1), node -> new ArrayList<>());
-				UUID reservation = rs.getObject(2, UUID.class);
-				if (reservation != null && !of.contains(reservation)) {
-					of.add(reservation);
-				}
-				return row;
-			})
-			.list();
-		return holders;
-	}
+                .param("pool", poolId)
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .param("driver", cudaDriver)
+                .query((rs, row) -> {
+                    List<UUID> of = holders.computeIfAbsent(rs.getLong(1), node -> new ArrayList<>());
+                    UUID reservation = rs.getObject(2, UUID.class);
+                    if (reservation != null && !of.contains(reservation)) {
+                        of.add(reservation);
+                    }
+                    return row;
+                })
+                .list();
+        return holders;
+    }
 
-	/** How many available nodes of the pool are free for the whole window. */
-	public int countFree(UUID poolId, TimeWindow window, @Nullable String cudaDriver) {
-		return jdbc.sql("""
+    /** How many available nodes of the pool are free for the whole window. */
+    public int countFree(UUID poolId, TimeWindow window, @Nullable String cudaDriver) {
+        return jdbc.sql("""
 				SELECT count(*) FROM free_gap g JOIN node n ON n.id = g.node_id
 				WHERE g.pool_id = :pool AND g.during @> tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)')
 				  AND n.state = 'AVAILABLE' AND NOT n.spare
 				  AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))""")
-			.param("pool", poolId)
-			.param("start", ts(window.start()))
-			.param("end", ts(window.end()))
-			.param("driver", cudaDriver)
-			.query(Integer.class)
-			.single();
-	}
+                .param("pool", poolId)
+                .param("start", ts(window.start()))
+                .param("end", ts(window.end()))
+                .param("driver", cudaDriver)
+                .query(Integer.class)
+                .single();
+    }
 
-	/**
-	 * The earliest starts from {@code after} on where {@code count} available nodes are free for the duration
-	 * (see {@link EarliestFit}), in order, found as they are asked for: the gaps holding the first window, then the
-	 * gaps starting after {@code after}, read a day, two days, four days... at a time in order of their start until
-	 * the next start is decided, no allocation of the pool ends later (its last hour in the calendar), or the gaps
-	 * start at {@code until} or later. Each read is one index lookup of the gaps overlapping the
-	 * stretch, so the work grows with the pool's nodes and how far ahead the answer is, not with its history.
-	 */
-	public Iterator<Instant> earliestStarts(UUID poolId, int count, Duration duration,
-			Instant after, Instant until) {
-		EarliestFit fit = new EarliestFit(count, duration, Integer.MAX_VALUE);
-		// a gap ending before after + duration holds no window from after on: only those holding the first are read
-		fit.holding(after, jdbc.sql("""
+    /**
+     * The earliest starts from {@code after} on where {@code count} available nodes are free for the duration
+     * (see {@link EarliestFit}), in order, found as they are asked for: the gaps holding the first window, then the
+     * gaps starting after {@code after}, read a day, two days, four days... at a time in order of their start until
+     * the next start is decided, no allocation of the pool ends later (its last hour in the calendar), or the gaps
+     * start at {@code until} or later. Each read is one index lookup of the gaps overlapping the
+     * stretch, so the work grows with the pool's nodes and how far ahead the answer is, not with its history.
+     */
+    public Iterator<Instant> earliestStarts(UUID poolId, int count, Duration duration, Instant after, Instant until) {
+        EarliestFit fit = new EarliestFit(count, duration, Integer.MAX_VALUE);
+        // a gap ending before after + duration holds no window from after on: only those holding the first are read
+        fit.holding(
+                after,
+                jdbc.sql("""
 				SELECT lower(g.during), upper(g.during) FROM free_gap g JOIN node n ON n.id = g.node_id
 				WHERE g.pool_id = :pool AND g.during @> tstzrange(CAST(:after AS timestamptz), CAST(:end AS timestamptz), '[)')
 				  AND n.state = 'AVAILABLE' AND NOT n.spare""")
-			.param("pool", poolId)
-			.param("after", ts(after))
-			.param("end", ts(after.plus(duration)))
-			.query((rs, n) -> new EarliestFit.Gap(instant(rs.getTimestamp(1)), instant(rs.getTimestamp(2))))
-			.list());
-		Instant horizon = jdbc.sql("SELECT max(hour) FROM pool_hour WHERE pool_id = ?")
-			.param(poolId)
-			.query((rs, n) -> instant(rs.getTimestamp(1)))
-			.optional()
-			.map(last -> last.plus(Duration.ofHours(1)))
-			.map(last -> last.isBefore(until) ? last : until)
-			.orElse(after);
-		return new Iterator<>() {
+                        .param("pool", poolId)
+                        .param("after", ts(after))
+                        .param("end", ts(after.plus(duration)))
+                        .query((rs, n) -> new EarliestFit.Gap(instant(rs.getTimestamp(1)), instant(rs.getTimestamp(2))))
+                        .list());
+        Instant horizon = jdbc.sql("SELECT max(hour) FROM pool_hour WHERE pool_id = ?")
+                .param(poolId)
+                .query((rs, n) -> instant(rs.getTimestamp(1)))
+                .optional()
+                .map(last -> last.plus(Duration.ofHours(1)))
+                .map(last -> last.isBefore(until) ? last : until)
+                .orElse(after);
+        return new Iterator<>() {
 
-			private int taken;
+            private int taken;
 
-			private Instant from = after;
+            private Instant from = after;
 
-			private Duration stretch = Duration.ofDays(1);
+            private Duration stretch = Duration.ofDays(1);
 
-			@Override
-			public boolean hasNext() {
-				while (fit.found() <= taken && !fit.finished()) {
-					if (!from.isBefore(horizon)) {
-						fit.finish();
-					}
-					else {
-						readStretch();
-					}
-				}
-				return fit.found() > taken;
-			}
+            @Override
+            public boolean hasNext() {
+                while (fit.found() <= taken && !fit.finished()) {
+                    if (!from.isBefore(horizon)) {
+                        fit.finish();
+                    } else {
+                        readStretch();
+                    }
+                }
+                return fit.found() > taken;
+            }
 
-			@Override
-			public Instant next() {
-				if (!hasNext()) {
-					throw new NoSuchElementException();
-				}
-				return fit.start(taken++);
-			}
+            @Override
+            public Instant next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return fit.start(taken++);
+            }
 
-			private void readStretch() {
-				Instant to = from.plus(stretch);
-				// gaps shorter than the duration hold no window: left out (the sweep would drop them)
-				jdbc.sql("""
+            private void readStretch() {
+                Instant to = from.plus(stretch);
+                // gaps shorter than the duration hold no window: left out (the sweep would drop them)
+                jdbc.sql("""
 						SELECT lower(g.during), upper(g.during) FROM free_gap g
 						WHERE g.pool_id = :pool AND lower(g.during) > CAST(:from AS timestamptz)
 						  AND lower(g.during) <= CAST(:to AS timestamptz)
 						  AND (upper(g.during) IS NULL OR upper(g.during) >= lower(g.during) + CAST(:duration AS interval))
 						  AND EXISTS (SELECT 1 FROM node n WHERE n.id = g.node_id AND n.state = 'AVAILABLE' AND NOT n.spare)
 						ORDER BY lower(g.during)""")
-					.param("pool", poolId)
-					.param("from", ts(from))
-					.param("to", ts(to))
-					.param("duration", duration.toSeconds() + " seconds")
-					.query((rs, n) -> {
-						fit.next(rs.getTimestamp(1).toInstant(), instant(rs.getTimestamp(2)));
-						return n;
-					})
-					.list();
-				from = to;
-				if (stretch.compareTo(Duration.ofDays(32)) < 0) {
-					stretch = stretch.multipliedBy(2);
-				}
-			}
+                        .param("pool", poolId)
+                        .param("from", ts(from))
+                        .param("to", ts(to))
+                        .param("duration", duration.toSeconds() + " seconds")
+                        .query((rs, n) -> {
+                            fit.next(rs.getTimestamp(1).toInstant(), instant(rs.getTimestamp(2)));
+                            return n;
+                        })
+                        .list();
+                from = to;
+                if (stretch.compareTo(Duration.ofDays(32)) < 0) {
+                    stretch = stretch.multipliedBy(2);
+                }
+            }
+        };
+    }
 
-		};
-	}
+    private static Instant instant(@Nullable Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
 
-	private static Instant instant(@Nullable Timestamp timestamp) {
-		return timestamp == null ? null : timestamp.toInstant();
-	}
+    /** The ids of the pool's nodes with these hostnames. */
+    public List<Long> nodeIds(UUID poolId, List<String> hostnames) {
+        return jdbc.sql("SELECT id FROM node WHERE pool_id = ? AND hostname = ANY(?) ORDER BY id")
+                .params(poolId, hostnames.toArray(String[]::new))
+                .query(Long.class)
+                .list();
+    }
 
-	/** The ids of the pool's nodes with these hostnames. */
-	public List<Long> nodeIds(UUID poolId, List<String> hostnames) {
-		return jdbc.sql("SELECT id FROM node WHERE pool_id = ? AND hostname = ANY(?) ORDER BY id")
-			.params(poolId, hostnames.toArray(String[]::new))
-			.query(Long.class)
-			.list();
-	}
-
-	/**
-	 * Ends one node's live allocation of the reservation at {@code until}, or retires it when nothing of it is
-	 * kept ({@code until} at or before its start).
-	 */
-	public void release(UUID reservationId, long nodeId, Instant until) {
-		jdbc.sql("""
+    /**
+     * Ends one node's live allocation of the reservation at {@code until}, or retires it when nothing of it is
+     * kept ({@code until} at or before its start).
+     */
+    public void release(UUID reservationId, long nodeId, Instant until) {
+        jdbc.sql("""
 				UPDATE allocation SET active = lower(during) < CAST(:until AS timestamptz),
 				    during = CASE WHEN lower(during) < CAST(:until AS timestamptz)
 				                  THEN tstzrange(lower(during), CAST(:until AS timestamptz), '[)') ELSE during END
 				WHERE reservation_id = :reservation AND node_id = :node AND active""")
-			.param("reservation", reservationId)
-			.param("node", nodeId)
-			.param("until", ts(until))
-			.update();
-	}
+                .param("reservation", reservationId)
+                .param("node", nodeId)
+                .param("until", ts(until))
+                .update();
+    }
 
-	/** The reservation's live allocations, by start then hostname. */
-	public List<Holding> holdings(UUID reservationId) {
-		return jdbc.sql("""
+    /** The reservation's live allocations, by start then hostname. */
+    public List<Holding> holdings(UUID reservationId) {
+        return jdbc.sql("""
 				SELECT a.reservation_id, n.hostname, lower(a.during), upper(a.during) FROM allocation a
 				JOIN node n ON n.id = a.node_id WHERE a.reservation_id = ? AND a.active
 				ORDER BY lower(a.during), n.hostname""")
-			.param(reservationId)
-			.query(AllocationRepository::holding)
-			.list();
-	}
+                .param(reservationId)
+                .query(AllocationRepository::holding)
+                .list();
+    }
 
-	/**
-	 * Other reservations' live allocations, on the nodes this reservation holds, that still run at {@code at} and
-	 * began before this reservation's allocation of the node: whoever must let go of a node before this reservation
-	 * can have it (a preempted reservation keeping its nodes for its notice, or one that ends at this one's start).
-	 */
-	public List<Holding> heldBefore(UUID reservationId, Instant at) {
-		return jdbc.sql("""
+    /**
+     * Other reservations' live allocations, on the nodes this reservation holds, that still run at {@code at} and
+     * began before this reservation's allocation of the node: whoever must let go of a node before this reservation
+     * can have it (a preempted reservation keeping its nodes for its notice, or one that ends at this one's start).
+     */
+    public List<Holding> heldBefore(UUID reservationId, Instant at) {
+        return jdbc.sql("""
 				SELECT o.reservation_id, n.hostname, lower(o.during), upper(o.during) FROM allocation mine
 				JOIN allocation o ON o.node_id = mine.node_id AND o.active AND o.reservation_id <> mine.reservation_id
 				    AND upper(o.during) > ? AND lower(o.during) < lower(mine.during)
 				JOIN node n ON n.id = mine.node_id
 				WHERE mine.reservation_id = ? AND mine.active AND upper(mine.during) > ?
 				ORDER BY upper(o.during), n.hostname""")
-			.params(ts(at), reservationId, ts(at))
-			.query(AllocationRepository::holding)
-			.list();
-	}
+                .params(ts(at), reservationId, ts(at))
+                .query(AllocationRepository::holding)
+                .list();
+    }
 
-	/** The reservations whose live allocations hold the node at {@code since} or later. */
-	public List<UUID> holdersOf(String hostname, Instant since) {
-		return jdbc.sql("""
+    /** The reservations whose live allocations hold the node at {@code since} or later. */
+    public List<UUID> holdersOf(String hostname, Instant since) {
+        return jdbc.sql("""
 				SELECT DISTINCT a.reservation_id FROM allocation a JOIN node n ON n.id = a.node_id
-				WHERE n.hostname = ? AND a.active AND upper(a.during) > ? ORDER BY 1""")
-			.params(hostname, ts(since))
-			.query(UUID.class)
-			.list();
-	}
+				WHERE n.hostname = ? AND a.active AND upper(a.during) > ? ORDER BY 1""").params(hostname, ts(since)).query(UUID.class).list();
+    }
 
-	/**
-	 * The nodes the reservation held (or was to hold) and let go of before its end: replaced, before or inside its
-	 * window. A reservation that ended early as a whole (cancelled, preempted) let go of none of them this way.
-	 */
-	public List<String> nodesLetGo(UUID reservationId) {
-		return jdbc.sql("""
+    /**
+     * The nodes the reservation held (or was to hold) and let go of before its end: replaced, before or inside its
+     * window. A reservation that ended early as a whole (cancelled, preempted) let go of none of them this way.
+     */
+    public List<String> nodesLetGo(UUID reservationId) {
+        return jdbc.sql("""
 				WITH mine AS (SELECT node_id, during, active FROM allocation WHERE reservation_id = ?),
 				     held AS (SELECT max(upper(during)) AS until FROM mine WHERE active)
 				SELECT n.hostname FROM mine JOIN node n ON n.id = mine.node_id, held
 				GROUP BY n.hostname, held.until
 				HAVING NOT bool_or(mine.active AND upper(mine.during) >= held.until)
-				ORDER BY 1""")
-			.param(reservationId)
-			.query(String.class)
-			.list();
-	}
+				ORDER BY 1""").param(reservationId).query(String.class).list();
+    }
 
-	private static Holding holding(ResultSet rs, int row) throws SQLException {
-		return new Holding(rs.getObject(1, UUID.class), rs.getString(2), rs.getTimestamp(3).toInstant(),
-				rs.getTimestamp(4).toInstant());
-	}
+    private static Holding holding(ResultSet rs, int row) throws SQLException {
+        return new Holding(
+                rs.getObject(1, UUID.class),
+                rs.getString(2),
+                rs.getTimestamp(3).toInstant(),
+                rs.getTimestamp(4).toInstant());
+    }
 
-	/** The nodes of the reservation's live allocations, a node replaced inside its window included. */
-	public List<Long> nodesOf(UUID reservationId) {
-		return jdbc.sql("SELECT node_id FROM allocation WHERE reservation_id = ? AND active ORDER BY node_id")
-			.param(reservationId)
-			.query(Long.class)
-			.list();
-	}
+    /** The nodes of the reservation's live allocations, a node replaced inside its window included. */
+    public List<Long> nodesOf(UUID reservationId) {
+        return jdbc.sql("SELECT node_id FROM allocation WHERE reservation_id = ? AND active ORDER BY node_id")
+                .param(reservationId)
+                .query(Long.class)
+                .list();
+    }
 
-	private static Gap gap(ResultSet rs, int row) throws SQLException {
-		Timestamp from = rs.getTimestamp(2);
-		Timestamp to = rs.getTimestamp(3);
-		return new Gap(rs.getLong(1), from == null ? null : from.toInstant(),
-				to == null ? null : to.toInstant());
-	}
+    private static Gap gap(ResultSet rs, int row) throws SQLException {
+        Timestamp from = rs.getTimestamp(2);
+        Timestamp to = rs.getTimestamp(3);
+        return new Gap(rs.getLong(1), from == null ? null : from.toInstant(), to == null ? null : to.toInstant());
+    }
 
-	private static Timestamp ts(Instant instant) {
-		return Timestamp.from(instant);
-	}
-
+    private static Timestamp ts(Instant instant) {
+        return Timestamp.from(instant);
+    }
 }

@@ -1,13 +1,11 @@
 package dev.allot.booking.allocation;
 
-import java.time.Instant;
-import java.util.List;
-import java.util.UUID;
-
 import dev.allot.booking.store.ReservationRepository;
 import dev.allot.inventory.NodeCommitments;
 import dev.allot.inventory.events.NodeAdded;
-
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -19,35 +17,34 @@ import org.springframework.stereotype.Component;
 @Component
 class FleetChanges implements NodeCommitments {
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final ReservationRepository reservations;
+    private final ReservationRepository reservations;
 
-	private final HotSpares spares;
+    private final HotSpares spares;
 
-	FleetChanges(JdbcClient jdbc, ReservationRepository reservations, HotSpares spares) {
-		this.jdbc = jdbc;
-		this.reservations = reservations;
-		this.spares = spares;
-	}
+    FleetChanges(JdbcClient jdbc, ReservationRepository reservations, HotSpares spares) {
+        this.jdbc = jdbc;
+        this.reservations = reservations;
+        this.spares = spares;
+    }
 
-	/** Synchronous, in the transaction that adds the node: the node and its free time commit together. */
-	@EventListener
-	void on(NodeAdded added) {
-		jdbc.sql("INSERT INTO free_gap (node_id, pool_id, during) VALUES (?, ?, tstzrange(NULL, NULL))")
-			.params(added.nodeId(), added.poolId())
-			.update();
-		spares.replenish(added.poolId());
-	}
+    /** Synchronous, in the transaction that adds the node: the node and its free time commit together. */
+    @EventListener
+    void on(NodeAdded added) {
+        jdbc.sql("INSERT INTO free_gap (node_id, pool_id, during) VALUES (?, ?, tstzrange(NULL, NULL))")
+                .params(added.nodeId(), added.poolId())
+                .update();
+        spares.replenish(added.poolId());
+    }
 
-	@Override
-	public List<Commitment> onNodeFrom(long nodeId, Instant from) {
-		return reservations.onNodeFrom(nodeId, from);
-	}
+    @Override
+    public List<Commitment> onNodeFrom(long nodeId, Instant from) {
+        return reservations.onNodeFrom(nodeId, from);
+    }
 
-	@Override
-	public List<Commitment> inPoolFrom(UUID poolId, Instant from) {
-		return reservations.inPoolFrom(poolId, from);
-	}
-
+    @Override
+    public List<Commitment> inPoolFrom(UUID poolId, Instant from) {
+        return reservations.inPoolFrom(poolId, from);
+    }
 }

@@ -31,57 +31,62 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class HotSpares {
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final TableChanges changes;
+    private final TableChanges changes;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	HotSpares(JdbcClient jdbc, TableChanges changes, Clock clock) {
-		this.jdbc = jdbc;
-		this.changes = changes;
-		this.clock = clock;
-	}
+    HotSpares(JdbcClient jdbc, TableChanges changes, Clock clock) {
+        this.jdbc = jdbc;
+        this.changes = changes;
+        this.clock = clock;
+    }
 
-	/** Synchronous: the count's new spares are picked in the transaction that changes it. */
-	@EventListener
-	void on(PoolSparesChanged changed) {
-		replenish(changed.poolId());
-	}
+    /** Synchronous: the count's new spares are picked in the transaction that changes it. */
+    @EventListener
+    void on(PoolSparesChanged changed) {
+        replenish(changed.poolId());
+    }
 
-	/** Synchronous: a node back in service may become a spare at once (one leaving service lost its flag). */
-	@EventListener
-	void on(NodeStateChanged changed) {
-		if (changed.to() == NodeState.AVAILABLE || changed.from() == NodeState.AVAILABLE) {
-			jdbc.sql("SELECT id FROM pool WHERE name = ?").param(changed.pool()).query(UUID.class).optional()
-				.ifPresent(this::replenish);
-		}
-	}
+    /** Synchronous: a node back in service may become a spare at once (one leaving service lost its flag). */
+    @EventListener
+    void on(NodeStateChanged changed) {
+        if (changed.to() == NodeState.AVAILABLE || changed.from() == NodeState.AVAILABLE) {
+            jdbc.sql("SELECT id FROM pool WHERE name = ?")
+                    .param(changed.pool())
+                    .query(UUID.class)
+                    .optional()
+                    .ifPresent(this::replenish);
+        }
+    }
 
-	/** A replacement took one of the pool's spares (in this transaction): tops the spares up. */
-	public void tookOne(UUID poolId) {
-		changes.changed("node");
-		replenish(poolId);
-	}
+    /** A replacement took one of the pool's spares (in this transaction): tops the spares up. */
+    public void tookOne(UUID poolId) {
+        changes.changed("node");
+        replenish(poolId);
+    }
 
-	/**
-	 * Flags or unflags the pool's spares until they are as many as its {@code spareNodes} (fewer when not enough
-	 * nodes are free from now on); answers how many it now holds.
-	 */
-	int replenish(UUID poolId) {
-		Integer wanted = jdbc.sql("SELECT spare_nodes FROM pool WHERE id = ? FOR NO KEY UPDATE")
-			.param(poolId)
-			.query(Integer.class)
-			.optional()
-			.orElse(0);
-		int held = jdbc.sql("SELECT count(*) FROM node WHERE pool_id = ? AND spare").param(poolId)
-			.query(Integer.class).single();
-		if (held == wanted) {
-			return held;
-		}
-		List<Long> flipped;
-		if (held < wanted) {
-			flipped = jdbc.sql("""
+    /**
+     * Flags or unflags the pool's spares until they are as many as its {@code spareNodes} (fewer when not enough
+     * nodes are free from now on); answers how many it now holds.
+     */
+    int replenish(UUID poolId) {
+        Integer wanted = jdbc.sql("SELECT spare_nodes FROM pool WHERE id = ? FOR NO KEY UPDATE")
+                .param(poolId)
+                .query(Integer.class)
+                .optional()
+                .orElse(0);
+        int held = jdbc.sql("SELECT count(*) FROM node WHERE pool_id = ? AND spare")
+                .param(poolId)
+                .query(Integer.class)
+                .single();
+        if (held == wanted) {
+            return held;
+        }
+        List<Long> flipped;
+        if (held < wanted) {
+            flipped = jdbc.sql("""
 					SELECT n.id FROM node n
 					WHERE n.pool_id = :pool AND NOT n.spare AND n.state = 'AVAILABLE'
 					  AND EXISTS (SELECT 1 FROM free_gap g WHERE g.node_id = n.id
@@ -89,50 +94,49 @@ public class HotSpares {
 					ORDER BY n.id DESC
 					LIMIT :count
 					FOR NO KEY UPDATE OF n SKIP LOCKED""")
-				.param("pool", poolId)
-				.param("now", Timestamp.from(clock.instant()))
-				.param("count", wanted - held)
-				.query(Long.class)
-				.list();
-			jdbc.sql("UPDATE node SET spare = true WHERE id = ANY(?)").param(flipped.toArray(Long[]::new)).update();
-		}
-		else {
-			flipped = jdbc.sql("""
+                    .param("pool", poolId)
+                    .param("now", Timestamp.from(clock.instant()))
+                    .param("count", wanted - held)
+                    .query(Long.class)
+                    .list();
+            jdbc.sql("UPDATE node SET spare = true WHERE id = ANY(?)")
+                    .param(flipped.toArray(Long[]::new))
+                    .update();
+        } else {
+            flipped = jdbc.sql("""
 					SELECT id FROM node WHERE pool_id = ? AND spare ORDER BY id LIMIT ?
 					FOR NO KEY UPDATE SKIP LOCKED""")
-				.params(poolId, held - wanted)
-				.query(Long.class)
-				.list();
-			jdbc.sql("UPDATE node SET spare = false WHERE id = ANY(?)").param(flipped.toArray(Long[]::new)).update();
-		}
-		if (!flipped.isEmpty()) {
-			changes.changed("node");
-		}
-		return held < wanted ? held + flipped.size() : held - flipped.size();
-	}
+                    .params(poolId, held - wanted)
+                    .query(Long.class)
+                    .list();
+            jdbc.sql("UPDATE node SET spare = false WHERE id = ANY(?)")
+                    .param(flipped.toArray(Long[]::new))
+                    .update();
+        }
+        if (!flipped.isEmpty()) {
+            changes.changed("node");
+        }
+        return held < wanted ? held + flipped.size() : held - flipped.size();
+    }
 
-	/** Every pool short of (or over) its spares, topped up, each in its own transaction. */
-	int replenishAll(TransactionTemplate transactions) {
-		List<UUID> pools = jdbc.sql("""
+    /** Every pool short of (or over) its spares, topped up, each in its own transaction. */
+    int replenishAll(TransactionTemplate transactions) {
+        List<UUID> pools = jdbc.sql("""
 				SELECT p.id FROM pool p
-				WHERE p.spare_nodes <> (SELECT count(*) FROM node n WHERE n.pool_id = p.id AND n.spare)""")
-			.query(UUID.class)
-			.list();
-		for (UUID pool : pools) {
-			transactions.executeWithoutResult(status -> replenish(pool));
-		}
-		return pools.size();
-	}
+				WHERE p.spare_nodes <> (SELECT count(*) FROM node n WHERE n.pool_id = p.id AND n.spare)""").query(UUID.class).list();
+        for (UUID pool : pools) {
+            transactions.executeWithoutResult(status -> replenish(pool));
+        }
+        return pools.size();
+    }
 
-	@Configuration(proxyBeanMethods = false)
-	static class Task {
+    @Configuration(proxyBeanMethods = false)
+    static class Task {
 
-		@Bean
-		RecurringTask<Void> replenishHotSpares(HotSpares spares, TransactionTemplate transactions) {
-			return Tasks.recurring("booking-replenish-hot-spares", FixedDelay.of(Duration.ofMinutes(5)))
-				.execute((instance, context) -> spares.replenishAll(transactions));
-		}
-
-	}
-
+        @Bean
+        RecurringTask<Void> replenishHotSpares(HotSpares spares, TransactionTemplate transactions) {
+            return Tasks.recurring("booking-replenish-hot-spares", FixedDelay.of(Duration.ofMinutes(5)))
+                    .execute((instance, context) -> spares.replenishAll(transactions));
+        }
+    }
 }

@@ -1,12 +1,11 @@
 package dev.allot.booking.allocation;
 
+import dev.allot.shared.TimeWindow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.allot.shared.TimeWindow;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,26 +16,25 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Hours {
 
-	public static final Duration HOUR = Duration.ofHours(1);
+    public static final Duration HOUR = Duration.ofHours(1);
 
-	public static final Duration DAY = Duration.ofDays(1);
+    public static final Duration DAY = Duration.ofDays(1);
 
-	private Hours() {
-	}
+    private Hours() {}
 
-	/** The buckets of {@code unit} touching the window that lie wholly inside {@code [gapFrom, gapTo)}. */
-	public static List<Instant> flipping(TimeWindow window, @Nullable Instant gapFrom, @Nullable Instant gapTo,
-			Duration unit) {
-		List<Instant> buckets = new ArrayList<>();
-		for (Instant bucket = window.start().truncatedTo(unit.equals(DAY) ? ChronoUnit.DAYS : ChronoUnit.HOURS);
-				bucket.isBefore(window.end()); bucket = bucket.plus(unit)) {
-			boolean startsInside = gapFrom == null || !bucket.isBefore(gapFrom);
-			boolean endsInside = gapTo == null || !bucket.plus(unit).isAfter(gapTo);
-			if (startsInside && endsInside) {
-				buckets.add(bucket);
-			}
-		}
-		return buckets;
-	}
-
+    /** The buckets of {@code unit} touching the window that lie wholly inside {@code [gapFrom, gapTo)}. */
+    public static List<Instant> flipping(
+            TimeWindow window, @Nullable Instant gapFrom, @Nullable Instant gapTo, Duration unit) {
+        List<Instant> buckets = new ArrayList<>();
+        for (Instant bucket = window.start().truncatedTo(unit.equals(DAY) ? ChronoUnit.DAYS : ChronoUnit.HOURS);
+                bucket.isBefore(window.end());
+                bucket = bucket.plus(unit)) {
+            boolean startsInside = gapFrom == null || !bucket.isBefore(gapFrom);
+            boolean endsInside = gapTo == null || !bucket.plus(unit).isAfter(gapTo);
+            if (startsInside && endsInside) {
+                buckets.add(bucket);
+            }
+        }
+        return buckets;
+    }
 }

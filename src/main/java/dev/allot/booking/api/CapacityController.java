@@ -22,55 +22,70 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/capacity")
 class CapacityController {
 
-	record FitBody(Instant startsAt, Instant endsAt, @Nullable QuoteBody quote) {
-	}
+    record FitBody(
+            Instant startsAt, Instant endsAt, @Nullable QuoteBody quote) {}
 
-	record EarliestBody(String pool, int gpus, Duration duration, List<FitBody> windows) {
-	}
+    record EarliestBody(String pool, int gpus, Duration duration, List<FitBody> windows) {}
 
-	private final Capacity capacity;
+    private final Capacity capacity;
 
-	CapacityController(Capacity capacity) {
-		this.capacity = capacity;
-	}
+    CapacityController(Capacity capacity) {
+        this.capacity = capacity;
+    }
 
-	@GetMapping
-	Capacity.Calendar calendar(Caller caller, @RequestParam String pool, @RequestParam(required = false) @Nullable String from,
-			@RequestParam(required = false) @Nullable String to, @RequestParam(required = false) @Nullable String step) {
-		return capacity.calendar(caller, pool, UtcInstants.optional("from", from), UtcInstants.optional("to", to),
-				UtcInstants.duration("step", step, Duration.ofHours(1)));
-	}
+    @GetMapping
+    Capacity.Calendar calendar(
+            Caller caller,
+            @RequestParam String pool,
+            @RequestParam(required = false) @Nullable String from,
+            @RequestParam(required = false) @Nullable String to,
+            @RequestParam(required = false) @Nullable String step) {
+        return capacity.calendar(
+                caller,
+                pool,
+                UtcInstants.optional("from", from),
+                UtcInstants.optional("to", to),
+                UtcInstants.duration("step", step, Duration.ofHours(1)));
+    }
 
-	@GetMapping("/earliest")
-	EarliestBody earliest(Caller caller, @RequestParam String pool, @RequestParam int gpus,
-			@RequestParam String duration, @RequestParam(required = false) @Nullable String after,
-			@RequestParam(required = false) @Nullable String tenant,
-			@RequestParam(required = false) @Nullable String orchestrator) {
-		Duration length = UtcInstants.duration("duration", duration, Duration.ZERO);
-		@Nullable Instant from = UtcInstants.optional("after", after);
-		List<Capacity.Fit> fits = orchestrator == null ? capacity.earliest(caller, pool, gpus, length, from, tenant)
-				: capacity.earliest(caller, pool, gpus, length, from, tenant, orchestrator(orchestrator));
-		List<FitBody> windows = fits.stream()
-			.map(fit -> new FitBody(fit.startsAt(), fit.endsAt(), fit.quote() == null ? null : QuoteBody.of(fit.quote())))
-			.toList();
-		return new EarliestBody(pool, gpus, length, windows);
-	}
+    @GetMapping("/earliest")
+    EarliestBody earliest(
+            Caller caller,
+            @RequestParam String pool,
+            @RequestParam int gpus,
+            @RequestParam String duration,
+            @RequestParam(required = false) @Nullable String after,
+            @RequestParam(required = false) @Nullable String tenant,
+            @RequestParam(required = false) @Nullable String orchestrator) {
+        Duration length = UtcInstants.duration("duration", duration, Duration.ZERO);
+        @Nullable Instant from = UtcInstants.optional("after", after);
+        List<Capacity.Fit> fits = orchestrator == null
+                ? capacity.earliest(caller, pool, gpus, length, from, tenant)
+                : capacity.earliest(caller, pool, gpus, length, from, tenant, orchestrator(orchestrator));
+        List<FitBody> windows = fits.stream()
+                .map(fit -> new FitBody(
+                        fit.startsAt(), fit.endsAt(), fit.quote() == null ? null : QuoteBody.of(fit.quote())))
+                .toList();
+        return new EarliestBody(pool, gpus, length, windows);
+    }
 
-	private static ClusterSpec.Orchestrator orchestrator(String value) {
-		try {
-			return ClusterSpec.Orchestrator.valueOf(value);
-		}
-		catch (IllegalArgumentException ex) {
-			throw InvalidInputException.of("orchestrator", "must be one of "
-					+ Arrays.stream(ClusterSpec.Orchestrator.values()).map(Enum::name).toList());
-		}
-	}
+    private static ClusterSpec.Orchestrator orchestrator(String value) {
+        try {
+            return ClusterSpec.Orchestrator.valueOf(value);
+        } catch (IllegalArgumentException ex) {
+            throw InvalidInputException.of(
+                    "orchestrator",
+                    "must be one of "
+                            + Arrays.stream(ClusterSpec.Orchestrator.values())
+                                    .map(Enum::name)
+                                    .toList());
+        }
+    }
 
-	/** Recomputes a pool's calendar from the allocations (platform admin; a repair, normally never needed). */
-	@PostMapping("/rebuild")
-	Map<String, String> rebuild(Caller caller, @RequestParam String pool) {
-		capacity.rebuild(caller, pool);
-		return Map.of("pool", pool, "status", "rebuilt");
-	}
-
+    /** Recomputes a pool's calendar from the allocations (platform admin; a repair, normally never needed). */
+    @PostMapping("/rebuild")
+    Map<String, String> rebuild(Caller caller, @RequestParam String pool) {
+        capacity.rebuild(caller, pool);
+        return Map.of("pool", pool, "status", "rebuilt");
+    }
 }

@@ -20,34 +20,39 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/quotes")
 class QuotesController {
 
-	record Capacity(boolean fits, int freeNodes, int neededNodes) {
-	}
+    record Capacity(boolean fits, int freeNodes, int neededNodes) {}
 
-	/** {@code needsApproval}: booked, it would wait as PENDING_APPROVAL for a tenant admin's approval. */
-	record QuoteAnswer(boolean fits, Capacity capacity, @Nullable QuoteBody quote,
-			@Nullable Map<String, Object> refusal, boolean needsApproval) {
-	}
+    /** {@code needsApproval}: booked, it would wait as PENDING_APPROVAL for a tenant admin's approval. */
+    record QuoteAnswer(
+            boolean fits,
+            Capacity capacity,
+            @Nullable QuoteBody quote,
+            @Nullable Map<String, Object> refusal,
+            boolean needsApproval) {}
 
-	private final Bookings bookings;
+    private final Bookings bookings;
 
-	QuotesController(Bookings bookings) {
-		this.bookings = bookings;
-	}
+    QuotesController(Bookings bookings) {
+        this.bookings = bookings;
+    }
 
-	@PostMapping
-	QuoteAnswer quote(Caller caller, @PathVariable String tenant, @Valid @RequestBody ReservationRequest body) {
-		Bookings.Quote quote = bookings.quote(caller, tenant, body.toRequest());
-		Map<String, Object> refusal = null;
-		AllotException refused = quote.refusal() != null ? quote.refusal() : quote.heldBack();
-		if (refused != null) {
-			refusal = new LinkedHashMap<>();
-			refusal.put("code", refused.code());
-			refusal.put("detail", refused.getMessage());
-			refusal.putAll(refused.properties());
-		}
-		boolean capacityFits = quote.freeNodes() >= quote.neededNodes();
-		return new QuoteAnswer(quote.fits(), new Capacity(capacityFits, quote.freeNodes(), quote.neededNodes()),
-				quote.decision() == null ? null : QuoteBody.of(quote.decision()), refusal, quote.needsApproval());
-	}
-
+    @PostMapping
+    QuoteAnswer quote(Caller caller, @PathVariable String tenant, @Valid @RequestBody ReservationRequest body) {
+        Bookings.Quote quote = bookings.quote(caller, tenant, body.toRequest());
+        Map<String, Object> refusal = null;
+        AllotException refused = quote.refusal() != null ? quote.refusal() : quote.heldBack();
+        if (refused != null) {
+            refusal = new LinkedHashMap<>();
+            refusal.put("code", refused.code());
+            refusal.put("detail", refused.getMessage());
+            refusal.putAll(refused.properties());
+        }
+        boolean capacityFits = quote.freeNodes() >= quote.neededNodes();
+        return new QuoteAnswer(
+                quote.fits(),
+                new Capacity(capacityFits, quote.freeNodes(), quote.neededNodes()),
+                quote.decision() == null ? null : QuoteBody.of(quote.decision()),
+                refusal,
+                quote.needsApproval());
+    }
 }

@@ -1,7 +1,6 @@
 package dev.allot.booking.approval;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -14,10 +13,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("allot.approvals")
 record ApprovalProperties(@DefaultValue("PT24H") Duration hold) {
 
-	ApprovalProperties {
-		if (hold.isNegative() || hold.isZero()) {
-			throw new IllegalArgumentException("allot.approvals.hold must be positive");
-		}
-	}
-
+    ApprovalProperties {
+        if (hold.isNegative() || hold.isZero()) {
+            throw new IllegalArgumentException("allot.approvals.hold must be positive");
+        }
+    }
 }

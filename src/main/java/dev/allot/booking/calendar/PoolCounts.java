@@ -10,35 +10,34 @@ import java.util.TreeMap;
  */
 final class PoolCounts {
 
-	private final TreeMap<Instant, Integer> hours;
+    private final TreeMap<Instant, Integer> hours;
 
-	private final TreeMap<Instant, Integer> days;
+    private final TreeMap<Instant, Integer> days;
 
-	PoolCounts(Map<Instant, Integer> hours, Map<Instant, Integer> days) {
-		this.hours = new TreeMap<>(hours);
-		this.days = new TreeMap<>(days);
-	}
+    PoolCounts(Map<Instant, Integer> hours, Map<Instant, Integer> days) {
+        this.hours = new TreeMap<>(hours);
+        this.days = new TreeMap<>(days);
+    }
 
-	synchronized void apply(CalendarDelta delta) {
-		delta.hours().forEach((hour, n) -> add(hours, hour, n));
-		delta.days().forEach((day, n) -> add(days, day, n));
-	}
+    synchronized void apply(CalendarDelta delta) {
+        delta.hours().forEach((hour, n) -> add(hours, hour, n));
+        delta.days().forEach((day, n) -> add(days, day, n));
+    }
 
-	/** Nodes allocated in each hour of {@code [from, to)}; hours with none are absent. */
-	synchronized Map<Instant, Integer> hourly(Instant from, Instant to) {
-		return new TreeMap<>(hours.subMap(from, true, to, false));
-	}
+    /** Nodes allocated in each hour of {@code [from, to)}; hours with none are absent. */
+    synchronized Map<Instant, Integer> hourly(Instant from, Instant to) {
+        return new TreeMap<>(hours.subMap(from, true, to, false));
+    }
 
-	/** Nodes allocated in each UTC day of {@code [from, to)}. */
-	synchronized Map<Instant, Integer> daily(Instant from, Instant to) {
-		return new TreeMap<>(days.subMap(from, true, to, false));
-	}
+    /** Nodes allocated in each UTC day of {@code [from, to)}. */
+    synchronized Map<Instant, Integer> daily(Instant from, Instant to) {
+        return new TreeMap<>(days.subMap(from, true, to, false));
+    }
 
-	private static void add(TreeMap<Instant, Integer> counts, Instant bucket, int n) {
-		counts.merge(bucket, n, Integer::sum);
-		if (counts.get(bucket) == 0) {
-			counts.remove(bucket);
-		}
-	}
-
+    private static void add(TreeMap<Instant, Integer> counts, Instant bucket, int n) {
+        counts.merge(bucket, n, Integer::sum);
+        if (counts.get(bucket) == 0) {
+            counts.remove(bucket);
+        }
+    }
 }

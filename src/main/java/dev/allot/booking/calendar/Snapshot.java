@@ -12,19 +12,19 @@ import java.util.stream.Collectors;
  */
 record Snapshot(long xmin, long xmax, Set<Long> inProgress) {
 
-	Snapshot {
-		inProgress = Set.copyOf(inProgress);
-	}
+    Snapshot {
+        inProgress = Set.copyOf(inProgress);
+    }
 
-	static Snapshot parse(String text) {
-		String[] parts = text.split(":", -1);
-		Set<Long> running = parts[2].isEmpty() ? Set.of()
-				: Arrays.stream(parts[2].split(",")).map(Long::parseLong).collect(Collectors.toSet());
-		return new Snapshot(Long.parseLong(parts[0]), Long.parseLong(parts[1]), running);
-	}
+    static Snapshot parse(String text) {
+        String[] parts = text.split(":", -1);
+        Set<Long> running = parts[2].isEmpty()
+                ? Set.of()
+                : Arrays.stream(parts[2].split(",")).map(Long::parseLong).collect(Collectors.toSet());
+        return new Snapshot(Long.parseLong(parts[0]), Long.parseLong(parts[1]), running);
+    }
 
-	boolean sees(long transaction) {
-		return transaction < xmin || (transaction < xmax && !inProgress.contains(transaction));
-	}
-
+    boolean sees(long transaction) {
+        return transaction < xmin || (transaction < xmax && !inProgress.contains(transaction));
+    }
 }

@@ -4,5 +4,4 @@ import java.time.Instant;
 import java.util.UUID;
 
 /** A reservation kept its nodes for longer. */
-public record ReservationExtended(UUID reservationId, String tenant, Instant previousEndsAt, Instant endsAt) {
-}
+public record ReservationExtended(UUID reservationId, String tenant, Instant previousEndsAt, Instant endsAt) {}

@@ -53,215 +53,251 @@ import org.springframework.stereotype.Component;
 @Component
 public class Repacking {
 
-	/** Above this many reservations in the way, repacking is not tried (the plan is computed in memory). */
-	static final int MOST_MOVABLE = 500;
+    /** Above this many reservations in the way, repacking is not tried (the plan is computed in memory). */
+    static final int MOST_MOVABLE = 500;
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final ReservationRepository reservations;
+    private final ReservationRepository reservations;
 
-	private final AllocationRepository allocations;
+    private final AllocationRepository allocations;
 
-	private final CapacityCalendarRepository calendar;
+    private final CapacityCalendarRepository calendar;
 
-	private final AuditLog audit;
+    private final AuditLog audit;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	private final Duration repackBeyond;
+    private final Duration repackBeyond;
 
-	Repacking(JdbcClient jdbc, ReservationRepository reservations, AllocationRepository allocations, CapacityCalendarRepository calendar,
-			AuditLog audit, Clock clock, SharingProperties sharing) {
-		this.jdbc = jdbc;
-		this.reservations = reservations;
-		this.allocations = allocations;
-		this.calendar = calendar;
-		this.audit = audit;
-		this.clock = clock;
-		this.repackBeyond = sharing.repackBeyond();
-	}
+    Repacking(
+            JdbcClient jdbc,
+            ReservationRepository reservations,
+            AllocationRepository allocations,
+            CapacityCalendarRepository calendar,
+            AuditLog audit,
+            Clock clock,
+            SharingProperties sharing) {
+        this.jdbc = jdbc;
+        this.reservations = reservations;
+        this.allocations = allocations;
+        this.calendar = calendar;
+        this.audit = audit;
+        this.clock = clock;
+        this.repackBeyond = sharing.repackBeyond();
+    }
 
-	/**
-	 * The nodes repacking freed for the booking, locked (none when it found no packing, and then nothing moved);
-	 * {@code contended} when it was short of what other transactions held (nodes or reservations passed by), so that
-	 * the booking may be tried again.
-	 */
-	public record Made(List<AllocationRepository.Locked> nodes, boolean contended) {
+    /**
+     * The nodes repacking freed for the booking, locked (none when it found no packing, and then nothing moved);
+     * {@code contended} when it was short of what other transactions held (nodes or reservations passed by), so that
+     * the booking may be tried again.
+     */
+    public record Made(List<AllocationRepository.Locked> nodes, boolean contended) {
 
-		static final Made NOTHING = new Made(List.of(), false);
+        static final Made NOTHING = new Made(List.of(), false);
+    }
 
-	}
+    /**
+     * Frees {@code count} more nodes for the whole window by moving reservations that have not started, and locks
+     * them; the nodes already {@code chosen} for the booking stay its own. Plans on what it reads without locking
+     * (a pool too full for any packing is found so, holding nothing), then locks only the nodes the plan changes and
+     * checks that they still hold what it read.
+     */
+    public Made makeRoom(
+            Pool pool, int count, TimeWindow window, @Nullable String cudaDriver, List<Long> chosen, boolean patient) {
+        return makeRoom(pool, count, window, cudaDriver, chosen, patient, Map.of(), victims -> true);
+    }
 
-	/**
-	 * Frees {@code count} more nodes for the whole window by moving reservations that have not started, and locks
-	 * them; the nodes already {@code chosen} for the booking stay its own. Plans on what it reads without locking
-	 * (a pool too full for any packing is found so, holding nothing), then locks only the nodes the plan changes and
-	 * checks that they still hold what it read.
-	 */
-	public Made makeRoom(Pool pool, int count, TimeWindow window, @Nullable String cudaDriver, List<Long> chosen,
-			boolean patient) {
-		return makeRoom(pool, count, window, cudaDriver, chosen, patient, Map.of(), victims -> true);
-	}
+    /**
+     * A preemptible reservation the booking may reclaim: it lets go of its nodes from {@code freedFrom}, losing
+     * {@code lost} GPU-seconds.
+     */
+    record Reclaimable(Instant freedFrom, long lost) {}
 
-	/**
-	 * A preemptible reservation the booking may reclaim: it lets go of its nodes from {@code freedFrom}, losing
-	 * {@code lost} GPU-seconds.
-	 */
-	record Reclaimable(Instant freedFrom, long lost) {
-	}
+    /**
+     * As {@link #makeRoom(Pool, int, TimeWindow, String, List, boolean)}, planning the moves and the reclaiming
+     * together: the booking may also take nodes that {@code reclaimable} reservations hold (the cheapest first), which
+     * no moved reservation may take, so that every reservation preempted holds a node the booking takes. Once the
+     * nodes are locked and found unchanged, {@code preempt} preempts the plan's victims (false: one could not be, and
+     * nothing is moved).
+     */
+    public Made makeRoom(
+            Pool pool,
+            int count,
+            TimeWindow window,
+            @Nullable String cudaDriver,
+            List<Long> chosen,
+            boolean patient,
+            Map<UUID, Reclaimable> reclaimable,
+            Predicate<Set<UUID>> preempt) {
+        Instant settled = clock.instant().plus(repackBeyond);
+        List<Movable> inTheWay = movable(pool.id(), window, settled);
+        if (inTheWay == null || (inTheWay.isEmpty() && reclaimable.isEmpty())) {
+            return Made.NOTHING;
+        }
+        // and what is in the way of those, and so on, until none reaches further (a reservation left in place, starting
+        // later than one moved, may keep it from its nodes), as long as they stay few enough: inTheWay holds what
+        // overlaps reach
+        TimeWindow reach = window;
+        for (int round = 0; round < 8; round++) {
+            TimeWindow wider = Packing.span(reach, inTheWay);
+            List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled);
+            if (more == null) {
+                break;
+            }
+            reach = wider;
+            inTheWay = more;
+        }
+        TimeWindow horizon = Packing.span(reach, inTheWay);
+        Set<Long> nodes = new HashSet<>(nodesTouching(pool.id(), horizon, chosen));
+        // a reservation the booking may reclaim is not moved: where it is in the way of the booking it is preempted, so
+        // that no move needs room only a preemption elsewhere (of a reservation holding no node of the booking) makes
+        List<Movable> moving = inTheWay.stream()
+                .filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
+                .toList();
+        Map<Long, Room> rooms = rooms(pool.id(), nodes, horizon, moving);
+        claims(rooms, horizon, reclaimable);
+        Map<Long, String> read = Packing.held(rooms.keySet(), rooms, moving);
+        Optional<Plan> plan = Packing.plan(rooms, moving, window, count, cudaDriver);
+        if (plan.isEmpty()) {
+            return Made.NOTHING;
+        }
+        List<Long> involved = plan.get().involved();
+        if (patient) {
+            allocations.lockNodes(involved);
+        } else if (allocations.lockNodesSkipLocked(involved).size() < involved.size()) {
+            return new Made(List.of(), true);
+        }
+        // under the locks: the nodes the plan changes still hold what it read
+        List<Movable> again = movable(pool.id(), reach, settled);
+        List<Movable> now = again == null
+                ? List.of()
+                : again.stream()
+                        .filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
+                        .toList();
+        Map<Long, String> heldNow = Packing.held(involved, rooms(pool.id(), Set.copyOf(involved), horizon, now), now);
+        if (again == null
+                || !involved.stream().allMatch(node -> heldNow.get(node).equals(read.get(node)))
+                || !preempt.test(plan.get().victims())
+                || !apply(pool, plan.get(), rooms)) {
+            return new Made(List.of(), true);
+        }
+        return new Made(
+                plan.get().booking().stream()
+                        .map(id -> new AllocationRepository.Locked(
+                                id, rooms.get(id).hostname()))
+                        .toList(),
+                false);
+    }
 
-	/**
-	 * As {@link #makeRoom(Pool, int, TimeWindow, String, List, boolean)}, planning the moves and the reclaiming
-	 * together: the booking may also take nodes that {@code reclaimable} reservations hold (the cheapest first), which
-	 * no moved reservation may take, so that every reservation preempted holds a node the booking takes. Once the
-	 * nodes are locked and found unchanged, {@code preempt} preempts the plan's victims (false: one could not be, and
-	 * nothing is moved).
-	 */
-	public Made makeRoom(Pool pool, int count, TimeWindow window, @Nullable String cudaDriver, List<Long> chosen,
-			boolean patient, Map<UUID, Reclaimable> reclaimable, Predicate<Set<UUID>> preempt) {
-		Instant settled = clock.instant().plus(repackBeyond);
-		List<Movable> inTheWay = movable(pool.id(), window, settled);
-		if (inTheWay == null || (inTheWay.isEmpty() && reclaimable.isEmpty())) {
-			return Made.NOTHING;
-		}
-		// and what is in the way of those, and so on, until none reaches further (a reservation left in place, starting
-		// later than one moved, may keep it from its nodes), as long as they stay few enough: inTheWay holds what
-		// overlaps reach
-		TimeWindow reach = window;
-		for (int round = 0; round < 8; round++) {
-			TimeWindow wider = Packing.span(reach, inTheWay);
-			List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled);
-			if (more == null) {
-				break;
-			}
-			reach = wider;
-			inTheWay = more;
-		}
-		TimeWindow horizon = Packing.span(reach, inTheWay);
-		Set<Long> nodes = new HashSet<>(nodesTouching(pool.id(), horizon, chosen));
-		// a reservation the booking may reclaim is not moved: where it is in the way of the booking it is preempted, so
-		// that no move needs room only a preemption elsewhere (of a reservation holding no node of the booking) makes
-		List<Movable> moving = inTheWay.stream()
-			.filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
-			.toList();
-		Map<Long, Room> rooms = rooms(pool.id(), nodes, horizon, moving);
-		claims(rooms, horizon, reclaimable);
-		Map<Long, String> read = Packing.held(rooms.keySet(), rooms, moving);
-		Optional<Plan> plan = Packing.plan(rooms, moving, window, count, cudaDriver);
-		if (plan.isEmpty()) {
-			return Made.NOTHING;
-		}
-		List<Long> involved = plan.get().involved();
-		if (patient) {
-			allocations.lockNodes(involved);
-		}
-		else if (allocations.lockNodesSkipLocked(involved).size() < involved.size()) {
-			return new Made(List.of(), true);
-		}
-		// under the locks: the nodes the plan changes still hold what it read
-		List<Movable> again = movable(pool.id(), reach, settled);
-		List<Movable> now = again == null ? List.of() : again.stream()
-			.filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
-			.toList();
-		Map<Long, String> heldNow = Packing.held(involved, rooms(pool.id(), Set.copyOf(involved), horizon, now), now);
-		if (again == null || !involved.stream().allMatch(node -> heldNow.get(node).equals(read.get(node)))
-				|| !preempt.test(plan.get().victims()) || !apply(pool, plan.get(), rooms)) {
-			return new Made(List.of(), true);
-		}
-		return new Made(plan.get().booking().stream().map(id -> new AllocationRepository.Locked(id, rooms.get(id).hostname()))
-			.toList(), false);
-	}
-
-	/**
-	 * Adds to each room the windows the reclaimable reservations hold on it from when they would let go, within the
-	 * horizon.
-	 */
-	private void claims(Map<Long, Room> rooms, TimeWindow horizon, Map<UUID, Reclaimable> reclaimable) {
-		if (reclaimable.isEmpty()) {
-			return;
-		}
-		jdbc.sql("""
+    /**
+     * Adds to each room the windows the reclaimable reservations hold on it from when they would let go, within the
+     * horizon.
+     */
+    private void claims(Map<Long, Room> rooms, TimeWindow horizon, Map<UUID, Reclaimable> reclaimable) {
+        if (reclaimable.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
 				SELECT reservation_id, node_id, lower(during), upper(during) FROM allocation
 				WHERE reservation_id = ANY(?) AND active AND node_id = ANY(?)""")
-			.params(reclaimable.keySet().toArray(UUID[]::new), rooms.keySet().toArray(Long[]::new))
-			.query((rs, row) -> {
-				UUID victim = rs.getObject(1, UUID.class);
-				Reclaimable r = reclaimable.get(victim);
-				Instant from = latest(rs.getTimestamp(3).toInstant(), r.freedFrom(), horizon.start());
-				Instant until = rs.getTimestamp(4).toInstant();
-				Instant to = until.isBefore(horizon.end()) ? until : horizon.end();
-				if (from.isBefore(to)) {
-					rooms.get(rs.getLong(2)).claims().add(new Packing.Claim(victim, new TimeWindow(from, to), r.lost()));
-				}
-				return row;
-			})
-			.list();
-	}
+                .params(
+                        reclaimable.keySet().toArray(UUID[]::new),
+                        rooms.keySet().toArray(Long[]::new))
+                .query((rs, row) -> {
+                    UUID victim = rs.getObject(1, UUID.class);
+                    Reclaimable r = reclaimable.get(victim);
+                    Instant from = latest(rs.getTimestamp(3).toInstant(), r.freedFrom(), horizon.start());
+                    Instant until = rs.getTimestamp(4).toInstant();
+                    Instant to = until.isBefore(horizon.end()) ? until : horizon.end();
+                    if (from.isBefore(to)) {
+                        rooms.get(rs.getLong(2))
+                                .claims()
+                                .add(new Packing.Claim(victim, new TimeWindow(from, to), r.lost()));
+                    }
+                    return row;
+                })
+                .list();
+    }
 
-	private static Instant latest(Instant a, Instant b, Instant c) {
-		Instant ab = a.isAfter(b) ? a : b;
-		return ab.isAfter(c) ? ab : c;
-	}
+    private static Instant latest(Instant a, Instant b, Instant c) {
+        Instant ab = a.isAfter(b) ? a : b;
+        return ab.isAfter(c) ? ab : c;
+    }
 
-	/**
-	 * Moves the reservations: each is locked without waiting, even by a patient booking (one another transaction
-	 * holds makes the plan fail, before anything changed: its holder, changing it, would wait for the nodes this
-	 * transaction holds); then every node they leave gets its window back, and only then does every node they
-	 * take lose it, so no two live allocations overlap at any step.
-	 */
-	private boolean apply(Pool pool, Plan plan, Map<Long, Room> rooms) {
-		Instant settled = clock.instant().plus(repackBeyond);
-		List<ReservationRepository.Stored> held = new ArrayList<>();
-		for (Movable reservation : plan.moved().keySet()) {
-			Optional<ReservationRepository.Stored> stored = reservations.findForUpdateSkipLocked(reservation.tenantId(),
-					reservation.id());
-			if (stored.isEmpty() || stored.get().reservation().cancelledAt() != null
-					|| stored.get().reservation().progress() != null
-					|| !stored.get().reservation().startsAt().isAfter(settled)) {
-				return false;
-			}
-			held.add(stored.get());
-		}
-		for (Movable reservation : plan.moved().keySet()) {
-			for (long left : plan.leaving(reservation)) {
-				allocations.release(reservation.id(), left, reservation.window().start());
-				calendar.returned(pool.id(), allocations.returnToGaps(List.of(left), pool.id(), reservation.window()),
-						reservation.window());
-			}
-		}
-		int i = 0;
-		for (Movable reservation : plan.moved().keySet()) {
-			List<Long> leaving = plan.leaving(reservation);
-			List<Long> joining = plan.moved().get(reservation).stream()
-				.filter(node -> !reservation.nodes().contains(node))
-				.toList();
-			List<AllocationRepository.Gap> gaps = allocations.takeFromGaps(joining, reservation.window());
-			allocations.allocate(reservation.id(), pool.id(), joining, reservation.window());
-			calendar.taken(pool.id(), gaps, reservation.window());
-			Reservation before = held.get(i++).reservation();
-			Reservation after = before;
-			for (int n = 0; n < leaving.size(); n++) {
-				after = after.replacingNode(rooms.get(leaving.get(n)).hostname(), rooms.get(joining.get(n)).hostname());
-			}
-			reservations.updateNodes(after);
-			audit.record(new AuditRecord(before.tenant(), "reservation.repacked", "reservation",
-					before.id().toString(), before, after));
-		}
-		return true;
-	}
+    /**
+     * Moves the reservations: each is locked without waiting, even by a patient booking (one another transaction
+     * holds makes the plan fail, before anything changed: its holder, changing it, would wait for the nodes this
+     * transaction holds); then every node they leave gets its window back, and only then does every node they
+     * take lose it, so no two live allocations overlap at any step.
+     */
+    private boolean apply(Pool pool, Plan plan, Map<Long, Room> rooms) {
+        Instant settled = clock.instant().plus(repackBeyond);
+        List<ReservationRepository.Stored> held = new ArrayList<>();
+        for (Movable reservation : plan.moved().keySet()) {
+            Optional<ReservationRepository.Stored> stored =
+                    reservations.findForUpdateSkipLocked(reservation.tenantId(), reservation.id());
+            if (stored.isEmpty()
+                    || stored.get().reservation().cancelledAt() != null
+                    || stored.get().reservation().progress() != null
+                    || !stored.get().reservation().startsAt().isAfter(settled)) {
+                return false;
+            }
+            held.add(stored.get());
+        }
+        for (Movable reservation : plan.moved().keySet()) {
+            for (long left : plan.leaving(reservation)) {
+                allocations.release(reservation.id(), left, reservation.window().start());
+                calendar.returned(
+                        pool.id(),
+                        allocations.returnToGaps(List.of(left), pool.id(), reservation.window()),
+                        reservation.window());
+            }
+        }
+        int i = 0;
+        for (Movable reservation : plan.moved().keySet()) {
+            List<Long> leaving = plan.leaving(reservation);
+            List<Long> joining = plan.moved().get(reservation).stream()
+                    .filter(node -> !reservation.nodes().contains(node))
+                    .toList();
+            List<AllocationRepository.Gap> gaps = allocations.takeFromGaps(joining, reservation.window());
+            allocations.allocate(reservation.id(), pool.id(), joining, reservation.window());
+            calendar.taken(pool.id(), gaps, reservation.window());
+            Reservation before = held.get(i++).reservation();
+            Reservation after = before;
+            for (int n = 0; n < leaving.size(); n++) {
+                after = after.replacingNode(
+                        rooms.get(leaving.get(n)).hostname(),
+                        rooms.get(joining.get(n)).hostname());
+            }
+            reservations.updateNodes(after);
+            audit.record(new AuditRecord(
+                    before.tenant(),
+                    "reservation.repacked",
+                    "reservation",
+                    before.id().toString(),
+                    before,
+                    after));
+        }
+        return true;
+    }
 
-	/** One node of a reservation that may move. */
-	private record Held(UUID id, UUID tenantId, TimeWindow window, @Nullable String cudaDriver, long node) {
-	}
+    /** One node of a reservation that may move. */
+    private record Held(
+            UUID id,
+            UUID tenantId,
+            TimeWindow window,
+            @Nullable String cudaDriver,
+            long node) {}
 
-	/**
-	 * The live reservations of the pool overlapping the window that may move: not started, not being built, starting
-	 * after {@code settled}, each node holding it for its whole window. Null when there are more than
-	 * {@link #MOST_MOVABLE}. One lookup of the allocations index per node of the pool.
-	 */
-	private @Nullable List<Movable> movable(UUID poolId, TimeWindow window, Instant settled) {
-		int most = MOST_MOVABLE * 8;
-		List<Held> held = jdbc.sql("""
+    /**
+     * The live reservations of the pool overlapping the window that may move: not started, not being built, starting
+     * after {@code settled}, each node holding it for its whole window. Null when there are more than
+     * {@link #MOST_MOVABLE}. One lookup of the allocations index per node of the pool.
+     */
+    private @Nullable List<Movable> movable(UUID poolId, TimeWindow window, Instant settled) {
+        int most = MOST_MOVABLE * 8;
+        List<Held> held = jdbc.sql("""
 				SELECT r.id, r.tenant_id, r.starts_at, r.ends_at, r.cluster ->> 'cudaDriver', a.node_id
 				FROM node n
 				JOIN allocation a ON a.node_id = n.id AND a.active AND a.during && tstzrange(?, ?, '[)')
@@ -270,83 +306,107 @@ public class Repacking {
 				  AND NOT EXISTS (SELECT 1 FROM cluster c WHERE c.reservation_id = r.id AND c.state <> 'PENDING')
 				  AND lower(a.during) = r.starts_at AND upper(a.during) = r.ends_at
 				LIMIT ?""")
-			.params(ts(window.start()), ts(window.end()), poolId, ts(settled), most + 1)
-			.query((rs, row) -> new Held(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
-					new TimeWindow(rs.getTimestamp(3).toInstant(), rs.getTimestamp(4).toInstant()), rs.getString(5),
-					rs.getLong(6)))
-			.list();
-		if (held.size() > most) {
-			return null;
-		}
-		Map<UUID, List<Held>> byReservation = new LinkedHashMap<>();
-		held.forEach(h -> byReservation.computeIfAbsent(h.id(), id -> new ArrayList<>()).add(h));
-		if (byReservation.size() > MOST_MOVABLE) {
-			return null;
-		}
-		return byReservation.values().stream()
-			.map(nodes -> {
-				Held first = nodes.getFirst();
-				return new Movable(first.id(), first.tenantId(), first.window(),
-						nodes.stream().map(Held::node).sorted().toList(), first.cudaDriver());
-			})
-			.toList();
-	}
+                .params(ts(window.start()), ts(window.end()), poolId, ts(settled), most + 1)
+                .query((rs, row) -> new Held(
+                        rs.getObject(1, UUID.class),
+                        rs.getObject(2, UUID.class),
+                        new TimeWindow(
+                                rs.getTimestamp(3).toInstant(),
+                                rs.getTimestamp(4).toInstant()),
+                        rs.getString(5),
+                        rs.getLong(6)))
+                .list();
+        if (held.size() > most) {
+            return null;
+        }
+        Map<UUID, List<Held>> byReservation = new LinkedHashMap<>();
+        held.forEach(h ->
+                byReservation.computeIfAbsent(h.id(), id -> new ArrayList<>()).add(h));
+        if (byReservation.size() > MOST_MOVABLE) {
+            return null;
+        }
+        return byReservation.values().stream()
+                .map(nodes -> {
+                    Held first = nodes.getFirst();
+                    return new Movable(
+                            first.id(),
+                            first.tenantId(),
+                            first.window(),
+                            nodes.stream().map(Held::node).sorted().toList(),
+                            first.cudaDriver());
+                })
+                .toList();
+    }
 
-	/**
-	 * The available, non-spare nodes of the pool free or holding a reservation within the horizon, but the chosen.
-	 * One probe of each index per node: without the {@code OFFSET 0} PostgreSQL may turn the second test into one
-	 * scan of every allocation of the fleet overlapping the horizon (174 ms against 12 ms on the benchmark's fleet).
-	 */
-	private List<Long> nodesTouching(UUID poolId, TimeWindow horizon, List<Long> chosen) {
-		return jdbc.sql("""
+    /**
+     * The available, non-spare nodes of the pool free or holding a reservation within the horizon, but the chosen.
+     * One probe of each index per node: without the {@code OFFSET 0} PostgreSQL may turn the second test into one
+     * scan of every allocation of the fleet overlapping the horizon (174 ms against 12 ms on the benchmark's fleet).
+     */
+    private List<Long> nodesTouching(UUID poolId, TimeWindow horizon, List<Long> chosen) {
+        return jdbc.sql("""
 				SELECT n.id FROM node n
 				WHERE n.pool_id = ? AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(?))
 				  AND (EXISTS (SELECT 1 FROM free_gap g WHERE g.node_id = n.id AND g.during && tstzrange(?, ?, '[)'))
 				       OR EXISTS (SELECT 1 FROM allocation a WHERE a.node_id = n.id AND a.active
 				                    AND a.during && tstzrange(?, ?, '[)') OFFSET 0))
 				ORDER BY n.id""")
-			.params(poolId, chosen.toArray(Long[]::new), ts(horizon.start()), ts(horizon.end()), ts(horizon.start()),
-					ts(horizon.end()))
-			.query(Long.class)
-			.list();
-	}
+                .params(
+                        poolId,
+                        chosen.toArray(Long[]::new),
+                        ts(horizon.start()),
+                        ts(horizon.end()),
+                        ts(horizon.start()),
+                        ts(horizon.end()))
+                .query(Long.class)
+                .list();
+    }
 
-	/**
-	 * Each locked node with its free windows, cut to the horizon (a gap may run without end), the movable reservations'
-	 * windows on it added.
-	 */
-	private Map<Long, Room> rooms(UUID poolId, Set<Long> nodeIds, TimeWindow horizon, List<Movable> moving) {
-		Map<Long, Room> rooms = new HashMap<>();
-		jdbc.sql("""
+    /**
+     * Each locked node with its free windows, cut to the horizon (a gap may run without end), the movable reservations'
+     * windows on it added.
+     */
+    private Map<Long, Room> rooms(UUID poolId, Set<Long> nodeIds, TimeWindow horizon, List<Movable> moving) {
+        Map<Long, Room> rooms = new HashMap<>();
+        jdbc.sql("""
 				SELECT id, hostname, ib_block, cuda_drivers FROM node
 				WHERE id = ANY(?) AND pool_id = ? AND state = 'AVAILABLE' AND NOT spare""")
-			.params(nodeIds.toArray(Long[]::new), poolId)
-			.query((rs, row) -> rooms.put(rs.getLong(1), new Room(rs.getLong(1), rs.getString(2), rs.getString(3),
-					Set.of((String[]) rs.getArray(4).getArray()), new ArrayList<>())))
-			.list();
-		Map<Long, List<TimeWindow>> windows = new HashMap<>();
-		jdbc.sql("""
+                .params(nodeIds.toArray(Long[]::new), poolId)
+                .query((rs, row) -> rooms.put(
+                        rs.getLong(1),
+                        new Room(
+                                rs.getLong(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                Set.of((String[]) rs.getArray(4).getArray()),
+                                new ArrayList<>())))
+                .list();
+        Map<Long, List<TimeWindow>> windows = new HashMap<>();
+        jdbc.sql("""
 				SELECT node_id, greatest(lower(during), CAST(:start AS timestamptz)),
 				       least(upper(during), CAST(:end AS timestamptz))
 				FROM free_gap WHERE node_id = ANY(:nodes) AND during && tstzrange(:start, :end, '[)')""")
-			.param("nodes", nodeIds.toArray(Long[]::new))
-			.param("start", ts(horizon.start()))
-			.param("end", ts(horizon.end()))
-			.query((rs, row) -> windows.computeIfAbsent(rs.getLong(1), n -> new ArrayList<>())
-				.add(new TimeWindow(rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant())))
-			.list();
-		moving.forEach(m -> m.nodes().forEach(node -> windows.computeIfAbsent(node, n -> new ArrayList<>()).add(m.window())));
-		windows.forEach((node, free) -> {
-			Room room = rooms.get(node);
-			if (room != null) {
-				room.free().addAll(Packing.merged(free));
-			}
-		});
-		return rooms;
-	}
+                .param("nodes", nodeIds.toArray(Long[]::new))
+                .param("start", ts(horizon.start()))
+                .param("end", ts(horizon.end()))
+                .query((rs, row) -> windows.computeIfAbsent(rs.getLong(1), n -> new ArrayList<>())
+                        .add(new TimeWindow(
+                                rs.getTimestamp(2).toInstant(),
+                                rs.getTimestamp(3).toInstant())))
+                .list();
+        moving.forEach(m -> m.nodes()
+                .forEach(node ->
+                        windows.computeIfAbsent(node, n -> new ArrayList<>()).add(m.window())));
+        windows.forEach((node, free) -> {
+            Room room = rooms.get(node);
+            if (room != null) {
+                room.free().addAll(Packing.merged(free));
+            }
+        });
+        return rooms;
+    }
 
-	private static Timestamp ts(Instant instant) {
-		return Timestamp.from(instant);
-	}
-
+    private static Timestamp ts(Instant instant) {
+        return Timestamp.from(instant);
+    }
 }

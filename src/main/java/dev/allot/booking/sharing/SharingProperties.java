@@ -1,7 +1,6 @@
 package dev.allot.booking.sharing;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -15,15 +14,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * the provisioning lead time ({@code allot.provisioning.lifecycle.lead-time}).
  */
 @ConfigurationProperties("allot.sharing")
-record SharingProperties(@DefaultValue("PT30M") Duration preemptionNotice, @DefaultValue("PT1H") Duration repackBeyond) {
+record SharingProperties(
+        @DefaultValue("PT30M") Duration preemptionNotice,
+        @DefaultValue("PT1H") Duration repackBeyond) {
 
-	SharingProperties {
-		if (preemptionNotice.isNegative()) {
-			throw new IllegalArgumentException("allot.sharing.preemption-notice must not be negative");
-		}
-		if (repackBeyond.isNegative()) {
-			throw new IllegalArgumentException("allot.sharing.repack-beyond must not be negative");
-		}
-	}
-
+    SharingProperties {
+        if (preemptionNotice.isNegative()) {
+            throw new IllegalArgumentException("allot.sharing.preemption-notice must not be negative");
+        }
+        if (repackBeyond.isNegative()) {
+            throw new IllegalArgumentException("allot.sharing.repack-beyond must not be negative");
+        }
+    }
 }

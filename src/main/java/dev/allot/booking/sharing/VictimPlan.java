@@ -27,77 +27,87 @@ import java.util.UUID;
  */
 record VictimPlan(List<Long> nodes, List<ReservationRepository.Preemptible> victims) {
 
-	/**
-	 * @param holders for each available node of the pool, the reservations holding it in the window
-	 * @param candidates the preemptible reservations of other tenants overlapping the window
-	 * @param lost the GPU-seconds each candidate that would let go in time loses when preempted (no entry: it
-	 * would not let go by the window's start)
-	 * @param need how many nodes must be freed
-	 * @return empty when no choice of nodes covers {@code need}
-	 */
-	static Optional<VictimPlan> of(Map<Long, List<UUID>> holders, List<ReservationRepository.Preemptible> candidates,
-			Map<UUID, Long> lost, Map<UUID, Priority> priorities, int need,
-			Comparator<ReservationRepository.Preemptible> victimOrder) {
-		if (need <= 0) {
-			return Optional.empty();
-		}
-		Map<UUID, ReservationRepository.Preemptible> byId = new HashMap<>();
-		candidates.forEach(c -> byId.put(c.id(), c));
-		List<Map.Entry<Long, List<UUID>>> freeable = holders.entrySet()
-			.stream()
-			.filter(e -> !e.getValue().isEmpty() && e.getValue().stream().allMatch(lost::containsKey))
-			.toList();
-		if (freeable.size() < need) {
-			return Optional.empty();
-		}
-		Set<UUID> chosen = new LinkedHashSet<>();
-		List<Long> nodes = new ArrayList<>();
-		Set<Long> taken = new HashSet<>();
-		while (nodes.size() < need) {
-			Map.Entry<Long, List<UUID>> best = null;
-			Cost bestCost = null;
-			for (Map.Entry<Long, List<UUID>> node : freeable) {
-				if (taken.contains(node.getKey())) {
-					continue;
-				}
-				Cost cost = Cost.of(node.getValue().stream().filter(id -> !chosen.contains(id)).map(byId::get).toList(),
-						lost, priorities);
-				if (bestCost == null || cost.compareTo(bestCost) < 0) {
-					best = node;
-					bestCost = cost;
-				}
-			}
-			taken.add(best.getKey());
-			nodes.add(best.getKey());
-			chosen.addAll(best.getValue());
-		}
-		return Optional.of(new VictimPlan(List.copyOf(nodes),
-				chosen.stream().map(byId::get).sorted(victimOrder).toList()));
-	}
+    /**
+     * @param holders for each available node of the pool, the reservations holding it in the window
+     * @param candidates the preemptible reservations of other tenants overlapping the window
+     * @param lost the GPU-seconds each candidate that would let go in time loses when preempted (no entry: it
+     * would not let go by the window's start)
+     * @param need how many nodes must be freed
+     * @return empty when no choice of nodes covers {@code need}
+     */
+    static Optional<VictimPlan> of(
+            Map<Long, List<UUID>> holders,
+            List<ReservationRepository.Preemptible> candidates,
+            Map<UUID, Long> lost,
+            Map<UUID, Priority> priorities,
+            int need,
+            Comparator<ReservationRepository.Preemptible> victimOrder) {
+        if (need <= 0) {
+            return Optional.empty();
+        }
+        Map<UUID, ReservationRepository.Preemptible> byId = new HashMap<>();
+        candidates.forEach(c -> byId.put(c.id(), c));
+        List<Map.Entry<Long, List<UUID>>> freeable = holders.entrySet().stream()
+                .filter(e -> !e.getValue().isEmpty() && e.getValue().stream().allMatch(lost::containsKey))
+                .toList();
+        if (freeable.size() < need) {
+            return Optional.empty();
+        }
+        Set<UUID> chosen = new LinkedHashSet<>();
+        List<Long> nodes = new ArrayList<>();
+        Set<Long> taken = new HashSet<>();
+        while (nodes.size() < need) {
+            Map.Entry<Long, List<UUID>> best = null;
+            Cost bestCost = null;
+            for (Map.Entry<Long, List<UUID>> node : freeable) {
+                if (taken.contains(node.getKey())) {
+                    continue;
+                }
+                Cost cost = Cost.of(
+                        node.getValue().stream()
+                                .filter(id -> !chosen.contains(id))
+                                .map(byId::get)
+                                .toList(),
+                        lost,
+                        priorities);
+                if (bestCost == null || cost.compareTo(bestCost) < 0) {
+                    best = node;
+                    bestCost = cost;
+                }
+            }
+            taken.add(best.getKey());
+            nodes.add(best.getKey());
+            chosen.addAll(best.getValue());
+        }
+        return Optional.of(new VictimPlan(
+                List.copyOf(nodes),
+                chosen.stream().map(byId::get).sorted(victimOrder).toList()));
+    }
 
-	/** What taking one more node costs: GPU-seconds lost, then importance and age of its new victims. */
-	private record Cost(long gpuSeconds, int mostImportant, Instant oldest) implements Comparable<Cost> {
+    /** What taking one more node costs: GPU-seconds lost, then importance and age of its new victims. */
+    private record Cost(long gpuSeconds, int mostImportant, Instant oldest) implements Comparable<Cost> {
 
-		static Cost of(List<ReservationRepository.Preemptible> added, Map<UUID, Long> lost, Map<UUID, Priority> priorities) {
-			long seconds = added.stream().mapToLong(v -> lost.get(v.id())).sum();
-			int mostImportant = added.stream()
-				.mapToInt(v -> priorities.get(v.tenantId()).ordinal())
-				.min()
-				.orElse(Integer.MAX_VALUE);
-			Instant oldest = added.stream().map(ReservationRepository.Preemptible::createdAt).min(Instant::compareTo)
-				.orElse(Instant.MAX);
-			return new Cost(seconds, mostImportant, oldest);
-		}
+        static Cost of(
+                List<ReservationRepository.Preemptible> added, Map<UUID, Long> lost, Map<UUID, Priority> priorities) {
+            long seconds = added.stream().mapToLong(v -> lost.get(v.id())).sum();
+            int mostImportant = added.stream()
+                    .mapToInt(v -> priorities.get(v.tenantId()).ordinal())
+                    .min()
+                    .orElse(Integer.MAX_VALUE);
+            Instant oldest = added.stream()
+                    .map(ReservationRepository.Preemptible::createdAt)
+                    .min(Instant::compareTo)
+                    .orElse(Instant.MAX);
+            return new Cost(seconds, mostImportant, oldest);
+        }
 
-		@Override
-		public int compareTo(Cost other) {
-			// fewer GPU-seconds lost; then less important victims (a higher ordinal); then newer victims
-			return Comparator.comparingLong(Cost::gpuSeconds)
-				.thenComparing(Cost::mostImportant, Comparator.reverseOrder())
-				.thenComparing(Cost::oldest, Comparator.reverseOrder())
-				.compare(this, other);
-		}
-
-	}
-
+        @Override
+        public int compareTo(Cost other) {
+            // fewer GPU-seconds lost; then less important victims (a higher ordinal); then newer victims
+            return Comparator.comparingLong(Cost::gpuSeconds)
+                    .thenComparing(Cost::mostImportant, Comparator.reverseOrder())
+                    .thenComparing(Cost::oldest, Comparator.reverseOrder())
+                    .compare(this, other);
+        }
+    }
 }

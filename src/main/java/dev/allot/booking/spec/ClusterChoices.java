@@ -1,8 +1,7 @@
 package dev.allot.booking.spec;
 
-import java.util.List;
-
 import dev.allot.shared.InvalidInputException;
+import java.util.List;
 
 /**
  * What the cluster of a pool can honour of a booking's {@link ClusterSpec}, asked before anything is written (when
@@ -11,7 +10,6 @@ import dev.allot.shared.InvalidInputException;
  */
 public interface ClusterChoices {
 
-	/** The refused choices, each naming its field ({@code cluster.sshPublicKeys}, ...); empty when all can be honoured. */
-	List<InvalidInputException.FieldError> refusals(String pool, ClusterSpec cluster);
-
+    /** The refused choices, each naming its field ({@code cluster.sshPublicKeys}, ...); empty when all can be honoured. */
+    List<InvalidInputException.FieldError> refusals(String pool, ClusterSpec cluster);
 }

@@ -1,9 +1,8 @@
 package dev.allot.booking.spec;
 
+import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 import java.util.List;
 import java.util.Set;
-
-import dev.allot.booking.spec.ClusterSpec.Orchestrator;
 
 /**
  * Which orchestrators a pool's cluster driver builds. Provisioning owns the drivers and implements this (it
@@ -12,13 +11,12 @@ import dev.allot.booking.spec.ClusterSpec.Orchestrator;
  */
 public interface PoolOrchestrators {
 
-	/** The orchestrators the pool's driver builds; empty when no driver serves the pool. */
-	Set<Orchestrator> offeredBy(String pool);
+    /** The orchestrators the pool's driver builds; empty when no driver serves the pool. */
+    Set<Orchestrator> offeredBy(String pool);
 
-	/** The pools configured with a driver of their own that builds this orchestrator, sorted. */
-	List<String> configuredFor(Orchestrator orchestrator);
+    /** The pools configured with a driver of their own that builds this orchestrator, sorted. */
+    List<String> configuredFor(Orchestrator orchestrator);
 
-	/** What a pool without a driver of its own gets from the default driver. */
-	Set<Orchestrator> byDefault();
-
+    /** What a pool without a driver of its own gets from the default driver. */
+    Set<Orchestrator> byDefault();
 }

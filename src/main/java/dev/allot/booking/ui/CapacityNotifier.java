@@ -20,53 +20,55 @@ import org.springframework.stereotype.Component;
 @Component
 class CapacityNotifier {
 
-	static final String CHANNEL = "allot_capacity";
+    static final String CHANNEL = "allot_capacity";
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	CapacityNotifier(JdbcClient jdbc) {
-		this.jdbc = jdbc;
-	}
+    CapacityNotifier(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
 
-	@EventListener
-	void on(ReservationConfirmed confirmed) {
-		notify(confirmed.pool());
-	}
+    @EventListener
+    void on(ReservationConfirmed confirmed) {
+        notify(confirmed.pool());
+    }
 
-	@EventListener
-	void on(ReservationCancelled cancelled) {
-		notifyPoolOf(cancelled.reservationId());
-	}
+    @EventListener
+    void on(ReservationCancelled cancelled) {
+        notifyPoolOf(cancelled.reservationId());
+    }
 
-	@EventListener
-	void on(ReservationPreempted preempted) {
-		notify(preempted.pool());
-	}
+    @EventListener
+    void on(ReservationPreempted preempted) {
+        notify(preempted.pool());
+    }
 
-	@EventListener
-	void on(ReservationExtended extended) {
-		notifyPoolOf(extended.reservationId());
-	}
+    @EventListener
+    void on(ReservationExtended extended) {
+        notifyPoolOf(extended.reservationId());
+    }
 
-	@EventListener
-	void on(NodeStateChanged changed) {
-		notify(changed.pool());
-	}
+    @EventListener
+    void on(NodeStateChanged changed) {
+        notify(changed.pool());
+    }
 
-	@EventListener
-	void on(NodeAdded added) {
-		jdbc.sql("SELECT pg_notify(?, name) FROM pool WHERE id = ?").params(CHANNEL, added.poolId()).query().listOfRows();
-	}
+    @EventListener
+    void on(NodeAdded added) {
+        jdbc.sql("SELECT pg_notify(?, name) FROM pool WHERE id = ?")
+                .params(CHANNEL, added.poolId())
+                .query()
+                .listOfRows();
+    }
 
-	private void notifyPoolOf(UUID reservationId) {
-		jdbc.sql("SELECT pg_notify(?, pool_name) FROM reservation WHERE id = ?")
-			.params(CHANNEL, reservationId)
-			.query()
-			.listOfRows();
-	}
+    private void notifyPoolOf(UUID reservationId) {
+        jdbc.sql("SELECT pg_notify(?, pool_name) FROM reservation WHERE id = ?")
+                .params(CHANNEL, reservationId)
+                .query()
+                .listOfRows();
+    }
 
-	private void notify(String pool) {
-		jdbc.sql("SELECT pg_notify(?, ?)").params(CHANNEL, pool).query().listOfRows();
-	}
-
+    private void notify(String pool) {
+        jdbc.sql("SELECT pg_notify(?, ?)").params(CHANNEL, pool).query().listOfRows();
+    }
 }

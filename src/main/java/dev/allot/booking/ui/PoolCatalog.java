@@ -1,7 +1,6 @@
 package dev.allot.booking.ui;
 
 import java.util.List;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -14,19 +13,15 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional(readOnly = true)
 class PoolCatalog {
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	PoolCatalog(JdbcClient jdbc) {
-		this.jdbc = jdbc;
-	}
+    PoolCatalog(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
 
-	List<String> drivers(String pool) {
-		return jdbc.sql("""
+    List<String> drivers(String pool) {
+        return jdbc.sql("""
 				SELECT DISTINCT d FROM node n JOIN pool p ON p.id = n.pool_id, unnest(n.cuda_drivers) d
-				WHERE p.name = ? AND n.state <> 'RETIRED' ORDER BY d DESC""")
-			.param(pool)
-			.query(String.class)
-			.list();
-	}
-
+				WHERE p.name = ? AND n.state <> 'RETIRED' ORDER BY d DESC""").param(pool).query(String.class).list();
+    }
 }

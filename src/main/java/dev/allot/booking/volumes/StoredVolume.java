@@ -2,7 +2,6 @@ package dev.allot.booking.volumes;
 
 import java.time.Instant;
 import java.util.UUID;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,20 +9,31 @@ import org.jspecify.annotations.Nullable;
  * holds. {@code status}: {@code BOOKED} (not made yet), {@code CREATED} (in the reservation), {@code RETAINED}
  * (outlived its reservation), {@code DELETING} (the tenant deleted it; the driver removes it), {@code DELETED}.
  */
-public record StoredVolume(UUID id, UUID reservationId, UUID tenantId, String tenant, String pool, String gpuType,
-		String name, int sizeGi,
-		boolean retain, String status, @Nullable String location, @Nullable Instant createdAt,
-		@Nullable Instant deletedAt, @Nullable Long usedBytes, @Nullable Instant measuredAt,
-		@Nullable Instant overLimitSince) {
+public record StoredVolume(
+        UUID id,
+        UUID reservationId,
+        UUID tenantId,
+        String tenant,
+        String pool,
+        String gpuType,
+        String name,
+        int sizeGi,
+        boolean retain,
+        String status,
+        @Nullable String location,
+        @Nullable Instant createdAt,
+        @Nullable Instant deletedAt,
+        @Nullable Long usedBytes,
+        @Nullable Instant measuredAt,
+        @Nullable Instant overLimitSince) {
 
-	public static final long GIB = 1L << 30;
+    public static final long GIB = 1L << 30;
 
-	public long limitBytes() {
-		return sizeGi * GIB;
-	}
+    public long limitBytes() {
+        return sizeGi * GIB;
+    }
 
-	public boolean overLimit() {
-		return overLimitSince != null;
-	}
-
+    public boolean overLimit() {
+        return overLimitSince != null;
+    }
 }

@@ -1,7 +1,6 @@
 package dev.allot.identity.accounts;
 
 import dev.allot.tenancy.KnownUsers;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -9,22 +8,21 @@ import org.springframework.stereotype.Component;
 @Component
 class KnownUserDirectory implements KnownUsers {
 
-	private final UserRepository users;
+    private final UserRepository users;
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	KnownUserDirectory(UserRepository users, JdbcClient jdbc) {
-		this.users = users;
-		this.jdbc = jdbc;
-	}
+    KnownUserDirectory(UserRepository users, JdbcClient jdbc) {
+        this.users = users;
+        this.jdbc = jdbc;
+    }
 
-	@Override
-	public boolean exists(String username) {
-		return users.find(username).isPresent()
-				|| jdbc.sql("SELECT EXISTS (SELECT 1 FROM external_identity WHERE username = ?)")
-					.param(username)
-					.query(Boolean.class)
-					.single();
-	}
-
+    @Override
+    public boolean exists(String username) {
+        return users.find(username).isPresent()
+                || jdbc.sql("SELECT EXISTS (SELECT 1 FROM external_identity WHERE username = ?)")
+                        .param(username)
+                        .query(Boolean.class)
+                        .single();
+    }
 }

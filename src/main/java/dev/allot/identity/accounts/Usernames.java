@@ -14,11 +14,9 @@ import java.util.Locale;
  */
 public final class Usernames {
 
-	private Usernames() {
-	}
+    private Usernames() {}
 
-	public static String normalize(String typed) {
-		return Normalizer.normalize(typed, Normalizer.Form.NFKC).strip().toLowerCase(Locale.ROOT);
-	}
-
+    public static String normalize(String typed) {
+        return Normalizer.normalize(typed, Normalizer.Form.NFKC).strip().toLowerCase(Locale.ROOT);
+    }
 }

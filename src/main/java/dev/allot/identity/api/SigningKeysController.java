@@ -2,7 +2,6 @@ package dev.allot.identity.api;
 
 import dev.allot.identity.keys.SigningKeyRotation;
 import dev.allot.shared.security.Caller;
-
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -11,20 +10,19 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class SigningKeysController {
 
-	private final SigningKeyRotation rotation;
+    private final SigningKeyRotation rotation;
 
-	SigningKeysController(SigningKeyRotation rotation) {
-		this.rotation = rotation;
-	}
+    SigningKeysController(SigningKeyRotation rotation) {
+        this.rotation = rotation;
+    }
 
-	@PostMapping("/api/v1/signing-keys/rotate")
-	SigningKeyRotation.SigningKeyRotated rotate(Caller caller) {
-		return rotation.rotate(caller);
-	}
+    @PostMapping("/api/v1/signing-keys/rotate")
+    SigningKeyRotation.SigningKeyRotated rotate(Caller caller) {
+        return rotation.rotate(caller);
+    }
 
-	@PostMapping("/api/v1/signing-keys/{kid}/retire")
-	SigningKeyRotation.SigningKeyRetired retire(Caller caller, @PathVariable String kid) {
-		return rotation.retire(caller, kid);
-	}
-
+    @PostMapping("/api/v1/signing-keys/{kid}/retire")
+    SigningKeyRotation.SigningKeyRetired retire(Caller caller, @PathVariable String kid) {
+        return rotation.retire(caller, kid);
+    }
 }

@@ -3,9 +3,7 @@ package dev.allot.identity.settings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -30,39 +28,49 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * (12 hours unless set)
  */
 @ConfigurationProperties("allot.security")
-public record SecurityProperties(@Nullable URI publicUrl, @Nullable URI issuerUri, String usernameClaim,
-		String rolesClaim, Duration accessTokenTtl, @Nullable String bootstrapClientId,
-		@Nullable String bootstrapClientSecret, @Nullable String sealingKey, Path sealingKeyFile,
-		Duration maxTokenLifetime, @Nullable String metricsTokenSha256, Duration sessionLifetime) {
+public record SecurityProperties(
+        @Nullable URI publicUrl,
+        @Nullable URI issuerUri,
+        String usernameClaim,
+        String rolesClaim,
+        Duration accessTokenTtl,
+        @Nullable String bootstrapClientId,
+        @Nullable String bootstrapClientSecret,
+        @Nullable String sealingKey,
+        Path sealingKeyFile,
+        Duration maxTokenLifetime,
+        @Nullable String metricsTokenSha256,
+        Duration sessionLifetime) {
 
-	public SecurityProperties {
-		if (usernameClaim == null) {
-			usernameClaim = "preferred_username";
-		}
-		if (rolesClaim == null) {
-			rolesClaim = "roles";
-		}
-		if (accessTokenTtl == null) {
-			accessTokenTtl = Duration.ofMinutes(15);
-		}
-		if (sealingKeyFile == null) {
-			sealingKeyFile = Path.of(".allot", "sealing-key");
-		}
-		if (maxTokenLifetime == null) {
-			maxTokenLifetime = Duration.ofHours(1);
-		}
-		if (sessionLifetime == null) {
-			sessionLifetime = Duration.ofHours(12);
-		}
-		if (accessTokenTtl.compareTo(maxTokenLifetime) > 0) {
-			throw new IllegalStateException("allot.security.access-token-ttl (" + accessTokenTtl
-					+ ") must not exceed allot.security.max-token-lifetime (" + maxTokenLifetime + ")");
-		}
-	}
+    public SecurityProperties {
+        if (usernameClaim == null) {
+            usernameClaim = "preferred_username";
+        }
+        if (rolesClaim == null) {
+            rolesClaim = "roles";
+        }
+        if (accessTokenTtl == null) {
+            accessTokenTtl = Duration.ofMinutes(15);
+        }
+        if (sealingKeyFile == null) {
+            sealingKeyFile = Path.of(".allot", "sealing-key");
+        }
+        if (maxTokenLifetime == null) {
+            maxTokenLifetime = Duration.ofHours(1);
+        }
+        if (sessionLifetime == null) {
+            sessionLifetime = Duration.ofHours(12);
+        }
+        if (accessTokenTtl.compareTo(maxTokenLifetime) > 0) {
+            throw new IllegalStateException("allot.security.access-token-ttl (" + accessTokenTtl
+                    + ") must not exceed allot.security.max-token-lifetime (" + maxTokenLifetime + ")");
+        }
+    }
 
-	public boolean hasBootstrapClient() {
-		return bootstrapClientId != null && !bootstrapClientId.isBlank() && bootstrapClientSecret != null
-				&& !bootstrapClientSecret.isBlank();
-	}
-
+    public boolean hasBootstrapClient() {
+        return bootstrapClientId != null
+                && !bootstrapClientId.isBlank()
+                && bootstrapClientSecret != null
+                && !bootstrapClientSecret.isBlank();
+    }
 }

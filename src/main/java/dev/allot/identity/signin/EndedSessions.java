@@ -28,60 +28,59 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  */
 public final class EndedSessions {
 
-	/** Requests made by a page's script rather than by navigation. */
-	public static final RequestMatcher SCRIPTED = new OrRequestMatcher(new RequestHeaderRequestMatcher("HX-Request"),
-			eventStreams());
+    /** Requests made by a page's script rather than by navigation. */
+    public static final RequestMatcher SCRIPTED =
+            new OrRequestMatcher(new RequestHeaderRequestMatcher("HX-Request"), eventStreams());
 
-	private EndedSessions() {
-	}
+    private EndedSessions() {}
 
-	public static void unauthorized(HttpServletRequest request, HttpServletResponse response,
-			AuthenticationException ex) throws IOException {
-		answer401(response);
-	}
+    public static void unauthorized(
+            HttpServletRequest request, HttpServletResponse response, AuthenticationException ex) throws IOException {
+        answer401(response);
+    }
 
-	public static AccessDeniedHandler deniedHandler() {
-		AccessDeniedHandlerImpl forbidden = new AccessDeniedHandlerImpl();
-		return (HttpServletRequest request, HttpServletResponse response, AccessDeniedException denied) -> {
-			if (!(denied instanceof CsrfException) || request.isRequestedSessionIdValid()) {
-				forbidden.handle(request, response, denied);
-				return;
-			}
-			if (SCRIPTED.matches(request)) {
-				answer401(response);
-				return;
-			}
-			// relative, like every redirect here: the path is ours, never taken from the request's headers
-			String path = request.getServletPath();
-			response.sendRedirect(path != null && path.startsWith("/book") ? "/book?restore=1" : "/");
-		};
-	}
+    public static AccessDeniedHandler deniedHandler() {
+        AccessDeniedHandlerImpl forbidden = new AccessDeniedHandlerImpl();
+        return (HttpServletRequest request, HttpServletResponse response, AccessDeniedException denied) -> {
+            if (!(denied instanceof CsrfException) || request.isRequestedSessionIdValid()) {
+                forbidden.handle(request, response, denied);
+                return;
+            }
+            if (SCRIPTED.matches(request)) {
+                answer401(response);
+                return;
+            }
+            // relative, like every redirect here: the path is ours, never taken from the request's headers
+            String path = request.getServletPath();
+            response.sendRedirect(path != null && path.startsWith("/book") ? "/book?restore=1" : "/");
+        };
+    }
 
-	/**
-	 * Remembers for after the sign-in only the pages a person asked for: a script's call made while signed out
-	 * (a quote, an event stream reconnecting) must not replace the page the sign-in returns to.
-	 */
-	public static RequestCache pagesOnly() {
-		HttpSessionRequestCache cache = new HttpSessionRequestCache();
-		// back to the page's own address, without a "?continue" marker
-		cache.setMatchingRequestParameterName(null);
-		cache.setRequestMatcher(new AndRequestMatcher(request -> "GET".equals(request.getMethod()),
-				new NegatedRequestMatcher(SCRIPTED),
-				new NegatedRequestMatcher(new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest")),
-				new NegatedRequestMatcher(request -> "/favicon.ico".equals(request.getServletPath()))));
-		return cache;
-	}
+    /**
+     * Remembers for after the sign-in only the pages a person asked for: a script's call made while signed out
+     * (a quote, an event stream reconnecting) must not replace the page the sign-in returns to.
+     */
+    public static RequestCache pagesOnly() {
+        HttpSessionRequestCache cache = new HttpSessionRequestCache();
+        // back to the page's own address, without a "?continue" marker
+        cache.setMatchingRequestParameterName(null);
+        cache.setRequestMatcher(new AndRequestMatcher(
+                request -> "GET".equals(request.getMethod()),
+                new NegatedRequestMatcher(SCRIPTED),
+                new NegatedRequestMatcher(new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest")),
+                new NegatedRequestMatcher(request -> "/favicon.ico".equals(request.getServletPath()))));
+        return cache;
+    }
 
-	private static void answer401(HttpServletResponse response) throws IOException {
-		response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-		response.setContentType(MediaType.TEXT_PLAIN_VALUE);
-		response.getWriter().write("Your session has ended: sign in again.");
-	}
+    private static void answer401(HttpServletResponse response) throws IOException {
+        response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+        response.setContentType(MediaType.TEXT_PLAIN_VALUE);
+        response.getWriter().write("Your session has ended: sign in again.");
+    }
 
-	private static RequestMatcher eventStreams() {
-		MediaTypeRequestMatcher matcher = new MediaTypeRequestMatcher(MediaType.TEXT_EVENT_STREAM);
-		matcher.setIgnoredMediaTypes(Set.of(MediaType.ALL));
-		return matcher;
-	}
-
+    private static RequestMatcher eventStreams() {
+        MediaTypeRequestMatcher matcher = new MediaTypeRequestMatcher(MediaType.TEXT_EVENT_STREAM);
+        matcher.setIgnoredMediaTypes(Set.of(MediaType.ALL));
+        return matcher;
+    }
 }

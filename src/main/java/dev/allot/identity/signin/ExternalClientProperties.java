@@ -9,9 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("allot.security.external")
 record ExternalClientProperties(String clientId, String clientSecret) {
 
-	ExternalClientProperties {
-		clientId = clientId == null ? "allot" : clientId;
-		clientSecret = clientSecret == null ? "" : clientSecret;
-	}
-
+    ExternalClientProperties {
+        clientId = clientId == null ? "allot" : clientId;
+        clientSecret = clientSecret == null ? "" : clientSecret;
+    }
 }

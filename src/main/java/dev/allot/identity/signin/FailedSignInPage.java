@@ -19,21 +19,21 @@ import org.springframework.security.web.authentication.SimpleUrlAuthenticationFa
  */
 public final class FailedSignInPage implements AuthenticationFailureHandler {
 
-	private final SimpleUrlAuthenticationFailureHandler redirect = new SimpleUrlAuthenticationFailureHandler(
-			"/login?error");
+    private final SimpleUrlAuthenticationFailureHandler redirect =
+            new SimpleUrlAuthenticationFailureHandler("/login?error");
 
-	private final DefaultRedirectStrategy plain = new DefaultRedirectStrategy();
+    private final DefaultRedirectStrategy plain = new DefaultRedirectStrategy();
 
-	@Override
-	public void onAuthenticationFailure(HttpServletRequest request, HttpServletResponse response,
-			AuthenticationException failure) throws IOException, ServletException {
-		if (failure instanceof OAuth2AuthenticationException refused) {
-			// what the login page reads, without the request (an authorization code, a token) it failed on
-			this.redirect.onAuthenticationFailure(request, response,
-					new OAuth2AuthenticationException(refused.getError(), refused.getMessage()));
-			return;
-		}
-		this.plain.sendRedirect(request, response, "/login?error");
-	}
-
+    @Override
+    public void onAuthenticationFailure(
+            HttpServletRequest request, HttpServletResponse response, AuthenticationException failure)
+            throws IOException, ServletException {
+        if (failure instanceof OAuth2AuthenticationException refused) {
+            // what the login page reads, without the request (an authorization code, a token) it failed on
+            this.redirect.onAuthenticationFailure(
+                    request, response, new OAuth2AuthenticationException(refused.getError(), refused.getMessage()));
+            return;
+        }
+        this.plain.sendRedirect(request, response, "/login?error");
+    }
 }

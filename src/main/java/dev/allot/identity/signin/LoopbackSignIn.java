@@ -1,13 +1,10 @@
 package dev.allot.identity.signin;
 
+import dev.allot.identity.tokens.Issuer;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.Set;
-
-import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
-
-import dev.allot.identity.tokens.Issuer;
-
 import org.springframework.security.web.AuthenticationEntryPoint;
 
 /**
@@ -20,32 +17,33 @@ import org.springframework.security.web.AuthenticationEntryPoint;
  */
 public final class LoopbackSignIn {
 
-	private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
-	private LoopbackSignIn() {
-	}
+    private LoopbackSignIn() {}
 
-	public static AuthenticationEntryPoint toPublicUrl(Issuer issuer, AuthenticationEntryPoint signIn) {
-		return (request, response, failure) -> {
-			String target = elsewhere(request, issuer.get());
-			if (target != null) {
-				response.sendRedirect(target);
-				return;
-			}
-			signIn.commence(request, response, failure);
-		};
-	}
+    public static AuthenticationEntryPoint toPublicUrl(Issuer issuer, AuthenticationEntryPoint signIn) {
+        return (request, response, failure) -> {
+            String target = elsewhere(request, issuer.get());
+            if (target != null) {
+                response.sendRedirect(target);
+                return;
+            }
+            signIn.commence(request, response, failure);
+        };
+    }
 
-	/** The same page on the public URL when the request came by another loopback name, else null. */
-	static @Nullable String elsewhere(HttpServletRequest request, String publicUrl) {
-		URI url = URI.create(publicUrl);
-		String host = request.getServerName();
-		if (!"GET".equals(request.getMethod()) || url.getHost() == null || !LOOPBACK.contains(host)
-				|| !LOOPBACK.contains(url.getHost()) || host.equals(url.getHost())) {
-			return null;
-		}
-		String query = request.getQueryString();
-		return publicUrl + request.getRequestURI() + (query == null ? "" : "?" + query);
-	}
-
+    /** The same page on the public URL when the request came by another loopback name, else null. */
+    static @Nullable String elsewhere(HttpServletRequest request, String publicUrl) {
+        URI url = URI.create(publicUrl);
+        String host = request.getServerName();
+        if (!"GET".equals(request.getMethod())
+                || url.getHost() == null
+                || !LOOPBACK.contains(host)
+                || !LOOPBACK.contains(url.getHost())
+                || host.equals(url.getHost())) {
+            return null;
+        }
+        String query = request.getQueryString();
+        return publicUrl + request.getRequestURI() + (query == null ? "" : "?" + query);
+    }
 }

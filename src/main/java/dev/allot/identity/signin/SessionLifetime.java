@@ -1,16 +1,13 @@
 package dev.allot.identity.signin;
 
-import java.io.IOException;
-import java.time.Duration;
-
+import dev.allot.identity.settings.SecurityProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
-
-import dev.allot.identity.settings.SecurityProperties;
-
+import java.io.IOException;
+import java.time.Duration;
 import org.springframework.core.annotation.Order;
 import org.springframework.session.web.http.SessionRepositoryFilter;
 import org.springframework.stereotype.Component;
@@ -26,22 +23,21 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Order(SessionRepositoryFilter.DEFAULT_ORDER + 10)
 class SessionLifetime extends OncePerRequestFilter {
 
-	private final Duration lifetime;
+    private final Duration lifetime;
 
-	SessionLifetime(SecurityProperties properties) {
-		this.lifetime = properties.sessionLifetime();
-	}
+    SessionLifetime(SecurityProperties properties) {
+        this.lifetime = properties.sessionLifetime();
+    }
 
-	@Override
-	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-			throws ServletException, IOException {
-		HttpSession session = request.getSession(false);
-		// against the system clock, which Spring Session stamps a session's creation with (not the application's
-		// Clock, which tests set years ahead: every session would then have looked expired)
-		if (session != null && System.currentTimeMillis() - session.getCreationTime() > this.lifetime.toMillis()) {
-			session.invalidate();
-		}
-		chain.doFilter(request, response);
-	}
-
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        HttpSession session = request.getSession(false);
+        // against the system clock, which Spring Session stamps a session's creation with (not the application's
+        // Clock, which tests set years ahead: every session would then have looked expired)
+        if (session != null && System.currentTimeMillis() - session.getCreationTime() > this.lifetime.toMillis()) {
+            session.invalidate();
+        }
+        chain.doFilter(request, response);
+    }
 }

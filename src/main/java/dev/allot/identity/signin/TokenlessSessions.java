@@ -1,16 +1,13 @@
 package dev.allot.identity.signin;
 
+import dev.allot.identity.tokens.HashedTokenAuthorizations;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
-
-import dev.allot.identity.tokens.HashedTokenAuthorizations;
-
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.FactorGrantedAuthority;
@@ -31,60 +28,65 @@ import org.springframework.security.oauth2.core.oidc.user.OidcUserAuthority;
  */
 public final class TokenlessSessions {
 
-	private TokenlessSessions() {
-	}
+    private TokenlessSessions() {}
 
-	public static OAuth2AuthorizedClientRepository authorizedClients() {
-		return new OAuth2AuthorizedClientRepository() {
-			@Override
-			public <T extends OAuth2AuthorizedClient> @Nullable T loadAuthorizedClient(String registrationId,
-					@Nullable Authentication principal, HttpServletRequest request) {
-				return null;
-			}
+    public static OAuth2AuthorizedClientRepository authorizedClients() {
+        return new OAuth2AuthorizedClientRepository() {
+            @Override
+            public <T extends OAuth2AuthorizedClient> @Nullable T loadAuthorizedClient(
+                    String registrationId, @Nullable Authentication principal, HttpServletRequest request) {
+                return null;
+            }
 
-			@Override
-			public void saveAuthorizedClient(OAuth2AuthorizedClient client, @Nullable Authentication principal,
-					HttpServletRequest request, HttpServletResponse response) {
-			}
+            @Override
+            public void saveAuthorizedClient(
+                    OAuth2AuthorizedClient client,
+                    @Nullable Authentication principal,
+                    HttpServletRequest request,
+                    HttpServletResponse response) {}
 
-			@Override
-			public void removeAuthorizedClient(String registrationId, @Nullable Authentication principal,
-					HttpServletRequest request, HttpServletResponse response) {
-			}
-		};
-	}
+            @Override
+            public void removeAuthorizedClient(
+                    String registrationId,
+                    @Nullable Authentication principal,
+                    HttpServletRequest request,
+                    HttpServletResponse response) {}
+        };
+    }
 
-	public static OAuth2UserService<OidcUserRequest, OidcUser> oidcUsers(Consumer<OidcUser> admit) {
-		OidcUserService loader = new OidcUserService();
-		return request -> {
-			OidcUser user = loader.loadUser(request);
-			admit.accept(user);
-			OidcIdToken token = user.getIdToken();
-			OidcIdToken claimsOnly = new OidcIdToken(HashedTokenAuthorizations.hash(token.getTokenValue()),
-					token.getIssuedAt(), token.getExpiresAt(), token.getClaims());
-			// the authorities carry the ID token too (OidcUserAuthority)
-			List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities()
-				.stream()
-				.map(authority -> authority instanceof OidcUserAuthority oidc
-						? new OidcUserAuthority(oidc.getAuthority(), claimsOnly, oidc.getUserInfo())
-						: (GrantedAuthority) authority)
-				.toList());
-			// when the user signed in: the authorization server takes an ID token's auth_time from it, and without
-			// it a later authorization of this session failed its code exchange with 500 ("authenticationTime
-			// cannot be null") and left the code unused
-			Instant authenticated = token.getAuthenticatedAt() != null ? token.getAuthenticatedAt()
-					: token.getIssuedAt() != null ? token.getIssuedAt() : Instant.now();
-			authorities.add(FactorGrantedAuthority.withAuthority(FactorGrantedAuthority.AUTHORIZATION_CODE_AUTHORITY)
-				.issuedAt(authenticated)
-				.build());
-			String nameAttribute = request.getClientRegistration()
-				.getProviderDetails()
-				.getUserInfoEndpoint()
-				.getUserNameAttributeName();
-			return nameAttribute == null || nameAttribute.isBlank()
-					? new DefaultOidcUser(authorities, claimsOnly, user.getUserInfo())
-					: new DefaultOidcUser(authorities, claimsOnly, user.getUserInfo(), nameAttribute);
-		};
-	}
-
+    public static OAuth2UserService<OidcUserRequest, OidcUser> oidcUsers(Consumer<OidcUser> admit) {
+        OidcUserService loader = new OidcUserService();
+        return request -> {
+            OidcUser user = loader.loadUser(request);
+            admit.accept(user);
+            OidcIdToken token = user.getIdToken();
+            OidcIdToken claimsOnly = new OidcIdToken(
+                    HashedTokenAuthorizations.hash(token.getTokenValue()),
+                    token.getIssuedAt(),
+                    token.getExpiresAt(),
+                    token.getClaims());
+            // the authorities carry the ID token too (OidcUserAuthority)
+            List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities().stream()
+                    .map(authority -> authority instanceof OidcUserAuthority oidc
+                            ? new OidcUserAuthority(oidc.getAuthority(), claimsOnly, oidc.getUserInfo())
+                            : (GrantedAuthority) authority)
+                    .toList());
+            // when the user signed in: the authorization server takes an ID token's auth_time from it, and without
+            // it a later authorization of this session failed its code exchange with 500 ("authenticationTime
+            // cannot be null") and left the code unused
+            Instant authenticated = token.getAuthenticatedAt() != null
+                    ? token.getAuthenticatedAt()
+                    : token.getIssuedAt() != null ? token.getIssuedAt() : Instant.now();
+            authorities.add(FactorGrantedAuthority.withAuthority(FactorGrantedAuthority.AUTHORIZATION_CODE_AUTHORITY)
+                    .issuedAt(authenticated)
+                    .build());
+            String nameAttribute = request.getClientRegistration()
+                    .getProviderDetails()
+                    .getUserInfoEndpoint()
+                    .getUserNameAttributeName();
+            return nameAttribute == null || nameAttribute.isBlank()
+                    ? new DefaultOidcUser(authorities, claimsOnly, user.getUserInfo())
+                    : new DefaultOidcUser(authorities, claimsOnly, user.getUserInfo(), nameAttribute);
+        };
+    }
 }

@@ -1,13 +1,11 @@
 package dev.allot.identity.throttle;
 
-import java.time.Duration;
-
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -18,20 +16,21 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class ThrottleHousekeeping {
 
-	private static final Logger log = LoggerFactory.getLogger(ThrottleHousekeeping.class);
+    private static final Logger log = LoggerFactory.getLogger(ThrottleHousekeeping.class);
 
-	@Bean
-	RecurringTask<Void> purgeSpentThrottles(RateLimiter limiter, ApiCallCounts apiCalls, SignInFailures failures) {
-		return Tasks.recurring("identity-purge-spent-throttles", FixedDelay.of(Duration.ofMinutes(10)))
-			.execute((instance, context) -> {
-				int buckets = limiter.purgeRefilled() + apiCalls.purgeEnded();
-				int accounts = failures.purgeForgotten() + failures.purgeUnknown();
-				if (buckets + accounts > 0) {
-					log.info("Purged {} refilled rate-limit buckets or ended API call counts and {} forgotten sign-in "
-							+ "failure counts", buckets,
-							accounts);
-				}
-			});
-	}
-
+    @Bean
+    RecurringTask<Void> purgeSpentThrottles(RateLimiter limiter, ApiCallCounts apiCalls, SignInFailures failures) {
+        return Tasks.recurring("identity-purge-spent-throttles", FixedDelay.of(Duration.ofMinutes(10)))
+                .execute((instance, context) -> {
+                    int buckets = limiter.purgeRefilled() + apiCalls.purgeEnded();
+                    int accounts = failures.purgeForgotten() + failures.purgeUnknown();
+                    if (buckets + accounts > 0) {
+                        log.info(
+                                "Purged {} refilled rate-limit buckets or ended API call counts and {} forgotten sign-in "
+                                        + "failure counts",
+                                buckets,
+                                accounts);
+                    }
+                });
+    }
 }

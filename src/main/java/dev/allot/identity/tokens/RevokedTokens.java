@@ -22,51 +22,51 @@ import org.springframework.stereotype.Component;
 @Component
 public class RevokedTokens implements OAuth2TokenValidator<Jwt> {
 
-	public static final Duration REFRESH = Duration.ofSeconds(2);
+    public static final Duration REFRESH = Duration.ofSeconds(2);
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	private volatile Set<String> revoked = Set.of();
+    private volatile Set<String> revoked = Set.of();
 
-	private volatile Instant readAt = Instant.MIN;
+    private volatile Instant readAt = Instant.MIN;
 
-	RevokedTokens(JdbcClient jdbc, Clock clock) {
-		this.jdbc = jdbc;
-		this.clock = clock;
-	}
+    RevokedTokens(JdbcClient jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
 
-	/** Refuses the token from now on, on every replica, until it expires. */
-	void revoke(String tokenHash, Instant expiresAt) {
-		this.jdbc.sql("""
+    /** Refuses the token from now on, on every replica, until it expires. */
+    void revoke(String tokenHash, Instant expiresAt) {
+        this.jdbc.sql("""
 				INSERT INTO revoked_access_token (token_hash, expires_at) VALUES (?, ?)
-				ON CONFLICT (token_hash) DO NOTHING""")
-			.params(tokenHash, Timestamp.from(expiresAt))
-			.update();
-		Set<String> known = new HashSet<>(this.revoked);
-		known.add(tokenHash);
-		this.revoked = Set.copyOf(known);
-	}
+				ON CONFLICT (token_hash) DO NOTHING""").params(tokenHash, Timestamp.from(expiresAt)).update();
+        Set<String> known = new HashSet<>(this.revoked);
+        known.add(tokenHash);
+        this.revoked = Set.copyOf(known);
+    }
 
-	@Override
-	public OAuth2TokenValidatorResult validate(Jwt token) {
-		if (current().contains(HashedTokenAuthorizations.hash(token.getTokenValue()))) {
-			return OAuth2TokenValidatorResult.failure(new OAuth2Error("invalid_token", "The token is revoked", null));
-		}
-		return OAuth2TokenValidatorResult.success();
-	}
+    @Override
+    public OAuth2TokenValidatorResult validate(Jwt token) {
+        if (current().contains(HashedTokenAuthorizations.hash(token.getTokenValue()))) {
+            return OAuth2TokenValidatorResult.failure(new OAuth2Error("invalid_token", "The token is revoked", null));
+        }
+        return OAuth2TokenValidatorResult.success();
+    }
 
-	private Set<String> current() {
-		Instant now = this.clock.instant();
-		if (this.readAt.isBefore(now.minus(REFRESH))) {
-			this.jdbc.sql("DELETE FROM revoked_access_token WHERE expires_at < now() - interval '5 minutes'").update();
-			this.revoked = Set.copyOf(this.jdbc.sql("SELECT token_hash FROM revoked_access_token")
-				.query(String.class)
-				.list());
-			this.readAt = now;
-		}
-		return this.revoked;
-	}
-
+    private Set<String> current() {
+        Instant now = this.clock.instant();
+        if (this.readAt.isBefore(now.minus(REFRESH))) {
+            this.jdbc
+                    .sql("DELETE FROM revoked_access_token WHERE expires_at < now() - interval '5 minutes'")
+                    .update();
+            this.revoked = Set.copyOf(this.jdbc
+                    .sql("SELECT token_hash FROM revoked_access_token")
+                    .query(String.class)
+                    .list());
+            this.readAt = now;
+        }
+        return this.revoked;
+    }
 }

@@ -12,9 +12,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 @Controller
 class SessionCheck {
 
-	@GetMapping("/session")
-	ResponseEntity<Void> alive() {
-		return ResponseEntity.noContent().build();
-	}
-
+    @GetMapping("/session")
+    ResponseEntity<Void> alive() {
+        return ResponseEntity.noContent().build();
+    }
 }

@@ -7,5 +7,4 @@
 package dev.allot.inventory.events;
 
 import org.jspecify.annotations.NullMarked;
-
 import org.springframework.modulith.NamedInterface;

@@ -30,83 +30,107 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 @UiController
 class PoolsAdminPage {
 
-	private static final PageQuery ALL = new PageQuery(0, PageQuery.MAX_SIZE);
+    private static final PageQuery ALL = new PageQuery(0, PageQuery.MAX_SIZE);
 
-	private final Inventory inventory;
+    private final Inventory inventory;
 
-	PoolsAdminPage(Inventory inventory) {
-		this.inventory = inventory;
-	}
+    PoolsAdminPage(Inventory inventory) {
+        this.inventory = inventory;
+    }
 
-	/** The pools searched, sorted and paged ({@link SearchQuery}); htmx gets the list alone. */
-	@GetMapping("/admin/pools")
-	String list(Caller caller, Model model, HttpServletRequest request, HttpServletResponse response,
-			@RequestParam(required = false) @Nullable String q, @RequestParam(required = false) @Nullable String sort,
-			@RequestParam(required = false) @Nullable String page, @RequestParam(required = false) @Nullable String size) {
-		SearchQuery query = ListPages.read(Inventory.POOL_COLUMNS, q, sort, page, size, model, response);
-		String view = render(caller, model, query, FleetForms.PoolForm.empty(), FleetForms.GpuTypeForm.empty(),
-				new FormErrors());
-		return ListPages.fragment(request) ? view + " :: list" : view;
-	}
+    /** The pools searched, sorted and paged ({@link SearchQuery}); htmx gets the list alone. */
+    @GetMapping("/admin/pools")
+    String list(
+            Caller caller,
+            Model model,
+            HttpServletRequest request,
+            HttpServletResponse response,
+            @RequestParam(required = false) @Nullable String q,
+            @RequestParam(required = false) @Nullable String sort,
+            @RequestParam(required = false) @Nullable String page,
+            @RequestParam(required = false) @Nullable String size) {
+        SearchQuery query = ListPages.read(Inventory.POOL_COLUMNS, q, sort, page, size, model, response);
+        String view = render(
+                caller, model, query, FleetForms.PoolForm.empty(), FleetForms.GpuTypeForm.empty(), new FormErrors());
+        return ListPages.fragment(request) ? view + " :: list" : view;
+    }
 
-	@PostMapping("/admin/pools")
-	String createPool(Caller caller, Model model, HttpServletResponse response,
-			@ModelAttribute("poolForm") FleetForms.PoolForm form, RedirectAttributes redirect) {
-		caller.requirePlatformAdmin();
-		FormErrors errors = form.validate();
-		if (errors.isEmpty()) {
-			try {
-				Pool pool = inventory.createPool(caller, new Inventory.NewPool(FleetForms.clean(form.name()),
-						FleetForms.clean(form.gpuType()), Integer.parseInt(FleetForms.clean(form.gpusPerNode())),
-						FleetForms.clean(form.region())));
-				redirect.addFlashAttribute("notice", "Created pool " + pool.name() + ". Add its nodes below.");
-				return "redirect:/admin/pools/" + pool.name();
-			}
-			catch (AllotException refused) {
-				errors.add(refused, "name");
-			}
-		}
-		response.setStatus(400);
-		return render(caller, model, Inventory.POOL_COLUMNS.defaults(), form, FleetForms.GpuTypeForm.empty(), errors);
-	}
+    @PostMapping("/admin/pools")
+    String createPool(
+            Caller caller,
+            Model model,
+            HttpServletResponse response,
+            @ModelAttribute("poolForm") FleetForms.PoolForm form,
+            RedirectAttributes redirect) {
+        caller.requirePlatformAdmin();
+        FormErrors errors = form.validate();
+        if (errors.isEmpty()) {
+            try {
+                Pool pool = inventory.createPool(
+                        caller,
+                        new Inventory.NewPool(
+                                FleetForms.clean(form.name()),
+                                FleetForms.clean(form.gpuType()),
+                                Integer.parseInt(FleetForms.clean(form.gpusPerNode())),
+                                FleetForms.clean(form.region())));
+                redirect.addFlashAttribute("notice", "Created pool " + pool.name() + ". Add its nodes below.");
+                return "redirect:/admin/pools/" + pool.name();
+            } catch (AllotException refused) {
+                errors.add(refused, "name");
+            }
+        }
+        response.setStatus(400);
+        return render(caller, model, Inventory.POOL_COLUMNS.defaults(), form, FleetForms.GpuTypeForm.empty(), errors);
+    }
 
-	@PostMapping("/admin/gpu-types")
-	String createGpuType(Caller caller, Model model, HttpServletResponse response,
-			@ModelAttribute("gpuTypeForm") FleetForms.GpuTypeForm form, RedirectAttributes redirect) {
-		caller.requirePlatformAdmin();
-		FormErrors errors = form.validate();
-		if (errors.isEmpty()) {
-			try {
-				String interconnect = FleetForms.clean(form.interconnect());
-				GpuType type = inventory.createGpuType(caller, new Inventory.NewGpuType(FleetForms.clean(form.code()),
-						Integer.parseInt(FleetForms.clean(form.memoryGb())), interconnect.isEmpty() ? null : interconnect));
-				redirect.addFlashAttribute("notice", "Added GPU type " + type.code() + ".");
-				return "redirect:/admin/pools";
-			}
-			catch (AllotException refused) {
-				errors.add(refused, "code");
-			}
-		}
-		response.setStatus(400);
-		// The two forms share one page: prefix this form's fields so its messages land next to its own inputs.
-		FormErrors prefixed = new FormErrors();
-		errors.asMap().forEach((field, message) -> prefixed.add("gpuType." + field, message));
-		return render(caller, model, Inventory.POOL_COLUMNS.defaults(), FleetForms.PoolForm.empty(), form, prefixed);
-	}
+    @PostMapping("/admin/gpu-types")
+    String createGpuType(
+            Caller caller,
+            Model model,
+            HttpServletResponse response,
+            @ModelAttribute("gpuTypeForm") FleetForms.GpuTypeForm form,
+            RedirectAttributes redirect) {
+        caller.requirePlatformAdmin();
+        FormErrors errors = form.validate();
+        if (errors.isEmpty()) {
+            try {
+                String interconnect = FleetForms.clean(form.interconnect());
+                GpuType type = inventory.createGpuType(
+                        caller,
+                        new Inventory.NewGpuType(
+                                FleetForms.clean(form.code()),
+                                Integer.parseInt(FleetForms.clean(form.memoryGb())),
+                                interconnect.isEmpty() ? null : interconnect));
+                redirect.addFlashAttribute("notice", "Added GPU type " + type.code() + ".");
+                return "redirect:/admin/pools";
+            } catch (AllotException refused) {
+                errors.add(refused, "code");
+            }
+        }
+        response.setStatus(400);
+        // The two forms share one page: prefix this form's fields so its messages land next to its own inputs.
+        FormErrors prefixed = new FormErrors();
+        errors.asMap().forEach((field, message) -> prefixed.add("gpuType." + field, message));
+        return render(caller, model, Inventory.POOL_COLUMNS.defaults(), FleetForms.PoolForm.empty(), form, prefixed);
+    }
 
-	private String render(Caller caller, Model model, SearchQuery query, FleetForms.PoolForm poolForm,
-			FleetForms.GpuTypeForm gpuTypeForm, FormErrors errors) {
-		caller.requireReadsEverything();
-		PageResponse<Inventory.PoolListing> pools = inventory.searchPools(caller, query);
-		model.addAttribute("section", "admin");
-		model.addAttribute("pools", pools);
-		model.addAttribute("links", new ListLinks("/admin/pools", Map.of(), query, pools.totalItems()));
-		model.addAttribute("gpuTypes", inventory.gpuTypes(ALL).items());
-		model.addAttribute("canChange", caller.isPlatformAdmin());
-		model.addAttribute("poolForm", poolForm);
-		model.addAttribute("gpuTypeForm", gpuTypeForm);
-		model.addAttribute("errors", errors);
-		return "admin/pools";
-	}
-
+    private String render(
+            Caller caller,
+            Model model,
+            SearchQuery query,
+            FleetForms.PoolForm poolForm,
+            FleetForms.GpuTypeForm gpuTypeForm,
+            FormErrors errors) {
+        caller.requireReadsEverything();
+        PageResponse<Inventory.PoolListing> pools = inventory.searchPools(caller, query);
+        model.addAttribute("section", "admin");
+        model.addAttribute("pools", pools);
+        model.addAttribute("links", new ListLinks("/admin/pools", Map.of(), query, pools.totalItems()));
+        model.addAttribute("gpuTypes", inventory.gpuTypes(ALL).items());
+        model.addAttribute("canChange", caller.isPlatformAdmin());
+        model.addAttribute("poolForm", poolForm);
+        model.addAttribute("gpuTypeForm", gpuTypeForm);
+        model.addAttribute("errors", errors);
+        return "admin/pools";
+    }
 }

@@ -6,7 +6,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -18,22 +17,28 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class NodeEventsController {
 
-	private final NodeEvents events;
+    private final NodeEvents events;
 
-	NodeEventsController(NodeEvents events) {
-		this.events = events;
-	}
+    NodeEventsController(NodeEvents events) {
+        this.events = events;
+    }
 
-	record NodeEventBody(@NotNull NodeEvents.Type type, @Nullable Integer xid, @Nullable Integer uncorrectedErrors,
-			@Nullable Integer errorCategory, @Nullable @Size(max = 1000) String message) {
-	}
+    record NodeEventBody(
+            @NotNull NodeEvents.Type type,
+            @Nullable Integer xid,
+            @Nullable Integer uncorrectedErrors,
+            @Nullable Integer errorCategory,
+            @Nullable @Size(max = 1000) String message) {}
 
-	/** Classifies the event and remediates (202): the answer says the fault class and what was done. */
-	@ResponseStatus(HttpStatus.ACCEPTED)
-	@PostMapping("/api/v1/nodes/{hostname}/events")
-	NodeEvents.NodeEventOutcome report(Caller caller, @PathVariable String hostname, @Valid @RequestBody NodeEventBody body) {
-		return events.report(caller, hostname, new NodeEvents.Event(body.type(), body.xid(), body.uncorrectedErrors(),
-				body.errorCategory(), body.message()));
-	}
-
+    /** Classifies the event and remediates (202): the answer says the fault class and what was done. */
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    @PostMapping("/api/v1/nodes/{hostname}/events")
+    NodeEvents.NodeEventOutcome report(
+            Caller caller, @PathVariable String hostname, @Valid @RequestBody NodeEventBody body) {
+        return events.report(
+                caller,
+                hostname,
+                new NodeEvents.Event(
+                        body.type(), body.xid(), body.uncorrectedErrors(), body.errorCategory(), body.message()));
+    }
 }

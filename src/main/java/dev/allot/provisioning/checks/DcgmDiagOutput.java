@@ -3,7 +3,6 @@ package dev.allot.provisioning.checks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,66 +19,73 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class DcgmDiagOutput {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private DcgmDiagOutput() {
-	}
+    private DcgmDiagOutput() {}
 
-	public static Verdict judge(String output, int level) {
-		JsonNode root;
-		try {
-			int start = output.indexOf('{');
-			root = JSON.readTree(start < 0 ? output : output.substring(start));
-		}
-		catch (JacksonException ex) {
-			return new Verdict(Verdict.Fault.SOFTWARE, "dcgmi diag printed no JSON report",
-					List.of(NvidiaSmiOutput.firstLine(output)));
-		}
-		JsonNode diag = root.has("DCGM Diagnostic") ? root.get("DCGM Diagnostic") : root.path("DCGM GPU Diagnostic");
-		if (diag.isMissingNode() || diag.isNull()) {
-			return new Verdict(Verdict.Fault.SOFTWARE, "dcgmi diag printed no diagnostic report",
-					List.of(NvidiaSmiOutput.firstLine(output)));
-		}
-		List<Verdict.Finding> findings = new ArrayList<>();
-		String runtimeError = diag.path("runtime_error").asString("");
-		if (!runtimeError.isBlank()) {
-			findings.add(new Verdict.Finding(Verdict.Fault.SOFTWARE, "the diagnostic could not run: " + runtimeError));
-		}
-		int tests = 0;
-		for (JsonNode category : diag.path("test_categories")) {
-			for (JsonNode test : category.path("tests")) {
-				tests++;
-				String name = test.path("name").asString("?");
-				for (JsonNode result : test.path("results")) {
-					String status = result.path("status").asString("").toLowerCase(Locale.ROOT);
-					if (!status.equals("fail")) {
-						continue;
-					}
-					String gpu = result.has("entity_id") ? result.get("entity_id").asString()
-							: result.path("gpu_ids").asString("");
-					List<String> messages = new ArrayList<>();
-					Verdict.Fault fault = Verdict.Fault.SOFTWARE;
-					for (JsonNode warning : result.path("warnings")) {
-						messages.add(warning.path("warning").asString("").strip());
-						if (isHardware(warning.path("error_category").asInt(-1))) {
-							fault = Verdict.Fault.HARDWARE;
-						}
-					}
-					findings.add(new Verdict.Finding(fault, name + (gpu.isBlank() ? "" : " on GPU " + gpu)
-							+ (messages.isEmpty() ? "" : ": " + String.join(" ", messages))));
-				}
-			}
-		}
-		if (tests == 0 && findings.isEmpty()) {
-			findings.add(new Verdict.Finding(Verdict.Fault.SOFTWARE, "the report lists no test"));
-		}
-		return Verdict.of("DCGM diagnostic level " + level, findings,
-				"DCGM diagnostic level " + level + ": " + tests + " tests passed");
-	}
+    public static Verdict judge(String output, int level) {
+        JsonNode root;
+        try {
+            int start = output.indexOf('{');
+            root = JSON.readTree(start < 0 ? output : output.substring(start));
+        } catch (JacksonException ex) {
+            return new Verdict(
+                    Verdict.Fault.SOFTWARE,
+                    "dcgmi diag printed no JSON report",
+                    List.of(NvidiaSmiOutput.firstLine(output)));
+        }
+        JsonNode diag = root.has("DCGM Diagnostic") ? root.get("DCGM Diagnostic") : root.path("DCGM GPU Diagnostic");
+        if (diag.isMissingNode() || diag.isNull()) {
+            return new Verdict(
+                    Verdict.Fault.SOFTWARE,
+                    "dcgmi diag printed no diagnostic report",
+                    List.of(NvidiaSmiOutput.firstLine(output)));
+        }
+        List<Verdict.Finding> findings = new ArrayList<>();
+        String runtimeError = diag.path("runtime_error").asString("");
+        if (!runtimeError.isBlank()) {
+            findings.add(new Verdict.Finding(Verdict.Fault.SOFTWARE, "the diagnostic could not run: " + runtimeError));
+        }
+        int tests = 0;
+        for (JsonNode category : diag.path("test_categories")) {
+            for (JsonNode test : category.path("tests")) {
+                tests++;
+                String name = test.path("name").asString("?");
+                for (JsonNode result : test.path("results")) {
+                    String status = result.path("status").asString("").toLowerCase(Locale.ROOT);
+                    if (!status.equals("fail")) {
+                        continue;
+                    }
+                    String gpu = result.has("entity_id")
+                            ? result.get("entity_id").asString()
+                            : result.path("gpu_ids").asString("");
+                    List<String> messages = new ArrayList<>();
+                    Verdict.Fault fault = Verdict.Fault.SOFTWARE;
+                    for (JsonNode warning : result.path("warnings")) {
+                        messages.add(warning.path("warning").asString("").strip());
+                        if (isHardware(warning.path("error_category").asInt(-1))) {
+                            fault = Verdict.Fault.HARDWARE;
+                        }
+                    }
+                    findings.add(new Verdict.Finding(
+                            fault,
+                            name
+                                    + (gpu.isBlank() ? "" : " on GPU " + gpu)
+                                    + (messages.isEmpty() ? "" : ": " + String.join(" ", messages))));
+                }
+            }
+        }
+        if (tests == 0 && findings.isEmpty()) {
+            findings.add(new Verdict.Finding(Verdict.Fault.SOFTWARE, "the report lists no test"));
+        }
+        return Verdict.of(
+                "DCGM diagnostic level " + level,
+                findings,
+                "DCGM diagnostic level " + level + ": " + tests + " tests passed");
+    }
 
-	/** {@code DCGM_FR_EC_HARDWARE_THERMAL} (9) to {@code DCGM_FR_EC_HARDWARE_OTHER} (15). */
-	public static boolean isHardware(int errorCategory) {
-		return errorCategory >= 9 && errorCategory <= 15;
-	}
-
+    /** {@code DCGM_FR_EC_HARDWARE_THERMAL} (9) to {@code DCGM_FR_EC_HARDWARE_OTHER} (15). */
+    public static boolean isHardware(int errorCategory) {
+        return errorCategory >= 9 && errorCategory <= 15;
+    }
 }

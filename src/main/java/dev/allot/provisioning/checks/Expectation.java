@@ -8,10 +8,9 @@ package dev.allot.provisioning.checks;
  */
 public record Expectation(String gpuType, int gpus, int nodes, HealthThresholds.GpuType thresholds) {
 
-	public Expectation {
-		if (gpus < 1 || nodes < 1) {
-			throw new IllegalArgumentException("a check expects at least one GPU on at least one node");
-		}
-	}
-
+    public Expectation {
+        if (gpus < 1 || nodes < 1) {
+            throw new IllegalArgumentException("a check expects at least one GPU on at least one node");
+        }
+    }
 }

@@ -18,49 +18,47 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional(propagation = Propagation.REQUIRES_NEW)
 class NodeCheckRuns {
 
-	private static final int SUMMARY = 2000;
+    private static final int SUMMARY = 2000;
 
-	private static final int OUTPUT = 100_000;
+    private static final int OUTPUT = 100_000;
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	NodeCheckRuns(JdbcClient jdbc, Clock clock) {
-		this.jdbc = jdbc;
-		this.clock = clock;
-	}
+    NodeCheckRuns(JdbcClient jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
 
-	/** A check begins on the node; its run's id. */
-	long started(String hostname, UUID reservationId, HealthCheckKind kind) {
-		return jdbc.sql("""
+    /** A check begins on the node; its run's id. */
+    long started(String hostname, UUID reservationId, HealthCheckKind kind) {
+        return jdbc.sql("""
 				INSERT INTO node_check_run (hostname, reservation_id, purpose, kind, started_at)
 				VALUES (?, ?, 'ACCEPTANCE', ?, ?) RETURNING id""")
-			.params(hostname, reservationId, kind.name(), Timestamp.from(clock.instant()))
-			.query(Long.class)
-			.single();
-	}
+                .params(hostname, reservationId, kind.name(), Timestamp.from(clock.instant()))
+                .query(Long.class)
+                .single();
+    }
 
-	/** The check finished with this verdict. */
-	void finished(long run, Verdict verdict, String output) {
-		finish(run, verdict.passed(), verdict.fault().name(), verdict.summary(), output);
-	}
+    /** The check finished with this verdict. */
+    void finished(long run, Verdict verdict, String output) {
+        finish(run, verdict.passed(), verdict.fault().name(), verdict.summary(), output);
+    }
 
-	/** The check could not run: the driver failed. */
-	void failed(long run, String why) {
-		finish(run, false, null, "the driver could not run the check: " + why, "");
-	}
+    /** The check could not run: the driver failed. */
+    void failed(long run, String why) {
+        finish(run, false, null, "the driver could not run the check: " + why, "");
+    }
 
-	private void finish(long run, boolean passed, @Nullable String fault, String summary, String output) {
-		jdbc.sql("UPDATE node_check_run SET finished_at = ?, passed = ?, fault = ?, summary = ?, output = ? "
-				+ "WHERE id = ? AND finished_at IS NULL")
-			.params(Timestamp.from(clock.instant()), passed, fault, cut(summary, SUMMARY), cut(output, OUTPUT),
-					run)
-			.update();
-	}
+    private void finish(long run, boolean passed, @Nullable String fault, String summary, String output) {
+        jdbc.sql("UPDATE node_check_run SET finished_at = ?, passed = ?, fault = ?, summary = ?, output = ? "
+                        + "WHERE id = ? AND finished_at IS NULL")
+                .params(Timestamp.from(clock.instant()), passed, fault, cut(summary, SUMMARY), cut(output, OUTPUT), run)
+                .update();
+    }
 
-	private static String cut(String text, int max) {
-		return text.length() <= max ? text : text.substring(0, max - 1) + "…";
-	}
-
+    private static String cut(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+    }
 }

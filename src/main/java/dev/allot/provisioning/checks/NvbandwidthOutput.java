@@ -17,62 +17,70 @@ import java.util.regex.Pattern;
  */
 public final class NvbandwidthOutput {
 
-	private static final Pattern RUNNING = Pattern.compile("^Running (\\S+?)\\.?$");
+    private static final Pattern RUNNING = Pattern.compile("^Running (\\S+?)\\.?$");
 
-	private static final Pattern ROW = Pattern.compile("^(\\d+)((?:\\s+(?:[0-9.]+|N/A))+)$");
+    private static final Pattern ROW = Pattern.compile("^(\\d+)((?:\\s+(?:[0-9.]+|N/A))+)$");
 
-	private NvbandwidthOutput() {
-	}
+    private NvbandwidthOutput() {}
 
-	/** Every testcase's cells, by testcase, as the output lists them. */
-	static Map<String, List<Double>> cells(String output) {
-		Map<String, List<Double>> cells = new LinkedHashMap<>();
-		String testcase = null;
-		for (String raw : output.lines().toList()) {
-			String line = raw.strip();
-			Matcher running = RUNNING.matcher(line);
-			if (running.find()) {
-				testcase = running.group(1);
-				cells.put(testcase, new ArrayList<>());
-				continue;
-			}
-			Matcher row = ROW.matcher(line);
-			// the header of column indices has no decimal point; a row of bandwidths has
-			if (testcase != null && row.find() && row.group(2).contains(".")) {
-				for (String value : row.group(2).strip().split("\\s+")) {
-					if (!value.equals("N/A")) {
-						cells.get(testcase).add(Double.parseDouble(value));
-					}
-				}
-			}
-		}
-		return cells;
-	}
+    /** Every testcase's cells, by testcase, as the output lists them. */
+    static Map<String, List<Double>> cells(String output) {
+        Map<String, List<Double>> cells = new LinkedHashMap<>();
+        String testcase = null;
+        for (String raw : output.lines().toList()) {
+            String line = raw.strip();
+            Matcher running = RUNNING.matcher(line);
+            if (running.find()) {
+                testcase = running.group(1);
+                cells.put(testcase, new ArrayList<>());
+                continue;
+            }
+            Matcher row = ROW.matcher(line);
+            // the header of column indices has no decimal point; a row of bandwidths has
+            if (testcase != null && row.find() && row.group(2).contains(".")) {
+                for (String value : row.group(2).strip().split("\\s+")) {
+                    if (!value.equals("N/A")) {
+                        cells.get(testcase).add(Double.parseDouble(value));
+                    }
+                }
+            }
+        }
+        return cells;
+    }
 
-	public static Verdict judge(String output, Expectation expected) {
-		Map<String, List<Double>> cells = cells(output);
-		if (cells.isEmpty()) {
-			return new Verdict(Verdict.Fault.SOFTWARE, "nvbandwidth ran no testcase",
-					List.of(NvidiaSmiOutput.firstLine(output)));
-		}
-		List<Verdict.Finding> findings = new ArrayList<>();
-		List<String> measured = new ArrayList<>();
-		for (Map.Entry<String, Double> threshold : expected.thresholds().nvbandwidthGbps().entrySet()) {
-			List<Double> values = cells.get(threshold.getKey());
-			if (values == null || values.isEmpty()) {
-				findings.add(new Verdict.Finding(Verdict.Fault.SOFTWARE, threshold.getKey() + " did not run"));
-				continue;
-			}
-			double least = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-			measured.add(String.format(Locale.ROOT, "%s at least %.2f GB/s", threshold.getKey(), least));
-			if (least < threshold.getValue()) {
-				findings.add(new Verdict.Finding(Verdict.Fault.SOFTWARE, String.format(Locale.ROOT,
-						"%s: %.2f GB/s is below the %s threshold of %.2f GB/s", threshold.getKey(), least,
-						expected.gpuType(), threshold.getValue())));
-			}
-		}
-		return Verdict.of("nvbandwidth", findings, cells.size() + " testcases"
-				+ (measured.isEmpty() ? "" : ", " + String.join(", ", measured)));
-	}
-
+    public static Verdict judge(String output, Expectation expected) {
+        Map<String, List<Double>> cells = cells(output);
+        if (cells.isEmpty()) {
+            return new Verdict(
+                    Verdict.Fault.SOFTWARE, "nvbandwidth ran no testcase", List.of(NvidiaSmiOutput.firstLine(output)));
+        }
+        List<Verdict.Finding> findings = new ArrayList<>();
+        List<String> measured = new ArrayList<>();
+        for (Map.Entry<String, Double> threshold :
+                expected.thresholds().nvbandwidthGbps().entrySet()) {
+            List<Double> values = cells.get(threshold.getKey());
+            if (values == null || values.isEmpty()) {
+                findings.add(new Verdict.Finding(Verdict.Fault.SOFTWARE, threshold.getKey() + " did not run"));
+                continue;
+            }
+            double least =
+                    values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+            measured.add(String.format(Locale.ROOT, "%s at least %.2f GB/s", threshold.getKey(), least));
+            if (least < threshold.getValue()) {
+                findings.add(new Verdict.Finding(
+                        Verdict.Fault.SOFTWARE,
+                        String.format(
+                                Locale.ROOT,
+                                "%s: %.2f GB/s is below the %s threshold of %.2f GB/s",
+                                threshold.getKey(),
+                                least,
+                                expected.gpuType(),
+                                threshold.getValue())));
+            }
+        }
+        return Verdict.of(
+                "nvbandwidth",
+                findings,
+                cells.size() + " testcases" + (measured.isEmpty() ? "" : ", " + String.join(", ", measured)));
+    }
 }

@@ -11,14 +11,13 @@ import java.util.Objects;
  */
 public record BuildStep(String done, String seeWith) {
 
-	public BuildStep {
-		Objects.requireNonNull(done, "done");
-		Objects.requireNonNull(seeWith, "seeWith");
-	}
+    public BuildStep {
+        Objects.requireNonNull(done, "done");
+        Objects.requireNonNull(seeWith, "seeWith");
+    }
 
-	/** As the timeline prints it: {@code <done> (see: <seeWith>).} */
-	public String line() {
-		return done + " (see: " + seeWith + ").";
-	}
-
+    /** As the timeline prints it: {@code <done> (see: <seeWith>).} */
+    public String line() {
+        return done + " (see: " + seeWith + ").";
+    }
 }

@@ -1,12 +1,10 @@
 package dev.allot.provisioning.driver;
 
-import java.util.List;
-
 import dev.allot.booking.spec.ClusterChoices;
 import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.provisioning.driver.DriverProperties.DriverKind;
 import dev.allot.shared.InvalidInputException;
-
+import java.util.List;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,22 +15,23 @@ import org.springframework.stereotype.Component;
 @Component
 class DriverChoices implements ClusterChoices {
 
-	private final DriverProperties properties;
+    private final DriverProperties properties;
 
-	DriverChoices(DriverProperties properties) {
-		this.properties = properties;
-	}
+    DriverChoices(DriverProperties properties) {
+        this.properties = properties;
+    }
 
-	@Override
-	public List<InvalidInputException.FieldError> refusals(String pool, ClusterSpec cluster) {
-		DriverProperties.Pool config = properties.pools().get(pool);
-		DriverKind kind = config == null ? properties.defaultDriver() : config.driver();
-		if (kind == DriverKind.KUBERNETES && !cluster.sshPublicKeys().isEmpty()) {
-			return List.of(new InvalidInputException.FieldError("cluster.sshPublicKeys", "pool " + pool
-					+ " runs Kubernetes, which is reached with the reservation's kubeconfig, not over SSH: "
-					+ "leave the SSH keys out, or book a Slurm pool"));
-		}
-		return List.of();
-	}
-
+    @Override
+    public List<InvalidInputException.FieldError> refusals(String pool, ClusterSpec cluster) {
+        DriverProperties.Pool config = properties.pools().get(pool);
+        DriverKind kind = config == null ? properties.defaultDriver() : config.driver();
+        if (kind == DriverKind.KUBERNETES && !cluster.sshPublicKeys().isEmpty()) {
+            return List.of(new InvalidInputException.FieldError(
+                    "cluster.sshPublicKeys",
+                    "pool " + pool
+                            + " runs Kubernetes, which is reached with the reservation's kubeconfig, not over SSH: "
+                            + "leave the SSH keys out, or book a Slurm pool"));
+        }
+        return List.of();
+    }
 }

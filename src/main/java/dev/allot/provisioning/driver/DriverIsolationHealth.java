@@ -2,7 +2,6 @@ package dev.allot.provisioning.driver;
 
 import java.util.List;
 import java.util.Map;
-
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -15,25 +14,26 @@ import org.springframework.boot.health.contributor.Status;
  */
 public class DriverIsolationHealth implements HealthIndicator {
 
-	public static final Status NOT_ISOLATED = new Status("NOT_ISOLATED", "A pool's controller lets tenants see each other");
+    public static final Status NOT_ISOLATED =
+            new Status("NOT_ISOLATED", "A pool's controller lets tenants see each other");
 
-	private final ClusterDrivers drivers;
+    private final ClusterDrivers drivers;
 
-	public DriverIsolationHealth(ClusterDrivers drivers) {
-		this.drivers = drivers;
-	}
+    public DriverIsolationHealth(ClusterDrivers drivers) {
+        this.drivers = drivers;
+    }
 
-	@Override
-	public Health health() {
-		Map<String, List<String>> problems;
-		try {
-			problems = drivers.isolationProblems();
-		}
-		catch (ClusterDriverException ex) {
-			return Health.unknown().withDetail("error", ex.getMessage()).build();
-		}
-		boolean isolated = problems.values().stream().allMatch(List::isEmpty);
-		return Health.status(isolated ? Status.UP : NOT_ISOLATED).withDetail("slurmPools", problems).build();
-	}
-
+    @Override
+    public Health health() {
+        Map<String, List<String>> problems;
+        try {
+            problems = drivers.isolationProblems();
+        } catch (ClusterDriverException ex) {
+            return Health.unknown().withDetail("error", ex.getMessage()).build();
+        }
+        boolean isolated = problems.values().stream().allMatch(List::isEmpty);
+        return Health.status(isolated ? Status.UP : NOT_ISOLATED)
+                .withDetail("slurmPools", problems)
+                .build();
+    }
 }

@@ -14,20 +14,25 @@ import org.jspecify.annotations.Nullable;
  * @param namespace the reservation's Kubernetes namespace
  * @param other the fake driver's stand-in endpoint
  */
-public record Endpoints(@Nullable String sshHost, @Nullable String slurmAccount, @Nullable String slurmPartition,
-		@Nullable String slurmReservation, @Nullable String apiServer, @Nullable String namespace,
-		@Nullable String other) {
+public record Endpoints(
+        @Nullable String sshHost,
+        @Nullable String slurmAccount,
+        @Nullable String slurmPartition,
+        @Nullable String slurmReservation,
+        @Nullable String apiServer,
+        @Nullable String namespace,
+        @Nullable String other) {
 
-	public static final Endpoints NONE = new Endpoints(null, null, null, null, null, null, null);
+    public static final Endpoints NONE = new Endpoints(null, null, null, null, null, null, null);
 
-	public static Endpoints of(ClusterAccess access) {
-		return switch (access) {
-			case ClusterAccess.Slurm slurm -> new Endpoints(slurm.loginHost(), slurm.account(), slurm.partition(),
-					slurm.reservation(), null, null, null);
-			case ClusterAccess.Kubernetes kubernetes -> new Endpoints(null, null, null, null, kubernetes.server(),
-					kubernetes.namespace(), null);
-			case ClusterAccess.Fake fake -> new Endpoints(null, null, null, null, null, null, fake.endpoint());
-		};
-	}
-
+    public static Endpoints of(ClusterAccess access) {
+        return switch (access) {
+            case ClusterAccess.Slurm slurm ->
+                new Endpoints(
+                        slurm.loginHost(), slurm.account(), slurm.partition(), slurm.reservation(), null, null, null);
+            case ClusterAccess.Kubernetes kubernetes ->
+                new Endpoints(null, null, null, null, kubernetes.server(), kubernetes.namespace(), null);
+            case ClusterAccess.Fake fake -> new Endpoints(null, null, null, null, null, null, fake.endpoint());
+        };
+    }
 }

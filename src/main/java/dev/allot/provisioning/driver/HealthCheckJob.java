@@ -12,24 +12,23 @@ import java.util.Objects;
  * @param gpus how many GPUs of the node the job takes (all of them)
  * @param timeout how long the job may run; a job still running then is cancelled and reported as timed out
  */
-public record HealthCheckJob(ClusterRef ref, String node, HealthCheckKind kind, List<String> command, int gpus,
-		Duration timeout) {
+public record HealthCheckJob(
+        ClusterRef ref, String node, HealthCheckKind kind, List<String> command, int gpus, Duration timeout) {
 
-	public HealthCheckJob {
-		Objects.requireNonNull(ref, "ref");
-		Objects.requireNonNull(node, "node");
-		command = List.copyOf(command);
-		if (command.isEmpty()) {
-			throw new IllegalArgumentException("a health check needs a command");
-		}
-		if (gpus < 0 || timeout.isNegative() || timeout.isZero()) {
-			throw new IllegalArgumentException("a health check needs a positive timeout and no negative GPU count");
-		}
-	}
+    public HealthCheckJob {
+        Objects.requireNonNull(ref, "ref");
+        Objects.requireNonNull(node, "node");
+        command = List.copyOf(command);
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("a health check needs a command");
+        }
+        if (gpus < 0 || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("a health check needs a positive timeout and no negative GPU count");
+        }
+    }
 
-	/** The job's name on the infrastructure: {@code allot-check-<reservation>-<node>}, found again to cancel it. */
-	public String jobName() {
-		return "allot-check-" + ref.reservationId().toString().substring(0, 8) + "-" + node;
-	}
-
+    /** The job's name on the infrastructure: {@code allot-check-<reservation>-<node>}, found again to cancel it. */
+    public String jobName() {
+        return "allot-check-" + ref.reservationId().toString().substring(0, 8) + "-" + node;
+    }
 }

@@ -6,7 +6,9 @@ package dev.allot.provisioning.driver;
  * nvbandwidth (copy bandwidth). Their outputs are judged in {@code provisioning.checks}.
  */
 public enum HealthCheckKind {
-
-	NVIDIA_SMI, DCGM_DIAG, NCCL_ALL_REDUCE, GPU_BURN, NVBANDWIDTH
-
+    NVIDIA_SMI,
+    DCGM_DIAG,
+    NCCL_ALL_REDUCE,
+    GPU_BURN,
+    NVBANDWIDTH
 }

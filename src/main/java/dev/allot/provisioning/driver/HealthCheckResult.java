@@ -10,12 +10,17 @@ import java.time.Duration;
  * @param timedOut the job ran past its timeout and was cancelled
  * @param unreachable the node could not run the job (down, not responding, gone mid-check)
  */
-public record HealthCheckResult(String node, HealthCheckKind kind, int exitCode, String output, Duration took,
-		boolean timedOut, boolean unreachable) {
+public record HealthCheckResult(
+        String node,
+        HealthCheckKind kind,
+        int exitCode,
+        String output,
+        Duration took,
+        boolean timedOut,
+        boolean unreachable) {
 
-	public static HealthCheckResult finished(String node, HealthCheckKind kind, int exitCode, String output,
-			Duration took) {
-		return new HealthCheckResult(node, kind, exitCode, output, took, false, false);
-	}
-
+    public static HealthCheckResult finished(
+            String node, HealthCheckKind kind, int exitCode, String output, Duration took) {
+        return new HealthCheckResult(node, kind, exitCode, output, took, false, false);
+    }
 }

@@ -20,43 +20,43 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class ProvisioningConfiguration {
 
-	private static final Logger log = LoggerFactory.getLogger(ProvisioningConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(ProvisioningConfiguration.class);
 
-	/** The driver of pools that name none; a bean so that fault tests can reach it. */
-	@Bean
-	FakeDriver fakeDriver() {
-		return new FakeDriver(Duration.ZERO);
-	}
+    /** The driver of pools that name none; a bean so that fault tests can reach it. */
+    @Bean
+    FakeDriver fakeDriver() {
+        return new FakeDriver(Duration.ZERO);
+    }
 
-	@Bean(destroyMethod = "close")
-	ClusterDrivers clusterDrivers(DriverProperties properties, FakeDriver fakeDriver,
-			ObjectProvider<MeterRegistry> meterRegistry) {
-		MeterRegistry meters = meterRegistry.getIfAvailable(() -> Metrics.globalRegistry);
-		Map<String, ClusterDriver> byPool = new LinkedHashMap<>();
-		properties.pools().forEach((pool, config) -> {
-			ClusterDriver driver = create(pool, config);
-			if (driver != null) {
-				byPool.put(pool, new TimeBoundedDriver(driver, properties.timeoutOf(pool), pool, meters));
-				log.info("Pool {} is served by {}", pool, driver);
-			}
-		});
-		ClusterDriver fallback = properties.defaultDriver() == DriverKind.FAKE
-				? new TimeBoundedDriver(fakeDriver, properties.timeout(), "default", meters) : null;
-		return new ClusterDrivers(byPool, fallback);
-	}
+    @Bean(destroyMethod = "close")
+    ClusterDrivers clusterDrivers(
+            DriverProperties properties, FakeDriver fakeDriver, ObjectProvider<MeterRegistry> meterRegistry) {
+        MeterRegistry meters = meterRegistry.getIfAvailable(() -> Metrics.globalRegistry);
+        Map<String, ClusterDriver> byPool = new LinkedHashMap<>();
+        properties.pools().forEach((pool, config) -> {
+            ClusterDriver driver = create(pool, config);
+            if (driver != null) {
+                byPool.put(pool, new TimeBoundedDriver(driver, properties.timeoutOf(pool), pool, meters));
+                log.info("Pool {} is served by {}", pool, driver);
+            }
+        });
+        ClusterDriver fallback = properties.defaultDriver() == DriverKind.FAKE
+                ? new TimeBoundedDriver(fakeDriver, properties.timeout(), "default", meters)
+                : null;
+        return new ClusterDrivers(byPool, fallback);
+    }
 
-	@Bean
-	DriverIsolationHealth clusterDriversHealthIndicator(ClusterDrivers drivers) {
-		return new DriverIsolationHealth(drivers);
-	}
+    @Bean
+    DriverIsolationHealth clusterDriversHealthIndicator(ClusterDrivers drivers) {
+        return new DriverIsolationHealth(drivers);
+    }
 
-	private static @Nullable ClusterDriver create(String pool, Pool config) {
-		return switch (config.driver()) {
-			case FAKE -> new FakeDriver(config.fake().latency());
-			case KUBERNETES -> KubernetesDriver.connect(pool, config.kubernetes());
-			case SLURM -> SlurmDriver.create(pool, config.slurm());
-			case NONE -> null;
-		};
-	}
-
+    private static @Nullable ClusterDriver create(String pool, Pool config) {
+        return switch (config.driver()) {
+            case FAKE -> new FakeDriver(config.fake().latency());
+            case KUBERNETES -> KubernetesDriver.connect(pool, config.kubernetes());
+            case SLURM -> SlurmDriver.create(pool, config.slurm());
+            case NONE -> null;
+        };
+    }
 }

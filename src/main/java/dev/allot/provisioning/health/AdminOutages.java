@@ -2,7 +2,6 @@ package dev.allot.provisioning.health;
 
 import dev.allot.inventory.NodeState;
 import dev.allot.inventory.events.NodeStateChanged;
-
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -16,22 +15,22 @@ import org.springframework.transaction.annotation.Propagation;
 @Component
 class AdminOutages {
 
-	private final Remediation remediation;
+    private final Remediation remediation;
 
-	AdminOutages(Remediation remediation) {
-		this.remediation = remediation;
-	}
+    AdminOutages(Remediation remediation) {
+        this.remediation = remediation;
+    }
 
-	// no transaction around the listener: each reservation's replacement commits or rolls back on its own, and one
-	// that finds no node (rolled back) must not take the others, or the publication's completion, with it
-	@ApplicationModuleListener(propagation = Propagation.NOT_SUPPORTED)
-	void on(NodeStateChanged changed) {
-		if (changed.from() != NodeState.AVAILABLE || changed.to() == NodeState.AVAILABLE
-				|| changed.reason().startsWith(Remediation.OWN_REASON)) {
-			return; // back in service, or already out, or Allot's own quarantine (which replaces as it goes)
-		}
-		remediation.replaceEverywhere(changed.hostname(), changed.at(),
-				"taken out of service by an admin: " + changed.reason());
-	}
-
+    // no transaction around the listener: each reservation's replacement commits or rolls back on its own, and one
+    // that finds no node (rolled back) must not take the others, or the publication's completion, with it
+    @ApplicationModuleListener(propagation = Propagation.NOT_SUPPORTED)
+    void on(NodeStateChanged changed) {
+        if (changed.from() != NodeState.AVAILABLE
+                || changed.to() == NodeState.AVAILABLE
+                || changed.reason().startsWith(Remediation.OWN_REASON)) {
+            return; // back in service, or already out, or Allot's own quarantine (which replaces as it goes)
+        }
+        remediation.replaceEverywhere(
+                changed.hostname(), changed.at(), "taken out of service by an admin: " + changed.reason());
+    }
 }

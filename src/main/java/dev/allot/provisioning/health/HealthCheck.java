@@ -1,11 +1,10 @@
 package dev.allot.provisioning.health;
 
+import dev.allot.provisioning.driver.HealthCheckKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-
-import dev.allot.provisioning.driver.HealthCheckKind;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,46 +17,60 @@ import org.jspecify.annotations.Nullable;
  * @param results one per node, once the check has run
  * @param acrossNodesResult the job across all nodes, once it has run ({@code acrossNodes} only)
  */
-public record HealthCheck(UUID id, UUID reservationId, HealthCheckKind kind, @Nullable Integer level,
-		boolean acrossNodes, Status status, String requestedBy, Instant requestedAt, @Nullable Instant finishedAt,
-		@Nullable String detail, List<NodeResult> results, @Nullable AcrossNodesResult acrossNodesResult) {
+public record HealthCheck(
+        UUID id,
+        UUID reservationId,
+        HealthCheckKind kind,
+        @Nullable Integer level,
+        boolean acrossNodes,
+        Status status,
+        String requestedBy,
+        Instant requestedAt,
+        @Nullable Instant finishedAt,
+        @Nullable String detail,
+        List<NodeResult> results,
+        @Nullable AcrossNodesResult acrossNodesResult) {
 
-	public HealthCheck {
-		results = List.copyOf(results);
-		if (level != null && (kind != HealthCheckKind.DCGM_DIAG || level < 1 || level > 3)) {
-			throw new IllegalArgumentException("level is the DCGM diagnostic level: 1, 2 or 3, for DCGM_DIAG only");
-		}
-		if (acrossNodes && kind != HealthCheckKind.NCCL_ALL_REDUCE) {
-			throw new IllegalArgumentException("only NCCL_ALL_REDUCE runs across nodes");
-		}
-	}
+    public HealthCheck {
+        results = List.copyOf(results);
+        if (level != null && (kind != HealthCheckKind.DCGM_DIAG || level < 1 || level > 3)) {
+            throw new IllegalArgumentException("level is the DCGM diagnostic level: 1, 2 or 3, for DCGM_DIAG only");
+        }
+        if (acrossNodes && kind != HealthCheckKind.NCCL_ALL_REDUCE) {
+            throw new IllegalArgumentException("only NCCL_ALL_REDUCE runs across nodes");
+        }
+    }
 
-	/** The DCGM level asked for; 1 when none was. */
-	int levelOrDefault() {
-		return level == null ? 1 : level;
-	}
+    /** The DCGM level asked for; 1 when none was. */
+    int levelOrDefault() {
+        return level == null ? 1 : level;
+    }
 
-	public enum Status {
+    public enum Status {
+        QUEUED,
+        RUNNING,
+        PASSED,
+        FAILED,
+        ERROR
+    }
 
-		QUEUED, RUNNING, PASSED, FAILED, ERROR
+    /**
+     * The check on one node: whether it passed, what the tool's output says, the class of fault found
+     * ({@code NONE}, {@code SOFTWARE}, {@code HARDWARE}), and the tool's own output.
+     */
+    public record NodeResult(
+            String node,
+            boolean passed,
+            @Nullable String summary,
+            @Nullable String fault,
+            String output,
+            Duration took) {}
 
-	}
+    /** The one job across the nodes: whether it passed (the bus bandwidth against the multi-node threshold), what it printed. */
+    public record AcrossNodesResult(List<String> nodes, boolean passed, String summary, String output, Duration took) {
 
-	/**
-	 * The check on one node: whether it passed, what the tool's output says, the class of fault found
-	 * ({@code NONE}, {@code SOFTWARE}, {@code HARDWARE}), and the tool's own output.
-	 */
-	public record NodeResult(String node, boolean passed, @Nullable String summary, @Nullable String fault,
-			String output, Duration took) {
-	}
-
-	/** The one job across the nodes: whether it passed (the bus bandwidth against the multi-node threshold), what it printed. */
-	public record AcrossNodesResult(List<String> nodes, boolean passed, String summary, String output, Duration took) {
-
-		public AcrossNodesResult {
-			nodes = List.copyOf(nodes);
-		}
-
-	}
-
+        public AcrossNodesResult {
+            nodes = List.copyOf(nodes);
+        }
+    }
 }

@@ -1,11 +1,5 @@
 package dev.allot.provisioning.health;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.UUID;
-
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
 import dev.allot.provisioning.NodeDegradationEnded;
@@ -16,13 +10,17 @@ import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
-import dev.allot.provisioning.lifecycle.ClusterTransitions;
-import dev.allot.provisioning.lifecycle.ClusterState;
 import dev.allot.provisioning.lifecycle.ClusterRepository;
+import dev.allot.provisioning.lifecycle.ClusterState;
+import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.NodeHealth;
 import dev.allot.provisioning.lifecycle.Timeline;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -38,114 +36,145 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class RebootRechecks {
 
-	/** How often a node not yet back from its reboot is looked at again. */
-	static final Duration POLL = Duration.ofMinutes(1);
+    /** How often a node not yet back from its reboot is looked at again. */
+    static final Duration POLL = Duration.ofMinutes(1);
 
-	private final ClusterRepository clusters;
+    private final ClusterRepository clusters;
 
-	private final ClusterDrivers drivers;
+    private final ClusterDrivers drivers;
 
-	private final ReservationLifecycle reservations;
+    private final ReservationLifecycle reservations;
 
-	private final NodeChecks nodeChecks;
+    private final NodeChecks nodeChecks;
 
-	private final Remediation remediation;
+    private final Remediation remediation;
 
-	private final Timeline timeline;
+    private final Timeline timeline;
 
-	private final HealthProperties properties;
+    private final HealthProperties properties;
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final TransactionTemplate transactions;
+    private final TransactionTemplate transactions;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	private final ApplicationEventPublisher events;
+    private final ApplicationEventPublisher events;
 
-	private final ClusterTransitions transitions;
+    private final ClusterTransitions transitions;
 
-	RebootRechecks(ClusterRepository clusters, ClusterDrivers drivers, ReservationLifecycle reservations, NodeChecks nodeChecks,
-			Remediation remediation, Timeline timeline, HealthProperties properties, JdbcClient jdbc,
-			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events,
-			ClusterTransitions transitions) {
-		this.transitions = transitions;
-		this.clusters = clusters;
-		this.drivers = drivers;
-		this.reservations = reservations;
-		this.nodeChecks = nodeChecks;
-		this.remediation = remediation;
-		this.timeline = timeline;
-		this.properties = properties;
-		this.jdbc = jdbc;
-		this.transactions = transactions;
-		this.clock = clock;
-		this.events = events;
-	}
+    RebootRechecks(
+            ClusterRepository clusters,
+            ClusterDrivers drivers,
+            ReservationLifecycle reservations,
+            NodeChecks nodeChecks,
+            Remediation remediation,
+            Timeline timeline,
+            HealthProperties properties,
+            JdbcClient jdbc,
+            TransactionTemplate transactions,
+            Clock clock,
+            ApplicationEventPublisher events,
+            ClusterTransitions transitions) {
+        this.transitions = transitions;
+        this.clusters = clusters;
+        this.drivers = drivers;
+        this.reservations = reservations;
+        this.nodeChecks = nodeChecks;
+        this.remediation = remediation;
+        this.timeline = timeline;
+        this.properties = properties;
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+        this.clock = clock;
+        this.events = events;
+    }
 
-	/** Checks the node if it is back; returns when to look again, or null when done. */
-	public @Nullable Instant run(UUID reservationId, String node, HealthCheckKind kind) {
-		Cluster cluster = clusters.find(reservationId).orElse(null);
-		if (cluster == null || !cluster.open() || !cluster.state().isServing()
-				|| cluster.nodes().stream().noneMatch(n -> n.hostname().equals(node))) {
-			return null; // torn down, or the node was replaced meanwhile
-		}
-		ClusterDriver driver = drivers.forPool(cluster.pool());
-		Instant now = clock.instant();
-		RebootAsked asked = lastReboot(node, reservationId);
-		if (!driver.backFromReboot(cluster.ref(), node, asked == null ? null : asked.mark())) {
-			if (asked == null || now.isBefore(asked.at().plus(properties.rebootTimeout()))) {
-				return now.plus(POLL);
-			}
-			remediation.quarantineAndReplace(reservationId, node, Verdict.Fault.HARDWARE,
-					"not back within " + properties.rebootTimeout() + " of its reboot");
-			return null;
-		}
-		Reservation reservation = reservations.find(reservationId).orElseThrow();
-		NodeChecks.Outcome outcome = nodeChecks.run(driver, NodeChecks.Target.of(cluster.ref(), reservation), node, kind,
-				properties.acceptanceDcgmLevel());
-		if (!outcome.passed()) {
-			// the node's reboot is within the cooldown: this second failure quarantines and replaces it
-			remediation.remediate(cluster, node, outcome.verdict().fault(), "after its reboot, " + outcome.detail(),
-					kind);
-			return null;
-		}
-		transactions.executeWithoutResult(status -> {
-			Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
-			List<NodeHealth> nodes = current.nodes().stream()
-				.map(n -> !n.hostname().equals(node) ? n
-						: new NodeHealth(n.hostname(), n.state(), "PASSED", outcome.detail() + " (after its reboot)"))
-				.toList();
-			ClusterState state = transitions.judged(current, nodes, null);
-			events.publishEvent(new NodeDegradationEnded(reservationId, node, clock.instant(),
-					kind + " passed after the reboot"));
-			timeline.record(reservationId, Timeline.REMEDIATION, "SUCCEEDED", state, null, Remediation.shorten(node
-					+ " is back from its reboot and passed " + kind + " again: back in service (" + outcome.detail()
-					+ ").", 4000));
-		});
-		return null;
-	}
+    /** Checks the node if it is back; returns when to look again, or null when done. */
+    public @Nullable Instant run(UUID reservationId, String node, HealthCheckKind kind) {
+        Cluster cluster = clusters.find(reservationId).orElse(null);
+        if (cluster == null
+                || !cluster.open()
+                || !cluster.state().isServing()
+                || cluster.nodes().stream().noneMatch(n -> n.hostname().equals(node))) {
+            return null; // torn down, or the node was replaced meanwhile
+        }
+        ClusterDriver driver = drivers.forPool(cluster.pool());
+        Instant now = clock.instant();
+        RebootAsked asked = lastReboot(node, reservationId);
+        if (!driver.backFromReboot(cluster.ref(), node, asked == null ? null : asked.mark())) {
+            if (asked == null || now.isBefore(asked.at().plus(properties.rebootTimeout()))) {
+                return now.plus(POLL);
+            }
+            remediation.quarantineAndReplace(
+                    reservationId,
+                    node,
+                    Verdict.Fault.HARDWARE,
+                    "not back within " + properties.rebootTimeout() + " of its reboot");
+            return null;
+        }
+        Reservation reservation = reservations.find(reservationId).orElseThrow();
+        NodeChecks.Outcome outcome = nodeChecks.run(
+                driver, NodeChecks.Target.of(cluster.ref(), reservation), node, kind, properties.acceptanceDcgmLevel());
+        if (!outcome.passed()) {
+            // the node's reboot is within the cooldown: this second failure quarantines and replaces it
+            remediation.remediate(
+                    cluster, node, outcome.verdict().fault(), "after its reboot, " + outcome.detail(), kind);
+            return null;
+        }
+        transactions.executeWithoutResult(status -> {
+            Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
+            List<NodeHealth> nodes = current.nodes().stream()
+                    .map(n -> !n.hostname().equals(node)
+                            ? n
+                            : new NodeHealth(
+                                    n.hostname(), n.state(), "PASSED", outcome.detail() + " (after its reboot)"))
+                    .toList();
+            ClusterState state = transitions.judged(current, nodes, null);
+            events.publishEvent(
+                    new NodeDegradationEnded(reservationId, node, clock.instant(), kind + " passed after the reboot"));
+            timeline.record(
+                    reservationId,
+                    Timeline.REMEDIATION,
+                    "SUCCEEDED",
+                    state,
+                    null,
+                    Remediation.shorten(
+                            node
+                                    + " is back from its reboot and passed " + kind + " again: back in service ("
+                                    + outcome.detail()
+                                    + ").",
+                            4000));
+        });
+        return null;
+    }
 
-	/** The re-check could not run (the driver kept failing): the node stays as it is, and the tenant reads why. */
-	public void giveUp(UUID reservationId, String node, String reason) {
-		clusters.find(reservationId).ifPresent(cluster -> timeline.record(reservationId, Timeline.REMEDIATION, "GAVE_UP",
-				cluster.state(), null, Remediation.shorten("The check of " + node + " after its reboot " + reason
-						+ "; run a check to put it back in service.", 4000)));
-	}
+    /** The re-check could not run (the driver kept failing): the node stays as it is, and the tenant reads why. */
+    public void giveUp(UUID reservationId, String node, String reason) {
+        clusters.find(reservationId)
+                .ifPresent(cluster -> timeline.record(
+                        reservationId,
+                        Timeline.REMEDIATION,
+                        "GAVE_UP",
+                        cluster.state(),
+                        null,
+                        Remediation.shorten(
+                                "The check of " + node + " after its reboot " + reason
+                                        + "; run a check to put it back in service.",
+                                4000)));
+    }
 
-	/** When the node's last reboot for this reservation was asked, and the driver's mark of it. */
-	private record RebootAsked(Instant at, @Nullable String mark) {
-	}
+    /** When the node's last reboot for this reservation was asked, and the driver's mark of it. */
+    private record RebootAsked(Instant at, @Nullable String mark) {}
 
-	private @Nullable RebootAsked lastReboot(String node, UUID reservationId) {
-		return jdbc.sql("""
+    private @Nullable RebootAsked lastReboot(String node, UUID reservationId) {
+        return jdbc.sql("""
 				SELECT at, reboot_mark FROM node_remediation
 				WHERE hostname = ? AND reservation_id = ? AND action = 'REBOOT'
 				ORDER BY at DESC, id DESC LIMIT 1""")
-			.params(node, reservationId)
-			.query((rs, row) -> new RebootAsked(rs.getTimestamp("at").toInstant(), rs.getString("reboot_mark")))
-			.optional()
-			.orElse(null);
-	}
-
+                .params(node, reservationId)
+                .query((rs, row) -> new RebootAsked(rs.getTimestamp("at").toInstant(), rs.getString("reboot_mark")))
+                .optional()
+                .orElse(null);
+    }
 }

@@ -62,244 +62,315 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class Remediation implements SwappedOutNodes {
 
-	private static final Logger log = LoggerFactory.getLogger(Remediation.class);
+    private static final Logger log = LoggerFactory.getLogger(Remediation.class);
 
-	/** How Allot's own quarantines begin their reason: those it replaces itself, as it takes the node out. */
-	static final String OWN_REASON = "Allot health: ";
+    /** How Allot's own quarantines begin their reason: those it replaces itself, as it takes the node out. */
+    static final String OWN_REASON = "Allot health: ";
 
-	/** Remediation acts for no user: as Allot itself, audited as such. */
-	static final Caller ALLOT = new Caller("allot-remediation", "Allot remediation", Caller.Kind.SERVICE_ACCOUNT,
-			EnumSet.of(PlatformRole.PLATFORM_ADMIN), Map.of());
+    /** Remediation acts for no user: as Allot itself, audited as such. */
+    static final Caller ALLOT = new Caller(
+            "allot-remediation",
+            "Allot remediation",
+            Caller.Kind.SERVICE_ACCOUNT,
+            EnumSet.of(PlatformRole.PLATFORM_ADMIN),
+            Map.of());
 
-	/** What was done about one node. */
-	public enum Action {
+    /** What was done about one node. */
+    public enum Action {
+        REBOOT,
+        QUARANTINE,
+        NONE
+    }
 
-		REBOOT, QUARANTINE, NONE
+    private final ClusterDrivers drivers;
 
-	}
+    private final ClusterRepository clusters;
 
-	private final ClusterDrivers drivers;
+    private final ReservationLifecycle reservations;
 
-	private final ClusterRepository clusters;
+    private final Inventory inventory;
 
-	private final ReservationLifecycle reservations;
+    private final ClusterReconciler reconciler;
 
-	private final Inventory inventory;
+    private final Timeline timeline;
 
-	private final ClusterReconciler reconciler;
+    private final AuditLog audit;
 
-	private final Timeline timeline;
+    private final HealthProperties properties;
 
-	private final AuditLog audit;
+    private final JdbcClient jdbc;
 
-	private final HealthProperties properties;
+    private final TransactionTemplate transactions;
 
-	private final JdbcClient jdbc;
+    private final Clock clock;
 
-	private final TransactionTemplate transactions;
+    private final ApplicationEventPublisher events;
 
-	private final Clock clock;
+    private final ClusterSchedule schedule;
 
-	private final ApplicationEventPublisher events;
+    private final ClusterTransitions transitions;
 
-	private final ClusterSchedule schedule;
+    Remediation(
+            ClusterDrivers drivers,
+            ClusterRepository clusters,
+            ReservationLifecycle reservations,
+            Inventory inventory,
+            ClusterReconciler reconciler,
+            Timeline timeline,
+            AuditLog audit,
+            HealthProperties properties,
+            JdbcClient jdbc,
+            TransactionTemplate transactions,
+            Clock clock,
+            ApplicationEventPublisher events,
+            ClusterSchedule schedule,
+            ClusterTransitions transitions) {
+        this.transitions = transitions;
+        this.schedule = schedule;
+        this.events = events;
+        this.drivers = drivers;
+        this.clusters = clusters;
+        this.reservations = reservations;
+        this.inventory = inventory;
+        this.reconciler = reconciler;
+        this.timeline = timeline;
+        this.audit = audit;
+        this.properties = properties;
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
 
-	private final ClusterTransitions transitions;
+    /**
+     * Remediates a node of a serving cluster that failed. A node rebooted is checked again with {@code recheck} once
+     * it is back ({@link RebootRechecks}), and counts as healthy only when that passes.
+     *
+     * @param why what failed, for the timeline and the node's state reason
+     * @param recheck the check to run again after a reboot (the one that failed)
+     */
+    public Action remediate(Cluster cluster, String node, Verdict.Fault fault, String why, HealthCheckKind recheck) {
+        if (fault == Verdict.Fault.NONE) {
+            return Action.NONE;
+        }
+        Instant now = clock.instant();
+        // the tenant is not charged for the node from now until it is replaced or passes again (billing)
+        transactions.executeWithoutResult(status -> events.publishEvent(new NodeDegraded(
+                cluster.reservationId(), cluster.tenant(), node, now, shorten(fault + " fault: " + why, 1000))));
+        Action action = tiers(cluster, node, fault, why);
+        if (action == Action.REBOOT) {
+            schedule.recheckAfterReboot(cluster.reservationId(), node, recheck.name(), now.plus(RebootRechecks.POLL));
+        }
+        return action;
+    }
 
-	Remediation(ClusterDrivers drivers, ClusterRepository clusters, ReservationLifecycle reservations, Inventory inventory,
-			ClusterReconciler reconciler, Timeline timeline, AuditLog audit, HealthProperties properties, JdbcClient jdbc,
-			TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, ClusterSchedule schedule,
-			ClusterTransitions transitions) {
-		this.transitions = transitions;
-		this.schedule = schedule;
-		this.events = events;
-		this.drivers = drivers;
-		this.clusters = clusters;
-		this.reservations = reservations;
-		this.inventory = inventory;
-		this.reconciler = reconciler;
-		this.timeline = timeline;
-		this.audit = audit;
-		this.properties = properties;
-		this.jdbc = jdbc;
-		this.transactions = transactions;
-		this.clock = clock;
-	}
+    /**
+     * Remediates a node that failed acceptance and was swapped out of {@code cluster} before handover: the same
+     * tiers, with nothing to credit (the tenant never had it). A reboot puts it back among the free nodes, where the
+     * next cluster's acceptance checks it again, and a second failure within the cooldown quarantines it; a
+     * quarantine also moves the other reservations holding it.
+     */
+    @Override
+    public void swappedOut(Cluster cluster, String node, Verdict.Fault fault, String why) {
+        if (fault != Verdict.Fault.NONE) {
+            tiers(cluster, node, fault, why);
+        }
+    }
 
-	/**
-	 * Remediates a node of a serving cluster that failed. A node rebooted is checked again with {@code recheck} once
-	 * it is back ({@link RebootRechecks}), and counts as healthy only when that passes.
-	 *
-	 * @param why what failed, for the timeline and the node's state reason
-	 * @param recheck the check to run again after a reboot (the one that failed)
-	 */
-	public Action remediate(Cluster cluster, String node, Verdict.Fault fault, String why, HealthCheckKind recheck) {
-		if (fault == Verdict.Fault.NONE) {
-			return Action.NONE;
-		}
-		Instant now = clock.instant();
-		// the tenant is not charged for the node from now until it is replaced or passes again (billing)
-		transactions.executeWithoutResult(status -> events.publishEvent(new NodeDegraded(cluster.reservationId(),
-				cluster.tenant(), node, now, shorten(fault + " fault: " + why, 1000))));
-		Action action = tiers(cluster, node, fault, why);
-		if (action == Action.REBOOT) {
-			schedule.recheckAfterReboot(cluster.reservationId(), node, recheck.name(), now.plus(RebootRechecks.POLL));
-		}
-		return action;
-	}
+    private Action tiers(Cluster cluster, String node, Verdict.Fault fault, String why) {
+        Instant now = clock.instant();
+        boolean repeated = remediatedSince(node, now.minus(properties.cooldown()));
+        ClusterDriver driver = drivers.forPool(cluster.pool());
+        if (fault == Verdict.Fault.SOFTWARE && !repeated) {
+            try {
+                ClusterDriver.Reboot reboot = driver.reboot(cluster.ref(), node);
+                note(
+                        cluster.reservationId(),
+                        node,
+                        Action.REBOOT,
+                        fault,
+                        "Rebooting " + node + " for a software fault (" + why + "): " + reboot.done() + ".",
+                        reboot.mark());
+                return Action.REBOOT;
+            } catch (ClusterDriverException | UnsupportedOperationException ex) {
+                log.warn("Cannot reboot {}: {}", node, ex.getMessage());
+                // a node that cannot be rebooted is taken out of service instead
+            }
+        }
+        String reason = (repeated
+                        ? "failed again within " + properties.cooldown() + " of a remediation"
+                        : fault == Verdict.Fault.HARDWARE ? "hardware fault" : "software fault, reboot impossible")
+                + ": " + why;
+        quarantineAndReplace(cluster.reservationId(), node, fault, reason);
+        return Action.QUARANTINE;
+    }
 
-	/**
-	 * Remediates a node that failed acceptance and was swapped out of {@code cluster} before handover: the same
-	 * tiers, with nothing to credit (the tenant never had it). A reboot puts it back among the free nodes, where the
-	 * next cluster's acceptance checks it again, and a second failure within the cooldown quarantines it; a
-	 * quarantine also moves the other reservations holding it.
-	 */
-	@Override
-	public void swappedOut(Cluster cluster, String node, Verdict.Fault fault, String why) {
-		if (fault != Verdict.Fault.NONE) {
-			tiers(cluster, node, fault, why);
-		}
-	}
+    /**
+     * Takes the node out of service and gives every reservation holding it from now on another node, each in its
+     * own transaction; returns the reservations that could not get one.
+     */
+    public List<UUID> quarantineAndReplace(
+            @Nullable UUID reservationId, String node, Verdict.Fault fault, String reason) {
+        Inventory.StateChange change = inventory.quarantine(ALLOT, node, shorten(OWN_REASON + reason, 400));
+        note(reservationId, node, Action.QUARANTINE, fault, "Quarantined " + node + " (" + reason + ").", null);
+        List<UUID> stranded = new ArrayList<>();
+        for (NodeCommitments.Commitment held : change.affected()) {
+            if (!replaceIn(held.reservationId(), node, reason)) {
+                stranded.add(held.reservationId());
+            }
+        }
+        return stranded;
+    }
 
-	private Action tiers(Cluster cluster, String node, Verdict.Fault fault, String why) {
-		Instant now = clock.instant();
-		boolean repeated = remediatedSince(node, now.minus(properties.cooldown()));
-		ClusterDriver driver = drivers.forPool(cluster.pool());
-		if (fault == Verdict.Fault.SOFTWARE && !repeated) {
-			try {
-				ClusterDriver.Reboot reboot = driver.reboot(cluster.ref(), node);
-				note(cluster.reservationId(), node, Action.REBOOT, fault,
-						"Rebooting " + node + " for a software fault (" + why + "): " + reboot.done() + ".", reboot.mark());
-				return Action.REBOOT;
-			}
-			catch (ClusterDriverException | UnsupportedOperationException ex) {
-				log.warn("Cannot reboot {}: {}", node, ex.getMessage());
-				// a node that cannot be rebooted is taken out of service instead
-			}
-		}
-		String reason = (repeated ? "failed again within " + properties.cooldown() + " of a remediation"
-				: fault == Verdict.Fault.HARDWARE ? "hardware fault" : "software fault, reboot impossible") + ": " + why;
-		quarantineAndReplace(cluster.reservationId(), node, fault, reason);
-		return Action.QUARANTINE;
-	}
+    /**
+     * A node an admin took out of service (quarantine, repair, retirement): every reservation holding it from then on
+     * gets another node, as for Allot's own quarantines, each in its own transaction; returns those that could not.
+     */
+    public List<UUID> replaceEverywhere(String node, Instant from, String reason) {
+        List<UUID> stranded = new ArrayList<>();
+        for (NodeCommitments.Commitment held : inventory.holding(node, from)) {
+            if (!replaceIn(held.reservationId(), node, reason)) {
+                stranded.add(held.reservationId());
+            }
+        }
+        return stranded;
+    }
 
-	/**
-	 * Takes the node out of service and gives every reservation holding it from now on another node, each in its
-	 * own transaction; returns the reservations that could not get one.
-	 */
-	public List<UUID> quarantineAndReplace(@Nullable UUID reservationId, String node, Verdict.Fault fault, String reason) {
-		Inventory.StateChange change = inventory.quarantine(ALLOT, node, shorten(OWN_REASON + reason, 400));
-		note(reservationId, node, Action.QUARANTINE, fault, "Quarantined " + node + " (" + reason + ").", null);
-		List<UUID> stranded = new ArrayList<>();
-		for (NodeCommitments.Commitment held : change.affected()) {
-			if (!replaceIn(held.reservationId(), node, reason)) {
-				stranded.add(held.reservationId());
-			}
-		}
-		return stranded;
-	}
+    /** How long a replacement waits for another replica's reconciliation of the same cluster to finish. */
+    private static final Duration RECONCILE_PATIENCE = Duration.ofSeconds(30);
 
-	/**
-	 * A node an admin took out of service (quarantine, repair, retirement): every reservation holding it from then on
-	 * gets another node, as for Allot's own quarantines, each in its own transaction; returns those that could not.
-	 */
-	public List<UUID> replaceEverywhere(String node, Instant from, String reason) {
-		List<UUID> stranded = new ArrayList<>();
-		for (NodeCommitments.Commitment held : inventory.holding(node, from)) {
-			if (!replaceIn(held.reservationId(), node, reason)) {
-				stranded.add(held.reservationId());
-			}
-		}
-		return stranded;
-	}
+    /** One reservation holding a quarantined node: another node in its place (and in its live cluster), or why not. */
+    private boolean replaceIn(UUID reservationId, String node, String reason) {
+        Optional<String> replacement = reservations.replaceNode(reservationId, node, List.of(node));
+        Cluster cluster = clusters.find(reservationId).orElse(null);
+        if (replacement.isEmpty()) {
+            degrade(reservationId, node, reason);
+            return false;
+        }
+        if (cluster == null) {
+            return true;
+        }
+        String next = replacement.get();
+        if (!cluster.open() || !cluster.state().isServing()) {
+            // not built yet: it will be built on the new node
+            timeline.record(
+                    reservationId,
+                    Timeline.REMEDIATION,
+                    "ACTED",
+                    cluster.state(),
+                    null,
+                    node + " was taken out of service (" + reason + "): this reservation moves to " + next + ".");
+            return true;
+        }
+        // the allocations now say the reservation holds the replacement: the reconciler moves the cluster onto it
+        ClusterReconciler.Reconciled done = reconciler.reconcile(reservationId, RECONCILE_PATIENCE);
+        String how = !done.added().contains(next)
+                ? "the reconciler adds it on its next pass"
+                : done.check(next).map(NodeChecks.Outcome::detail).orElse("not checked on this pool");
+        transactions.executeWithoutResult(status -> {
+            Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
+            ClusterState state = transitions.judged(current, current.nodes(), null);
+            timeline.record(
+                    reservationId,
+                    Timeline.REMEDIATION,
+                    "ACTED",
+                    state,
+                    null,
+                    shorten(
+                            node
+                                    + " was taken out of service (" + reason + "): replaced by " + next
+                                    + " in the running cluster ("
+                                    + how + ").",
+                            4000));
+            events.publishEvent(new NodeDegradationEnded(reservationId, node, clock.instant(), "replaced by " + next));
+        });
+        return true;
+    }
 
-	/** How long a replacement waits for another replica's reconciliation of the same cluster to finish. */
-	private static final Duration RECONCILE_PATIENCE = Duration.ofSeconds(30);
+    /**
+     * No node could take the quarantined node's place: a serving cluster goes {@code DEGRADED} saying why, the
+     * cluster's timeline says so, and the tenant is told ({@link NodeNotReplaced}).
+     */
+    private void degrade(UUID reservationId, String node, String reason) {
+        String why = node + ": quarantined (" + reason + "); no spare or free node can replace it";
+        transactions.executeWithoutResult(status -> {
+            Reservation reservation = reservations.find(reservationId).orElseThrow();
+            Cluster current = clusters.findForUpdate(reservationId).orElse(null);
+            boolean live = false;
+            if (current != null) {
+                live = current.open() && current.state().isServing();
+                ClusterState state = transitions.judged(current, current.nodes(), shorten(why, 300));
+                timeline.record(
+                        reservationId,
+                        Timeline.REMEDIATION,
+                        "FAILED",
+                        state,
+                        null,
+                        shorten("A health check failed on " + why + ".", 4000));
+            }
+            events.publishEvent(new NodeNotReplaced(
+                    reservationId,
+                    reservation.tenant(),
+                    reservation.pool(),
+                    node,
+                    shorten(reason, 1000),
+                    live,
+                    clock.instant()));
+        });
+    }
 
-	/** One reservation holding a quarantined node: another node in its place (and in its live cluster), or why not. */
-	private boolean replaceIn(UUID reservationId, String node, String reason) {
-		Optional<String> replacement = reservations.replaceNode(reservationId, node, List.of(node));
-		Cluster cluster = clusters.find(reservationId).orElse(null);
-		if (replacement.isEmpty()) {
-			degrade(reservationId, node, reason);
-			return false;
-		}
-		if (cluster == null) {
-			return true;
-		}
-		String next = replacement.get();
-		if (!cluster.open() || !cluster.state().isServing()) {
-			// not built yet: it will be built on the new node
-			timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null,
-					node + " was taken out of service (" + reason + "): this reservation moves to " + next + ".");
-			return true;
-		}
-		// the allocations now say the reservation holds the replacement: the reconciler moves the cluster onto it
-		ClusterReconciler.Reconciled done = reconciler.reconcile(reservationId, RECONCILE_PATIENCE);
-		String how = !done.added().contains(next) ? "the reconciler adds it on its next pass"
-				: done.check(next).map(NodeChecks.Outcome::detail).orElse("not checked on this pool");
-		transactions.executeWithoutResult(status -> {
-			Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
-			ClusterState state = transitions.judged(current, current.nodes(), null);
-			timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", state, null, shorten(node
-					+ " was taken out of service (" + reason + "): replaced by " + next + " in the running cluster ("
-					+ how + ").", 4000));
-			events.publishEvent(new NodeDegradationEnded(reservationId, node, clock.instant(), "replaced by " + next));
-		});
-		return true;
-	}
+    private boolean remediatedSince(String node, Instant since) {
+        return jdbc.sql("SELECT count(*) FROM node_remediation WHERE hostname = ? AND at >= ? AND action <> 'NONE'")
+                        .params(node, Timestamp.from(since))
+                        .query(Long.class)
+                        .single()
+                > 0;
+    }
 
-	/**
-	 * No node could take the quarantined node's place: a serving cluster goes {@code DEGRADED} saying why, the
-	 * cluster's timeline says so, and the tenant is told ({@link NodeNotReplaced}).
-	 */
-	private void degrade(UUID reservationId, String node, String reason) {
-		String why = node + ": quarantined (" + reason + "); no spare or free node can replace it";
-		transactions.executeWithoutResult(status -> {
-			Reservation reservation = reservations.find(reservationId).orElseThrow();
-			Cluster current = clusters.findForUpdate(reservationId).orElse(null);
-			boolean live = false;
-			if (current != null) {
-				live = current.open() && current.state().isServing();
-				ClusterState state = transitions.judged(current, current.nodes(), shorten(why, 300));
-				timeline.record(reservationId, Timeline.REMEDIATION, "FAILED", state, null,
-						shorten("A health check failed on " + why + ".", 4000));
-			}
-			events.publishEvent(new NodeNotReplaced(reservationId, reservation.tenant(), reservation.pool(), node,
-					shorten(reason, 1000), live, clock.instant()));
-		});
-	}
-
-	private boolean remediatedSince(String node, Instant since) {
-		return jdbc.sql("SELECT count(*) FROM node_remediation WHERE hostname = ? AND at >= ? AND action <> 'NONE'")
-			.params(node, Timestamp.from(since))
-			.query(Long.class)
-			.single() > 0;
-	}
-
-	/** Records the step; {@code rebootMark} is what the driver read of the node before a reboot ({@link RebootRechecks}). */
-	private void note(@Nullable UUID reservationId, String node, Action action, Verdict.Fault fault, String detail,
-			@Nullable String rebootMark) {
-		transactions.executeWithoutResult(status -> {
-			Instant now = clock.instant();
-			jdbc.sql("""
+    /** Records the step; {@code rebootMark} is what the driver read of the node before a reboot ({@link RebootRechecks}). */
+    private void note(
+            @Nullable UUID reservationId,
+            String node,
+            Action action,
+            Verdict.Fault fault,
+            String detail,
+            @Nullable String rebootMark) {
+        transactions.executeWithoutResult(status -> {
+            Instant now = clock.instant();
+            jdbc.sql("""
 					INSERT INTO node_remediation (hostname, reservation_id, action, fault, reason, at, reboot_mark)
 					VALUES (?, ?, ?, ?, ?, ?, ?)""")
-				.params(node, reservationId, action.name(), fault.name(), shorten(detail, 4000), Timestamp.from(now),
-						rebootMark == null ? null : shorten(rebootMark, 200))
-				.update();
-			Cluster cluster = reservationId == null ? null : clusters.find(reservationId).orElse(null);
-			if (cluster != null) {
-				timeline.record(reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null, shorten(detail, 4000));
-			}
-			audit.record(new AuditRecord(cluster == null ? null : cluster.tenant(), "node.remediation." + action.name().toLowerCase(Locale.ROOT),
-					"node", node, null, Map.of("reservation", String.valueOf(reservationId), "fault", fault.name(),
-							"detail", shorten(detail, 1000))));
-		});
-	}
+                    .params(
+                            node,
+                            reservationId,
+                            action.name(),
+                            fault.name(),
+                            shorten(detail, 4000),
+                            Timestamp.from(now),
+                            rebootMark == null ? null : shorten(rebootMark, 200))
+                    .update();
+            Cluster cluster =
+                    reservationId == null ? null : clusters.find(reservationId).orElse(null);
+            if (cluster != null) {
+                timeline.record(
+                        reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null, shorten(detail, 4000));
+            }
+            audit.record(new AuditRecord(
+                    cluster == null ? null : cluster.tenant(),
+                    "node.remediation." + action.name().toLowerCase(Locale.ROOT),
+                    "node",
+                    node,
+                    null,
+                    Map.of(
+                            "reservation",
+                            String.valueOf(reservationId),
+                            "fault",
+                            fault.name(),
+                            "detail",
+                            shorten(detail, 1000))));
+        });
+    }
 
-	static String shorten(String text, int max) {
-		return text.length() <= max ? text : text.substring(0, max - 1) + "…";
-	}
-
+    static String shorten(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+    }
 }

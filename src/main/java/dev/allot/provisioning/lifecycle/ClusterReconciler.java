@@ -1,5 +1,14 @@
 package dev.allot.provisioning.lifecycle;
 
+import dev.allot.booking.Holding;
+import dev.allot.booking.Reservation;
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.provisioning.NodeDegraded;
+import dev.allot.provisioning.checks.NodeChecks;
+import dev.allot.provisioning.driver.ClusterDriver;
+import dev.allot.provisioning.driver.ClusterDrivers;
+import dev.allot.provisioning.driver.ClusterStatus;
+import dev.allot.provisioning.driver.NodesUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,19 +19,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-
-import dev.allot.booking.Holding;
-import dev.allot.booking.Reservation;
-import dev.allot.booking.ReservationLifecycle;
-import dev.allot.provisioning.NodeDegraded;
-import dev.allot.provisioning.checks.NodeChecks;
-import dev.allot.provisioning.driver.ClusterDriver;
-import dev.allot.provisioning.driver.ClusterDrivers;
-import dev.allot.provisioning.driver.ClusterStatus;
-import dev.allot.provisioning.driver.NodesUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -45,310 +43,340 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class ClusterReconciler {
 
-	private static final Logger log = LoggerFactory.getLogger(ClusterReconciler.class);
+    private static final Logger log = LoggerFactory.getLogger(ClusterReconciler.class);
 
-	/** How long a claim lasts: longer than any driver call (each bounded by the pool's timeout) and checks. */
-	static final Duration LEASE = Duration.ofMinutes(10);
+    /** How long a claim lasts: longer than any driver call (each bounded by the pool's timeout) and checks. */
+    static final Duration LEASE = Duration.ofMinutes(10);
 
-	private static final int BATCH = 500;
+    private static final int BATCH = 500;
 
-	/**
-	 * What one reconciliation did: the nodes it took out and added, the acceptance outcome of each added node
-	 * (none where the driver runs no checks), and the nodes it could not add yet (still in another cluster).
-	 */
-	public record Reconciled(Outcome outcome, List<String> removed, List<String> added,
-			List<NodeChecks.Outcome> checks, List<String> waitingFor) {
+    /**
+     * What one reconciliation did: the nodes it took out and added, the acceptance outcome of each added node
+     * (none where the driver runs no checks), and the nodes it could not add yet (still in another cluster).
+     */
+    public record Reconciled(
+            Outcome outcome,
+            List<String> removed,
+            List<String> added,
+            List<NodeChecks.Outcome> checks,
+            List<String> waitingFor) {
 
-		static Reconciled of(Outcome outcome) {
-			return new Reconciled(outcome, List.of(), List.of(), List.of(), List.of());
-		}
+        static Reconciled of(Outcome outcome) {
+            return new Reconciled(outcome, List.of(), List.of(), List.of(), List.of());
+        }
 
-		public Optional<NodeChecks.Outcome> check(String node) {
-			return checks.stream().filter(o -> o.node().equals(node)).findFirst();
-		}
+        public Optional<NodeChecks.Outcome> check(String node) {
+            return checks.stream().filter(o -> o.node().equals(node)).findFirst();
+        }
+    }
 
-	}
+    public enum Outcome {
 
-	public enum Outcome {
+        /** The cluster is not serving, or another replica reconciles it now. */
+        NOT_OWNED,
+        /** The driver reports exactly the nodes held. */
+        CONVERGED,
+        /** Nodes were taken out or added. */
+        CHANGED,
+        /** Nothing is held any more: the teardown is scheduled now. */
+        TEARING_DOWN,
+        /** The driver finds no cluster: provisioning builds it again. */
+        REBUILDING
+    }
 
-		/** The cluster is not serving, or another replica reconciles it now. */
-		NOT_OWNED,
-		/** The driver reports exactly the nodes held. */
-		CONVERGED,
-		/** Nodes were taken out or added. */
-		CHANGED,
-		/** Nothing is held any more: the teardown is scheduled now. */
-		TEARING_DOWN,
-		/** The driver finds no cluster: provisioning builds it again. */
-		REBUILDING
+    private final ClusterRepository clusters;
 
-	}
+    private final ReservationLifecycle reservations;
 
-	private final ClusterRepository clusters;
+    private final ClusterDrivers drivers;
 
-	private final ReservationLifecycle reservations;
+    private final ClusterSchedule schedule;
 
-	private final ClusterDrivers drivers;
+    private final Timeline timeline;
 
-	private final ClusterSchedule schedule;
+    private final NodeChecks nodeChecks;
 
-	private final Timeline timeline;
+    private final LifecycleProperties properties;
 
-	private final NodeChecks nodeChecks;
+    private final TransactionTemplate transactions;
 
-	private final LifecycleProperties properties;
+    private final ApplicationEventPublisher events;
 
-	private final TransactionTemplate transactions;
+    private final Clock clock;
 
-	private final ApplicationEventPublisher events;
+    private final ClusterTransitions transitions;
 
-	private final Clock clock;
+    ClusterReconciler(
+            ClusterRepository clusters,
+            ReservationLifecycle reservations,
+            ClusterDrivers drivers,
+            ClusterSchedule schedule,
+            Timeline timeline,
+            NodeChecks nodeChecks,
+            LifecycleProperties properties,
+            TransactionTemplate transactions,
+            ApplicationEventPublisher events,
+            Clock clock,
+            ClusterTransitions transitions) {
+        this.transitions = transitions;
+        this.clusters = clusters;
+        this.reservations = reservations;
+        this.drivers = drivers;
+        this.schedule = schedule;
+        this.timeline = timeline;
+        this.nodeChecks = nodeChecks;
+        this.properties = properties;
+        this.transactions = transactions;
+        this.events = events;
+        this.clock = clock;
+    }
 
-	private final ClusterTransitions transitions;
+    /** The periodic pass: every serving cluster whose window runs now; answers how many it changed. */
+    public int pass() {
+        int changed = 0;
+        for (UUID id : clusters.serving(clock.instant(), BATCH)) {
+            try {
+                Outcome outcome = reconcile(id).outcome();
+                if (outcome != Outcome.NOT_OWNED && outcome != Outcome.CONVERGED) {
+                    changed++;
+                }
+            } catch (RuntimeException ex) {
+                // the next pass tries again: the reconciler acts on what it reads, so nothing is lost
+                log.warn("Could not reconcile the cluster of reservation {}", id, ex);
+            }
+        }
+        return changed;
+    }
 
-	ClusterReconciler(ClusterRepository clusters, ReservationLifecycle reservations, ClusterDrivers drivers,
-			ClusterSchedule schedule, Timeline timeline, NodeChecks nodeChecks, LifecycleProperties properties,
-			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock,
-			ClusterTransitions transitions) {
-		this.transitions = transitions;
-		this.clusters = clusters;
-		this.reservations = reservations;
-		this.drivers = drivers;
-		this.schedule = schedule;
-		this.timeline = timeline;
-		this.nodeChecks = nodeChecks;
-		this.properties = properties;
-		this.transactions = transactions;
-		this.events = events;
-		this.clock = clock;
-	}
+    /**
+     * Acts on changes as they are announced ({@link ReconcilerWake}): reconciles the serving clusters of
+     * reservations whose allocations changed, and, in pools where a cluster let go of nodes, every cluster waiting
+     * for nodes that no other cluster has any more (a serving one is reconciled, a build looks again at once).
+     * Answers how many clusters it acted on.
+     */
+    int woken(Set<UUID> reservationIds, Set<UUID> poolIds) {
+        Instant now = clock.instant();
+        Set<UUID> reconcile =
+                new LinkedHashSet<>(reservationIds.isEmpty() ? List.of() : clusters.servingAmong(reservationIds, now));
+        List<UUID> builds = new ArrayList<>();
+        for (ClusterRepository.Waiting waiting :
+                poolIds.isEmpty() ? List.<ClusterRepository.Waiting>of() : clusters.waitingIn(poolIds, now)) {
+            UUID id = waiting.reservationId();
+            List<String> held = reservations.holdings(id).stream()
+                    .map(Holding::node)
+                    .distinct()
+                    .toList();
+            if (!clusters.inOtherClusters(id, held).isEmpty()) {
+                continue; // still waiting: a later let-go wakes it
+            }
+            if (waiting.serving()) {
+                reconcile.add(id);
+            } else {
+                builds.add(id);
+            }
+        }
+        for (UUID id : builds) {
+            transactions.executeWithoutResult(
+                    status -> schedule.provision(id, now, "the nodes it waited for were let go of"));
+        }
+        int acted = builds.size();
+        for (UUID id : reconcile) {
+            try {
+                acted += reconcile(id).outcome() == Outcome.NOT_OWNED ? 0 : 1;
+            } catch (RuntimeException ex) {
+                log.warn("Could not reconcile the cluster of reservation {}", id, ex);
+            }
+        }
+        return acted;
+    }
 
-	/** The periodic pass: every serving cluster whose window runs now; answers how many it changed. */
-	public int pass() {
-		int changed = 0;
-		for (UUID id : clusters.serving(clock.instant(), BATCH)) {
-			try {
-				Outcome outcome = reconcile(id).outcome();
-				if (outcome != Outcome.NOT_OWNED && outcome != Outcome.CONVERGED) {
-					changed++;
-				}
-			}
-			catch (RuntimeException ex) {
-				// the next pass tries again: the reconciler acts on what it reads, so nothing is lost
-				log.warn("Could not reconcile the cluster of reservation {}", id, ex);
-			}
-		}
-		return changed;
-	}
+    /**
+     * Converges one serving cluster's nodes to its reservation's holdings, when this replica can claim it; a
+     * claim another replica holds is waited for up to {@code patience} (zero: not at all).
+     */
+    public Reconciled reconcile(UUID id, Duration patience) {
+        Instant giveUp = Instant.now().plus(patience);
+        while (true) {
+            Reconciled done = reconcile(id);
+            if (done.outcome() != Outcome.NOT_OWNED
+                    || !Instant.now().isBefore(giveUp)
+                    || clusters.find(id)
+                            .filter(c -> c.open() && c.state().isServing())
+                            .isEmpty()) {
+                return done;
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return done;
+            }
+        }
+    }
 
-	/**
-	 * Acts on changes as they are announced ({@link ReconcilerWake}): reconciles the serving clusters of
-	 * reservations whose allocations changed, and, in pools where a cluster let go of nodes, every cluster waiting
-	 * for nodes that no other cluster has any more (a serving one is reconciled, a build looks again at once).
-	 * Answers how many clusters it acted on.
-	 */
-	int woken(Set<UUID> reservationIds, Set<UUID> poolIds) {
-		Instant now = clock.instant();
-		Set<UUID> reconcile = new LinkedHashSet<>(
-				reservationIds.isEmpty() ? List.of() : clusters.servingAmong(reservationIds, now));
-		List<UUID> builds = new ArrayList<>();
-		for (ClusterRepository.Waiting waiting : poolIds.isEmpty() ? List.<ClusterRepository.Waiting>of()
-				: clusters.waitingIn(poolIds, now)) {
-			UUID id = waiting.reservationId();
-			List<String> held = reservations.holdings(id).stream().map(Holding::node).distinct().toList();
-			if (!clusters.inOtherClusters(id, held).isEmpty()) {
-				continue; // still waiting: a later let-go wakes it
-			}
-			if (waiting.serving()) {
-				reconcile.add(id);
-			}
-			else {
-				builds.add(id);
-			}
-		}
-		for (UUID id : builds) {
-			transactions.executeWithoutResult(
-					status -> schedule.provision(id, now, "the nodes it waited for were let go of"));
-		}
-		int acted = builds.size();
-		for (UUID id : reconcile) {
-			try {
-				acted += reconcile(id).outcome() == Outcome.NOT_OWNED ? 0 : 1;
-			}
-			catch (RuntimeException ex) {
-				log.warn("Could not reconcile the cluster of reservation {}", id, ex);
-			}
-		}
-		return acted;
-	}
+    Reconciled reconcile(UUID id) {
+        Instant now = clock.instant();
+        Cluster cluster = transactions
+                .execute(status -> clusters.claim(id, now, now.plus(LEASE)))
+                .orElse(null);
+        if (cluster == null) {
+            return Reconciled.of(Outcome.NOT_OWNED);
+        }
+        try {
+            return converge(cluster, now);
+        } finally {
+            transactions.executeWithoutResult(status -> clusters.release(id));
+        }
+    }
 
-	/**
-	 * Converges one serving cluster's nodes to its reservation's holdings, when this replica can claim it; a
-	 * claim another replica holds is waited for up to {@code patience} (zero: not at all).
-	 */
-	public Reconciled reconcile(UUID id, Duration patience) {
-		Instant giveUp = Instant.now().plus(patience);
-		while (true) {
-			Reconciled done = reconcile(id);
-			if (done.outcome() != Outcome.NOT_OWNED || !Instant.now().isBefore(giveUp)
-					|| clusters.find(id).filter(c -> c.open() && c.state().isServing()).isEmpty()) {
-				return done;
-			}
-			try {
-				Thread.sleep(200);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return done;
-			}
-		}
-	}
+    private Reconciled converge(Cluster cluster, Instant now) {
+        UUID id = cluster.reservationId();
+        Set<String> desired = desired(reservations.holdings(id), now, properties.leadTime());
+        if (desired.isEmpty()) {
+            transactions.executeWithoutResult(status -> {
+                schedule.teardown(id, now, "its reservation holds no node any more");
+                timeline.record(
+                        id,
+                        Timeline.RECONCILE,
+                        "ACTED",
+                        cluster.state(),
+                        null,
+                        "The reservation holds no node any more: the cluster is torn down now.");
+            });
+            return Reconciled.of(Outcome.TEARING_DOWN);
+        }
+        ClusterDriver driver = drivers.forPool(cluster.pool());
+        ClusterStatus actual = driver.status(cluster.ref());
+        if (actual.phase() == ClusterStatus.Phase.ABSENT) {
+            transactions.executeWithoutResult(status -> {
+                schedule.provision(id, now, "the driver finds the cluster gone");
+                timeline.record(
+                        id,
+                        Timeline.RECONCILE,
+                        "ACTED",
+                        cluster.state(),
+                        null,
+                        "The driver finds no cluster on " + String.join(", ", desired) + ": it is built again.");
+            });
+            return Reconciled.of(Outcome.REBUILDING);
+        }
+        List<String> extra =
+                actual.nodes().stream().filter(node -> !desired.contains(node)).toList();
+        List<String> missing =
+                desired.stream().filter(node -> !actual.nodes().contains(node)).toList();
+        if (extra.isEmpty() && missing.isEmpty()) {
+            return Reconciled.of(Outcome.CONVERGED);
+        }
+        if (!extra.isEmpty()) {
+            driver.removeNodes(cluster.ref(), extra);
+        }
+        List<String> added = List.of();
+        List<String> waiting = List.of();
+        List<NodeChecks.Outcome> checks = new ArrayList<>();
+        if (!missing.isEmpty()) {
+            // a node another cluster still has (its teardown not done yet) is added by a later pass
+            List<String> elsewhere = clusters.inOtherClusters(id, missing);
+            waiting = elsewhere;
+            List<String> free =
+                    missing.stream().filter(node -> !elsewhere.contains(node)).toList();
+            try {
+                if (!free.isEmpty()) {
+                    driver.addNodes(cluster.ref(), free);
+                    added = free;
+                }
+            } catch (NodesUnavailableException ex) {
+                waiting = missing;
+            }
+            if (!added.isEmpty() && driver.supportsHealthChecks()) {
+                Reservation reservation = reservations.find(id).orElseThrow();
+                for (String node : added) {
+                    checks.add(nodeChecks.accept(driver, NodeChecks.Target.of(cluster.ref(), reservation), node));
+                }
+            }
+        }
+        Reconciled done = new Reconciled(Outcome.CHANGED, extra, added, checks, waiting);
+        transactions.executeWithoutResult(status -> record(id, done));
+        return done;
+    }
 
-	Reconciled reconcile(UUID id) {
-		Instant now = clock.instant();
-		Cluster cluster = transactions.execute(status -> clusters.claim(id, now, now.plus(LEASE))).orElse(null);
-		if (cluster == null) {
-			return Reconciled.of(Outcome.NOT_OWNED);
-		}
-		try {
-			return converge(cluster, now);
-		}
-		finally {
-			transactions.executeWithoutResult(status -> clusters.release(id));
-		}
-	}
+    /** Stores the node list the cluster has now and says what changed, under the cluster's lock. */
+    private void record(UUID id, Reconciled done) {
+        Cluster current = clusters.findForUpdate(id).orElseThrow();
+        if (!current.open() || !current.state().isServing()) {
+            return; // torn down meanwhile: the teardown removes everything
+        }
+        Instant now = clock.instant();
+        List<NodeHealth> nodes = new ArrayList<>(current.nodes().stream()
+                .filter(n -> !done.removed().contains(n.hostname()))
+                .filter(n -> !done.added().contains(n.hostname()))
+                .toList());
+        List<String> failed = new ArrayList<>();
+        List<String> added = new ArrayList<>();
+        for (String node : done.added()) {
+            NodeChecks.Outcome outcome = done.check(node).orElse(null);
+            String health = outcome == null ? "NOT_CHECKED" : outcome.passed() ? "PASSED" : "FAILED";
+            nodes.add(new NodeHealth(node, null, health, outcome == null ? null : outcome.detail()));
+            added.add(node + (outcome == null ? "" : " (" + outcome.detail() + ")"));
+            if (outcome != null && !outcome.passed()) {
+                failed.add(node);
+            }
+        }
+        ClusterState state = transitions.judged(
+                current, nodes, failed.isEmpty() ? null : String.join(", ", failed) + " after it joined the cluster");
+        if (!failed.isEmpty()) {
+            Reservation reservation = reservations.find(id).orElseThrow();
+            failed.forEach(node -> events.publishEvent(new NodeDegraded(
+                    id, reservation.tenant(), node, now, "acceptance failed after it joined the cluster")));
+        }
+        List<String> said = new ArrayList<>();
+        if (!done.removed().isEmpty()) {
+            said.add("Took " + String.join(", ", done.removed()) + " out of the cluster: the reservation no longer "
+                    + "holds " + (done.removed().size() == 1 ? "it" : "them") + ".");
+        }
+        if (!added.isEmpty()) {
+            said.add("Added " + String.join(", ", added) + ": the reservation holds "
+                    + (added.size() == 1 ? "it" : "them") + " now.");
+        }
+        if (!done.waitingFor().isEmpty()) {
+            said.add("Waiting for " + String.join(", ", done.waitingFor())
+                    + ", still in another cluster that is letting go of it.");
+        }
+        timeline.record(
+                id,
+                Timeline.RECONCILE,
+                done.waitingFor().isEmpty() ? "ACTED" : "WAITING",
+                state,
+                null,
+                String.join(" ", said));
+    }
 
-	private Reconciled converge(Cluster cluster, Instant now) {
-		UUID id = cluster.reservationId();
-		Set<String> desired = desired(reservations.holdings(id), now, properties.leadTime());
-		if (desired.isEmpty()) {
-			transactions.executeWithoutResult(status -> {
-				schedule.teardown(id, now, "its reservation holds no node any more");
-				timeline.record(id, Timeline.RECONCILE, "ACTED", cluster.state(), null,
-						"The reservation holds no node any more: the cluster is torn down now.");
-			});
-			return Reconciled.of(Outcome.TEARING_DOWN);
-		}
-		ClusterDriver driver = drivers.forPool(cluster.pool());
-		ClusterStatus actual = driver.status(cluster.ref());
-		if (actual.phase() == ClusterStatus.Phase.ABSENT) {
-			transactions.executeWithoutResult(status -> {
-				schedule.provision(id, now, "the driver finds the cluster gone");
-				timeline.record(id, Timeline.RECONCILE, "ACTED", cluster.state(), null,
-						"The driver finds no cluster on " + String.join(", ", desired) + ": it is built again.");
-			});
-			return Reconciled.of(Outcome.REBUILDING);
-		}
-		List<String> extra = actual.nodes().stream().filter(node -> !desired.contains(node)).toList();
-		List<String> missing = desired.stream().filter(node -> !actual.nodes().contains(node)).toList();
-		if (extra.isEmpty() && missing.isEmpty()) {
-			return Reconciled.of(Outcome.CONVERGED);
-		}
-		if (!extra.isEmpty()) {
-			driver.removeNodes(cluster.ref(), extra);
-		}
-		List<String> added = List.of();
-		List<String> waiting = List.of();
-		List<NodeChecks.Outcome> checks = new ArrayList<>();
-		if (!missing.isEmpty()) {
-			// a node another cluster still has (its teardown not done yet) is added by a later pass
-			List<String> elsewhere = clusters.inOtherClusters(id, missing);
-			waiting = elsewhere;
-			List<String> free = missing.stream().filter(node -> !elsewhere.contains(node)).toList();
-			try {
-				if (!free.isEmpty()) {
-					driver.addNodes(cluster.ref(), free);
-					added = free;
-				}
-			}
-			catch (NodesUnavailableException ex) {
-				waiting = missing;
-			}
-			if (!added.isEmpty() && driver.supportsHealthChecks()) {
-				Reservation reservation = reservations.find(id).orElseThrow();
-				for (String node : added) {
-					checks.add(nodeChecks.accept(driver, NodeChecks.Target.of(cluster.ref(), reservation), node));
-				}
-			}
-		}
-		Reconciled done = new Reconciled(Outcome.CHANGED, extra, added, checks, waiting);
-		transactions.executeWithoutResult(status -> record(id, done));
-		return done;
-	}
+    /**
+     * The nodes a serving cluster should have at {@code now}: every node a holding covers from now to the lead time
+     * ahead (or to the reservation's start, for a cluster built ahead of it). A node the reservation lets go of
+     * before its end (replaced) is out as soon as its holding ends within the current minute (allocations are whole
+     * minutes), so that a replacement takes effect at once; the reservation's own end is the teardown's.
+     */
+    static Set<String> desired(List<Holding> holdings, Instant now, Duration leadTime) {
+        if (holdings.isEmpty()) {
+            return Set.of();
+        }
+        Instant heldUntil =
+                holdings.stream().map(Holding::until).max(Instant::compareTo).orElseThrow();
+        Instant start =
+                holdings.stream().map(Holding::from).min(Instant::compareTo).orElseThrow();
+        Instant horizon = later(now.plus(leadTime), start);
+        Instant minuteEnd = now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+        Set<String> desired = new LinkedHashSet<>();
+        for (Holding holding : holdings) {
+            boolean letGo = holding.until().isBefore(heldUntil);
+            if (!holding.from().isAfter(horizon) && holding.until().isAfter(letGo ? minuteEnd : now)) {
+                desired.add(holding.node());
+            }
+        }
+        return desired;
+    }
 
-	/** Stores the node list the cluster has now and says what changed, under the cluster's lock. */
-	private void record(UUID id, Reconciled done) {
-		Cluster current = clusters.findForUpdate(id).orElseThrow();
-		if (!current.open() || !current.state().isServing()) {
-			return; // torn down meanwhile: the teardown removes everything
-		}
-		Instant now = clock.instant();
-		List<NodeHealth> nodes = new ArrayList<>(current.nodes()
-			.stream()
-			.filter(n -> !done.removed().contains(n.hostname()))
-			.filter(n -> !done.added().contains(n.hostname()))
-			.toList());
-		List<String> failed = new ArrayList<>();
-		List<String> added = new ArrayList<>();
-		for (String node : done.added()) {
-			NodeChecks.Outcome outcome = done.check(node).orElse(null);
-			String health = outcome == null ? "NOT_CHECKED" : outcome.passed() ? "PASSED" : "FAILED";
-			nodes.add(new NodeHealth(node, null, health, outcome == null ? null : outcome.detail()));
-			added.add(node + (outcome == null ? "" : " (" + outcome.detail() + ")"));
-			if (outcome != null && !outcome.passed()) {
-				failed.add(node);
-			}
-		}
-		ClusterState state = transitions.judged(current, nodes,
-				failed.isEmpty() ? null : String.join(", ", failed) + " after it joined the cluster");
-		if (!failed.isEmpty()) {
-			Reservation reservation = reservations.find(id).orElseThrow();
-			failed.forEach(node -> events.publishEvent(new NodeDegraded(id, reservation.tenant(), node, now,
-					"acceptance failed after it joined the cluster")));
-		}
-		List<String> said = new ArrayList<>();
-		if (!done.removed().isEmpty()) {
-			said.add("Took " + String.join(", ", done.removed()) + " out of the cluster: the reservation no longer "
-					+ "holds " + (done.removed().size() == 1 ? "it" : "them") + ".");
-		}
-		if (!added.isEmpty()) {
-			said.add("Added " + String.join(", ", added) + ": the reservation holds "
-					+ (added.size() == 1 ? "it" : "them") + " now.");
-		}
-		if (!done.waitingFor().isEmpty()) {
-			said.add("Waiting for " + String.join(", ", done.waitingFor())
-					+ ", still in another cluster that is letting go of it.");
-		}
-		timeline.record(id, Timeline.RECONCILE, done.waitingFor().isEmpty() ? "ACTED" : "WAITING", state, null,
-				String.join(" ", said));
-	}
-
-	/**
-	 * The nodes a serving cluster should have at {@code now}: every node a holding covers from now to the lead time
-	 * ahead (or to the reservation's start, for a cluster built ahead of it). A node the reservation lets go of
-	 * before its end (replaced) is out as soon as its holding ends within the current minute (allocations are whole
-	 * minutes), so that a replacement takes effect at once; the reservation's own end is the teardown's.
-	 */
-	static Set<String> desired(List<Holding> holdings, Instant now, Duration leadTime) {
-		if (holdings.isEmpty()) {
-			return Set.of();
-		}
-		Instant heldUntil = holdings.stream().map(Holding::until).max(Instant::compareTo).orElseThrow();
-		Instant start = holdings.stream().map(Holding::from).min(Instant::compareTo).orElseThrow();
-		Instant horizon = later(now.plus(leadTime), start);
-		Instant minuteEnd = now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
-		Set<String> desired = new LinkedHashSet<>();
-		for (Holding holding : holdings) {
-			boolean letGo = holding.until().isBefore(heldUntil);
-			if (!holding.from().isAfter(horizon) && holding.until().isAfter(letGo ? minuteEnd : now)) {
-				desired.add(holding.node());
-			}
-		}
-		return desired;
-	}
-
-	private static Instant later(Instant a, Instant b) {
-		return a.isAfter(b) ? a : b;
-	}
-
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
 }

@@ -9,19 +9,25 @@ import java.util.Set;
  * {@code DELETING} → {@code DELETED}; or {@code FAILED}, with the reason, when provisioning or teardown gave up.
  */
 public enum ClusterState {
+    PENDING,
+    CREATING,
+    INSTALLING_DRIVERS,
+    RUNNING_ACCEPTANCE_TESTS,
+    READY,
+    DEGRADED,
+    DELETING,
+    DELETED,
+    FAILED;
 
-	PENDING, CREATING, INSTALLING_DRIVERS, RUNNING_ACCEPTANCE_TESTS, READY, DEGRADED, DELETING, DELETED, FAILED;
+    static final Set<ClusterState> BUILDING = Set.of(CREATING, INSTALLING_DRIVERS, RUNNING_ACCEPTANCE_TESTS);
 
-	static final Set<ClusterState> BUILDING = Set.of(CREATING, INSTALLING_DRIVERS, RUNNING_ACCEPTANCE_TESTS);
+    static final Set<ClusterState> SERVING = Set.of(READY, DEGRADED);
 
-	static final Set<ClusterState> SERVING = Set.of(READY, DEGRADED);
+    boolean isBuilding() {
+        return BUILDING.contains(this);
+    }
 
-	boolean isBuilding() {
-		return BUILDING.contains(this);
-	}
-
-	public boolean isServing() {
-		return SERVING.contains(this);
-	}
-
+    public boolean isServing() {
+        return SERVING.contains(this);
+    }
 }

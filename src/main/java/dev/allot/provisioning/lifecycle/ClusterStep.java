@@ -7,5 +7,4 @@ import java.util.UUID;
  * The data of a scheduled lifecycle step (a db-scheduler task instance named by the reservation id): whose cluster,
  * and why the step was scheduled, for the timeline.
  */
-public record ClusterStep(UUID reservationId, String why) implements Serializable {
-}
+public record ClusterStep(UUID reservationId, String why) implements Serializable {}

@@ -8,22 +8,21 @@ import java.util.UUID;
  */
 public class ClusterTransitionRefusedException extends IllegalStateException {
 
-	private final ClusterState state;
+    private final ClusterState state;
 
-	private final ClusterState requested;
+    private final ClusterState requested;
 
-	ClusterTransitionRefusedException(UUID reservationId, ClusterState state, ClusterState requested) {
-		super("The cluster of reservation " + reservationId + " is " + state + " and cannot become " + requested);
-		this.state = state;
-		this.requested = requested;
-	}
+    ClusterTransitionRefusedException(UUID reservationId, ClusterState state, ClusterState requested) {
+        super("The cluster of reservation " + reservationId + " is " + state + " and cannot become " + requested);
+        this.state = state;
+        this.requested = requested;
+    }
 
-	public ClusterState state() {
-		return state;
-	}
+    public ClusterState state() {
+        return state;
+    }
 
-	public ClusterState requested() {
-		return requested;
-	}
-
+    public ClusterState requested() {
+        return requested;
+    }
 }

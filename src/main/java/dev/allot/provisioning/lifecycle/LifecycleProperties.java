@@ -2,7 +2,6 @@ package dev.allot.provisioning.lifecycle;
 
 import java.time.Duration;
 import java.util.regex.Pattern;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -23,65 +22,71 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * replica), rather than only on its timer; on by default
  */
 @ConfigurationProperties("allot.provisioning.lifecycle")
-public record LifecycleProperties(Duration leadTime, Retry provisionRetry, Retry teardownRetry,
-		Duration watchdogInterval, Duration stuckAfter, String defaultCudaDriver, int defaultSharedMemoryGi,
-		Duration startGrace, Duration reconcileInterval, Boolean wakeOnChanges) {
+public record LifecycleProperties(
+        Duration leadTime,
+        Retry provisionRetry,
+        Retry teardownRetry,
+        Duration watchdogInterval,
+        Duration stuckAfter,
+        String defaultCudaDriver,
+        int defaultSharedMemoryGi,
+        Duration startGrace,
+        Duration reconcileInterval,
+        Boolean wakeOnChanges) {
 
-	private static final Pattern DRIVER_VERSION = Pattern.compile("^\\d{2,4}(\\.\\d{1,3}){0,2}$");
+    private static final Pattern DRIVER_VERSION = Pattern.compile("^\\d{2,4}(\\.\\d{1,3}){0,2}$");
 
-	public LifecycleProperties {
-		leadTime = leadTime == null ? Duration.ofMinutes(15) : notNegative(leadTime, "lead-time");
-		provisionRetry = provisionRetry == null ? new Retry(5, null, null) : provisionRetry;
-		teardownRetry = teardownRetry == null ? new Retry(8, null, null) : teardownRetry;
-		watchdogInterval = positive(watchdogInterval == null ? Duration.ofMinutes(1) : watchdogInterval,
-				"watchdog-interval");
-		stuckAfter = positive(stuckAfter == null ? Duration.ofMinutes(45) : stuckAfter, "stuck-after");
-		defaultCudaDriver = defaultCudaDriver == null ? "550.54.15" : defaultCudaDriver;
-		if (!DRIVER_VERSION.matcher(defaultCudaDriver).matches()) {
-			throw new IllegalArgumentException("allot.provisioning.lifecycle.default-cuda-driver must be a driver "
-					+ "version such as 550.54.15");
-		}
-		defaultSharedMemoryGi = defaultSharedMemoryGi <= 0 ? 64 : defaultSharedMemoryGi;
-		startGrace = startGrace == null ? Duration.ofMinutes(10) : notNegative(startGrace, "start-grace");
-		reconcileInterval = positive(reconcileInterval == null ? Duration.ofMinutes(2) : reconcileInterval,
-				"reconcile-interval");
-		wakeOnChanges = wakeOnChanges == null || wakeOnChanges;
-	}
+    public LifecycleProperties {
+        leadTime = leadTime == null ? Duration.ofMinutes(15) : notNegative(leadTime, "lead-time");
+        provisionRetry = provisionRetry == null ? new Retry(5, null, null) : provisionRetry;
+        teardownRetry = teardownRetry == null ? new Retry(8, null, null) : teardownRetry;
+        watchdogInterval =
+                positive(watchdogInterval == null ? Duration.ofMinutes(1) : watchdogInterval, "watchdog-interval");
+        stuckAfter = positive(stuckAfter == null ? Duration.ofMinutes(45) : stuckAfter, "stuck-after");
+        defaultCudaDriver = defaultCudaDriver == null ? "550.54.15" : defaultCudaDriver;
+        if (!DRIVER_VERSION.matcher(defaultCudaDriver).matches()) {
+            throw new IllegalArgumentException(
+                    "allot.provisioning.lifecycle.default-cuda-driver must be a driver " + "version such as 550.54.15");
+        }
+        defaultSharedMemoryGi = defaultSharedMemoryGi <= 0 ? 64 : defaultSharedMemoryGi;
+        startGrace = startGrace == null ? Duration.ofMinutes(10) : notNegative(startGrace, "start-grace");
+        reconcileInterval =
+                positive(reconcileInterval == null ? Duration.ofMinutes(2) : reconcileInterval, "reconcile-interval");
+        wakeOnChanges = wakeOnChanges == null || wakeOnChanges;
+    }
 
-	/**
-	 * Bounded retries with exponential backoff: attempt {@code n} failed, the next one runs
-	 * {@code initialDelay * 2^(n-1)} later, never more than {@code maxDelay}.
-	 */
-	public record Retry(int attempts, Duration initialDelay, Duration maxDelay) {
+    /**
+     * Bounded retries with exponential backoff: attempt {@code n} failed, the next one runs
+     * {@code initialDelay * 2^(n-1)} later, never more than {@code maxDelay}.
+     */
+    public record Retry(int attempts, Duration initialDelay, Duration maxDelay) {
 
-		public Retry {
-			if (attempts < 1) {
-				throw new IllegalArgumentException("allot.provisioning.lifecycle: retry attempts must be at least 1");
-			}
-			initialDelay = positive(initialDelay == null ? Duration.ofSeconds(30) : initialDelay, "initial-delay");
-			maxDelay = positive(maxDelay == null ? Duration.ofMinutes(10) : maxDelay, "max-delay");
-		}
+        public Retry {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("allot.provisioning.lifecycle: retry attempts must be at least 1");
+            }
+            initialDelay = positive(initialDelay == null ? Duration.ofSeconds(30) : initialDelay, "initial-delay");
+            maxDelay = positive(maxDelay == null ? Duration.ofMinutes(10) : maxDelay, "max-delay");
+        }
 
-		public Duration delayAfter(int failedAttempt) {
-			int doublings = Math.min(Math.max(failedAttempt - 1, 0), 30);
-			Duration delay = initialDelay.multipliedBy(1L << doublings);
-			return delay.compareTo(maxDelay) > 0 ? maxDelay : delay;
-		}
+        public Duration delayAfter(int failedAttempt) {
+            int doublings = Math.min(Math.max(failedAttempt - 1, 0), 30);
+            Duration delay = initialDelay.multipliedBy(1L << doublings);
+            return delay.compareTo(maxDelay) > 0 ? maxDelay : delay;
+        }
+    }
 
-	}
+    private static Duration positive(Duration value, String name) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("allot.provisioning.lifecycle." + name + " must be positive");
+        }
+        return value;
+    }
 
-	private static Duration positive(Duration value, String name) {
-		if (value.isNegative() || value.isZero()) {
-			throw new IllegalArgumentException("allot.provisioning.lifecycle." + name + " must be positive");
-		}
-		return value;
-	}
-
-	private static Duration notNegative(Duration value, String name) {
-		if (value.isNegative()) {
-			throw new IllegalArgumentException("allot.provisioning.lifecycle." + name + " must not be negative");
-		}
-		return value;
-	}
-
+    private static Duration notNegative(Duration value, String name) {
+        if (value.isNegative()) {
+            throw new IllegalArgumentException("allot.provisioning.lifecycle." + name + " must not be negative");
+        }
+        return value;
+    }
 }

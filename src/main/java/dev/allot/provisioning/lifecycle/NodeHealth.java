@@ -11,5 +11,8 @@ import org.jspecify.annotations.Nullable;
  * is now (the lifecycle's {@code NodeHealthNow})
  * @param detail the check's output, or why it was not run
  */
-public record NodeHealth(String hostname, @Nullable String state, String health, @Nullable String detail) {
-}
+public record NodeHealth(
+        String hostname,
+        @Nullable String state,
+        String health,
+        @Nullable String detail) {}

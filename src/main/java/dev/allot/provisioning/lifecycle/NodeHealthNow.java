@@ -1,15 +1,13 @@
 package dev.allot.provisioning.lifecycle;
 
+import dev.allot.booking.ReservationLifecycle;
+import dev.allot.inventory.Inventory;
+import dev.allot.inventory.Node;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-
-import dev.allot.booking.ReservationLifecycle;
-import dev.allot.inventory.Inventory;
-import dev.allot.inventory.Node;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -24,62 +22,58 @@ import org.springframework.stereotype.Component;
 @Component
 public class NodeHealthNow {
 
-	static final String QUARANTINED = "QUARANTINED";
+    static final String QUARANTINED = "QUARANTINED";
 
-	static final String REBOOTING = "REBOOTING";
+    static final String REBOOTING = "REBOOTING";
 
-	static final String CHECKING = "CHECKING";
+    static final String CHECKING = "CHECKING";
 
-	static final String REPLACED = "REPLACED";
+    static final String REPLACED = "REPLACED";
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final Inventory inventory;
+    private final Inventory inventory;
 
-	private final ReservationLifecycle reservations;
+    private final ReservationLifecycle reservations;
 
-	NodeHealthNow(JdbcClient jdbc, Inventory inventory, ReservationLifecycle reservations) {
-		this.jdbc = jdbc;
-		this.inventory = inventory;
-		this.reservations = reservations;
-	}
+    NodeHealthNow(JdbcClient jdbc, Inventory inventory, ReservationLifecycle reservations) {
+        this.jdbc = jdbc;
+        this.inventory = inventory;
+        this.reservations = reservations;
+    }
 
-	public List<NodeHealth> of(UUID reservationId, List<NodeHealth> stored) {
-		Set<String> rebooting = jdbc.sql("""
+    public List<NodeHealth> of(UUID reservationId, List<NodeHealth> stored) {
+        Set<String> rebooting = jdbc.sql("""
 				SELECT split_part(task_instance, '/', 2) FROM scheduled_tasks
 				WHERE task_name = ? AND task_instance LIKE ?""")
-			.params(ClusterSchedule.NODE_RECHECK.getTaskName(), reservationId + "/%")
-			.query(String.class)
-			.set();
-		boolean checking = jdbc.sql("""
-				SELECT EXISTS (SELECT 1 FROM cluster_health_check WHERE reservation_id = ? AND status IN ('QUEUED', 'RUNNING'))""")
-			.param(reservationId)
-			.query(Boolean.class)
-			.single();
-		List<NodeHealth> nodes = new ArrayList<>();
-		for (NodeHealth node : stored) {
-			Node known = inventory.findNode(node.hostname()).orElse(null);
-			if (known != null && known.state().isUnhealthy()) {
-				nodes.add(new NodeHealth(node.hostname(), node.state(), QUARANTINED, known.stateReason()));
-			}
-			else if (rebooting.contains(node.hostname())) {
-				nodes.add(new NodeHealth(node.hostname(), node.state(), REBOOTING,
-						"Rebooted for a software fault: checked again once it is back"));
-			}
-			else if (checking && !node.health().equals("FAILED")) {
-				nodes.add(new NodeHealth(node.hostname(), node.state(), CHECKING, "An on-demand check is running"));
-			}
-			else {
-				nodes.add(node);
-			}
-		}
-		Set<String> listed = stored.stream().map(NodeHealth::hostname).collect(Collectors.toSet());
-		reservations.nodesLetGo(reservationId)
-			.stream()
-			.filter(node -> !listed.contains(node))
-			.forEach(node -> nodes.add(new NodeHealth(node, null, REPLACED,
-					"Replaced by another node: no longer part of this cluster")));
-		return nodes;
-	}
-
+                .params(ClusterSchedule.NODE_RECHECK.getTaskName(), reservationId + "/%")
+                .query(String.class)
+                .set();
+        boolean checking =
+                jdbc.sql("""
+				SELECT EXISTS (SELECT 1 FROM cluster_health_check WHERE reservation_id = ? AND status IN ('QUEUED', 'RUNNING'))""").param(reservationId).query(Boolean.class).single();
+        List<NodeHealth> nodes = new ArrayList<>();
+        for (NodeHealth node : stored) {
+            Node known = inventory.findNode(node.hostname()).orElse(null);
+            if (known != null && known.state().isUnhealthy()) {
+                nodes.add(new NodeHealth(node.hostname(), node.state(), QUARANTINED, known.stateReason()));
+            } else if (rebooting.contains(node.hostname())) {
+                nodes.add(new NodeHealth(
+                        node.hostname(),
+                        node.state(),
+                        REBOOTING,
+                        "Rebooted for a software fault: checked again once it is back"));
+            } else if (checking && !node.health().equals("FAILED")) {
+                nodes.add(new NodeHealth(node.hostname(), node.state(), CHECKING, "An on-demand check is running"));
+            } else {
+                nodes.add(node);
+            }
+        }
+        Set<String> listed = stored.stream().map(NodeHealth::hostname).collect(Collectors.toSet());
+        reservations.nodesLetGo(reservationId).stream()
+                .filter(node -> !listed.contains(node))
+                .forEach(node -> nodes.add(new NodeHealth(
+                        node, null, REPLACED, "Replaced by another node: no longer part of this cluster")));
+        return nodes;
+    }
 }

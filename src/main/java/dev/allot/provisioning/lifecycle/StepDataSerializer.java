@@ -1,5 +1,8 @@
 package dev.allot.provisioning.lifecycle;
 
+import com.github.kagkarlsson.scheduler.boot.config.DbSchedulerCustomizer;
+import com.github.kagkarlsson.scheduler.exceptions.SerializationException;
+import com.github.kagkarlsson.scheduler.serializer.Serializer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,11 +12,6 @@ import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.util.Map;
 import java.util.Optional;
-
-import com.github.kagkarlsson.scheduler.boot.config.DbSchedulerCustomizer;
-import com.github.kagkarlsson.scheduler.exceptions.SerializationException;
-import com.github.kagkarlsson.scheduler.serializer.Serializer;
-
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -25,64 +23,59 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class StepDataSerializer implements Serializer {
 
-	static final Map<String, Class<?>> MOVED = Map.of("dev.allot.provisioning.ClusterStep", ClusterStep.class);
+    static final Map<String, Class<?>> MOVED = Map.of("dev.allot.provisioning.ClusterStep", ClusterStep.class);
 
-	@Bean
-	DbSchedulerCustomizer stepDataSerializerCustomizer() {
-		return new DbSchedulerCustomizer() {
-			@Override
-			public Optional<Serializer> serializer() {
-				return Optional.of(StepDataSerializer.this);
-			}
-		};
-	}
+    @Bean
+    DbSchedulerCustomizer stepDataSerializerCustomizer() {
+        return new DbSchedulerCustomizer() {
+            @Override
+            public Optional<Serializer> serializer() {
+                return Optional.of(StepDataSerializer.this);
+            }
+        };
+    }
 
-	@Override
-	public byte[] serialize(Object data) {
-		try (ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-				ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-			out.writeObject(data);
-			out.flush();
-			return bytes.toByteArray();
-		}
-		catch (IOException ex) {
-			throw new SerializationException("Failed to serialize task data", ex);
-		}
-	}
+    @Override
+    public byte[] serialize(Object data) {
+        try (ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(data);
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException ex) {
+            throw new SerializationException("Failed to serialize task data", ex);
+        }
+    }
 
-	@Override
-	public <T> T deserialize(Class<T> type, byte[] data) {
-		try (ObjectInputStream in = new MovedClasses(new ByteArrayInputStream(data))) {
-			return type.cast(in.readObject());
-		}
-		catch (IOException | ClassNotFoundException ex) {
-			throw new SerializationException("Failed to deserialize task data", ex);
-		}
-	}
+    @Override
+    public <T> T deserialize(Class<T> type, byte[] data) {
+        try (ObjectInputStream in = new MovedClasses(new ByteArrayInputStream(data))) {
+            return type.cast(in.readObject());
+        } catch (IOException | ClassNotFoundException ex) {
+            throw new SerializationException("Failed to deserialize task data", ex);
+        }
+    }
 
-	private static final class MovedClasses extends ObjectInputStream {
+    private static final class MovedClasses extends ObjectInputStream {
 
-		MovedClasses(InputStream in) throws IOException {
-			super(in);
-		}
+        MovedClasses(InputStream in) throws IOException {
+            super(in);
+        }
 
-		@Override
-		protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
-			ObjectStreamClass written = super.readClassDescriptor();
-			Class<?> moved = MOVED.get(written.getName());
-			return moved == null ? written : ObjectStreamClass.lookup(moved);
-		}
+        @Override
+        protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+            ObjectStreamClass written = super.readClassDescriptor();
+            Class<?> moved = MOVED.get(written.getName());
+            return moved == null ? written : ObjectStreamClass.lookup(moved);
+        }
 
-		@Override
-		protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-			try {
-				return Class.forName(desc.getName(), false, StepDataSerializer.class.getClassLoader());
-			}
-			catch (ClassNotFoundException ex) {
-				return super.resolveClass(desc);
-			}
-		}
-
-	}
-
+        @Override
+        protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+            try {
+                return Class.forName(desc.getName(), false, StepDataSerializer.class.getClassLoader());
+            } catch (ClassNotFoundException ex) {
+                return super.resolveClass(desc);
+            }
+        }
+    }
 }

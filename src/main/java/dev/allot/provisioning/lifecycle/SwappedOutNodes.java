@@ -9,10 +9,9 @@ import dev.allot.provisioning.checks.Verdict;
  */
 public interface SwappedOutNodes {
 
-	/**
-	 * Remediates the node that left {@code cluster}: the tenant never had it, so there is nothing to credit.
-	 * @param why what failed, for the timeline and the node's state reason
-	 */
-	void swappedOut(Cluster cluster, String node, Verdict.Fault fault, String why);
-
+    /**
+     * Remediates the node that left {@code cluster}: the tenant never had it, so there is nothing to credit.
+     * @param why what failed, for the timeline and the node's state reason
+     */
+    void swappedOut(Cluster cluster, String node, Verdict.Fault fault, String why);
 }

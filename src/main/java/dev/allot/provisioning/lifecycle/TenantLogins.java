@@ -21,34 +21,35 @@ import org.springframework.stereotype.Component;
 @Component
 class TenantLogins {
 
-	private final Tenancy tenancy;
+    private final Tenancy tenancy;
 
-	private final ProjectMembers projectMembers;
+    private final ProjectMembers projectMembers;
 
-	TenantLogins(Tenancy tenancy, ProjectMembers projectMembers) {
-		this.tenancy = tenancy;
-		this.projectMembers = projectMembers;
-	}
+    TenantLogins(Tenancy tenancy, ProjectMembers projectMembers) {
+        this.tenancy = tenancy;
+        this.projectMembers = projectMembers;
+    }
 
-	/** The logins on a cluster of the tenant's project: its members who may book, and the project's (issue 31). */
-	List<String> of(String tenant, String project) {
-		return logins(tenancy.members(tenant), projectMembers.membersOf(tenant, project));
-	}
+    /** The logins on a cluster of the tenant's project: its members who may book, and the project's (issue 31). */
+    List<String> of(String tenant, String project) {
+        return logins(tenancy.members(tenant), projectMembers.membersOf(tenant, project));
+    }
 
-	static List<String> logins(List<Member> members) {
-		return logins(members, List.of());
-	}
+    static List<String> logins(List<Member> members) {
+        return logins(members, List.of());
+    }
 
-	static List<String> logins(List<Member> members, List<ProjectMember> projectMembers) {
-		return Stream
-			.concat(members.stream().filter(member -> member.role().includes(TenantRole.MEMBER)).map(Member::username),
-					projectMembers.stream()
-						.filter(member -> member.role().includes(ProjectRole.PROJECT_MEMBER))
-						.map(ProjectMember::username))
-			.filter(ClusterBlueprint::isLoginUser)
-			.distinct()
-			.sorted()
-			.toList();
-	}
-
+    static List<String> logins(List<Member> members, List<ProjectMember> projectMembers) {
+        return Stream.concat(
+                        members.stream()
+                                .filter(member -> member.role().includes(TenantRole.MEMBER))
+                                .map(Member::username),
+                        projectMembers.stream()
+                                .filter(member -> member.role().includes(ProjectRole.PROJECT_MEMBER))
+                                .map(ProjectMember::username))
+                .filter(ClusterBlueprint::isLoginUser)
+                .distinct()
+                .sorted()
+                .toList();
+    }
 }

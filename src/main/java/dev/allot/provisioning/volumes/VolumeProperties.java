@@ -1,7 +1,6 @@
 package dev.allot.provisioning.volumes;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -13,12 +12,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("allot.provisioning.volumes")
 public record VolumeProperties(Duration upkeepInterval, int measureBatch) {
 
-	public VolumeProperties {
-		upkeepInterval = upkeepInterval == null ? Duration.ofMinutes(15) : upkeepInterval;
-		if (upkeepInterval.isNegative() || upkeepInterval.isZero()) {
-			throw new IllegalArgumentException("allot.provisioning.volumes.upkeep-interval must be positive");
-		}
-		measureBatch = measureBatch <= 0 ? 200 : measureBatch;
-	}
-
+    public VolumeProperties {
+        upkeepInterval = upkeepInterval == null ? Duration.ofMinutes(15) : upkeepInterval;
+        if (upkeepInterval.isNegative() || upkeepInterval.isZero()) {
+            throw new IllegalArgumentException("allot.provisioning.volumes.upkeep-interval must be positive");
+        }
+        measureBatch = measureBatch <= 0 ? 200 : measureBatch;
+    }
 }

@@ -3,7 +3,6 @@ package dev.allot.provisioning.volumes;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
-
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -11,10 +10,9 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class VolumeTasks {
 
-	@Bean
-	RecurringTask<Void> volumeUpkeepTask(VolumeUpkeep upkeep, VolumeProperties properties) {
-		return Tasks.recurring("volume-upkeep", FixedDelay.of(properties.upkeepInterval()))
-			.execute((instance, context) -> upkeep.run());
-	}
-
+    @Bean
+    RecurringTask<Void> volumeUpkeepTask(VolumeUpkeep upkeep, VolumeProperties properties) {
+        return Tasks.recurring("volume-upkeep", FixedDelay.of(properties.upkeepInterval()))
+                .execute((instance, context) -> upkeep.run());
+    }
 }

@@ -1,17 +1,15 @@
 package dev.allot.provisioning.volumes;
 
-import java.util.List;
-import java.util.OptionalLong;
-
 import dev.allot.booking.events.RetainedVolumeDeleted;
 import dev.allot.booking.volumes.StoredVolume;
 import dev.allot.booking.volumes.StoredVolumes;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.ClusterRef;
+import java.util.List;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.modulith.events.ApplicationModuleListener;
 import org.springframework.stereotype.Component;
 
@@ -23,65 +21,66 @@ import org.springframework.stereotype.Component;
 @Component
 class VolumeUpkeep {
 
-	private static final Logger log = LoggerFactory.getLogger(VolumeUpkeep.class);
+    private static final Logger log = LoggerFactory.getLogger(VolumeUpkeep.class);
 
-	private final StoredVolumes volumes;
+    private final StoredVolumes volumes;
 
-	private final ClusterDrivers drivers;
+    private final ClusterDrivers drivers;
 
-	private final VolumeProperties properties;
+    private final VolumeProperties properties;
 
-	VolumeUpkeep(StoredVolumes volumes, ClusterDrivers drivers, VolumeProperties properties) {
-		this.volumes = volumes;
-		this.drivers = drivers;
-		this.properties = properties;
-	}
+    VolumeUpkeep(StoredVolumes volumes, ClusterDrivers drivers, VolumeProperties properties) {
+        this.volumes = volumes;
+        this.drivers = drivers;
+        this.properties = properties;
+    }
 
-	@ApplicationModuleListener
-	void on(RetainedVolumeDeleted deleted) {
-		volumes.find(deleted.volumeId()).ifPresent(this::remove);
-	}
+    @ApplicationModuleListener
+    void on(RetainedVolumeDeleted deleted) {
+        volumes.find(deleted.volumeId()).ifPresent(this::remove);
+    }
 
-	/** One run: removes deleted volumes, then measures a batch. Safe on many replicas (db-scheduler runs it once). */
-	void run() {
-		volumes.deleting().forEach(volume -> {
-			try {
-				remove(volume);
-			}
-			catch (ClusterDriverException ex) {
-				log.warn("Cannot remove deleted volume {} yet: {}", volume.location(), ex.getMessage());
-			}
-		});
-		measure(volumes.toMeasure(properties.measureBatch()));
-	}
+    /** One run: removes deleted volumes, then measures a batch. Safe on many replicas (db-scheduler runs it once). */
+    void run() {
+        volumes.deleting().forEach(volume -> {
+            try {
+                remove(volume);
+            } catch (ClusterDriverException ex) {
+                log.warn("Cannot remove deleted volume {} yet: {}", volume.location(), ex.getMessage());
+            }
+        });
+        measure(volumes.toMeasure(properties.measureBatch()));
+    }
 
-	private void remove(StoredVolume volume) {
-		if (!volume.status().equals("DELETING")) {
-			return;
-		}
-		drivers.forPool(volume.pool())
-			.removeVolumes(new ClusterRef(volume.reservationId(), volume.tenant()), List.of(volume.name()));
-		volumes.removed(volume.id());
-		log.info("Removed deleted volume {} ({})", volume.name(), volume.location());
-	}
+    private void remove(StoredVolume volume) {
+        if (!volume.status().equals("DELETING")) {
+            return;
+        }
+        drivers.forPool(volume.pool())
+                .removeVolumes(new ClusterRef(volume.reservationId(), volume.tenant()), List.of(volume.name()));
+        volumes.removed(volume.id());
+        log.info("Removed deleted volume {} ({})", volume.name(), volume.location());
+    }
 
-	void measure(List<StoredVolume> batch) {
-		for (StoredVolume volume : batch) {
-			try {
-				OptionalLong used = drivers.forPool(volume.pool())
-					.volumeUsage(new ClusterRef(volume.reservationId(), volume.tenant()), volume.name());
-				if (used.isPresent()) {
-					StoredVolume now = volumes.measured(volume.id(), used.getAsLong());
-					if (now != null && now.overLimit() && !volume.overLimit()) {
-						log.warn("Volume {} of {} holds {} bytes, over its {} GiB", volume.location(), volume.tenant(),
-								used.getAsLong(), volume.sizeGi());
-					}
-				}
-			}
-			catch (ClusterDriverException ex) {
-				log.warn("Cannot measure volume {}: {}", volume.location(), ex.getMessage());
-			}
-		}
-	}
-
+    void measure(List<StoredVolume> batch) {
+        for (StoredVolume volume : batch) {
+            try {
+                OptionalLong used = drivers.forPool(volume.pool())
+                        .volumeUsage(new ClusterRef(volume.reservationId(), volume.tenant()), volume.name());
+                if (used.isPresent()) {
+                    StoredVolume now = volumes.measured(volume.id(), used.getAsLong());
+                    if (now != null && now.overLimit() && !volume.overLimit()) {
+                        log.warn(
+                                "Volume {} of {} holds {} bytes, over its {} GiB",
+                                volume.location(),
+                                volume.tenant(),
+                                used.getAsLong(),
+                                volume.sizeGi());
+                    }
+                }
+            } catch (ClusterDriverException ex) {
+                log.warn("Cannot measure volume {}: {}", volume.location(), ex.getMessage());
+            }
+        }
+    }
 }

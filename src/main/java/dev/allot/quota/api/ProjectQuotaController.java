@@ -1,8 +1,5 @@
 package dev.allot.quota.api;
 
-import java.math.BigDecimal;
-import java.util.List;
-
 import dev.allot.quota.Quotas;
 import dev.allot.quota.policies.ProjectQuotaPolicy;
 import dev.allot.shared.security.Caller;
@@ -12,8 +9,9 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
+import java.math.BigDecimal;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -30,44 +28,55 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/projects/{project}/quota")
 class ProjectQuotaController {
 
-	record ProjectPolicyBody(@NotBlank String gpuType, @Nullable @Min(0) Integer maxGpus,
-			@Nullable @DecimalMin("0") BigDecimal monthlyBudget) {
+    record ProjectPolicyBody(
+            @NotBlank String gpuType,
+            @Nullable @Min(0) Integer maxGpus,
+            @Nullable @DecimalMin("0") BigDecimal monthlyBudget) {
 
-		ProjectQuotaPolicy toPolicy() {
-			return new ProjectQuotaPolicy(gpuType.strip(), maxGpus, monthlyBudget);
-		}
+        ProjectQuotaPolicy toPolicy() {
+            return new ProjectQuotaPolicy(gpuType.strip(), maxGpus, monthlyBudget);
+        }
 
-		static ProjectPolicyBody of(ProjectQuotaPolicy policy) {
-			return new ProjectPolicyBody(policy.gpuType(), policy.maxGpus(), policy.monthlyBudget());
-		}
-	}
+        static ProjectPolicyBody of(ProjectQuotaPolicy policy) {
+            return new ProjectPolicyBody(policy.gpuType(), policy.maxGpus(), policy.monthlyBudget());
+        }
+    }
 
-	record ProjectQuotaRequest(@NotNull @Size(max = 50) List<@NotNull @Valid ProjectPolicyBody> policies) {
-	}
+    record ProjectQuotaRequest(@NotNull @Size(max = 50) List<@NotNull @Valid ProjectPolicyBody> policies) {}
 
-	record ProjectQuotaBody(String tenant, String project, List<ProjectPolicyBody> policies) {
-	}
+    record ProjectQuotaBody(String tenant, String project, List<ProjectPolicyBody> policies) {}
 
-	private final Quotas quotas;
+    private final Quotas quotas;
 
-	ProjectQuotaController(Quotas quotas) {
-		this.quotas = quotas;
-	}
+    ProjectQuotaController(Quotas quotas) {
+        this.quotas = quotas;
+    }
 
-	@GetMapping
-	ProjectQuotaBody get(Caller caller, @PathVariable String tenant, @PathVariable String project) {
-		return body(tenant, project, quotas.projectQuota(caller, tenant, project));
-	}
+    @GetMapping
+    ProjectQuotaBody get(Caller caller, @PathVariable String tenant, @PathVariable String project) {
+        return body(tenant, project, quotas.projectQuota(caller, tenant, project));
+    }
 
-	@PutMapping
-	ProjectQuotaBody replace(Caller caller, @PathVariable String tenant, @PathVariable String project,
-			@Valid @RequestBody ProjectQuotaRequest body) {
-		return body(tenant, project, quotas.replaceProjectQuota(caller, tenant, project,
-				body.policies().stream().map(ProjectPolicyBody::toPolicy).toList()));
-	}
+    @PutMapping
+    ProjectQuotaBody replace(
+            Caller caller,
+            @PathVariable String tenant,
+            @PathVariable String project,
+            @Valid @RequestBody ProjectQuotaRequest body) {
+        return body(
+                tenant,
+                project,
+                quotas.replaceProjectQuota(
+                        caller,
+                        tenant,
+                        project,
+                        body.policies().stream()
+                                .map(ProjectPolicyBody::toPolicy)
+                                .toList()));
+    }
 
-	private static ProjectQuotaBody body(String tenant, String project, List<ProjectQuotaPolicy> policies) {
-		return new ProjectQuotaBody(tenant, project, policies.stream().map(ProjectPolicyBody::of).toList());
-	}
-
+    private static ProjectQuotaBody body(String tenant, String project, List<ProjectQuotaPolicy> policies) {
+        return new ProjectQuotaBody(
+                tenant, project, policies.stream().map(ProjectPolicyBody::of).toList());
+    }
 }

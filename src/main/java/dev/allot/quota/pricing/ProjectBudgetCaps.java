@@ -11,10 +11,8 @@ import java.util.UUID;
  */
 public interface ProjectBudgetCaps {
 
-	record Cap(BigDecimal amount, String currency) {
-	}
+    record Cap(BigDecimal amount, String currency) {}
 
-	/** The project's hard cap, if its budget is hard. */
-	Optional<Cap> hardCap(UUID tenantId, String project);
-
+    /** The project's hard cap, if its budget is hard. */
+    Optional<Cap> hardCap(UUID tenantId, String project);
 }

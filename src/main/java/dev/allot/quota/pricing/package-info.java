@@ -8,5 +8,4 @@
 package dev.allot.quota.pricing;
 
 import org.jspecify.annotations.NullMarked;
-
 import org.springframework.modulith.NamedInterface;

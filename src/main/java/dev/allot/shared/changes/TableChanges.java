@@ -3,9 +3,7 @@ package dev.allot.shared.changes;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import javax.sql.DataSource;
-
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -23,86 +21,85 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Component
 public class TableChanges implements SmartLifecycle {
 
-	public static final String CHANNEL = "allot_table_changes";
+    public static final String CHANNEL = "allot_table_changes";
 
-	private final List<ReadCache<?, ?>> caches = new CopyOnWriteArrayList<>();
+    private final List<ReadCache<?, ?>> caches = new CopyOnWriteArrayList<>();
 
-	private final PgListen listen;
+    private final PgListen listen;
 
-	private volatile boolean listening;
+    private volatile boolean listening;
 
-	TableChanges(DataSource dataSource) {
-		this.listen = new PgListen(dataSource, CHANNEL, new PgListen.Handler() {
+    TableChanges(DataSource dataSource) {
+        this.listen = new PgListen(dataSource, CHANNEL, new PgListen.Handler() {
 
-			@Override
-			public void accept(String table) {
-				drop(table);
-			}
+            @Override
+            public void accept(String table) {
+                drop(table);
+            }
 
-			@Override
-			public void listening() {
-				listening = true;
-				caches.forEach(ReadCache::drop);
-			}
+            @Override
+            public void listening() {
+                listening = true;
+                caches.forEach(ReadCache::drop);
+            }
 
-			@Override
-			public void lost() {
-				listening = false;
-				caches.forEach(ReadCache::drop);
-			}
-		});
-	}
+            @Override
+            public void lost() {
+                listening = false;
+                caches.forEach(ReadCache::drop);
+            }
+        });
+    }
 
-	/** A cache of reads of the given tables, dropped whenever one of them changes. */
-	public <K, V> ReadCache<K, V> cache(String name, String... tables) {
-		ReadCache<K, V> cache = new ReadCache<>(name, Set.of(tables), () -> listening);
-		caches.add(cache);
-		return cache;
-	}
+    /** A cache of reads of the given tables, dropped whenever one of them changes. */
+    public <K, V> ReadCache<K, V> cache(String name, String... tables) {
+        ReadCache<K, V> cache = new ReadCache<>(name, Set.of(tables), () -> listening);
+        caches.add(cache);
+        return cache;
+    }
 
-	/**
-	 * Drops what this replica holds of the table now and again when the current transaction commits (the trigger
-	 * tells the other replicas); a writer calls it after changing the table.
-	 */
-	public void changed(String table) {
-		drop(table);
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCompletion(int status) {
-					drop(table);
-				}
-			});
-		}
-	}
+    /**
+     * Drops what this replica holds of the table now and again when the current transaction commits (the trigger
+     * tells the other replicas); a writer calls it after changing the table.
+     */
+    public void changed(String table) {
+        drop(table);
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    drop(table);
+                }
+            });
+        }
+    }
 
-	private void drop(String table) {
-		for (ReadCache<?, ?> cache : caches) {
-			if (cache.reads(table)) {
-				cache.drop();
-			}
-		}
-	}
+    private void drop(String table) {
+        for (ReadCache<?, ?> cache : caches) {
+            if (cache.reads(table)) {
+                cache.drop();
+            }
+        }
+    }
 
-	@Override
-	public void start() {
-		listen.start("table-changes-listen");
-	}
+    @Override
+    public void start() {
+        listen.start("table-changes-listen");
+    }
 
-	@Override
-	public void stop() {
-		listen.stop();
-	}
+    @Override
+    public void stop() {
+        listen.stop();
+    }
 
-	@Override
-	public boolean isRunning() {
-		return listen.isRunning();
-	}
+    @Override
+    public boolean isRunning() {
+        return listen.isRunning();
+    }
 
-	@Override
-	public int getPhase() {
-		// listening before the web server takes requests, so the first reads can be kept
-		return Integer.MIN_VALUE + 100;
-	}
-
+    @Override
+    public int getPhase() {
+        // listening before the web server takes requests, so the first reads can be kept
+        return Integer.MIN_VALUE + 100;
+    }
 }

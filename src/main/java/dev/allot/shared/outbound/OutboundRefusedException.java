@@ -6,23 +6,22 @@ package dev.allot.shared.outbound;
  */
 public class OutboundRefusedException extends RuntimeException {
 
-	private final String detail;
+    private final String detail;
 
-	private final boolean unresolved;
+    private final boolean unresolved;
 
-	OutboundRefusedException(String reason, String detail, boolean unresolved) {
-		super(reason, null, false, false);
-		this.detail = detail;
-		this.unresolved = unresolved;
-	}
+    OutboundRefusedException(String reason, String detail, boolean unresolved) {
+        super(reason, null, false, false);
+        this.detail = detail;
+        this.unresolved = unresolved;
+    }
 
-	/** The host did not resolve (in time): at delivery a failure to connect more than a refusal. */
-	public boolean unresolved() {
-		return unresolved;
-	}
+    /** The host did not resolve (in time): at delivery a failure to connect more than a refusal. */
+    public boolean unresolved() {
+        return unresolved;
+    }
 
-	public String detail() {
-		return detail;
-	}
-
+    public String detail() {
+        return detail;
+    }
 }

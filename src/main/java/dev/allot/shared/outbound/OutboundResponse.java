@@ -9,32 +9,31 @@ import org.jspecify.annotations.Nullable;
  */
 public record OutboundResponse(int status, @Nullable String failure) {
 
-	public static final String CONNECTION_FAILED = "connection failed";
+    public static final String CONNECTION_FAILED = "connection failed";
 
-	public static final String TIMED_OUT = "timed out";
+    public static final String TIMED_OUT = "timed out";
 
-	public static final String REFUSED = "refused: address not allowed";
+    public static final String REFUSED = "refused: address not allowed";
 
-	public static final String TOO_LARGE = "answer too large";
+    public static final String TOO_LARGE = "answer too large";
 
-	static OutboundResponse answered(int status) {
-		return new OutboundResponse(status, null);
-	}
+    static OutboundResponse answered(int status) {
+        return new OutboundResponse(status, null);
+    }
 
-	static OutboundResponse failed(String failure) {
-		return new OutboundResponse(0, failure);
-	}
+    static OutboundResponse failed(String failure) {
+        return new OutboundResponse(0, failure);
+    }
 
-	public boolean successful() {
-		return failure == null && status / 100 == 2;
-	}
+    public boolean successful() {
+        return failure == null && status / 100 == 2;
+    }
 
-	/** What went wrong, for the tenant: null when the receiver answered 2xx, else a reason or "HTTP 500". */
-	public @Nullable String error() {
-		if (failure != null) {
-			return failure;
-		}
-		return successful() ? null : "HTTP " + status;
-	}
-
+    /** What went wrong, for the tenant: null when the receiver answered 2xx, else a reason or "HTTP 500". */
+    public @Nullable String error() {
+        if (failure != null) {
+            return failure;
+        }
+        return successful() ? null : "HTTP " + status;
+    }
 }

@@ -9,10 +9,9 @@ import io.swagger.v3.oas.annotations.media.Schema;
 @Schema(enumAsRef = true, description = "A role that spans every tenant")
 public enum PlatformRole {
 
-	/** Manages tenants, quotas and the fleet. */
-	PLATFORM_ADMIN,
+    /** Manages tenants, quotas and the fleet. */
+    PLATFORM_ADMIN,
 
-	/** Reads everything, changes nothing. */
-	AUDITOR
-
+    /** Reads everything, changes nothing. */
+    AUDITOR
 }

@@ -5,12 +5,12 @@ package dev.allot.shared.security;
  * members and decide its bookings waiting for approval; project members book in it; project viewers only read it.
  */
 public enum ProjectRole {
+    PROJECT_ADMIN,
+    PROJECT_MEMBER,
+    PROJECT_VIEWER;
 
-	PROJECT_ADMIN, PROJECT_MEMBER, PROJECT_VIEWER;
-
-	/** Whether this role may do what {@code required} may do. */
-	public boolean includes(ProjectRole required) {
-		return ordinal() <= required.ordinal();
-	}
-
+    /** Whether this role may do what {@code required} may do. */
+    public boolean includes(ProjectRole required) {
+        return ordinal() <= required.ordinal();
+    }
 }

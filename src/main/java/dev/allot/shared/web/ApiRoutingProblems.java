@@ -20,34 +20,35 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 @Order(Ordered.LOWEST_PRECEDENCE)
 class ApiRoutingProblems {
 
-	@ExceptionHandler(NoResourceFoundException.class)
-	ResponseEntity<ProblemDetail> noSuchPath(NoResourceFoundException ex, HttpServletRequest request)
-			throws NoResourceFoundException {
-		if (!isApi(request)) {
-			throw ex;
-		}
-		return respond(ApiProblems.problem(404, "not_found", "Not found", "No endpoint " + request.getRequestURI()));
-	}
+    @ExceptionHandler(NoResourceFoundException.class)
+    ResponseEntity<ProblemDetail> noSuchPath(NoResourceFoundException ex, HttpServletRequest request)
+            throws NoResourceFoundException {
+        if (!isApi(request)) {
+            throw ex;
+        }
+        return respond(ApiProblems.problem(404, "not_found", "Not found", "No endpoint " + request.getRequestURI()));
+    }
 
-	@ExceptionHandler(HttpRequestMethodNotSupportedException.class)
-	ResponseEntity<ProblemDetail> wrongMethod(HttpRequestMethodNotSupportedException ex, HttpServletRequest request)
-			throws HttpRequestMethodNotSupportedException {
-		if (!isApi(request)) {
-			throw ex;
-		}
-		return ResponseEntity.status(405)
-			.headers(headers -> headers.setAllow(ex.getSupportedHttpMethods() == null ? Set.of()
-					: ex.getSupportedHttpMethods()))
-			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
-			.body(ApiProblems.problem(405, "method_not_allowed", "Method not allowed", ex.getMessage()));
-	}
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    ResponseEntity<ProblemDetail> wrongMethod(HttpRequestMethodNotSupportedException ex, HttpServletRequest request)
+            throws HttpRequestMethodNotSupportedException {
+        if (!isApi(request)) {
+            throw ex;
+        }
+        return ResponseEntity.status(405)
+                .headers(headers -> headers.setAllow(
+                        ex.getSupportedHttpMethods() == null ? Set.of() : ex.getSupportedHttpMethods()))
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(ApiProblems.problem(405, "method_not_allowed", "Method not allowed", ex.getMessage()));
+    }
 
-	private static boolean isApi(HttpServletRequest request) {
-		return request.getRequestURI().startsWith("/api/");
-	}
+    private static boolean isApi(HttpServletRequest request) {
+        return request.getRequestURI().startsWith("/api/");
+    }
 
-	private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem) {
-		return ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
-	}
-
+    private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem) {
+        return ResponseEntity.status(problem.getStatus())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
+    }
 }

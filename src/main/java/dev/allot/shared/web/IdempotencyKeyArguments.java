@@ -1,10 +1,8 @@
 package dev.allot.shared.web;
 
-import java.util.List;
-
 import dev.allot.shared.IdempotencyKey;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
 import org.springframework.web.bind.support.WebDataBinderFactory;
@@ -21,20 +19,22 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 class IdempotencyKeyArguments implements WebMvcConfigurer, HandlerMethodArgumentResolver {
 
-	@Override
-	public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-		resolvers.add(this);
-	}
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(this);
+    }
 
-	@Override
-	public boolean supportsParameter(MethodParameter parameter) {
-		return IdempotencyKey.class.equals(parameter.getParameterType());
-	}
+    @Override
+    public boolean supportsParameter(MethodParameter parameter) {
+        return IdempotencyKey.class.equals(parameter.getParameterType());
+    }
 
-	@Override
-	public @Nullable IdempotencyKey resolveArgument(MethodParameter parameter, @Nullable ModelAndViewContainer mav,
-			NativeWebRequest request, @Nullable WebDataBinderFactory binderFactory) {
-		return (IdempotencyKey) request.getAttribute(IdempotencyKey.class.getName(), RequestAttributes.SCOPE_REQUEST);
-	}
-
+    @Override
+    public @Nullable IdempotencyKey resolveArgument(
+            MethodParameter parameter,
+            @Nullable ModelAndViewContainer mav,
+            NativeWebRequest request,
+            @Nullable WebDataBinderFactory binderFactory) {
+        return (IdempotencyKey) request.getAttribute(IdempotencyKey.class.getName(), RequestAttributes.SCOPE_REQUEST);
+    }
 }

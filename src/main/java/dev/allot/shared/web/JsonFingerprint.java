@@ -1,7 +1,6 @@
 package dev.allot.shared.web;
 
 import java.util.TreeSet;
-
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -15,37 +14,34 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class JsonFingerprint {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private JsonFingerprint() {
-	}
+    private JsonFingerprint() {}
 
-	static byte[] of(byte[] body) {
-		if (body.length == 0) {
-			return body;
-		}
-		try {
-			return JSON.writeValueAsBytes(canonical(JSON.readTree(body)));
-		}
-		catch (JacksonException notJson) {
-			return body;
-		}
-	}
+    static byte[] of(byte[] body) {
+        if (body.length == 0) {
+            return body;
+        }
+        try {
+            return JSON.writeValueAsBytes(canonical(JSON.readTree(body)));
+        } catch (JacksonException notJson) {
+            return body;
+        }
+    }
 
-	private static JsonNode canonical(JsonNode node) {
-		if (node instanceof ObjectNode object) {
-			ObjectNode sorted = JSON.createObjectNode();
-			for (String name : new TreeSet<>(object.propertyNames())) {
-				sorted.set(name, canonical(object.get(name)));
-			}
-			return sorted;
-		}
-		if (node instanceof ArrayNode array) {
-			ArrayNode copy = JSON.createArrayNode();
-			array.values().forEach(element -> copy.add(canonical(element)));
-			return copy;
-		}
-		return node;
-	}
-
+    private static JsonNode canonical(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            ObjectNode sorted = JSON.createObjectNode();
+            for (String name : new TreeSet<>(object.propertyNames())) {
+                sorted.set(name, canonical(object.get(name)));
+            }
+            return sorted;
+        }
+        if (node instanceof ArrayNode array) {
+            ArrayNode copy = JSON.createArrayNode();
+            array.values().forEach(element -> copy.add(canonical(element)));
+            return copy;
+        }
+        return node;
+    }
 }

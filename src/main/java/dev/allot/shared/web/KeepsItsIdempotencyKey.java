@@ -15,6 +15,4 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
-public @interface KeepsItsIdempotencyKey {
-
-}
+public @interface KeepsItsIdempotencyKey {}

@@ -2,7 +2,6 @@ package dev.allot.shared.web;
 
 import dev.allot.shared.CursorPage;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -21,27 +20,30 @@ import org.springframework.web.util.UriComponentsBuilder;
 @RestControllerAdvice
 class NextPageLinks implements ResponseBodyAdvice<Object> {
 
-	@Override
-	public boolean supports(MethodParameter returnType, Class<? extends HttpMessageConverter<?>> converterType) {
-		return true;
-	}
+    @Override
+    public boolean supports(MethodParameter returnType, Class<? extends HttpMessageConverter<?>> converterType) {
+        return true;
+    }
 
-	@Override
-	public @Nullable Object beforeBodyWrite(@Nullable Object body, MethodParameter returnType,
-			MediaType selectedContentType, Class<? extends HttpMessageConverter<?>> selectedConverterType,
-			ServerHttpRequest request, ServerHttpResponse response) {
-		if (body instanceof CursorPage<?> page && page.next() != null) {
-			String target = UriComponentsBuilder.fromUri(request.getURI())
-				.scheme(null)
-				.host(null)
-				.port(null)
-				.replaceQueryParam("page")
-				.replaceQueryParam("cursor", page.next())
-				.build()
-				.toUriString();
-			response.getHeaders().add(HttpHeaders.LINK, "<" + target + ">; rel=\"next\"");
-		}
-		return body;
-	}
-
+    @Override
+    public @Nullable Object beforeBodyWrite(
+            @Nullable Object body,
+            MethodParameter returnType,
+            MediaType selectedContentType,
+            Class<? extends HttpMessageConverter<?>> selectedConverterType,
+            ServerHttpRequest request,
+            ServerHttpResponse response) {
+        if (body instanceof CursorPage<?> page && page.next() != null) {
+            String target = UriComponentsBuilder.fromUri(request.getURI())
+                    .scheme(null)
+                    .host(null)
+                    .port(null)
+                    .replaceQueryParam("page")
+                    .replaceQueryParam("cursor", page.next())
+                    .build()
+                    .toUriString();
+            response.getHeaders().add(HttpHeaders.LINK, "<" + target + ">; rel=\"next\"");
+        }
+        return body;
+    }
 }

@@ -1,15 +1,13 @@
 package dev.allot.shared.web;
 
-import java.io.IOException;
-import java.util.UUID;
-
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
-
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
@@ -23,27 +21,27 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 public class RequestIds extends OncePerRequestFilter {
 
-	public static final String HEADER = "X-Request-Id";
+    public static final String HEADER = "X-Request-Id";
 
-	static final String MDC_KEY = "requestId";
+    static final String MDC_KEY = "requestId";
 
-	public static @Nullable String current() {
-		return MDC.get(MDC_KEY);
-	}
+    public static @Nullable String current() {
+        return MDC.get(MDC_KEY);
+    }
 
-	@Override
-	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-			throws ServletException, IOException {
-		String given = request.getHeader(HEADER);
-		String id = (given != null && given.matches("[A-Za-z0-9._-]{1,64}")) ? given : UUID.randomUUID().toString();
-		MDC.put(MDC_KEY, id);
-		response.setHeader(HEADER, id);
-		try {
-			chain.doFilter(request, response);
-		}
-		finally {
-			MDC.remove(MDC_KEY);
-		}
-	}
-
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String given = request.getHeader(HEADER);
+        String id = (given != null && given.matches("[A-Za-z0-9._-]{1,64}"))
+                ? given
+                : UUID.randomUUID().toString();
+        MDC.put(MDC_KEY, id);
+        response.setHeader(HEADER, id);
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            MDC.remove(MDC_KEY);
+        }
+    }
 }

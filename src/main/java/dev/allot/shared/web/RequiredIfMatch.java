@@ -3,7 +3,6 @@ package dev.allot.shared.web;
 import dev.allot.shared.AllotException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
@@ -23,38 +22,37 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 class RequiredIfMatch implements WebMvcConfigurer, HandlerInterceptor {
 
-	private static final String IF_MATCH = "If-Match";
+    private static final String IF_MATCH = "If-Match";
 
-	private final boolean required;
+    private final boolean required;
 
-	RequiredIfMatch(@Value("${allot.api.require-if-match:false}") boolean required) {
-		this.required = required;
-	}
+    RequiredIfMatch(@Value("${allot.api.require-if-match:false}") boolean required) {
+        this.required = required;
+    }
 
-	@Override
-	public void addInterceptors(InterceptorRegistry registry) {
-		if (required) {
-			registry.addInterceptor(this).addPathPatterns("/api/**");
-		}
-	}
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        if (required) {
+            registry.addInterceptor(this).addPathPatterns("/api/**");
+        }
+    }
 
-	@Override
-	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-		if (handler instanceof HandlerMethod method && request.getHeader(IF_MATCH) == null && readsIfMatch(method)) {
-			throw AllotException.preconditionRequired("Send the resource's ETag in If-Match (or * for any version): "
-					+ "GET it first");
-		}
-		return true;
-	}
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (handler instanceof HandlerMethod method && request.getHeader(IF_MATCH) == null && readsIfMatch(method)) {
+            throw AllotException.preconditionRequired(
+                    "Send the resource's ETag in If-Match (or * for any version): " + "GET it first");
+        }
+        return true;
+    }
 
-	private static boolean readsIfMatch(HandlerMethod method) {
-		for (MethodParameter parameter : method.getMethodParameters()) {
-			RequestHeader header = parameter.getParameterAnnotation(RequestHeader.class);
-			if (header != null && IF_MATCH.equalsIgnoreCase(header.name().isEmpty() ? header.value() : header.name())) {
-				return true;
-			}
-		}
-		return false;
-	}
-
+    private static boolean readsIfMatch(HandlerMethod method) {
+        for (MethodParameter parameter : method.getMethodParameters()) {
+            RequestHeader header = parameter.getParameterAnnotation(RequestHeader.class);
+            if (header != null && IF_MATCH.equalsIgnoreCase(header.name().isEmpty() ? header.value() : header.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

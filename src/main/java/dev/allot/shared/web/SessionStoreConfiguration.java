@@ -20,41 +20,40 @@ import org.springframework.session.jdbc.PostgreSqlJdbcIndexedSessionRepositoryCu
 @Configuration(proxyBeanMethods = false)
 class SessionStoreConfiguration {
 
-	/** The stored form of a session id given as the query's parameter. */
-	static final String HASHED = "encode(sha256(convert_to(CAST(? AS text), 'UTF8')), 'hex')";
+    /** The stored form of a session id given as the query's parameter. */
+    static final String HASHED = "encode(sha256(convert_to(CAST(? AS text), 'UTF8')), 'hex')";
 
-	@Bean
-	PostgreSqlJdbcIndexedSessionRepositoryCustomizer upsertSessionAttributes() {
-		return new PostgreSqlJdbcIndexedSessionRepositoryCustomizer();
-	}
+    @Bean
+    PostgreSqlJdbcIndexedSessionRepositoryCustomizer upsertSessionAttributes() {
+        return new PostgreSqlJdbcIndexedSessionRepositoryCustomizer();
+    }
 
-	@Bean
-	SessionRepositoryCustomizer<JdbcIndexedSessionRepository> hashedSessionIds() {
-		return sessions -> {
-			sessions.setCreateSessionQuery("""
+    @Bean
+    SessionRepositoryCustomizer<JdbcIndexedSessionRepository> hashedSessionIds() {
+        return sessions -> {
+            sessions.setCreateSessionQuery("""
 					INSERT INTO %TABLE_NAME% (PRIMARY_ID, SESSION_ID, CREATION_TIME, LAST_ACCESS_TIME,
 					    MAX_INACTIVE_INTERVAL, EXPIRY_TIME, PRINCIPAL_NAME)
 					VALUES (?, $, ?, ?, ?, ?, ?)
 					""".replace("$", HASHED));
-			sessions.setUpdateSessionQuery("""
+            sessions.setUpdateSessionQuery("""
 					UPDATE %TABLE_NAME%
 					SET SESSION_ID = $, LAST_ACCESS_TIME = ?, MAX_INACTIVE_INTERVAL = ?, EXPIRY_TIME = ?,
 					    PRINCIPAL_NAME = ?
 					WHERE PRIMARY_ID = ?
 					""".replace("$", HASHED));
-			sessions.setGetSessionQuery("""
+            sessions.setGetSessionQuery("""
 					SELECT S.PRIMARY_ID, Q.CLEAR_ID AS SESSION_ID, S.CREATION_TIME, S.LAST_ACCESS_TIME,
 					    S.MAX_INACTIVE_INTERVAL, SA.ATTRIBUTE_NAME, SA.ATTRIBUTE_BYTES
 					FROM (SELECT CAST(? AS text) AS CLEAR_ID) Q
 					JOIN %TABLE_NAME% S ON S.SESSION_ID = encode(sha256(convert_to(Q.CLEAR_ID, 'UTF8')), 'hex')
 					LEFT JOIN %TABLE_NAME%_ATTRIBUTES SA ON S.PRIMARY_ID = SA.SESSION_PRIMARY_ID
 					""");
-			sessions.setDeleteSessionQuery("""
+            sessions.setDeleteSessionQuery("""
 					DELETE FROM %TABLE_NAME%
 					WHERE SESSION_ID = $
 					AND MAX_INACTIVE_INTERVAL >= 0
 					""".replace("$", HASHED));
-		};
-	}
-
+        };
+    }
 }

@@ -8,32 +8,30 @@ import org.jspecify.annotations.Nullable;
  */
 final class StorableText {
 
-	static final String REFUSAL = "contains a character that cannot be stored (NUL or a lone surrogate)";
+    static final String REFUSAL = "contains a character that cannot be stored (NUL or a lone surrogate)";
 
-	private StorableText() {
-	}
+    private StorableText() {}
 
-	static boolean storable(@Nullable CharSequence text) {
-		if (text == null) {
-			return true;
-		}
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			if (c == 0) {
-				return false;
-			}
-			if (Character.isHighSurrogate(c)) {
-				if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-					i++;
-					continue;
-				}
-				return false;
-			}
-			if (Character.isLowSurrogate(c)) {
-				return false;
-			}
-		}
-		return true;
-	}
-
+    static boolean storable(@Nullable CharSequence text) {
+        if (text == null) {
+            return true;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == 0) {
+                return false;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                return false;
+            }
+            if (Character.isLowSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -18,48 +18,47 @@ import org.springframework.web.servlet.ModelAndView;
 @ControllerAdvice(annotations = UiController.class)
 class UiErrors {
 
-	private static final Logger log = LoggerFactory.getLogger(UiErrors.class);
+    private static final Logger log = LoggerFactory.getLogger(UiErrors.class);
 
-	@ExceptionHandler(AllotException.class)
-	ModelAndView refused(AllotException ex) {
-		return page(ex.status() == 401 ? 404 : ex.status());
-	}
+    @ExceptionHandler(AllotException.class)
+    ModelAndView refused(AllotException ex) {
+        return page(ex.status() == 401 ? 404 : ex.status());
+    }
 
-	@ExceptionHandler(MethodArgumentTypeMismatchException.class)
-	ModelAndView badPath(MethodArgumentTypeMismatchException ex) {
-		return page(404);
-	}
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ModelAndView badPath(MethodArgumentTypeMismatchException ex) {
+        return page(404);
+    }
 
-	/**
-	 * The browser went away (a calendar tab closed while its event stream was open): nobody is left to answer, and
-	 * it is not a failure of ours.
-	 */
-	@ExceptionHandler(AsyncRequestNotUsableException.class)
-	void clientGone(AsyncRequestNotUsableException ex) {
-		log.debug("Client gone: {}", ex.getMessage());
-	}
+    /**
+     * The browser went away (a calendar tab closed while its event stream was open): nobody is left to answer, and
+     * it is not a failure of ours.
+     */
+    @ExceptionHandler(AsyncRequestNotUsableException.class)
+    void clientGone(AsyncRequestNotUsableException ex) {
+        log.debug("Client gone: {}", ex.getMessage());
+    }
 
-	@ExceptionHandler(Exception.class)
-	ModelAndView unexpected(Exception ex) throws Exception {
-		if (ex instanceof ErrorResponse) {
-			// Spring's own 4xx (missing parameter, method not allowed): let Spring answer them as usual.
-			throw ex;
-		}
-		if (DatabaseUnavailable.causedBy(ex)) {
-			DatabaseUnavailable.logged(ex);
-			return page(503);
-		}
-		log.error("Unexpected failure of a page", ex);
-		return page(500);
-	}
+    @ExceptionHandler(Exception.class)
+    ModelAndView unexpected(Exception ex) throws Exception {
+        if (ex instanceof ErrorResponse) {
+            // Spring's own 4xx (missing parameter, method not allowed): let Spring answer them as usual.
+            throw ex;
+        }
+        if (DatabaseUnavailable.causedBy(ex)) {
+            DatabaseUnavailable.logged(ex);
+            return page(503);
+        }
+        log.error("Unexpected failure of a page", ex);
+        return page(500);
+    }
 
-	private static ModelAndView page(int status) {
-		HttpStatus resolved = HttpStatus.resolve(status);
-		ModelAndView view = new ModelAndView("error");
-		view.setStatus(resolved != null ? resolved : HttpStatus.INTERNAL_SERVER_ERROR);
-		view.addObject("status", status);
-		view.addObject("requestId", RequestIds.current());
-		return view;
-	}
-
+    private static ModelAndView page(int status) {
+        HttpStatus resolved = HttpStatus.resolve(status);
+        ModelAndView view = new ModelAndView("error");
+        view.setStatus(resolved != null ? resolved : HttpStatus.INTERNAL_SERVER_ERROR);
+        view.addObject("status", status);
+        view.addObject("requestId", RequestIds.current());
+        return view;
+    }
 }

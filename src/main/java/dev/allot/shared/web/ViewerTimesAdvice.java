@@ -1,7 +1,6 @@
 package dev.allot.shared.web;
 
 import jakarta.servlet.http.HttpServletRequest;
-
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ModelAttribute;
 
@@ -9,9 +8,8 @@ import org.springframework.web.bind.annotation.ModelAttribute;
 @ControllerAdvice(annotations = UiController.class)
 class ViewerTimesAdvice {
 
-	@ModelAttribute("times")
-	ViewerTimes times(HttpServletRequest request) {
-		return ViewerTimes.of(request);
-	}
-
+    @ModelAttribute("times")
+    ViewerTimes times(HttpServletRequest request) {
+        return ViewerTimes.of(request);
+    }
 }

@@ -2,9 +2,7 @@ package dev.allot.shared.web;
 
 import java.util.Locale;
 import java.util.Map;
-
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,27 +13,38 @@ import org.springframework.stereotype.Component;
 @Component("words")
 public class Words {
 
-	/** Codes whose words are not the code in lower case: tool names, and states that read better with a word more. */
-	private static final Map<String, String> SPECIAL = Map.of("NOT_CHECKED", "Not checked yet", "ON_DEMAND",
-			"On-demand", "NVIDIA_SMI", "nvidia-smi", "DCGM_DIAG", "DCGM diagnostic", "NCCL_ALL_REDUCE",
-			"NCCL all-reduce", "GPU_BURN", "gpu_burn", "NVBANDWIDTH", "nvbandwidth");
+    /** Codes whose words are not the code in lower case: tool names, and states that read better with a word more. */
+    private static final Map<String, String> SPECIAL = Map.of(
+            "NOT_CHECKED",
+            "Not checked yet",
+            "ON_DEMAND",
+            "On-demand",
+            "NVIDIA_SMI",
+            "nvidia-smi",
+            "DCGM_DIAG",
+            "DCGM diagnostic",
+            "NCCL_ALL_REDUCE",
+            "NCCL all-reduce",
+            "GPU_BURN",
+            "gpu_burn",
+            "NVBANDWIDTH",
+            "nvbandwidth");
 
-	/** The words for {@code code} (an enum or its name); empty for null. */
-	public String of(@Nullable Object code) {
-		return word(code);
-	}
+    /** The words for {@code code} (an enum or its name); empty for null. */
+    public String of(@Nullable Object code) {
+        return word(code);
+    }
 
-	public static String word(@Nullable Object code) {
-		if (code == null) {
-			return "";
-		}
-		String name = code instanceof Enum<?> e ? e.name() : code.toString();
-		String special = SPECIAL.get(name);
-		if (special != null) {
-			return special;
-		}
-		String words = name.replace('_', ' ').toLowerCase(Locale.ROOT);
-		return words.isEmpty() ? words : Character.toUpperCase(words.charAt(0)) + words.substring(1);
-	}
-
+    public static String word(@Nullable Object code) {
+        if (code == null) {
+            return "";
+        }
+        String name = code instanceof Enum<?> e ? e.name() : code.toString();
+        String special = SPECIAL.get(name);
+        if (special != null) {
+            return special;
+        }
+        String words = name.replace('_', ' ').toLowerCase(Locale.ROOT);
+        return words.isEmpty() ? words : Character.toUpperCase(words.charAt(0)) + words.substring(1);
+    }
 }

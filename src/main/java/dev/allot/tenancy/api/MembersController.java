@@ -1,7 +1,5 @@
 package dev.allot.tenancy.api;
 
-import java.net.URI;
-
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
@@ -16,8 +14,8 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import java.net.URI;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -35,60 +33,69 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/members")
 class MembersController {
 
-	static final String USERNAME = "^[A-Za-z0-9][A-Za-z0-9._@-]{0,199}$";
+    static final String USERNAME = "^[A-Za-z0-9][A-Za-z0-9._@-]{0,199}$";
 
-	record AddMember(@NotBlank @Pattern(regexp = USERNAME, message = "is not a valid username") String username,
-			@NotNull TenantRole role) {
-	}
+    record AddMember(
+            @NotBlank @Pattern(regexp = USERNAME, message = "is not a valid username")
+            String username,
 
-	record ChangeRole(@NotNull TenantRole role) {
-	}
+            @NotNull TenantRole role) {}
 
-	private final Tenancy tenancy;
+    record ChangeRole(@NotNull TenantRole role) {}
 
-	MembersController(Tenancy tenancy) {
-		this.tenancy = tenancy;
-	}
+    private final Tenancy tenancy;
 
-	/** 201 with the member when a platform admin adds; 202 with the invitation when a tenant admin invites. */
-	@PostMapping
-	@ApiResponse(responseCode = "201", description = "Added (a platform admin)",
-			content = @Content(schema = @Schema(implementation = Member.class)))
-	@ApiResponse(responseCode = "202", description = "Invited (a tenant admin): a member once they accept",
-			content = @Content(schema = @Schema(implementation = Invitation.class)))
-	ResponseEntity<?> add(Caller caller, @PathVariable String tenant, @Valid @RequestBody AddMember body) {
-		Tenancy.Joining joining = tenancy.addMember(caller, tenant, body.username(), body.role());
-		Member member = joining.member();
-		if (member == null) {
-			return ResponseEntity.accepted().body(joining.invitation());
-		}
-		return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant + "/members/" + member.username()))
-			.body(member);
-	}
+    MembersController(Tenancy tenancy) {
+        this.tenancy = tenancy;
+    }
 
-	@GetMapping
-	PageResponse<Member> list(Caller caller, @PathVariable String tenant,
-			@RequestParam(required = false) @Nullable Integer page,
-			@RequestParam(required = false) @Nullable Integer size) {
-		return tenancy.members(caller, tenant, PageQuery.of(page, size));
-	}
+    /** 201 with the member when a platform admin adds; 202 with the invitation when a tenant admin invites. */
+    @PostMapping
+    @ApiResponse(
+            responseCode = "201",
+            description = "Added (a platform admin)",
+            content = @Content(schema = @Schema(implementation = Member.class)))
+    @ApiResponse(
+            responseCode = "202",
+            description = "Invited (a tenant admin): a member once they accept",
+            content = @Content(schema = @Schema(implementation = Invitation.class)))
+    ResponseEntity<?> add(Caller caller, @PathVariable String tenant, @Valid @RequestBody AddMember body) {
+        Tenancy.Joining joining = tenancy.addMember(caller, tenant, body.username(), body.role());
+        Member member = joining.member();
+        if (member == null) {
+            return ResponseEntity.accepted().body(joining.invitation());
+        }
+        return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant + "/members/" + member.username()))
+                .body(member);
+    }
 
-	@GetMapping("/{username}")
-	Member get(Caller caller, @PathVariable String tenant, @PathVariable String username) {
-		return tenancy.member(caller, tenant, username);
-	}
+    @GetMapping
+    PageResponse<Member> list(
+            Caller caller,
+            @PathVariable String tenant,
+            @RequestParam(required = false) @Nullable Integer page,
+            @RequestParam(required = false) @Nullable Integer size) {
+        return tenancy.members(caller, tenant, PageQuery.of(page, size));
+    }
 
-	@PutMapping("/{username}")
-	Member changeRole(Caller caller, @PathVariable String tenant, @PathVariable String username,
-			@Valid @RequestBody ChangeRole body) {
-		return tenancy.changeMemberRole(caller, tenant, username, body.role());
-	}
+    @GetMapping("/{username}")
+    Member get(Caller caller, @PathVariable String tenant, @PathVariable String username) {
+        return tenancy.member(caller, tenant, username);
+    }
 
-	@DeleteMapping("/{username}")
-	@ResponseStatus(HttpStatus.NO_CONTENT)
-	ResponseEntity<Void> remove(Caller caller, @PathVariable String tenant, @PathVariable String username) {
-		tenancy.removeMember(caller, tenant, username);
-		return ResponseEntity.noContent().build();
-	}
+    @PutMapping("/{username}")
+    Member changeRole(
+            Caller caller,
+            @PathVariable String tenant,
+            @PathVariable String username,
+            @Valid @RequestBody ChangeRole body) {
+        return tenancy.changeMemberRole(caller, tenant, username, body.role());
+    }
 
+    @DeleteMapping("/{username}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    ResponseEntity<Void> remove(Caller caller, @PathVariable String tenant, @PathVariable String username) {
+        tenancy.removeMember(caller, tenant, username);
+        return ResponseEntity.noContent().build();
+    }
 }

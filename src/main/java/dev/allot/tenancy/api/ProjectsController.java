@@ -1,8 +1,5 @@
 package dev.allot.tenancy.api;
 
-import java.net.URI;
-import java.time.Instant;
-
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.Slugs;
@@ -13,8 +10,9 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.net.URI;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -30,42 +28,47 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants/{tenant}/projects")
 class ProjectsController {
 
-	record CreateProject(@NotBlank @Pattern(regexp = Slugs.PATTERN, message = Slugs.MESSAGE) String slug,
-			@NotBlank @Size(max = 200) String displayName) {
-	}
+    record CreateProject(
+            @NotBlank @Pattern(regexp = Slugs.PATTERN, message = Slugs.MESSAGE)
+            String slug,
 
-	record ProjectBody(String slug, String displayName, Instant createdAt) {
-		static ProjectBody of(Project project) {
-			return new ProjectBody(project.slug(), project.displayName(), project.createdAt());
-		}
-	}
+            @NotBlank @Size(max = 200) String displayName) {}
 
-	private final Tenancy tenancy;
+    record ProjectBody(String slug, String displayName, Instant createdAt) {
+        static ProjectBody of(Project project) {
+            return new ProjectBody(project.slug(), project.displayName(), project.createdAt());
+        }
+    }
 
-	ProjectsController(Tenancy tenancy) {
-		this.tenancy = tenancy;
-	}
+    private final Tenancy tenancy;
 
-	@ResponseStatus(HttpStatus.CREATED)
-	@PostMapping
-	ResponseEntity<ProjectBody> create(Caller caller, @PathVariable String tenant,
-			@Valid @RequestBody CreateProject body) {
-		Project project = tenancy.createProject(caller, tenant,
-				new Tenancy.NewProject(body.slug(), body.displayName().strip()));
-		return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant + "/projects/" + project.slug()))
-			.body(ProjectBody.of(project));
-	}
+    ProjectsController(Tenancy tenancy) {
+        this.tenancy = tenancy;
+    }
 
-	@GetMapping("/{project}")
-	ProjectBody get(Caller caller, @PathVariable String tenant, @PathVariable String project) {
-		return ProjectBody.of(tenancy.project(caller, tenant, project));
-	}
+    @ResponseStatus(HttpStatus.CREATED)
+    @PostMapping
+    ResponseEntity<ProjectBody> create(
+            Caller caller, @PathVariable String tenant, @Valid @RequestBody CreateProject body) {
+        Project project = tenancy.createProject(
+                caller,
+                tenant,
+                new Tenancy.NewProject(body.slug(), body.displayName().strip()));
+        return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant + "/projects/" + project.slug()))
+                .body(ProjectBody.of(project));
+    }
 
-	@GetMapping
-	PageResponse<ProjectBody> list(Caller caller, @PathVariable String tenant,
-			@RequestParam(required = false) @Nullable Integer page,
-			@RequestParam(required = false) @Nullable Integer size) {
-		return tenancy.projects(caller, tenant, PageQuery.of(page, size)).map(ProjectBody::of);
-	}
+    @GetMapping("/{project}")
+    ProjectBody get(Caller caller, @PathVariable String tenant, @PathVariable String project) {
+        return ProjectBody.of(tenancy.project(caller, tenant, project));
+    }
 
+    @GetMapping
+    PageResponse<ProjectBody> list(
+            Caller caller,
+            @PathVariable String tenant,
+            @RequestParam(required = false) @Nullable Integer page,
+            @RequestParam(required = false) @Nullable Integer size) {
+        return tenancy.projects(caller, tenant, PageQuery.of(page, size)).map(ProjectBody::of);
+    }
 }

@@ -1,8 +1,5 @@
 package dev.allot.tenancy.api;
 
-import java.net.URI;
-import java.time.Instant;
-
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.Slugs;
@@ -14,8 +11,9 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.net.URI;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -33,54 +31,64 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tenants")
 class TenantsController {
 
-	record CreateTenant(@NotBlank @Pattern(regexp = Slugs.PATTERN, message = Slugs.MESSAGE) String slug,
-			@NotBlank @Size(max = 200) String displayName) {
-	}
+    record CreateTenant(
+            @NotBlank @Pattern(regexp = Slugs.PATTERN, message = Slugs.MESSAGE)
+            String slug,
 
-	record ChangeTenant(@Nullable @Size(min = 1, max = 200) String displayName, @Nullable TenantStatus status) {
-	}
+            @NotBlank @Size(max = 200) String displayName) {}
 
-	record TenantBody(String slug, String displayName, TenantStatus status, Instant createdAt) {
-		static TenantBody of(Tenant tenant) {
-			return new TenantBody(tenant.slug(), tenant.displayName(), tenant.status(), tenant.createdAt());
-		}
-	}
+    record ChangeTenant(
+            @Nullable @Size(min = 1, max = 200) String displayName,
+            @Nullable TenantStatus status) {}
 
-	private final Tenancy tenancy;
+    record TenantBody(String slug, String displayName, TenantStatus status, Instant createdAt) {
+        static TenantBody of(Tenant tenant) {
+            return new TenantBody(tenant.slug(), tenant.displayName(), tenant.status(), tenant.createdAt());
+        }
+    }
 
-	TenantsController(Tenancy tenancy) {
-		this.tenancy = tenancy;
-	}
+    private final Tenancy tenancy;
 
-	@ResponseStatus(HttpStatus.CREATED)
-	@PostMapping
-	ResponseEntity<TenantBody> create(Caller caller, @Valid @RequestBody CreateTenant body) {
-		Tenant tenant = tenancy.createTenant(caller, new Tenancy.NewTenant(body.slug(), body.displayName().strip()));
-		return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant.slug()))
-			.eTag(tenant.etag())
-			.body(TenantBody.of(tenant));
-	}
+    TenantsController(Tenancy tenancy) {
+        this.tenancy = tenancy;
+    }
 
-	@GetMapping
-	PageResponse<TenantBody> list(Caller caller, @RequestParam(required = false) @Nullable Integer page,
-			@RequestParam(required = false) @Nullable Integer size) {
-		return tenancy.tenants(caller, PageQuery.of(page, size)).map(TenantBody::of);
-	}
+    @ResponseStatus(HttpStatus.CREATED)
+    @PostMapping
+    ResponseEntity<TenantBody> create(Caller caller, @Valid @RequestBody CreateTenant body) {
+        Tenant tenant = tenancy.createTenant(
+                caller, new Tenancy.NewTenant(body.slug(), body.displayName().strip()));
+        return ResponseEntity.created(URI.create("/api/v1/tenants/" + tenant.slug()))
+                .eTag(tenant.etag())
+                .body(TenantBody.of(tenant));
+    }
 
-	@GetMapping("/{tenant}")
-	ResponseEntity<TenantBody> get(Caller caller, @PathVariable String tenant) {
-		Tenant found = tenancy.readableInProjects(caller, tenant);
-		return ResponseEntity.ok().eTag(found.etag()).body(TenantBody.of(found));
-	}
+    @GetMapping
+    PageResponse<TenantBody> list(
+            Caller caller,
+            @RequestParam(required = false) @Nullable Integer page,
+            @RequestParam(required = false) @Nullable Integer size) {
+        return tenancy.tenants(caller, PageQuery.of(page, size)).map(TenantBody::of);
+    }
 
-	@PatchMapping("/{tenant}")
-	ResponseEntity<TenantBody> change(Caller caller, @PathVariable String tenant,
-			@RequestHeader(name = "If-Match", required = false) @Nullable String ifMatch,
-			@Valid @RequestBody ChangeTenant body) {
-		Tenant changed = tenancy.changeTenant(caller, tenant,
-				new Tenancy.TenantChange(body.displayName() == null ? null : body.displayName().strip(), body.status()),
-				ifMatch);
-		return ResponseEntity.ok().eTag(changed.etag()).body(TenantBody.of(changed));
-	}
+    @GetMapping("/{tenant}")
+    ResponseEntity<TenantBody> get(Caller caller, @PathVariable String tenant) {
+        Tenant found = tenancy.readableInProjects(caller, tenant);
+        return ResponseEntity.ok().eTag(found.etag()).body(TenantBody.of(found));
+    }
 
+    @PatchMapping("/{tenant}")
+    ResponseEntity<TenantBody> change(
+            Caller caller,
+            @PathVariable String tenant,
+            @RequestHeader(name = "If-Match", required = false) @Nullable String ifMatch,
+            @Valid @RequestBody ChangeTenant body) {
+        Tenant changed = tenancy.changeTenant(
+                caller,
+                tenant,
+                new Tenancy.TenantChange(
+                        body.displayName() == null ? null : body.displayName().strip(), body.status()),
+                ifMatch);
+        return ResponseEntity.ok().eTag(changed.etag()).body(TenantBody.of(changed));
+    }
 }

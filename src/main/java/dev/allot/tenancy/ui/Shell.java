@@ -1,7 +1,6 @@
 package dev.allot.tenancy.ui;
 
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,14 +15,18 @@ import org.jspecify.annotations.Nullable;
  * @param projectsOnly whether the user has only project roles in the current tenant: its team-wide tabs (members,
  *        service accounts) are left out of the team's navigation
  */
-record Shell(String userName, boolean admin, List<TenantChoice> tenants, @Nullable TenantChoice current, String path,
-		int invitations, boolean projectsOnly) {
+record Shell(
+        String userName,
+        boolean admin,
+        List<TenantChoice> tenants,
+        @Nullable TenantChoice current,
+        String path,
+        int invitations,
+        boolean projectsOnly) {
 
-	record TenantChoice(String slug, String displayName) {
-	}
+    record TenantChoice(String slug, String displayName) {}
 
-	public boolean switcher() {
-		return tenants.size() > 1;
-	}
-
+    public boolean switcher() {
+        return tenants.size() > 1;
+    }
 }

@@ -1,17 +1,16 @@
 package dev.allot.billing.metering;
 
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** Prometheus's text exposition format, read without Spring. */
 class PrometheusTextTests {
 
-	@Test
-	void commentsLabelsWithEscapesAndOptionalTimestampsAreRead() {
-		String text = """
+    @Test
+    void commentsLabelsWithEscapesAndOptionalTimestampsAreRead() {
+        String text = """
 				# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).
 				# TYPE DCGM_FI_DEV_GPU_UTIL gauge
 				   # an indented comment
@@ -23,24 +22,24 @@ class PrometheusTextTests {
 
 				""".replace("\n", "\r\n");
 
-		PrometheusText.Parsed parsed = PrometheusText.parse(text, "DCGM_FI_DEV_GPU_UTIL");
+        PrometheusText.Parsed parsed = PrometheusText.parse(text, "DCGM_FI_DEV_GPU_UTIL");
 
-		assertThat(parsed.badLines()).isZero();
-		assertThat(parsed.series()).hasSize(4);
-		assertThat(parsed.series().get(0).labels()).isEqualTo(Map.of("gpu", "0", "Hostname", "n1"));
-		assertThat(parsed.series().get(0).value()).isEqualTo(37.0);
-		assertThat(parsed.series().get(0).timestampMillis()).isNull();
-		assertThat(parsed.series().get(1).labels().get("Hostname")).isEqualTo("a \"quoted\" \\ name\nsecond line");
-		assertThat(parsed.series().get(1).value()).isEqualTo(25.0);
-		assertThat(parsed.series().get(1).timestampMillis()).isEqualTo(1733216400000L);
-		assertThat(parsed.series().get(2).labels().get("note")).isEqualTo("a } and a , inside");
-		assertThat(parsed.series().get(2).value()).isInfinite();
-		assertThat(parsed.series().get(3).labels()).isEmpty();
-	}
+        assertThat(parsed.badLines()).isZero();
+        assertThat(parsed.series()).hasSize(4);
+        assertThat(parsed.series().get(0).labels()).isEqualTo(Map.of("gpu", "0", "Hostname", "n1"));
+        assertThat(parsed.series().get(0).value()).isEqualTo(37.0);
+        assertThat(parsed.series().get(0).timestampMillis()).isNull();
+        assertThat(parsed.series().get(1).labels().get("Hostname")).isEqualTo("a \"quoted\" \\ name\nsecond line");
+        assertThat(parsed.series().get(1).value()).isEqualTo(25.0);
+        assertThat(parsed.series().get(1).timestampMillis()).isEqualTo(1733216400000L);
+        assertThat(parsed.series().get(2).labels().get("note")).isEqualTo("a } and a , inside");
+        assertThat(parsed.series().get(2).value()).isInfinite();
+        assertThat(parsed.series().get(3).labels()).isEmpty();
+    }
 
-	@Test
-	void malformedLinesAreCountedAndSkipped() {
-		String text = """
+    @Test
+    void malformedLinesAreCountedAndSkipped() {
+        String text = """
 				DCGM_FI_DEV_GPU_UTIL{gpu="0",Hostname="n1"} 40
 				DCGM_FI_DEV_GPU_UTIL{gpu="0",Hostname="n1} 40
 				DCGM_FI_DEV_GPU_UTIL{gpu="0" Hostname="n1"} 40
@@ -54,10 +53,9 @@ class PrometheusTextTests {
 				DCGM_FI_DEV_GPU_UTIL{gpu="0"} 1d
 				""";
 
-		PrometheusText.Parsed parsed = PrometheusText.parse(text, "DCGM_FI_DEV_GPU_UTIL");
+        PrometheusText.Parsed parsed = PrometheusText.parse(text, "DCGM_FI_DEV_GPU_UTIL");
 
-		assertThat(parsed.series()).hasSize(1);
-		assertThat(parsed.badLines()).isEqualTo(10);
-	}
-
+        assertThat(parsed.series()).hasSize(1);
+        assertThat(parsed.badLines()).isEqualTo(10);
+    }
 }

@@ -1,7 +1,6 @@
 package dev.allot.provisioning.driver.kubernetes;
 
-import java.util.List;
-import java.util.Map;
+import static dev.allot.provisioning.driver.kubernetes.Names.*;
 
 import dev.allot.provisioning.driver.ClusterBlueprint;
 import dev.allot.provisioning.driver.ClusterRef;
@@ -9,8 +8,8 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmiss
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-
-import static dev.allot.provisioning.driver.kubernetes.Names.*;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The booked {@code /dev/shm}, enforced: a ValidatingAdmissionPolicy (GA since Kubernetes 1.30; a mutating policy
@@ -21,73 +20,86 @@ import static dev.allot.provisioning.driver.kubernetes.Names.*;
  */
 final class SharedMemoryPolicy {
 
-	static final String PREFIX = "allot-shm-";
+    static final String PREFIX = "allot-shm-";
 
-	private SharedMemoryPolicy() {
-	}
+    private SharedMemoryPolicy() {}
 
-	static String name(ClusterRef ref) {
-		return PREFIX + ref.reservationId();
-	}
+    static String name(ClusterRef ref) {
+        return PREFIX + ref.reservationId();
+    }
 
-	/** The CEL that names the pod's volumes that qualify: memory-backed, exactly {@code size}. */
-	static String shmVolumes(String size) {
-		return "has(object.spec.volumes) ? object.spec.volumes.filter(v, has(v.emptyDir) && has(v.emptyDir.medium)"
-				+ " && v.emptyDir.medium == 'Memory' && has(v.emptyDir.sizeLimit)"
-				+ " && quantity(string(v.emptyDir.sizeLimit)).compareTo(quantity('" + size + "')) == 0)"
-				+ ".map(v, v.name) : []";
-	}
+    /** The CEL that names the pod's volumes that qualify: memory-backed, exactly {@code size}. */
+    static String shmVolumes(String size) {
+        return "has(object.spec.volumes) ? object.spec.volumes.filter(v, has(v.emptyDir) && has(v.emptyDir.medium)"
+                + " && v.emptyDir.medium == 'Memory' && has(v.emptyDir.sizeLimit)"
+                + " && quantity(string(v.emptyDir.sizeLimit)).compareTo(quantity('" + size + "')) == 0)"
+                + ".map(v, v.name) : []";
+    }
 
-	static final String MOUNTED = "c, has(c.volumeMounts) && c.volumeMounts.exists(m, m.mountPath == '/dev/shm'"
-			+ " && m.name in variables.shm)";
+    static final String MOUNTED = "c, has(c.volumeMounts) && c.volumeMounts.exists(m, m.mountPath == '/dev/shm'"
+            + " && m.name in variables.shm)";
 
-	static ValidatingAdmissionPolicy policy(ClusterBlueprint spec) {
-		String size = spec.sharedMemoryGi() + "Gi";
-		return new ValidatingAdmissionPolicyBuilder().withNewMetadata()
-			.withName(name(spec.ref()))
-			.withLabels(Map.of(MANAGED_BY, "allot", TENANT, spec.tenant(), RESERVATION,
-					spec.reservationId().toString(), SHARED_MEMORY, size))
-			.endMetadata()
-			.withNewSpec()
-			.withFailurePolicy("Fail")
-			.withNewMatchConstraints()
-			.addNewResourceRule()
-			.withApiGroups("")
-			.withApiVersions("v1")
-			.withOperations("CREATE", "UPDATE")
-			.withResources("pods")
-			.endResourceRule()
-			.endMatchConstraints()
-			.addNewVariable()
-			.withName("shm")
-			.withExpression(shmVolumes(size))
-			.endVariable()
-			.addNewValidation()
-			.withExpression("object.spec.containers.all(" + MOUNTED + ") && (!has(object.spec.initContainers)"
-					+ " || object.spec.initContainers.all(" + MOUNTED + "))")
-			.withMessage("Every container of a pod in " + spec.ref().name() + " must mount at /dev/shm an emptyDir"
-					+ " volume with medium: Memory and sizeLimit: " + size + " (the shared memory booked); see"
-					+ " ConfigMap " + DEFAULTS + ", key pod-defaults.yaml")
-			.withReason("Forbidden")
-			.endValidation()
-			.endSpec()
-			.build();
-	}
+    static ValidatingAdmissionPolicy policy(ClusterBlueprint spec) {
+        String size = spec.sharedMemoryGi() + "Gi";
+        return new ValidatingAdmissionPolicyBuilder()
+                .withNewMetadata()
+                .withName(name(spec.ref()))
+                .withLabels(Map.of(
+                        MANAGED_BY,
+                        "allot",
+                        TENANT,
+                        spec.tenant(),
+                        RESERVATION,
+                        spec.reservationId().toString(),
+                        SHARED_MEMORY,
+                        size))
+                .endMetadata()
+                .withNewSpec()
+                .withFailurePolicy("Fail")
+                .withNewMatchConstraints()
+                .addNewResourceRule()
+                .withApiGroups("")
+                .withApiVersions("v1")
+                .withOperations("CREATE", "UPDATE")
+                .withResources("pods")
+                .endResourceRule()
+                .endMatchConstraints()
+                .addNewVariable()
+                .withName("shm")
+                .withExpression(shmVolumes(size))
+                .endVariable()
+                .addNewValidation()
+                .withExpression("object.spec.containers.all(" + MOUNTED + ") && (!has(object.spec.initContainers)"
+                        + " || object.spec.initContainers.all(" + MOUNTED + "))")
+                .withMessage("Every container of a pod in " + spec.ref().name() + " must mount at /dev/shm an emptyDir"
+                        + " volume with medium: Memory and sizeLimit: " + size + " (the shared memory booked); see"
+                        + " ConfigMap " + DEFAULTS + ", key pod-defaults.yaml")
+                .withReason("Forbidden")
+                .endValidation()
+                .endSpec()
+                .build();
+    }
 
-	static ValidatingAdmissionPolicyBinding binding(ClusterBlueprint spec) {
-		return NamespacePolicies.binding(name(spec.ref()),
-				Map.of(MANAGED_BY, "allot", TENANT, spec.tenant(), RESERVATION, spec.reservationId().toString()),
-				spec.ref().name());
-	}
+    static ValidatingAdmissionPolicyBinding binding(ClusterBlueprint spec) {
+        return NamespacePolicies.binding(
+                name(spec.ref()),
+                Map.of(
+                        MANAGED_BY,
+                        "allot",
+                        TENANT,
+                        spec.tenant(),
+                        RESERVATION,
+                        spec.reservationId().toString()),
+                spec.ref().name());
+    }
 
-	/** Which of the two is missing, for the cluster's status. */
-	static List<String> missing(KubernetesClient client, ClusterRef ref) {
-		return NamespacePolicies.missing(client, name(ref));
-	}
+    /** Which of the two is missing, for the cluster's status. */
+    static List<String> missing(KubernetesClient client, ClusterRef ref) {
+        return NamespacePolicies.missing(client, name(ref));
+    }
 
-	/** Idempotent: deleting what is already gone is fine. */
-	static void delete(KubernetesClient client, ClusterRef ref) {
-		NamespacePolicies.delete(client, name(ref));
-	}
-
+    /** Idempotent: deleting what is already gone is fine. */
+    static void delete(KubernetesClient client, ClusterRef ref) {
+        NamespacePolicies.delete(client, name(ref));
+    }
 }

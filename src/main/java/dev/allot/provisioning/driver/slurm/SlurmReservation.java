@@ -9,12 +9,12 @@ import java.util.Set;
  *
  * @param features its {@code Features} (the CUDA driver's node feature), empty when none
  */
-record SlurmReservation(String name, List<String> nodes, List<String> accounts, Instant startsAt, Instant endsAt,
-		String features) {
+record SlurmReservation(
+        String name, List<String> nodes, List<String> accounts, Instant startsAt, Instant endsAt, String features) {
 
-	boolean matches(List<String> wantedNodes, String account, Instant end) {
-		return Set.copyOf(nodes).equals(Set.copyOf(wantedNodes)) && accounts.equals(List.of(account))
-				&& endsAt.equals(end);
-	}
-
+    boolean matches(List<String> wantedNodes, String account, Instant end) {
+        return Set.copyOf(nodes).equals(Set.copyOf(wantedNodes))
+                && accounts.equals(List.of(account))
+                && endsAt.equals(end);
+    }
 }

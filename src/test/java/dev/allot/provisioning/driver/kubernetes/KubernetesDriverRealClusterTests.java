@@ -29,39 +29,53 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 @EnabledIfEnvironmentVariable(named = "KUBECONFIG", matches = ".+")
 class KubernetesDriverRealClusterTests {
 
-	@Test
-	void aRealClusterGetsAnIsolatedNamespaceWhoseKubeconfigReachesOnlyThatNamespaceAndTheNodeIsRestored() {
-		Path kubeconfig = Path.of(System.getenv("KUBECONFIG").split(":")[0]);
-		try (KubernetesDriver driver = KubernetesDriver.connect("real",
-				new KubernetesPool(kubeconfig, null, null, null, Duration.ofSeconds(60)));
-				KubernetesClient admin = new KubernetesClientBuilder()
-					.withConfig(Config.fromKubeconfig(kubeconfig.toFile()))
-					.build()) {
-			String nodeName = System.getenv().getOrDefault("ALLOT_TEST_K8S_NODE",
-					admin.nodes().list().getItems().getFirst().getMetadata().getName());
-			Node before = admin.nodes().withName(nodeName).get();
-			ClusterBlueprint spec = Specs.spec(Orchestrator.KUBERNETES, List.of(nodeName),
-					Instant.now(), List.of());
-			try {
-				ClusterAccess.Kubernetes access = (ClusterAccess.Kubernetes) driver.provision(spec).access();
-				assertThat(driver.status(spec.ref()).phase()).isEqualTo(ClusterStatus.Phase.READY);
+    @Test
+    void aRealClusterGetsAnIsolatedNamespaceWhoseKubeconfigReachesOnlyThatNamespaceAndTheNodeIsRestored() {
+        Path kubeconfig = Path.of(System.getenv("KUBECONFIG").split(":")[0]);
+        try (KubernetesDriver driver = KubernetesDriver.connect(
+                        "real", new KubernetesPool(kubeconfig, null, null, null, Duration.ofSeconds(60)));
+                KubernetesClient admin = new KubernetesClientBuilder()
+                        .withConfig(Config.fromKubeconfig(kubeconfig.toFile()))
+                        .build()) {
+            String nodeName = System.getenv()
+                    .getOrDefault(
+                            "ALLOT_TEST_K8S_NODE",
+                            admin.nodes()
+                                    .list()
+                                    .getItems()
+                                    .getFirst()
+                                    .getMetadata()
+                                    .getName());
+            Node before = admin.nodes().withName(nodeName).get();
+            ClusterBlueprint spec = Specs.spec(Orchestrator.KUBERNETES, List.of(nodeName), Instant.now(), List.of());
+            try {
+                ClusterAccess.Kubernetes access =
+                        (ClusterAccess.Kubernetes) driver.provision(spec).access();
+                assertThat(driver.status(spec.ref()).phase()).isEqualTo(ClusterStatus.Phase.READY);
 
-				try (KubernetesClient tenant = new KubernetesClientBuilder()
-					.withConfig(Config.fromKubeconfig(access.kubeconfig()))
-					.build()) {
-					assertThat(tenant.pods().inNamespace(access.namespace()).list().getItems()).isEmpty();
-					assertThatThrownBy(() -> tenant.pods().inNamespace("default").list())
-						.isInstanceOfSatisfying(KubernetesClientException.class, ex -> assertThat(ex.getCode()).isEqualTo(403));
-				}
-			}
-			finally {
-				driver.teardown(spec.ref());
-			}
-			Node after = admin.nodes().withName(nodeName).get();
-			assertThat(after.getMetadata().getLabels()).isEqualTo(before.getMetadata().getLabels());
-			assertThat(after.getSpec().getTaints()).isEqualTo(before.getSpec().getTaints());
-			assertThat(driver.status(spec.ref()).phase()).isIn(ClusterStatus.Phase.DELETING, ClusterStatus.Phase.ABSENT);
-		}
-	}
-
+                try (KubernetesClient tenant = new KubernetesClientBuilder()
+                        .withConfig(Config.fromKubeconfig(access.kubeconfig()))
+                        .build()) {
+                    assertThat(tenant.pods()
+                                    .inNamespace(access.namespace())
+                                    .list()
+                                    .getItems())
+                            .isEmpty();
+                    assertThatThrownBy(
+                                    () -> tenant.pods().inNamespace("default").list())
+                            .isInstanceOfSatisfying(
+                                    KubernetesClientException.class,
+                                    ex -> assertThat(ex.getCode()).isEqualTo(403));
+                }
+            } finally {
+                driver.teardown(spec.ref());
+            }
+            Node after = admin.nodes().withName(nodeName).get();
+            assertThat(after.getMetadata().getLabels())
+                    .isEqualTo(before.getMetadata().getLabels());
+            assertThat(after.getSpec().getTaints()).isEqualTo(before.getSpec().getTaints());
+            assertThat(driver.status(spec.ref()).phase())
+                    .isIn(ClusterStatus.Phase.DELETING, ClusterStatus.Phase.ABSENT);
+        }
+    }
 }
