@@ -58,7 +58,7 @@ class BookCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(booked.onInterrupt());
         ReservationBody reservation;
         try {
-            reservation = reservations.createReservation(tenant, request, key);
+            reservation = book(reservations, tenant, request, key);
         } catch (ApiException | RuntimeException ex) {
             booked.removeHook();
             throw ex;
@@ -97,6 +97,20 @@ class BookCommand implements Callable<Integer> {
             return failed(reservations, booked, outcome, waited.reason(), waited.exitCode());
         } finally {
             booked.removeHook();
+        }
+    }
+
+    /** Books; once more in the earliest window as it is now if the one the CLI chose had begun on arrival. */
+    private ReservationBody book(ReservationsApi reservations, String tenant, ReservationRequest request, String key)
+            throws ApiException {
+        try {
+            return reservations.createReservation(tenant, request, key);
+        } catch (ApiException refused) {
+            ReservationRequest again = this.booking.chosenAgain(this.session, this.idempotencyKey, refused);
+            if (again == null) {
+                throw refused;
+            }
+            return reservations.createReservation(tenant, again, key);
         }
     }
 

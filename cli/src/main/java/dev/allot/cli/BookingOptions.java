@@ -1,5 +1,7 @@
 package dev.allot.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.allot.client.ApiException;
 import dev.allot.client.model.ClusterBody;
 import dev.allot.client.model.EarliestBody;
@@ -21,6 +23,8 @@ import picocli.CommandLine.Option;
  * one in which the pool fits the GPUs for --duration, so a pipeline needs no calendar arithmetic.
  */
 class BookingOptions {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Option(names = "--project", required = true)
     String project;
@@ -65,6 +69,36 @@ class BookingOptions {
      * {@code pinnedBy} idempotency key) sends the same body.
      */
     ReservationRequest request(Session session, String pinnedBy) throws ApiException {
+        return request(session, pinnedBy, true);
+    }
+
+    /**
+     * The request again with the earliest window as it is now, when the server refused the one chosen because it
+     * had begun (the earliest start is the next whole minute, and a slow first request can reach the server after
+     * it): {@code null} when the window was the caller's own (--start), or the refusal was for anything else.
+     */
+    ReservationRequest chosenAgain(Session session, String pinnedBy, ApiException refusal) throws ApiException {
+        if (this.start != null || refusal.getCode() != 400 || !startsInThePast(refusal.getResponseBody())) {
+            return null;
+        }
+        return request(session, pinnedBy, false);
+    }
+
+    private static boolean startsInThePast(String problem) {
+        try {
+            for (JsonNode error :
+                    JSON.readTree(problem == null ? "{}" : problem).path("errors")) {
+                if ("startsAt".equals(error.path("field").asText())) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException unreadable) {
+            return false;
+        }
+    }
+
+    private ReservationRequest request(Session session, String pinnedBy, boolean reusePinned) throws ApiException {
         if ((this.end == null) == (this.duration == null)) {
             throw new CliFailure(ExitCodes.BAD_INPUT, "give either --end or --duration");
         }
@@ -75,7 +109,7 @@ class BookingOptions {
             throw new CliFailure(ExitCodes.BAD_INPUT, "without --start, give --duration");
         }
         PinnedWindows pinned = pinnedBy != null ? new PinnedWindows(session.configFile()) : null;
-        if (pinned != null) {
+        if (pinned != null && reusePinned) {
             ReservationRequest first = pinned.find(pinnedBy, body(null, null), this.duration);
             if (first != null) {
                 return first;

@@ -7,11 +7,9 @@ import dev.allot.cli.ScriptedServer.Reply;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.http.HttpHeaders;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -120,17 +118,7 @@ class RetriesOverAFailingNetworkTests {
         return HttpHeaders.of(Map.of("Retry-After", List.of(retryAfter)), (name, value) -> true);
     }
 
-    /** The CLI in-process, signed in to the scripted server with a token that is still valid. */
     private CliRun allot(ScriptedServer server, String... args) throws Exception {
-        Path config = this.home.resolve("credentials");
-        Files.writeString(
-                config,
-                "url=" + server.url().replace(":", "\\:") + "\nclientId=ci\nclientSecret=s\ntenant=t\n"
-                        + "accessToken=token\naccessTokenExpiresAt="
-                        + Instant.now().plus(Duration.ofHours(1)) + "\n");
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--config");
-        all.add(config.toString());
-        return CliRun.of(all);
+        return server.allot(this.home, args);
     }
 }

@@ -7,6 +7,10 @@ import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -57,6 +61,20 @@ final class ScriptedServer implements AutoCloseable {
 
     String url() {
         return "http://127.0.0.1:" + this.socket.getLocalPort();
+    }
+
+    /** The CLI in-process, its credentials in {@code home}, signed in here with a token that is still valid. */
+    CliRun allot(Path home, String... args) throws Exception {
+        Path config = home.resolve("credentials");
+        Files.writeString(
+                config,
+                "url=" + url().replace(":", "\\:") + "\nclientId=ci\nclientSecret=s\ntenant=t\n"
+                        + "accessToken=token\naccessTokenExpiresAt="
+                        + Instant.now().plus(Duration.ofHours(1)) + "\n");
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--config");
+        all.add(config.toString());
+        return CliRun.of(all);
     }
 
     synchronized List<Request> requests() {
