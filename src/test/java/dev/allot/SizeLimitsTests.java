@@ -91,7 +91,6 @@ class SizeLimitsTests {
             "ResponseHeaders.describe",
             "SecurityConfiguration.uiChain",
             "SlurmDriver.srun",
-            "Teardown.plan",
             "UsageCharts.view",
             "UsageReports.usage");
 
@@ -104,8 +103,7 @@ class SizeLimitsTests {
             "DemoData",
             "HealthCheckRuns",
             "RebootRechecks",
-            "Remediation",
-            "Teardown");
+            "Remediation");
 
     private static final Path MAIN = Path.of("src/main/java");
 
