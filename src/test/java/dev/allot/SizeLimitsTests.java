@@ -70,7 +70,6 @@ class SizeLimitsTests {
             "Bookings.bookLocked",
             "Bookings.laterOrQueued",
             "Capacity.earliest",
-            "ClusterReconciler.converge",
             "DemoData.prices",
             "IdempotentCreates.doFilterInternal",
             "Lending.guaranteeHeadroom",
@@ -90,8 +89,7 @@ class SizeLimitsTests {
             "UsageReports.usage");
 
     /** Beans over the limit when it was set, and not split yet. */
-    private static final Set<String> MANY_DEPENDENCIES =
-            Set.of("Approvals", "BookingQueue", "Bookings", "ClusterReconciler", "DemoData");
+    private static final Set<String> MANY_DEPENDENCIES = Set.of("Approvals", "BookingQueue", "Bookings", "DemoData");
 
     private static final Path MAIN = Path.of("src/main/java");
 
