@@ -31,10 +31,13 @@ public class AllotException extends RuntimeException {
         this.title = title;
     }
 
-    /** Never null: an error is always made with its detail. */
+    /**
+     * Never null: an error is made with its detail; one passed a null detail from unannotated code says its title
+     * instead (and answering it cannot fail on its own message).
+     */
     @Override
     public String getMessage() {
-        return Objects.requireNonNull(super.getMessage(), "an error is always made with its detail");
+        return Objects.requireNonNullElse(super.getMessage(), title);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.allot.provisioning.driver;
 
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /** A driver operation did not reach its goal. {@link #retryable()} tells the lifecycle whether to try again. */
@@ -13,10 +12,13 @@ public abstract class ClusterDriverException extends RuntimeException {
         this.retryable = retryable;
     }
 
-    /** Never null: a driver failure is always made with a message. */
+    /**
+     * Never null: a driver failure is made with a message; one a client library left without says "null", as the
+     * failure reasons always read it.
+     */
     @Override
     public String getMessage() {
-        return Objects.requireNonNull(super.getMessage(), "a driver failure has a message");
+        return String.valueOf(super.getMessage());
     }
 
     public boolean retryable() {
