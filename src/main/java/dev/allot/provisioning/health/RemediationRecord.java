@@ -86,7 +86,7 @@ class RemediationRecord {
                     .update();
             Cluster cluster =
                     reservationId == null ? null : clusters.find(reservationId).orElse(null);
-            if (cluster != null) {
+            if (cluster != null && reservationId != null) {
                 timeline.record(
                         reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null, shorten(detail, 4000));
             }

@@ -73,6 +73,8 @@ class NodeWait {
      * error and uses no retry, until the reservation's start plus {@code start-grace}: then the reservation fails,
      * and its tenant is told.
      */
+    // the callback may answer null (TransactionCallback<T extends @Nullable Object>), seen only in JSpecify mode
+    @SuppressWarnings("NullAway")
     @Nullable
     Instant waitFor(UUID id, NodesUnavailableException refused, int attempt) {
         return transactions.execute(status -> {

@@ -5,6 +5,7 @@ import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -34,6 +35,14 @@ class ProvisionDecision {
             @Nullable Cluster cluster) {
 
         static final Plan SKIP = new Plan(Kind.SKIP, null, null);
+
+        Reservation reservationToBuild() {
+            return Objects.requireNonNull(reservation, "a plan to build or converge has its reservation");
+        }
+
+        Cluster clusterToBuild() {
+            return Objects.requireNonNull(cluster, "a plan to build or clean has its cluster");
+        }
     }
 
     private final ClusterRepository clusters;

@@ -63,11 +63,11 @@ public class Provisioning {
         try {
             switch (plan.kind()) {
                 case SKIP -> {}
-                case BUILD -> build.build(plan.reservation(), plan.cluster(), attempt);
-                case CONVERGE -> convergence.converge(plan.reservation(), attempt);
+                case BUILD -> build.build(plan.reservationToBuild(), plan.clusterToBuild(), attempt);
+                case CONVERGE -> convergence.converge(plan.reservationToBuild(), attempt);
                 case CLEAN ->
                     progress.removeWhatWasBuilt(
-                            plan.cluster().ref(), plan.cluster().pool(), attempt);
+                            plan.clusterToBuild().ref(), plan.clusterToBuild().pool(), attempt);
             }
         } catch (NodesUnavailableException ex) {
             if (!ex.retryable()) {

@@ -6,6 +6,7 @@ import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import java.time.Instant;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -59,7 +60,7 @@ public class Teardown {
                 return plan.postponeTo();
             }
             case REMOVE -> {
-                Cluster cluster = plan.cluster();
+                Cluster cluster = Objects.requireNonNull(plan.cluster(), "a plan to remove has its cluster");
                 try {
                     ClusterDriver driver = drivers.forPool(cluster.pool());
                     driver.teardown(cluster.ref());
