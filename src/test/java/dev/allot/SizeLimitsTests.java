@@ -56,8 +56,6 @@ class SizeLimitsTests {
             "Inventory",
             "OpenApiConfiguration",
             "Provisioning",
-            "QuotaRepository",
-            "Quotas",
             "QuotasAdminPage",
             "Repacking",
             "Reservation",
