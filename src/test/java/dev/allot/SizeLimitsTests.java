@@ -81,16 +81,13 @@ class SizeLimitsTests {
             "MultiNodeCheckJobs.run",
             "NodeHistoryPage.history",
             "OpenApiConfiguration.operationNames",
-            "PeriodCharges.of",
             "Provisioning.handOver",
             "Provisioning.verify",
             "Repacking.makeRoom",
             "ResponseHeaders.describe",
             "SecurityConfiguration.uiChain",
             "SlurmDriver.srun",
-            "Teardown.plan",
-            "UsageCharts.view",
-            "UsageReports.usage");
+            "Teardown.plan");
 
     /** Beans over the limit when it was set, and not split yet. */
     private static final Set<String> MANY_DEPENDENCIES = Set.of(
