@@ -64,7 +64,6 @@ class SizeLimitsTests {
     /** Methods ({@code Class.method}) over the limit when it was set, and not split yet. */
     private static final Set<String> LONG_METHODS = Set.of(
             "AllocationRepository.earliestStarts",
-            "BookingPage.book",
             "Bookings.bookLocked",
             "Bookings.laterOrQueued",
             "Capacity.earliest",
@@ -72,7 +71,6 @@ class SizeLimitsTests {
             "HealthCheckRuns.record",
             "HealthCheckRuns.run",
             "HealthChecks.request",
-            "IdempotentCreates.doFilterInternal",
             "KubernetesDriver.missingParts",
             "Lending.guaranteeHeadroom",
             "MultiNodeCheckJobs.awaitEnd",
@@ -84,7 +82,6 @@ class SizeLimitsTests {
             "Provisioning.verify",
             "Repacking.makeRoom",
             "ResponseHeaders.describe",
-            "SecurityConfiguration.uiChain",
             "SlurmDriver.srun",
             "Teardown.plan");
 
