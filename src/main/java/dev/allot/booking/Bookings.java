@@ -47,6 +47,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -974,7 +975,7 @@ public class Bookings {
 
     private Optional<Booked> replay(Tenant tenant, IdempotencyKey key) {
         return reservations.byIdempotencyKey(tenant.id(), key).map(stored -> {
-            key.requireSameRequest(stored.requestHash());
+            key.requireSameRequest(Objects.requireNonNull(stored.requestHash(), "a row found by its key has its hash"));
             return new Booked(stored.reservation(), true);
         });
     }

@@ -3,6 +3,7 @@ package dev.allot.shared;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -28,6 +29,12 @@ public class AllotException extends RuntimeException {
         this.status = status;
         this.code = code;
         this.title = title;
+    }
+
+    /** Never null: an error is always made with its detail. */
+    @Override
+    public String getMessage() {
+        return Objects.requireNonNull(super.getMessage(), "an error is always made with its detail");
     }
 
     /**

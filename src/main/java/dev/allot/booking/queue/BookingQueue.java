@@ -41,6 +41,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -229,7 +230,7 @@ public class BookingQueue implements QueuedBookings {
                     q.earliest(),
                     q.latest(),
                     q.queuedAt(),
-                    priorities.get(q.tenantId())));
+                    Objects.requireNonNull(priorities.get(q.tenantId()), "a priority per tenant")));
         }
         return entries;
     }

@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -177,7 +178,7 @@ public class Repacking {
                         .toList();
         Map<Long, String> heldNow = Packing.held(involved, rooms(pool.id(), Set.copyOf(involved), horizon, now), now);
         if (again == null
-                || !involved.stream().allMatch(node -> heldNow.get(node).equals(read.get(node)))
+                || !involved.stream().allMatch(node -> Objects.equals(heldNow.get(node), read.get(node)))
                 || !preempt.test(plan.get().victims())
                 || !apply(pool, plan.get(), rooms)) {
             return new Made(List.of(), true);
@@ -185,7 +186,7 @@ public class Repacking {
         return new Made(
                 plan.get().booking().stream()
                         .map(id -> new AllocationRepository.Locked(
-                                id, rooms.get(id).hostname()))
+                                id, Packing.room(rooms, id).hostname()))
                         .toList(),
                 false);
     }
@@ -206,12 +207,13 @@ public class Repacking {
                         rooms.keySet().toArray(Long[]::new))
                 .query((rs, row) -> {
                     UUID victim = rs.getObject(1, UUID.class);
-                    Reclaimable r = reclaimable.get(victim);
+                    Reclaimable r =
+                            Objects.requireNonNull(reclaimable.get(victim), "the query asked for reclaimable ones");
                     Instant from = latest(rs.getTimestamp(3).toInstant(), r.freedFrom(), horizon.start());
                     Instant until = rs.getTimestamp(4).toInstant();
                     Instant to = until.isBefore(horizon.end()) ? until : horizon.end();
                     if (from.isBefore(to)) {
-                        rooms.get(rs.getLong(2))
+                        Packing.room(rooms, rs.getLong(2))
                                 .claims()
                                 .add(new Packing.Claim(victim, new TimeWindow(from, to), r.lost()));
                     }
@@ -267,8 +269,8 @@ public class Repacking {
             Reservation after = before;
             for (int n = 0; n < leaving.size(); n++) {
                 after = after.replacingNode(
-                        rooms.get(leaving.get(n)).hostname(),
-                        rooms.get(joining.get(n)).hostname());
+                        Packing.room(rooms, leaving.get(n)).hostname(),
+                        Packing.room(rooms, joining.get(n)).hostname());
             }
             reservations.updateNodes(after);
             audit.record(new AuditRecord(
