@@ -50,15 +50,10 @@ class SizeLimitsTests {
     /** Files (by class name) over the limit when it was set, and not split yet. */
     private static final Set<String> LONG_FILES = Set.of(
             "AllocationRepository",
-            "ApiOperations",
             "BookingQueue",
             "Bookings",
             "Inventory",
-            "OpenApiConfiguration",
             "Provisioning",
-            "QuotaRepository",
-            "Quotas",
-            "QuotasAdminPage",
             "Repacking",
             "Reservation",
             "ReservationRepository",
@@ -67,36 +62,24 @@ class SizeLimitsTests {
     /** Methods ({@code Class.method}) over the limit when it was set, and not split yet. */
     private static final Set<String> LONG_METHODS = Set.of(
             "AllocationRepository.earliestStarts",
-            "BookingPage.book",
             "Bookings.bookLocked",
             "Bookings.laterOrQueued",
             "Capacity.earliest",
             "ClusterReconciler.converge",
-            "DemoData.prices",
             "HealthCheckRuns.record",
             "HealthCheckRuns.run",
             "HealthChecks.request",
-            "IdempotentCreates.doFilterInternal",
             "KubernetesDriver.missingParts",
             "Lending.guaranteeHeadroom",
             "MultiNodeCheckJobs.awaitEnd",
             "MultiNodeCheckJobs.job",
             "MultiNodeCheckJobs.run",
             "NodeHistoryPage.history",
-            "OpenApiConfiguration.operationNames",
-            "PeriodCharges.of",
             "Provisioning.handOver",
             "Provisioning.verify",
-            "QuotaForm.toPolicy",
-            "QuotaRequestForm.toPolicies",
-            "QuotaStanding.findings",
             "Repacking.makeRoom",
-            "ResponseHeaders.describe",
-            "SecurityConfiguration.uiChain",
             "SlurmDriver.srun",
-            "Teardown.plan",
-            "UsageCharts.view",
-            "UsageReports.usage");
+            "Teardown.plan");
 
     /** Beans over the limit when it was set, and not split yet. */
     private static final Set<String> MANY_DEPENDENCIES = Set.of(
@@ -104,7 +87,6 @@ class SizeLimitsTests {
             "BookingQueue",
             "Bookings",
             "ClusterReconciler",
-            "DemoData",
             "HealthCheckRuns",
             "Provisioning",
             "RebootRechecks",
