@@ -52,7 +52,6 @@ class SizeLimitsTests {
             "AllocationRepository",
             "BookingQueue",
             "Bookings",
-            "Inventory",
             "Repacking",
             "Reservation",
             "ReservationRepository",

@@ -4,12 +4,8 @@ import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.inventory.events.NodeAdded;
 import dev.allot.inventory.events.NodeStateChanged;
-import dev.allot.inventory.events.PoolSparesChanged;
 import dev.allot.shared.AllotException;
-import dev.allot.shared.ETags;
 import dev.allot.shared.InvalidInputException;
-import dev.allot.shared.InvalidInputException.FieldError;
-import dev.allot.shared.KnownTenants;
 import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.SearchQuery;
@@ -21,7 +17,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -68,6 +63,26 @@ public class Inventory {
      */
     public record PoolSize(int nodes, int unhealthyNodes, int bookableNodes, int spareNodes) {
 
+        static PoolSize of(List<InventoryRepository.StateCount> counts) {
+            int all = 0;
+            int unhealthy = 0;
+            int bookable = 0;
+            int spares = 0;
+            for (InventoryRepository.StateCount count : counts) {
+                if (count.state() != NodeState.RETIRED) {
+                    all += count.nodes();
+                }
+                if (count.state().isUnhealthy()) {
+                    unhealthy += count.nodes();
+                }
+                if (count.state() == NodeState.AVAILABLE) {
+                    bookable += count.nodes() - count.spares();
+                    spares += count.spares();
+                }
+            }
+            return new PoolSize(all, unhealthy, bookable, spares);
+        }
+
         /** The nodes bookings see: every node but the spares. */
         public int withoutSpares() {
             return nodes - spareNodes;
@@ -88,54 +103,6 @@ public class Inventory {
         }
     }
 
-    /** What the pools' list may be sorted by: each column it shows. */
-    public static final SearchQuery.Columns POOL_COLUMNS = SearchQuery.Columns.of(
-            "p.name",
-            "name",
-            "p.name",
-            "gpuType",
-            "g.code",
-            "gpusPerNode",
-            "p.gpus_per_node",
-            "region",
-            "p.region",
-            "nodes",
-            "c.nodes",
-            "bookable",
-            "c.bookable",
-            "unhealthy",
-            "c.unhealthy");
-
-    /** What a pool's nodes may be sorted by. */
-    public static final SearchQuery.Columns POOL_NODE_COLUMNS = SearchQuery.Columns.of(
-            "n.hostname",
-            "hostname",
-            "n.hostname",
-            "state",
-            "n.state",
-            "since",
-            "n.state_changed_at",
-            "rack",
-            "n.rack",
-            "ibBlock",
-            "n.ib_block");
-
-    /** What the fleet's node search may be sorted by. */
-    public static final SearchQuery.Columns FLEET_NODE_COLUMNS = SearchQuery.Columns.of(
-            "n.hostname",
-            "hostname",
-            "n.hostname",
-            "pool",
-            "p.name",
-            "gpuType",
-            "g.code",
-            "state",
-            "n.state",
-            "since",
-            "n.state_changed_at",
-            "rack",
-            "n.rack");
-
     private final InventoryRepository repository;
 
     private final AuditLog audit;
@@ -153,7 +120,7 @@ public class Inventory {
 
     private final ReadCache<UUID, List<String>> drivers;
 
-    private final KnownTenants tenants;
+    private final PoolSettings settings;
 
     Inventory(
             InventoryRepository repository,
@@ -162,9 +129,9 @@ public class Inventory {
             ObjectProvider<NodeCommitments> commitments,
             Clock clock,
             TableChanges changes,
-            KnownTenants tenants) {
+            PoolSettings settings) {
         this.repository = repository;
-        this.tenants = tenants;
+        this.settings = settings;
         this.audit = audit;
         this.events = events;
         this.commitments = commitments;
@@ -210,23 +177,7 @@ public class Inventory {
     }
 
     private PoolSize countNodes(UUID poolId) {
-        int all = 0;
-        int unhealthy = 0;
-        int bookable = 0;
-        int spares = 0;
-        for (InventoryRepository.StateCount count : repository.nodeCounts(poolId)) {
-            if (count.state() != NodeState.RETIRED) {
-                all += count.nodes();
-            }
-            if (count.state().isUnhealthy()) {
-                unhealthy += count.nodes();
-            }
-            if (count.state() == NodeState.AVAILABLE) {
-                bookable += count.nodes() - count.spares();
-                spares += count.spares();
-            }
-        }
-        return new PoolSize(all, unhealthy, bookable, spares);
+        return PoolSize.of(repository.nodeCounts(poolId));
     }
 
     /**
@@ -283,9 +234,9 @@ public class Inventory {
                 .gpuType(request.gpuType())
                 .orElseThrow(() -> InvalidInputException.of("gpuType", "no such GPU type"));
         if (request.spareNodes() != 0) {
-            throw spareNodesInvalid(request.spareNodes(), 0);
+            throw PoolSettings.spareNodesInvalid(request.spareNodes(), 0);
         }
-        List<String> dedicatedTo = knownTenants(request.dedicatedTo());
+        List<String> dedicatedTo = settings.knownTenants(request.dedicatedTo());
         Pool pool = new Pool(
                 UUID.randomUUID(), request.name(), type, request.gpusPerNode(), request.region(), 0, dedicatedTo);
         if (!repository.insert(pool)) {
@@ -351,37 +302,7 @@ public class Inventory {
      * audit row; the pool takes no new bookings of theirs.
      */
     public Dedicated dedicate(Caller caller, String name, List<String> tenants, @Nullable String ifMatch) {
-        caller.requirePlatformAdmin();
-        Pool before = repository.poolForUpdate(name).orElseThrow(() -> AllotException.notFound("Pool " + name));
-        if (!ETags.matches(ifMatch, before.etag())) {
-            throw AllotException.preconditionFailed("Pool " + name + " has changed; its ETag is " + before.etag());
-        }
-        List<String> dedicatedTo = knownTenants(tenants);
-        if (dedicatedTo.equals(before.dedicatedTo())) {
-            return new Dedicated(before, List.of());
-        }
-        repository.updateDedicatedTo(before.id(), dedicatedTo);
-        Pool after = before.with(before.spareNodes(), dedicatedTo);
-        List<NodeCommitments.Commitment> leftInPlace = dedicatedTo.isEmpty()
-                ? List.of()
-                : commitments.stream()
-                        .flatMap(c -> c.inPoolFrom(before.id(), clock.instant()).stream())
-                        .filter(held -> !after.openTo(held.tenant()))
-                        .toList();
-        audit.record(new AuditRecord(
-                null, "pool.dedicated", "pool", name, before, Map.of("pool", after, "leftInPlace", leftInPlace)));
-        return new Dedicated(after, leftInPlace);
-    }
-
-    /** The tenant slugs, each one that exists (400 naming the first that does not), without repeats. */
-    private List<String> knownTenants(List<String> slugs) {
-        List<String> distinct = slugs.stream().map(String::strip).distinct().toList();
-        for (int i = 0; i < distinct.size(); i++) {
-            if (!tenants.exists(distinct.get(i))) {
-                throw InvalidInputException.of("dedicatedTo[" + i + "]", "no such tenant");
-            }
-        }
-        return distinct;
+        return settings.dedicate(caller, name, tenants, ifMatch);
     }
 
     /**
@@ -391,34 +312,7 @@ public class Inventory {
      * @param ifMatch the pool's {@link Pool#etag()} as the caller last read it, or null
      */
     public Pool changeSpareNodes(Caller caller, String name, int spareNodes, @Nullable String ifMatch) {
-        caller.requirePlatformAdmin();
-        Pool before = repository.poolForUpdate(name).orElseThrow(() -> AllotException.notFound("Pool " + name));
-        if (!ETags.matches(ifMatch, before.etag())) {
-            throw AllotException.preconditionFailed("Pool " + name + " has changed; its ETag is " + before.etag());
-        }
-        int nodes = countNodes(before.id()).nodes();
-        if (spareNodes < 0 || spareNodes > nodes) {
-            throw spareNodesInvalid(spareNodes, nodes);
-        }
-        if (spareNodes == before.spareNodes()) {
-            return before;
-        }
-        repository.updateSpareNodes(before.id(), spareNodes);
-        Pool after = before.with(spareNodes, before.dedicatedTo());
-        audit.record(new AuditRecord(null, "pool.spare-nodes-changed", "pool", name, before, after));
-        events.publishEvent(new PoolSparesChanged(after.id(), after.name(), before.spareNodes(), spareNodes));
-        return after;
-    }
-
-    private static AllotException spareNodesInvalid(int asked, int nodes) {
-        return new AllotException(
-                        422,
-                        "invalid_spare_nodes",
-                        "Invalid spare nodes",
-                        "spareNodes: " + asked + " is not between 0 and the pool's " + nodes + " nodes")
-                .with(
-                        "errors",
-                        List.of(new FieldError("spareNodes", "must be between 0 and the pool's " + nodes + " nodes")));
+        return settings.changeSpareNodes(caller, name, spareNodes, ifMatch);
     }
 
     @Transactional(readOnly = true)
@@ -441,18 +335,7 @@ public class Inventory {
                         request.cudaDrivers(),
                         Timestamp.from(now))
                 .orElseThrow(() -> AllotException.conflict("node_exists", "A node " + request.hostname() + " exists"));
-        Node node = new Node(
-                id,
-                request.hostname(),
-                pool.name(),
-                request.rack(),
-                request.ibBlock(),
-                request.cudaDrivers(),
-                NodeState.AVAILABLE,
-                null,
-                now,
-                now,
-                false);
+        Node node = Node.added(id, pool.name(), request, now);
         audit.record(AuditRecord.created(null, "node", node.hostname(), node));
         events.publishEvent(new NodeAdded(id, node.hostname(), pool.id()));
         return node;

@@ -19,6 +19,22 @@ public record Node(
         Instant createdAt,
         boolean spare) {
 
+    /** A node just added to a pool: available, not a spare. */
+    static Node added(long id, String pool, Inventory.NewNode request, Instant now) {
+        return new Node(
+                id,
+                request.hostname(),
+                pool,
+                request.rack(),
+                request.ibBlock(),
+                request.cudaDrivers(),
+                NodeState.AVAILABLE,
+                null,
+                now,
+                now,
+                false);
+    }
+
     public Node {
         cudaDrivers = List.copyOf(cudaDrivers);
     }

@@ -51,14 +51,14 @@ class NodesAdminPage {
             @RequestParam(required = false) @Nullable String page,
             @RequestParam(required = false) @Nullable String size) {
         caller.requireReadsEverything();
-        SearchQuery query = ListPages.read(Inventory.FLEET_NODE_COLUMNS, q, sort, page, size, model, response);
+        SearchQuery query = ListPages.read(FleetListColumns.FLEET_NODE_COLUMNS, q, sort, page, size, model, response);
         Inventory.NodeFilter filter;
         try {
             filter = new Inventory.NodeFilter(null, state(state), gpuType(gpuType));
         } catch (InvalidInputException invalid) {
             ListPages.refused(invalid, model, response);
             filter = new Inventory.NodeFilter(null, null, null);
-            query = Inventory.FLEET_NODE_COLUMNS.defaults();
+            query = FleetListColumns.FLEET_NODE_COLUMNS.defaults();
         }
         PageResponse<Node> nodes = inventory.searchNodes(caller, filter, query);
         model.addAttribute("section", "admin");

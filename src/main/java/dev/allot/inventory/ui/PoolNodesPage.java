@@ -71,7 +71,7 @@ class PoolNodesPage {
             @RequestParam(required = false) @Nullable String sort,
             @RequestParam(required = false) @Nullable String page,
             @RequestParam(required = false) @Nullable String size) {
-        SearchQuery query = ListPages.read(Inventory.POOL_NODE_COLUMNS, q, sort, page, size, model, response);
+        SearchQuery query = ListPages.read(FleetListColumns.POOL_NODE_COLUMNS, q, sort, page, size, model, response);
         String view = render(caller, model, pool, query, FleetForms.NodesForm.empty(), new FormErrors());
         return ListPages.fragment(request) ? view + " :: list" : view;
     }
@@ -133,7 +133,7 @@ class PoolNodesPage {
             }
         }
         response.setStatus(400);
-        return render(caller, model, pool, Inventory.POOL_NODE_COLUMNS.defaults(), form, errors);
+        return render(caller, model, pool, FleetListColumns.POOL_NODE_COLUMNS.defaults(), form, errors);
     }
 
     @PostMapping("/admin/pools/{pool}/spares")
@@ -161,7 +161,12 @@ class PoolNodesPage {
         }
         response.setStatus(400);
         return render(
-                caller, model, pool, Inventory.POOL_NODE_COLUMNS.defaults(), FleetForms.NodesForm.empty(), errors);
+                caller,
+                model,
+                pool,
+                FleetListColumns.POOL_NODE_COLUMNS.defaults(),
+                FleetForms.NodesForm.empty(),
+                errors);
     }
 
     @PostMapping("/admin/nodes/{hostname}/quarantine")
@@ -221,7 +226,7 @@ class PoolNodesPage {
                 caller,
                 model,
                 node.pool(),
-                Inventory.POOL_NODE_COLUMNS.defaults().onPage(page),
+                FleetListColumns.POOL_NODE_COLUMNS.defaults().onPage(page),
                 FleetForms.NodesForm.empty(),
                 errors);
     }

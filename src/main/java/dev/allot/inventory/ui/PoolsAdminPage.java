@@ -49,7 +49,7 @@ class PoolsAdminPage {
             @RequestParam(required = false) @Nullable String sort,
             @RequestParam(required = false) @Nullable String page,
             @RequestParam(required = false) @Nullable String size) {
-        SearchQuery query = ListPages.read(Inventory.POOL_COLUMNS, q, sort, page, size, model, response);
+        SearchQuery query = ListPages.read(FleetListColumns.POOL_COLUMNS, q, sort, page, size, model, response);
         String view = render(
                 caller, model, query, FleetForms.PoolForm.empty(), FleetForms.GpuTypeForm.empty(), new FormErrors());
         return ListPages.fragment(request) ? view + " :: list" : view;
@@ -80,7 +80,8 @@ class PoolsAdminPage {
             }
         }
         response.setStatus(400);
-        return render(caller, model, Inventory.POOL_COLUMNS.defaults(), form, FleetForms.GpuTypeForm.empty(), errors);
+        return render(
+                caller, model, FleetListColumns.POOL_COLUMNS.defaults(), form, FleetForms.GpuTypeForm.empty(), errors);
     }
 
     @PostMapping("/admin/gpu-types")
@@ -111,7 +112,8 @@ class PoolsAdminPage {
         // The two forms share one page: prefix this form's fields so its messages land next to its own inputs.
         FormErrors prefixed = new FormErrors();
         errors.asMap().forEach((field, message) -> prefixed.add("gpuType." + field, message));
-        return render(caller, model, Inventory.POOL_COLUMNS.defaults(), FleetForms.PoolForm.empty(), form, prefixed);
+        return render(
+                caller, model, FleetListColumns.POOL_COLUMNS.defaults(), FleetForms.PoolForm.empty(), form, prefixed);
     }
 
     private String render(
