@@ -52,7 +52,6 @@ class SizeLimitsTests {
             "AllocationRepository",
             "ApiOperations",
             "BookingQueue",
-            "Bookings",
             "Inventory",
             "OpenApiConfiguration",
             "Provisioning",
@@ -68,8 +67,6 @@ class SizeLimitsTests {
     private static final Set<String> LONG_METHODS = Set.of(
             "AllocationRepository.earliestStarts",
             "BookingPage.book",
-            "Bookings.bookLocked",
-            "Bookings.laterOrQueued",
             "Capacity.earliest",
             "ClusterReconciler.converge",
             "DemoData.prices",
@@ -102,7 +99,6 @@ class SizeLimitsTests {
     private static final Set<String> MANY_DEPENDENCIES = Set.of(
             "Approvals",
             "BookingQueue",
-            "Bookings",
             "ClusterReconciler",
             "DemoData",
             "HealthCheckRuns",
