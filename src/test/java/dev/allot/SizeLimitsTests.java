@@ -65,9 +65,7 @@ class SizeLimitsTests {
 
     /** Methods ({@code Class.method}) over the limit when it was set, and not split yet. */
     private static final Set<String> LONG_METHODS = Set.of(
-            "AllocationRepository.earliestStarts",
             "BookingPage.book",
-            "Capacity.earliest",
             "ClusterReconciler.converge",
             "DemoData.prices",
             "HealthCheckRuns.record",
@@ -75,7 +73,6 @@ class SizeLimitsTests {
             "HealthChecks.request",
             "IdempotentCreates.doFilterInternal",
             "KubernetesDriver.missingParts",
-            "Lending.guaranteeHeadroom",
             "MultiNodeCheckJobs.awaitEnd",
             "MultiNodeCheckJobs.job",
             "MultiNodeCheckJobs.run",
@@ -87,7 +84,6 @@ class SizeLimitsTests {
             "QuotaForm.toPolicy",
             "QuotaRequestForm.toPolicies",
             "QuotaStanding.findings",
-            "Repacking.makeRoom",
             "ResponseHeaders.describe",
             "SecurityConfiguration.uiChain",
             "SlurmDriver.srun",

@@ -131,30 +131,14 @@ public class Repacking {
             Map<UUID, Reclaimable> reclaimable,
             Predicate<Set<UUID>> preempt) {
         Instant settled = clock.instant().plus(repackBeyond);
-        List<Movable> inTheWay = movable(pool.id(), window, settled);
-        if (inTheWay == null || (inTheWay.isEmpty() && reclaimable.isEmpty())) {
+        List<Movable> first = movable(pool.id(), window, settled);
+        if (first == null || (first.isEmpty() && reclaimable.isEmpty())) {
             return Made.NOTHING;
         }
-        // and what is in the way of those, and so on, until none reaches further (a reservation left in place, starting
-        // later than one moved, may keep it from its nodes), as long as they stay few enough: inTheWay holds what
-        // overlaps reach
-        TimeWindow reach = window;
-        for (int round = 0; round < 8; round++) {
-            TimeWindow wider = Packing.span(reach, inTheWay);
-            List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled);
-            if (more == null) {
-                break;
-            }
-            reach = wider;
-            inTheWay = more;
-        }
-        TimeWindow horizon = Packing.span(reach, inTheWay);
+        Reach reach = widened(pool.id(), window, settled, first);
+        TimeWindow horizon = Packing.span(reach.window(), reach.inTheWay());
         Set<Long> nodes = new HashSet<>(nodesTouching(pool.id(), horizon, chosen));
-        // a reservation the booking may reclaim is not moved: where it is in the way of the booking it is preempted, so
-        // that no move needs room only a preemption elsewhere (of a reservation holding no node of the booking) makes
-        List<Movable> moving = inTheWay.stream()
-                .filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
-                .toList();
+        List<Movable> moving = moving(reach.inTheWay(), nodes, reclaimable);
         Map<Long, Room> rooms = rooms(pool.id(), nodes, horizon, moving);
         claims(rooms, horizon, reclaimable);
         Map<Long, String> read = Packing.held(rooms.keySet(), rooms, moving);
@@ -163,21 +147,10 @@ public class Repacking {
             return Made.NOTHING;
         }
         List<Long> involved = plan.get().involved();
-        if (patient) {
-            allocations.lockNodes(involved);
-        } else if (allocations.lockNodesSkipLocked(involved).size() < involved.size()) {
+        if (!locked(involved, patient)) {
             return new Made(List.of(), true);
         }
-        // under the locks: the nodes the plan changes still hold what it read
-        List<Movable> again = movable(pool.id(), reach, settled);
-        List<Movable> now = again == null
-                ? List.of()
-                : again.stream()
-                        .filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
-                        .toList();
-        Map<Long, String> heldNow = Packing.held(involved, rooms(pool.id(), Set.copyOf(involved), horizon, now), now);
-        if (again == null
-                || !involved.stream().allMatch(node -> heldNow.get(node).equals(read.get(node)))
+        if (!unchanged(pool.id(), involved, nodes, reclaimable, reach.window(), horizon, settled, read)
                 || !preempt.test(plan.get().victims())
                 || !apply(pool, plan.get(), rooms)) {
             return new Made(List.of(), true);
@@ -188,6 +161,66 @@ public class Repacking {
                                 id, rooms.get(id).hostname()))
                         .toList(),
                 false);
+    }
+
+    /** How far the reservations in the way reach ({@code window}), and those reservations. */
+    private record Reach(TimeWindow window, List<Movable> inTheWay) {}
+
+    /**
+     * The reservations in the way of the window, and what is in the way of those, and so on, until none reaches
+     * further (a reservation left in place, starting later than one moved, may keep it from its nodes), as long as
+     * they stay few enough: {@code inTheWay} holds what overlaps the reach.
+     */
+    private Reach widened(UUID poolId, TimeWindow window, Instant settled, List<Movable> inTheWay) {
+        TimeWindow reach = window;
+        List<Movable> overlapping = inTheWay;
+        for (int round = 0; round < 8; round++) {
+            TimeWindow wider = Packing.span(reach, overlapping);
+            List<Movable> more = wider.equals(reach) ? null : movable(poolId, wider, settled);
+            if (more == null) {
+                break;
+            }
+            reach = wider;
+            overlapping = more;
+        }
+        return new Reach(reach, overlapping);
+    }
+
+    /**
+     * Those of the reservations that may move: on the nodes considered, and not reclaimable (where a reservation the
+     * booking may reclaim is in the way of the booking it is preempted, so that no move needs room only a preemption
+     * elsewhere, of a reservation holding no node of the booking, makes).
+     */
+    private static List<Movable> moving(List<Movable> inTheWay, Set<Long> nodes, Map<UUID, Reclaimable> reclaimable) {
+        return inTheWay.stream()
+                .filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
+                .toList();
+    }
+
+    /** Locks the nodes the plan changes: waiting for them when {@code patient}, else false when one is held. */
+    private boolean locked(List<Long> involved, boolean patient) {
+        if (patient) {
+            allocations.lockNodes(involved);
+            return true;
+        }
+        return allocations.lockNodesSkipLocked(involved).size() >= involved.size();
+    }
+
+    /** Under the locks: whether the nodes the plan changes still hold what it {@code read}. */
+    private boolean unchanged(
+            UUID poolId,
+            List<Long> involved,
+            Set<Long> nodes,
+            Map<UUID, Reclaimable> reclaimable,
+            TimeWindow reach,
+            TimeWindow horizon,
+            Instant settled,
+            Map<Long, String> read) {
+        List<Movable> again = movable(poolId, reach, settled);
+        List<Movable> now = again == null ? List.of() : moving(again, nodes, reclaimable);
+        Map<Long, String> heldNow = Packing.held(involved, rooms(poolId, Set.copyOf(involved), horizon, now), now);
+        return again != null
+                && involved.stream().allMatch(node -> heldNow.get(node).equals(read.get(node)));
     }
 
     /**
