@@ -51,7 +51,6 @@ class SizeLimitsTests {
     private static final Set<String> LONG_FILES = Set.of(
             "AllocationRepository",
             "ApiOperations",
-            "BookingQueue",
             "Inventory",
             "OpenApiConfiguration",
             "Provisioning",
@@ -94,7 +93,6 @@ class SizeLimitsTests {
     /** Beans over the limit when it was set, and not split yet. */
     private static final Set<String> MANY_DEPENDENCIES = Set.of(
             "Approvals",
-            "BookingQueue",
             "ClusterReconciler",
             "DemoData",
             "HealthCheckRuns",
