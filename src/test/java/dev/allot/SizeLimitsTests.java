@@ -57,7 +57,6 @@ class SizeLimitsTests {
             "QuotaRepository",
             "Quotas",
             "QuotasAdminPage",
-            "Repacking",
             "Reservation",
             "ReservationRepository",
             "SlurmDriver");
