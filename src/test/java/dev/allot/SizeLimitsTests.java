@@ -58,7 +58,6 @@ class SizeLimitsTests {
             "Quotas",
             "QuotasAdminPage",
             "Reservation",
-            "ReservationRepository",
             "SlurmDriver");
 
     /** Methods ({@code Class.method}) over the limit when it was set, and not split yet. */
