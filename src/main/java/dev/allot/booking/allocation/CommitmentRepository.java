@@ -1,6 +1,8 @@
 package dev.allot.booking.allocation;
 
 import dev.allot.inventory.NodeCommitments.Commitment;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
@@ -25,11 +27,7 @@ class CommitmentRepository {
 				FROM allocation a JOIN reservation r ON r.id = a.reservation_id
 				WHERE a.node_id = ? AND a.active AND upper(a.during) > ? ORDER BY lower(a.during)""")
                 .params(nodeId, Timestamp.from(from))
-                .query((rs, n) -> new Commitment(
-                        rs.getObject(1, UUID.class),
-                        rs.getString(2),
-                        rs.getTimestamp(3).toInstant(),
-                        rs.getTimestamp(4).toInstant()))
+                .query(CommitmentRepository::commitment)
                 .list();
     }
 
@@ -41,11 +39,15 @@ class CommitmentRepository {
 				WHERE a.pool_id = ? AND a.active AND upper(a.during) > ?
 				GROUP BY r.id, r.tenant_slug ORDER BY s, r.id""")
                 .params(poolId, Timestamp.from(from))
-                .query((rs, n) -> new Commitment(
-                        rs.getObject(1, UUID.class),
-                        rs.getString(2),
-                        rs.getTimestamp(3).toInstant(),
-                        rs.getTimestamp(4).toInstant()))
+                .query(CommitmentRepository::commitment)
                 .list();
+    }
+
+    private static Commitment commitment(ResultSet rs, int row) throws SQLException {
+        return new Commitment(
+                rs.getObject(1, UUID.class),
+                rs.getString(2),
+                rs.getTimestamp(3).toInstant(),
+                rs.getTimestamp(4).toInstant());
     }
 }
