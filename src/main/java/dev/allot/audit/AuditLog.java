@@ -155,7 +155,7 @@ public class AuditLog {
         return value == null ? null : json.writeValueAsString(value);
     }
 
-    private JsonNode parse(@Nullable String value) {
+    private @Nullable JsonNode parse(@Nullable String value) {
         return value == null ? null : json.readTree(value);
     }
 }

@@ -13,6 +13,7 @@ import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -238,7 +239,7 @@ class Reserving {
 
     private Optional<Booked> replay(Tenant tenant, IdempotencyKey key) {
         return reservations.byIdempotencyKey(tenant.id(), key).map(stored -> {
-            key.requireSameRequest(stored.requestHash());
+            key.requireSameRequest(Objects.requireNonNull(stored.requestHash(), "a row found by its key has its hash"));
             return new Booked(stored.reservation(), true);
         });
     }

@@ -2,6 +2,7 @@ package dev.allot.identity;
 
 import dev.allot.shared.AllotException;
 import dev.allot.shared.security.Caller;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
@@ -28,9 +29,9 @@ class CallerArgumentResolver implements HandlerMethodArgumentResolver {
     @Override
     public Caller resolveArgument(
             MethodParameter parameter,
-            ModelAndViewContainer mav,
+            @Nullable ModelAndViewContainer mav,
             NativeWebRequest request,
-            WebDataBinderFactory binderFactory) {
+            @Nullable WebDataBinderFactory binderFactory) {
         Caller caller =
                 callers.forAuthentication(SecurityContextHolder.getContext().getAuthentication());
         if (caller == null) {

@@ -331,7 +331,12 @@ class SecurityConfiguration {
     }
 
     private static void problem(
-            JsonMapper json, HttpServletResponse response, int status, String code, String title, String detail)
+            JsonMapper json,
+            HttpServletResponse response,
+            int status,
+            String code,
+            String title,
+            @Nullable String detail)
             throws IOException {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(status), detail);
         problem.setType(URI.create(AllotException.TYPE_BASE + code));

@@ -10,6 +10,7 @@ import dev.allot.shared.PageQuery;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -38,8 +39,13 @@ public class UserDirectory {
     /** Creates the user unless the username is taken; answers whether it did. */
     @Transactional
     public boolean create(String username, String displayName, String rawPassword, Set<PlatformRole> roles) {
-        boolean created = users.insert(
-                new UserAccount(UUID.randomUUID(), username, displayName, passwords.encode(rawPassword), roles, true));
+        boolean created = users.insert(new UserAccount(
+                UUID.randomUUID(),
+                username,
+                displayName,
+                Objects.requireNonNull(passwords.encode(rawPassword), "a password has a hash"),
+                roles,
+                true));
         if (created) {
             audit.record(AuditRecord.created(null, "user", username, new UserSummary(username, displayName, roles)));
         }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * How much of the tenants' guarantees of one GPU type its pools can cover, when a dedicated pool's capacity counts
@@ -26,7 +27,8 @@ final class GuaranteeCover {
         int sink = source + 1;
         long[][] capacity = new long[sink + 1][sink + 1];
         for (int i = 0; i < t; i++) {
-            capacity[source][i] = Math.max(0, guarantees.get(tenants.get(i)));
+            capacity[source][i] =
+                    Math.max(0, Objects.requireNonNull(guarantees.get(tenants.get(i)), "one of its keys"));
             for (int j = 0; j < p; j++) {
                 PoolCapacity pool = pools.get(j);
                 if (pool.dedicatedTo().isEmpty() || pool.dedicatedTo().contains(tenants.get(i))) {

@@ -3,6 +3,7 @@ package dev.allot.shared;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -28,6 +29,15 @@ public class AllotException extends RuntimeException {
         this.status = status;
         this.code = code;
         this.title = title;
+    }
+
+    /**
+     * Never null: an error is made with its detail; one passed a null detail from unannotated code says its title
+     * instead (and answering it cannot fail on its own message).
+     */
+    @Override
+    public String getMessage() {
+        return Objects.requireNonNullElse(super.getMessage(), title);
     }
 
     /**

@@ -32,7 +32,7 @@ public record ListQuery(PageQuery page, @Nullable List<String> after) {
             throw InvalidInputException.of("page", "cannot be combined with cursor");
         }
         PageQuery query = PageQuery.of(page, limit != null ? limit : size);
-        return new ListQuery(query, hasCursor ? decode(cursor, keyParts) : null);
+        return new ListQuery(query, cursor != null && hasCursor ? decode(cursor, keyParts) : null);
     }
 
     /** The rows to skip: none after a cursor. */

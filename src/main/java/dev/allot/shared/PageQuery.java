@@ -1,5 +1,7 @@
 package dev.allot.shared;
 
+import org.jspecify.annotations.Nullable;
+
 /** {@code ?page=&size=}: a page of a list; size at most 500. */
 public record PageQuery(int page, int size) {
 
@@ -14,7 +16,7 @@ public record PageQuery(int page, int size) {
         }
     }
 
-    public static PageQuery of(Integer page, Integer size) {
+    public static PageQuery of(@Nullable Integer page, @Nullable Integer size) {
         return new PageQuery(page == null ? 0 : page, size == null ? 50 : size);
     }
 

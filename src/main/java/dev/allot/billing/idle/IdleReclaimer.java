@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -134,7 +135,9 @@ public class IdleReclaimer {
 
     private String notice(Flag flag, Instant now) {
         boolean release = "RELEASE".equals(flag.mode());
-        Instant releaseAt = release ? now.plus(Duration.ofMinutes(flag.noticeMinutes())) : null;
+        Instant releaseAt = release
+                ? now.plus(Duration.ofMinutes(Objects.requireNonNull(flag.noticeMinutes(), "a flag has its notice")))
+                : null;
         jdbc.sql("UPDATE idle_flag SET noticed_at = ?, release_at = ? WHERE reservation_id = ?")
                 .params(Timestamp.from(now), releaseAt == null ? null : Timestamp.from(releaseAt), flag.reservationId())
                 .update();

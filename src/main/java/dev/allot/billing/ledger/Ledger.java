@@ -17,6 +17,7 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -94,10 +95,10 @@ public class Ledger {
                     .toList());
             for (Charge charge : posting.charges()) {
                 repository.insertEntry(
-                        tx, ids.get(new LedgerAccounts.Key(receivable, charge.currency())), charge.amount(), charge);
+                        tx, id(ids, new LedgerAccounts.Key(receivable, charge.currency())), charge.amount(), charge);
                 repository.insertEntry(
                         tx,
-                        ids.get(new LedgerAccounts.Key(charge.counter(), charge.currency())),
+                        id(ids, new LedgerAccounts.Key(charge.counter(), charge.currency())),
                         charge.amount().negate(),
                         charge);
             }
@@ -212,5 +213,10 @@ public class Ledger {
         Long before = query.after() == null ? null : query.key(0, Long::parseLong);
         List<LedgerTransaction> rows = repository.page(tenant.id(), before, query.offset(), query.rowsToRead());
         return query.answer(rows, repository.count(tenant.id()), tx -> List.of(Long.toString(tx.id())));
+    }
+
+    /** The id of an account {@link LedgerAccounts#ids} was asked for, which answers every key it is given. */
+    private static long id(Map<LedgerAccounts.Key, Long> ids, LedgerAccounts.Key key) {
+        return Objects.requireNonNull(ids.get(key), "the ledger has an id for every account asked for");
     }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
@@ -72,7 +73,7 @@ public final class PeriodCharges {
                 if (gpus == 0) {
                     continue;
                 }
-                BigDecimal price = card.prices().get(rateClass);
+                BigDecimal price = card.price(rateClass);
                 usedSeconds.merge(rateClass, gpus * seconds(from, to), Long::sum);
                 usedAmount.merge(
                         rateClass,
@@ -84,7 +85,7 @@ public final class PeriodCharges {
         }
         List<Charge> charges = new ArrayList<>();
         for (RateClass rateClass : RateClass.values()) {
-            BigDecimal price = card.prices().get(rateClass);
+            BigDecimal price = card.price(rateClass);
             long used = usedSeconds.getOrDefault(rateClass, 0L);
             if (used > 0) {
                 charges.add(charge(
@@ -92,7 +93,7 @@ public final class PeriodCharges {
                         Line.USAGE,
                         Account.revenue(rateClass),
                         card,
-                        usedAmount.get(rateClass),
+                        Objects.requireNonNull(usedAmount.get(rateClass), "used seconds come with their amount"),
                         rateClass,
                         hour,
                         used,

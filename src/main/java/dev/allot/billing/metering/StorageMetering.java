@@ -17,6 +17,7 @@ import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,7 +85,7 @@ public class StorageMetering {
 
     private int meter(StoredVolume volume, LocalDate until) {
         jdbc.sql("INSERT INTO storage_metering (volume_id, metered_until) VALUES (?, ?) ON CONFLICT DO NOTHING")
-                .params(volume.id(), day(volume.createdAt()))
+                .params(volume.id(), day(Objects.requireNonNull(volume.createdAt(), "a stored volume was created")))
                 .update();
         Optional<LocalDate> from = jdbc.sql(
                         "SELECT metered_until FROM storage_metering WHERE volume_id = ? FOR UPDATE SKIP LOCKED")
@@ -115,7 +116,8 @@ public class StorageMetering {
     private boolean post(StoredVolume volume, LocalDate day, List<RateCard> cards) {
         Instant start = day.atStartOfDay().toInstant(ZoneOffset.UTC);
         Instant end = start.plus(Duration.ofDays(1));
-        Instant held = volume.createdAt().isAfter(start) ? volume.createdAt() : start;
+        Instant created = Objects.requireNonNull(volume.createdAt(), "a stored volume was created");
+        Instant held = created.isAfter(start) ? created : start;
         Instant released = volume.deletedAt() != null && volume.deletedAt().isBefore(end) ? volume.deletedAt() : end;
         long seconds = Duration.between(held, released).toSeconds();
         Optional<RateCard> card = Metering.cardAt(cards, start);

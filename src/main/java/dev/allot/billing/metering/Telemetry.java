@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -261,8 +262,10 @@ public class Telemetry {
             return List.of();
         }
         String[] hosts = indices.stream().map(i -> samples.get(i).node()).toArray(String[]::new);
-        String[] times =
-                indices.stream().map(i -> samples.get(i).time().toString()).toArray(String[]::new);
+        String[] times = indices.stream()
+                .map(i -> Objects.requireNonNull(samples.get(i).time(), "a checked sample has its time")
+                        .toString())
+                .toArray(String[]::new);
         return jdbc.sql("""
 				SELECT s.n FROM unnest(CAST(? AS text[]), CAST(CAST(? AS text[]) AS timestamptz[]))
 				    WITH ORDINALITY AS s(hostname, at, n)

@@ -25,10 +25,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.springframework.lang.Contract;
 import org.springframework.stereotype.Component;
 
 /**
@@ -186,7 +188,9 @@ class UsageCharts {
         if (form.by().equals("project")) {
             series.sort(Comparator.comparing(totals::get, Comparator.reverseOrder()));
         } else {
-            series.removeIf(name -> totals.get(name).signum() == 0);
+            series.removeIf(name -> Objects.requireNonNull(totals.get(name), "a series has its total")
+                            .signum()
+                    == 0);
         }
         boolean folded = series.size() > MOST_SERIES;
         if (folded) {
@@ -263,6 +267,7 @@ class UsageCharts {
         }
     }
 
+    @Contract("null -> true")
     private static boolean blank(@Nullable String value) {
         return value == null || value.isBlank();
     }

@@ -24,6 +24,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -114,7 +115,8 @@ public class LifecycleWebhooks {
         }
         UUID id = UUID.randomUUID();
         String url = request.url();
-        String sealed = secrets.seal(tenant.id(), request.secret());
+        String sealed =
+                secrets.seal(tenant.id(), Objects.requireNonNull(request.secret(), "a valid request has its secret"));
         jdbc.sql("""
 				INSERT INTO tenant_webhook (id, tenant_id, url, secret, events, created_at)
 				VALUES (?, ?, ?, ?, ?::text[], ?)""")

@@ -494,8 +494,9 @@ public class AllocationRepository {
     private Instant horizon(UUID poolId, Instant after, Instant until) {
         return jdbc.sql("SELECT max(hour) FROM pool_hour WHERE pool_id = ?")
                 .param(poolId)
-                .query((rs, n) -> instant(rs.getTimestamp(1)))
+                .query(Timestamp.class)
                 .optional()
+                .map(Timestamp::toInstant)
                 .map(last -> last.plus(Duration.ofHours(1)))
                 .map(last -> last.isBefore(until) ? last : until)
                 .orElse(after);
@@ -575,7 +576,7 @@ public class AllocationRepository {
         }
     }
 
-    private static Instant instant(@Nullable Timestamp timestamp) {
+    private static @Nullable Instant instant(@Nullable Timestamp timestamp) {
         return timestamp == null ? null : timestamp.toInstant();
     }
 

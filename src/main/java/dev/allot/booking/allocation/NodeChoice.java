@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -54,7 +55,7 @@ final class NodeChoice {
         return candidates.stream()
                 .filter(c -> blocks.containsKey(c.block()))
                 .sorted(Comparator.comparing((Candidate c) -> !racks.contains(c.block() + "/" + c.rack()))
-                        .thenComparing(c -> -blocks.get(c.block()))
+                        .thenComparing(c -> -Objects.requireNonNull(blocks.get(c.block()), "kept in the block"))
                         .thenComparingDouble(Candidate::slackSeconds)
                         .thenComparingLong(Candidate::nodeId))
                 .toList();

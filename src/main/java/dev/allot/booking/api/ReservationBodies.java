@@ -153,8 +153,8 @@ final class ReservationBodies {
             } catch (InvalidInputException ex) {
                 errors.addAll(ex.errors());
             }
-            if (!errors.isEmpty()) {
-                throw new InvalidInputException(errors);
+            if (!errors.isEmpty() || start == null || end == null) {
+                throw new InvalidInputException(errors); // each null has its error
             }
             return new BookingRequest(
                     project,

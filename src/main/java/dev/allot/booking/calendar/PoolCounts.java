@@ -2,6 +2,7 @@ package dev.allot.booking.calendar;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -36,7 +37,7 @@ final class PoolCounts {
 
     private static void add(TreeMap<Instant, Integer> counts, Instant bucket, int n) {
         counts.merge(bucket, n, Integer::sum);
-        if (counts.get(bucket) == 0) {
+        if (Objects.requireNonNull(counts.get(bucket), "merged just now") == 0) {
             counts.remove(bucket);
         }
     }

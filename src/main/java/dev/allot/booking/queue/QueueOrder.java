@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -107,7 +108,7 @@ class QueueOrder {
                     q.earliest(),
                     q.latest(),
                     q.queuedAt(),
-                    priorities.get(q.tenantId())));
+                    Objects.requireNonNull(priorities.get(q.tenantId()), "a priority per tenant")));
         }
         return entries;
     }

@@ -116,6 +116,11 @@ final class Packing {
         }
     }
 
+    /** The room of a node the rooms were read for. */
+    static Room room(Map<Long, Room> rooms, long node) {
+        return Objects.requireNonNull(rooms.get(node), "the rooms were read for this node");
+    }
+
     /**
      * What each of the nodes holds, as read (for comparing two reads): its free windows within the horizon and the
      * movable reservations on it.
@@ -161,7 +166,7 @@ final class Packing {
 
         /** The nodes the moved reservation leaves. */
         List<Long> leaving(Movable reservation) {
-            List<Long> now = moved.get(reservation);
+            List<Long> now = Objects.requireNonNull(moved.get(reservation), "a reservation the plan moves");
             return reservation.nodes().stream()
                     .filter(node -> !now.contains(node))
                     .toList();
@@ -298,7 +303,7 @@ final class Packing {
             Map<Long, Room> rooms, TimeWindow window, int count, @Nullable String cudaDriver, List<Long> current) {
         if (keeps(rooms, window, count, cudaDriver, current)) {
             // what the order below would choose, without ordering every node of the pool: most stay where they are
-            current.forEach(node -> rooms.get(node).take(window));
+            current.forEach(node -> room(rooms, node).take(window));
             return current;
         }
         Set<String> blocks = new LinkedHashSet<>();

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -48,12 +49,13 @@ class PackingRepository {
                         rooms.keySet().toArray(Long[]::new))
                 .query((rs, row) -> {
                     UUID victim = rs.getObject(1, UUID.class);
-                    Repacking.Reclaimable r = reclaimable.get(victim);
+                    Repacking.Reclaimable r =
+                            Objects.requireNonNull(reclaimable.get(victim), "the query asked for reclaimable ones");
                     Instant from = latest(rs.getTimestamp(3).toInstant(), r.freedFrom(), horizon.start());
                     Instant until = rs.getTimestamp(4).toInstant();
                     Instant to = until.isBefore(horizon.end()) ? until : horizon.end();
                     if (from.isBefore(to)) {
-                        rooms.get(rs.getLong(2))
+                        Packing.room(rooms, rs.getLong(2))
                                 .claims()
                                 .add(new Packing.Claim(victim, new TimeWindow(from, to), r.lost()));
                     }

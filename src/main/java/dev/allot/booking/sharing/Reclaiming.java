@@ -20,6 +20,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -155,8 +156,9 @@ public class Reclaiming {
                         .toList(),
                 pool.gpuType());
         Comparator<ReservationRepository.Preemptible> victimOrder = Comparator.comparing(
-                        (ReservationRepository.Preemptible c) ->
-                                priorities.get(c.tenantId()).ordinal())
+                        (ReservationRepository.Preemptible c) -> Objects.requireNonNull(
+                                        priorities.get(c.tenantId()), "a priority per tenant")
+                                .ordinal())
                 .reversed()
                 .thenComparing(ReservationRepository.Preemptible::createdAt, Comparator.reverseOrder())
                 .thenComparing(ReservationRepository.Preemptible::id);

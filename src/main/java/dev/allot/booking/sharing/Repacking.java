@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -151,7 +152,7 @@ public class Repacking {
         return new Made(
                 plan.get().booking().stream()
                         .map(id -> new AllocationRepository.Locked(
-                                id, rooms.get(id).hostname()))
+                                id, Packing.room(rooms, id).hostname()))
                         .toList(),
                 false);
     }
@@ -212,8 +213,7 @@ public class Repacking {
         List<Movable> again = rows.movable(poolId, reach, settled);
         List<Movable> now = again == null ? List.of() : moving(again, nodes, reclaimable);
         Map<Long, String> heldNow = Packing.held(involved, rows.rooms(poolId, Set.copyOf(involved), horizon, now), now);
-        return again != null
-                && involved.stream().allMatch(node -> heldNow.get(node).equals(read.get(node)));
+        return again != null && involved.stream().allMatch(node -> Objects.equals(heldNow.get(node), read.get(node)));
     }
 
     /**
@@ -258,8 +258,8 @@ public class Repacking {
             Reservation after = before;
             for (int n = 0; n < leaving.size(); n++) {
                 after = after.replacingNode(
-                        rooms.get(leaving.get(n)).hostname(),
-                        rooms.get(joining.get(n)).hostname());
+                        Packing.room(rooms, leaving.get(n)).hostname(),
+                        Packing.room(rooms, joining.get(n)).hostname());
             }
             reservations.updateNodes(after);
             audit.record(new AuditRecord(

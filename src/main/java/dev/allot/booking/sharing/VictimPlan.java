@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -75,6 +76,7 @@ record VictimPlan(List<Long> nodes, List<ReservationRepository.Preemptible> vict
                     bestCost = cost;
                 }
             }
+            Objects.requireNonNull(best, "there are at least as many freeable nodes as needed");
             taken.add(best.getKey());
             nodes.add(best.getKey());
             chosen.addAll(best.getValue());
@@ -91,7 +93,8 @@ record VictimPlan(List<Long> nodes, List<ReservationRepository.Preemptible> vict
                 List<ReservationRepository.Preemptible> added, Map<UUID, Long> lost, Map<UUID, Priority> priorities) {
             long seconds = added.stream().mapToLong(v -> lost.get(v.id())).sum();
             int mostImportant = added.stream()
-                    .mapToInt(v -> priorities.get(v.tenantId()).ordinal())
+                    .mapToInt(v -> Objects.requireNonNull(priorities.get(v.tenantId()), "a priority per tenant")
+                            .ordinal())
                     .min()
                     .orElse(Integer.MAX_VALUE);
             Instant oldest = added.stream()

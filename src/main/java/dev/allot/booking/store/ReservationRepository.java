@@ -51,7 +51,7 @@ public class ReservationRepository {
             Instant now,
             @Nullable String project,
             List<Labels.Filter> labels,
-            Set<String> onlyProjects) {}
+            @Nullable Set<String> onlyProjects) {}
 
     private final JdbcClient jdbc;
 
@@ -267,7 +267,8 @@ public class ReservationRepository {
      * The tenant's reservations not cancelled that overlap {@code [from, to)}, as the GPUs each holds in a pool, in
      * start order: the four columns only, for the calendar (reading whole reservations cost it most of its time).
      */
-    public List<Bookings.Held> held(UUID tenantId, Instant from, Instant to, int limit, Set<String> onlyProjects) {
+    public List<Bookings.Held> held(
+            UUID tenantId, Instant from, Instant to, int limit, @Nullable Set<String> onlyProjects) {
         String[] only = onlyProjects == null ? null : onlyProjects.toArray(String[]::new);
         return jdbc.sql("""
 				SELECT pool_name, gpus, starts_at, ends_at FROM reservation

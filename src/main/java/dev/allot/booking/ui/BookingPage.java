@@ -330,7 +330,7 @@ class BookingPage {
                 .orElse(null);
         model.addAttribute("pool", pool);
         model.addAttribute("drivers", pool == null ? List.of() : catalog.drivers(pool.name()));
-        if (canBook) {
+        if (canBook && tenant != null) {
             model.addAttribute(
                     "projects",
                     tenancy.projects(caller, tenant.slug(), new PageQuery(0, PageQuery.MAX_SIZE)).items().stream()

@@ -105,7 +105,7 @@ class ReservationReads {
             boolean degraded) {
 
         /** What needs its owner's attention: preempted, failed, its cluster degraded; null when nothing. */
-        public Warning warning() {
+        public @Nullable Warning warning() {
             return NowAndNext.warning(status, degraded);
         }
     }

@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -147,7 +148,7 @@ public class ServiceAccounts {
                         expiresAt == null ? null : Timestamp.from(expiresAt),
                         project)
                 .update();
-        clients.save(clientFor(account, passwords.encode(secret)));
+        clients.save(clientFor(account, Objects.requireNonNull(passwords.encode(secret), "a secret has a hash")));
         audit.record(AuditRecord.created(tenant, "service-account", account.id().toString(), account));
         return new Created(account, secret);
     }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -124,7 +125,9 @@ public class SigningKeys implements JWKSource<SecurityContext> {
             deleteRetired();
             List<Retiring> previous = read().stream()
                     .filter(stored -> !stored.signs())
-                    .map(stored -> new Retiring(stored.jwk().getKeyID(), stored.retiresAt(maxTokenLifetime)))
+                    .map(stored -> new Retiring(
+                            stored.jwk().getKeyID(),
+                            Objects.requireNonNull(stored.retiresAt(maxTokenLifetime), "a superseded key retires")))
                     .toList();
             return new Rotation(key.getKeyID(), clock.instant(), previous);
         });

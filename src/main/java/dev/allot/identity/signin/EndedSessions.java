@@ -60,6 +60,8 @@ public final class EndedSessions {
      * Remembers for after the sign-in only the pages a person asked for: a script's call made while signed out
      * (a quote, an event stream reconnecting) must not replace the page the sign-in returns to.
      */
+    // Spring Security documents null here (no "continue" parameter) though its parameter is not marked @Nullable
+    @SuppressWarnings("NullAway")
     public static RequestCache pagesOnly() {
         HttpSessionRequestCache cache = new HttpSessionRequestCache();
         // back to the page's own address, without a "?continue" marker

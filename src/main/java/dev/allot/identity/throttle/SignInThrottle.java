@@ -10,6 +10,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -109,7 +110,7 @@ public class SignInThrottle extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        audit.throttled(channel, principal, request, reason);
+        audit.throttled(channel, principal, request, Objects.requireNonNull(reason, "a wait has its reason"));
         if (channel == SignInChannel.USER) {
             TooManyRequests.page(response, wait.get());
         } else {

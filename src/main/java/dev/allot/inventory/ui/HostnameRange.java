@@ -3,6 +3,7 @@ package dev.allot.inventory.ui;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -24,6 +25,12 @@ final class HostnameRange {
 
         Invalid(String message) {
             super(message, null, false, false);
+        }
+
+        /** Never null: an invalid range always says why. */
+        @Override
+        public String getMessage() {
+            return Objects.requireNonNull(super.getMessage(), "an invalid range always says why");
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -98,7 +99,7 @@ public record HealthProperties(
     /** The command of a kind with {@code {level}} and {@code {gpus}} filled in. */
     public List<String> command(HealthCheckKind kind, int level, int gpus) {
         List<String> command = new ArrayList<>();
-        for (String arg : commands.get(kind)) {
+        for (String arg : Objects.requireNonNull(commands.get(kind), "a command for every kind")) {
             command.add(arg.replace("{level}", Integer.toString(level)).replace("{gpus}", Integer.toString(gpus)));
         }
         return command;

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,7 +41,8 @@ public final class NvbandwidthOutput {
             if (testcase != null && row.find() && row.group(2).contains(".")) {
                 for (String value : row.group(2).strip().split("\\s+")) {
                     if (!value.equals("N/A")) {
-                        cells.get(testcase).add(Double.parseDouble(value));
+                        Objects.requireNonNull(cells.get(testcase), "put with its testcase")
+                                .add(Double.parseDouble(value));
                     }
                 }
             }

@@ -12,6 +12,15 @@ public abstract class ClusterDriverException extends RuntimeException {
         this.retryable = retryable;
     }
 
+    /**
+     * Never null: a driver failure is made with a message; one a client library left without says "null", as the
+     * failure reasons always read it.
+     */
+    @Override
+    public String getMessage() {
+        return String.valueOf(super.getMessage());
+    }
+
     public boolean retryable() {
         return retryable;
     }

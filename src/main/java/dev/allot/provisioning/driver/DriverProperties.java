@@ -67,12 +67,21 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
                 positive(timeout, "pool timeout");
             }
             kubernetes = driver == DriverKind.KUBERNETES && kubernetes == null
-                    ? new KubernetesPool(null, null, null, null, null)
+                    ? new KubernetesPool(null, null, null, null, KubernetesPool.DEFAULT_TOKEN_WAIT)
                     : kubernetes;
             slurm = driver == DriverKind.SLURM && slurm == null
-                    ? new SlurmPool(null, null, null, null, null, null, null, null, null)
+                    ? new SlurmPool(
+                            List.of(),
+                            null,
+                            "localhost",
+                            ZoneId.systemDefault(),
+                            SlurmPool.DEFAULT_COMMAND_TIMEOUT,
+                            null,
+                            null,
+                            null,
+                            null)
                     : slurm;
-            fake = driver == DriverKind.FAKE && fake == null ? new FakePool(null) : fake;
+            fake = driver == DriverKind.FAKE && fake == null ? new FakePool(Duration.ZERO) : fake;
         }
     }
 
@@ -99,6 +108,10 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
             Map<HealthCheckKind, String> checkImages,
             String maintenanceNamespace) {
 
+        static final Duration DEFAULT_TOKEN_WAIT = Duration.ofSeconds(30);
+
+        static final String DEFAULT_MAINTENANCE_NAMESPACE = "allot-maintenance";
+
         static final String DEFAULT_CHECK_IMAGE = "nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04";
 
         static final Map<HealthCheckKind, String> DEFAULT_CHECK_IMAGES =
@@ -106,7 +119,7 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
 
         @ConstructorBinding
         public KubernetesPool {
-            tokenWait = positive(tokenWait == null ? Duration.ofSeconds(30) : tokenWait, "kubernetes.token-wait");
+            tokenWait = positive(tokenWait == null ? DEFAULT_TOKEN_WAIT : tokenWait, "kubernetes.token-wait");
             checkImage = checkImage == null || checkImage.isBlank() ? DEFAULT_CHECK_IMAGE : checkImage;
             Map<HealthCheckKind, String> images = new EnumMap<>(HealthCheckKind.class);
             images.putAll(DEFAULT_CHECK_IMAGES);
@@ -114,7 +127,7 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
                 images.putAll(checkImages);
             }
             checkImages = Map.copyOf(images);
-            maintenanceNamespace = maintenanceNamespace == null ? "allot-maintenance" : maintenanceNamespace;
+            maintenanceNamespace = maintenanceNamespace == null ? DEFAULT_MAINTENANCE_NAMESPACE : maintenanceNamespace;
             if (!maintenanceNamespace.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
                 throw new IllegalArgumentException("kubernetes.maintenance-namespace must be a DNS label");
             }
@@ -126,7 +139,15 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
                 @Nullable URI tenantApiServer,
                 @Nullable String storageClass,
                 Duration tokenWait) {
-            this(kubeconfig, context, tenantApiServer, storageClass, tokenWait, null, null, null);
+            this(
+                    kubeconfig,
+                    context,
+                    tenantApiServer,
+                    storageClass,
+                    tokenWait,
+                    DEFAULT_CHECK_IMAGE,
+                    DEFAULT_CHECK_IMAGES,
+                    DEFAULT_MAINTENANCE_NAMESPACE);
         }
 
         /** The image a check of this kind runs in. */
@@ -164,13 +185,15 @@ public record DriverProperties(Duration timeout, DriverKind defaultDriver, Map<S
             @Nullable String volumeGroup,
             @Nullable Path shmDir) {
 
+        static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(30);
+
         @ConstructorBinding
         public SlurmPool {
             commandPrefix = commandPrefix == null ? List.of() : List.copyOf(commandPrefix);
             loginHost = loginHost == null ? "localhost" : loginHost;
             timeZone = timeZone == null ? ZoneId.systemDefault() : timeZone;
-            commandTimeout =
-                    positive(commandTimeout == null ? Duration.ofSeconds(30) : commandTimeout, "slurm.command-timeout");
+            commandTimeout = positive(
+                    commandTimeout == null ? DEFAULT_COMMAND_TIMEOUT : commandTimeout, "slurm.command-timeout");
             requirePlainPath(volumeRoot, "slurm.volume-root");
             requirePlainPath(shmDir, "slurm.shm-dir");
             if (volumeGroup != null && !volumeGroup.matches("[a-z_][a-z0-9_{}-]{0,40}")) {

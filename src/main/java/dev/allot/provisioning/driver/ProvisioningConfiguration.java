@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Metrics;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,9 +54,12 @@ public class ProvisioningConfiguration {
 
     private static @Nullable ClusterDriver create(String pool, Pool config) {
         return switch (config.driver()) {
-            case FAKE -> new FakeDriver(config.fake().latency());
-            case KUBERNETES -> KubernetesDriver.connect(pool, config.kubernetes());
-            case SLURM -> SlurmDriver.create(pool, config.slurm());
+            case FAKE ->
+                new FakeDriver(Objects.requireNonNull(config.fake(), "a fake pool has its settings")
+                        .latency());
+            case KUBERNETES ->
+                KubernetesDriver.connect(pool, Objects.requireNonNull(config.kubernetes(), "its settings"));
+            case SLURM -> SlurmDriver.create(pool, Objects.requireNonNull(config.slurm(), "its settings"));
             case NONE -> null;
         };
     }

@@ -165,7 +165,7 @@ public final class TimeBoundedDriver implements ClusterDriver {
         }
     }
 
-    private static RuntimeException rethrow(String operation, Throwable cause) {
+    private static RuntimeException rethrow(String operation, @Nullable Throwable cause) {
         if (cause instanceof RuntimeException runtime) {
             return runtime;
         }

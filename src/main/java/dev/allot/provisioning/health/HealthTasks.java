@@ -29,7 +29,10 @@ class HealthTasks {
         return Tasks.custom(ClusterSchedule.HEALTH_CHECK)
                 .onFailure(new StepRetries(
                         Timeline.HEALTH_CHECK,
-                        new LifecycleProperties.Retry(3, null, null),
+                        new LifecycleProperties.Retry(
+                                3,
+                                LifecycleProperties.Retry.DEFAULT_INITIAL_DELAY,
+                                LifecycleProperties.Retry.DEFAULT_MAX_DELAY),
                         clusters,
                         timeline,
                         (instance, id, reason, attempt) ->
@@ -50,7 +53,10 @@ class HealthTasks {
         return Tasks.custom(ClusterSchedule.NODE_RECHECK)
                 .onFailure(new StepRetries(
                         Timeline.REMEDIATION,
-                        new LifecycleProperties.Retry(3, null, null),
+                        new LifecycleProperties.Retry(
+                                3,
+                                LifecycleProperties.Retry.DEFAULT_INITIAL_DELAY,
+                                LifecycleProperties.Retry.DEFAULT_MAX_DELAY),
                         clusters,
                         timeline,
                         (instance, id, reason, attempt) -> rechecks.giveUp(id, instance.split("/", 3)[1], reason)))

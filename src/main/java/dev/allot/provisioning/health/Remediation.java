@@ -350,7 +350,7 @@ public class Remediation implements SwappedOutNodes {
                     .update();
             Cluster cluster =
                     reservationId == null ? null : clusters.find(reservationId).orElse(null);
-            if (cluster != null) {
+            if (cluster != null && reservationId != null) {
                 timeline.record(
                         reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null, shorten(detail, 4000));
             }

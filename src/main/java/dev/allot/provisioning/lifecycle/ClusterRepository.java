@@ -8,6 +8,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -297,9 +298,9 @@ public class ClusterRepository {
                 Orchestrator.valueOf(rs.getString("orchestrator")),
                 ClusterState.valueOf(rs.getString("state")),
                 rs.getString("state_reason"),
-                instant(rs, "state_changed_at"),
-                instant(rs, "provision_at"),
-                instant(rs, "ends_at"),
+                Objects.requireNonNull(instant(rs, "state_changed_at"), "NOT NULL"),
+                Objects.requireNonNull(instant(rs, "provision_at"), "NOT NULL"),
+                Objects.requireNonNull(instant(rs, "ends_at"), "NOT NULL"),
                 instant(rs, "provisioning_started_at"),
                 instant(rs, "ready_at"),
                 instant(rs, "torn_down_at"),
@@ -309,7 +310,7 @@ public class ClusterRepository {
                 json.readValue(rs.getString("nodes"), NODES));
     }
 
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
+    private static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
         Timestamp value = rs.getTimestamp(column);
         return value == null ? null : value.toInstant();
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Component;
@@ -41,7 +42,7 @@ public class ClusterSchedule {
 
     private final ObjectProvider<Task<?>> tasks;
 
-    private volatile SchedulerClient client;
+    private volatile @Nullable SchedulerClient client;
 
     ClusterSchedule(DataSource dataSource, ObjectProvider<Task<?>> tasks) {
         this.dataSource = dataSource;

@@ -38,8 +38,12 @@ public record LifecycleProperties(
 
     public LifecycleProperties {
         leadTime = leadTime == null ? Duration.ofMinutes(15) : notNegative(leadTime, "lead-time");
-        provisionRetry = provisionRetry == null ? new Retry(5, null, null) : provisionRetry;
-        teardownRetry = teardownRetry == null ? new Retry(8, null, null) : teardownRetry;
+        provisionRetry = provisionRetry == null
+                ? new Retry(5, Retry.DEFAULT_INITIAL_DELAY, Retry.DEFAULT_MAX_DELAY)
+                : provisionRetry;
+        teardownRetry = teardownRetry == null
+                ? new Retry(8, Retry.DEFAULT_INITIAL_DELAY, Retry.DEFAULT_MAX_DELAY)
+                : teardownRetry;
         watchdogInterval =
                 positive(watchdogInterval == null ? Duration.ofMinutes(1) : watchdogInterval, "watchdog-interval");
         stuckAfter = positive(stuckAfter == null ? Duration.ofMinutes(45) : stuckAfter, "stuck-after");
@@ -61,12 +65,15 @@ public record LifecycleProperties(
      */
     public record Retry(int attempts, Duration initialDelay, Duration maxDelay) {
 
+        public static final Duration DEFAULT_INITIAL_DELAY = Duration.ofSeconds(30);
+        public static final Duration DEFAULT_MAX_DELAY = Duration.ofMinutes(10);
+
         public Retry {
             if (attempts < 1) {
                 throw new IllegalArgumentException("allot.provisioning.lifecycle: retry attempts must be at least 1");
             }
-            initialDelay = positive(initialDelay == null ? Duration.ofSeconds(30) : initialDelay, "initial-delay");
-            maxDelay = positive(maxDelay == null ? Duration.ofMinutes(10) : maxDelay, "max-delay");
+            initialDelay = positive(initialDelay == null ? DEFAULT_INITIAL_DELAY : initialDelay, "initial-delay");
+            maxDelay = positive(maxDelay == null ? DEFAULT_MAX_DELAY : maxDelay, "max-delay");
         }
 
         public Duration delayAfter(int failedAttempt) {

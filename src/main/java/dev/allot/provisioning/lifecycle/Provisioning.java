@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -66,6 +67,14 @@ public class Provisioning {
             @Nullable Cluster cluster) {
 
         static final Plan SKIP = new Plan(Kind.SKIP, null, null);
+
+        Reservation reservationToBuild() {
+            return Objects.requireNonNull(reservation, "a plan to build or converge has its reservation");
+        }
+
+        Cluster clusterToBuild() {
+            return Objects.requireNonNull(cluster, "a plan to build or clean has its cluster");
+        }
     }
 
     private final ClusterRepository clusters;
@@ -148,10 +157,11 @@ public class Provisioning {
         try {
             switch (plan.kind()) {
                 case SKIP -> {}
-                case BUILD -> build(plan.reservation(), plan.cluster(), attempt);
-                case CONVERGE -> converge(plan.reservation(), attempt);
+                case BUILD -> build(plan.reservationToBuild(), plan.clusterToBuild(), attempt);
+                case CONVERGE -> converge(plan.reservationToBuild(), attempt);
                 case CLEAN ->
-                    removeWhatWasBuilt(plan.cluster().ref(), plan.cluster().pool(), attempt);
+                    removeWhatWasBuilt(
+                            plan.clusterToBuild().ref(), plan.clusterToBuild().pool(), attempt);
             }
         } catch (NodesUnavailableException ex) {
             if (!ex.retryable()) {
@@ -185,6 +195,8 @@ public class Provisioning {
      * error and uses no retry, until the reservation's start plus {@code start-grace}: then the reservation fails,
      * and its tenant is told.
      */
+    // the callback may answer null (TransactionCallback<T extends @Nullable Object>), seen only in JSpecify mode
+    @SuppressWarnings("NullAway")
     private @Nullable Instant waitFor(UUID id, NodesUnavailableException refused, int attempt) {
         return transactions.execute(status -> {
             Cluster cluster = clusters.findForUpdate(id).orElse(null);

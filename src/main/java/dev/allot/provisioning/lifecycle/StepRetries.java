@@ -74,8 +74,8 @@ public final class StepRetries implements FailureHandler<ClusterStep> {
     }
 
     static String describe(Throwable cause) {
-        if (cause instanceof ClusterDriverException) {
-            return cause.getMessage();
+        if (cause instanceof ClusterDriverException driverFailure) {
+            return driverFailure.getMessage();
         }
         return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }

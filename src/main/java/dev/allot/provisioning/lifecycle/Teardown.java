@@ -13,6 +13,7 @@ import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.shared.UtcText;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
@@ -101,7 +102,7 @@ public class Teardown {
                 return plan.postponeTo();
             }
             case REMOVE -> {
-                Cluster cluster = plan.cluster();
+                Cluster cluster = Objects.requireNonNull(plan.cluster(), "a plan to remove has its cluster");
                 try {
                     ClusterDriver driver = drivers.forPool(cluster.pool());
                     driver.teardown(cluster.ref());

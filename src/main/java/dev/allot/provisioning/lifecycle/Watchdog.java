@@ -5,6 +5,7 @@ import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,7 +102,9 @@ public class Watchdog {
                     "The reservation is " + status + " and the cluster " + state
                             + ", but no teardown was scheduled: teardown scheduled now.");
         }
-        if (state.isBuilding() && cluster.provisioningStartedAt().isBefore(now.minus(properties.stuckAfter()))) {
+        if (state.isBuilding()
+                && Objects.requireNonNull(cluster.provisioningStartedAt(), "a building cluster has started")
+                        .isBefore(now.minus(properties.stuckAfter()))) {
             failures.giveUpBuilding(
                     id,
                     "Provisioning did not finish within " + properties.stuckAfter() + " (in " + state + " since "

@@ -13,6 +13,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -64,7 +65,13 @@ class RateCardsController {
         return body(
                 gpuType,
                 quotas.putRateCard(
-                        caller, new RateCard(gpuType, from, body.currency(), body.prices(), body.storagePerGiMonth())));
+                        caller,
+                        new RateCard(
+                                gpuType,
+                                from,
+                                body.currency(),
+                                body.prices(),
+                                Objects.requireNonNullElse(body.storagePerGiMonth(), BigDecimal.ZERO))));
     }
 
     private RateCardsBody body(String gpuType, List<RateCard> cards) {

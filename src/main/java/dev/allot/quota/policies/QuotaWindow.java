@@ -68,8 +68,8 @@ public record QuotaWindow(Set<DayOfWeek> days, int fromMinute, int toMinute, int
         if (maxGpus == null || maxGpus < 0) {
             errors.add(new InvalidInputException.FieldError(field + ".maxGpus", "must be 0 or more"));
         }
-        if (!errors.isEmpty()) {
-            throw new InvalidInputException(errors);
+        if (!errors.isEmpty() || start == null || end == null || maxGpus == null) {
+            throw new InvalidInputException(errors); // each null has its error
         }
         return new QuotaWindow(parsed, start, end, maxGpus);
     }

@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Prices per GPU-hour of one GPU type for each rate class, and the storage line (per GiB-month of a volume booked
@@ -56,7 +57,7 @@ public record RateCard(
     }
 
     public BigDecimal price(RateClass rateClass) {
-        return prices.get(rateClass);
+        return Objects.requireNonNull(prices.get(rateClass), "a rate card prices every rate class");
     }
 
     /** The price of GPU-minutes of a class, rounded half-even to four decimals. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -84,7 +85,7 @@ record QuotaStanding(
             Instant worstAt = null;
             Instant[] instants = level.keySet().toArray(Instant[]::new);
             for (int i = 0; i < instants.length - 1; i++) {
-                int held = level.get(instants[i]);
+                int held = Objects.requireNonNull(level.get(instants[i]), "one of its keys");
                 if (held > policy.maxGpus()) {
                     Instant from = instants[i];
                     Instant to = instants[i + 1];

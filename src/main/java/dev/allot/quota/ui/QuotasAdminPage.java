@@ -442,7 +442,7 @@ class QuotasAdminPage {
                     .findFirst()
                     .orElse(null);
             boolean isEditing = code.equals(editing) && submitted != null;
-            QuotaForm form = isEditing
+            QuotaForm form = isEditing && submitted != null
                     ? submitted
                     : policy == null ? QuotaForm.empty(code, quota.version()) : QuotaForm.of(policy, quota.version());
             QuotaStanding standing = standing(tenant, code, policy, now);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.web.ErrorProperties;
@@ -62,6 +63,8 @@ class ApiErrorPages {
                     .body(problem(status));
         }
 
+        // null tells Spring MVC the response is written (as its own handlers do); Boot's signature omits @Nullable
+        @SuppressWarnings("NullAway")
         @Override
         public @Nullable ModelAndView errorHtml(HttpServletRequest request, HttpServletResponse response) {
             if (!isApi(request)) {
@@ -88,7 +91,10 @@ class ApiErrorPages {
                             ? "Something went wrong on our side"
                             : "The request was refused before it reached the API: " + status.getReasonPhrase());
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("type", problem.getType().toString());
+            body.put(
+                    "type",
+                    Objects.requireNonNull(problem.getType(), "about:blank unless set")
+                            .toString());
             body.put("title", problem.getTitle());
             body.put("status", problem.getStatus());
             body.put("detail", problem.getDetail());

@@ -14,6 +14,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -115,7 +116,7 @@ class BodySizeLimit extends OncePerRequestFilter {
 
         private final long maxBytes;
 
-        private CountedStream stream;
+        private @Nullable CountedStream stream;
 
         CountedRequest(HttpServletRequest request, long maxBytes) {
             super(request);

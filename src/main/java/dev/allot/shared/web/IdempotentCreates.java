@@ -83,7 +83,7 @@ class IdempotentCreates extends OncePerRequestFilter {
             throws ServletException, IOException {
         Authentication caller = SecurityContextHolder.getContext().getAuthentication();
         HandlerMethod handler = caller == null || !caller.isAuthenticated() ? null : handlerOf(request);
-        if (handler == null) {
+        if (caller == null || handler == null) {
             chain.doFilter(request, response);
             return;
         }

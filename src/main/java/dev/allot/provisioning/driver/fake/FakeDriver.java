@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -155,7 +156,7 @@ public final class FakeDriver implements ClusterDriver {
                                 ? new FakeCluster(spec, spec.nodes())
                                 : new FakeCluster(spec, existing.nodes()));
             }
-            FakeCluster cluster = clusters.get(spec.reservationId());
+            FakeCluster cluster = Objects.requireNonNull(clusters.get(spec.reservationId()), "computed just now");
             // Nothing real is built: the one step says so, and the CUDA driver and the rest are only recorded.
             return new ProvisionedCluster(
                     spec.ref(),

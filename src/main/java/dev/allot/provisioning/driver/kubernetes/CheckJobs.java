@@ -109,7 +109,7 @@ final class CheckJobs {
             String phase = pod == null || pod.getStatus() == null
                     ? null
                     : pod.getStatus().getPhase();
-            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            if (pod != null && phase != null && ("Succeeded".equals(phase) || "Failed".equals(phase))) {
                 return ended(check, pod, phase, started);
             }
             if (!nodeReady(check.node())) {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the tenant's kubeconfig from the token Kubernetes issues for the namespace's service account. The
@@ -60,7 +61,7 @@ final class TenantKubeconfigs {
         }
     }
 
-    private String kubeconfig(String namespace, String token, String caBase64) {
+    private String kubeconfig(String namespace, String token, @Nullable String caBase64) {
         String cluster = caBase64 == null ? "" : "    certificate-authority-data: " + caBase64 + "\n";
         return """
 				apiVersion: v1

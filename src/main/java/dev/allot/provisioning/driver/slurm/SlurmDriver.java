@@ -570,17 +570,19 @@ public final class SlurmDriver implements ClusterDriver {
         }
     }
 
-    private volatile String checkUser;
+    private volatile @Nullable String checkUser;
 
     private String checkUser() {
-        if (checkUser == null) {
+        String user = checkUser;
+        if (user == null) {
             SlurmCommands.Result id = slurm.run("id", "-un");
             if (!id.ok() || id.stdout().isBlank()) {
                 throw errors.failed("id -un", id, List.of());
             }
-            checkUser = id.stdout().strip();
+            user = id.stdout().strip();
+            checkUser = user;
         }
-        return checkUser;
+        return user;
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.allot.provisioning.driver.DriverProperties.LoginNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -223,8 +224,15 @@ final class SlurmLogins {
 
     /** {@code file:line} for each installed line of the reservation. */
     private Set<String> installed(String marker) {
-        SlurmCommands.Result found =
-                loginNode().run("grep", "-r", "-F", "--exclude=.allot.lock", "-e", marker, keysDir);
+        SlurmCommands.Result found = loginNode()
+                .run(
+                        "grep",
+                        "-r",
+                        "-F",
+                        "--exclude=.allot.lock",
+                        "-e",
+                        marker,
+                        Objects.requireNonNull(keysDir, "asked only with a keys directory"));
         if (found.exitCode() > 1) {
             throw errors.failed("grep " + marker + " in " + keysDir + " on " + loginHost, found, List.of());
         }
