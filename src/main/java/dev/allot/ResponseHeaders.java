@@ -26,33 +26,7 @@ final class ResponseHeaders {
     private ResponseHeaders() {}
 
     static void describe(OpenAPI openApi) {
-        openApi.getComponents()
-                .addHeaders(
-                        "RequestId",
-                        new Header()
-                                .description(
-                                        "The request's id, as in the logs and in a problem's "
-                                                + "requestId: the caller's own X-Request-Id when it sent a sane one, else one Allot made")
-                                .schema(new StringSchema()))
-                .addHeaders(
-                        "RetryAfter",
-                        new Header()
-                                .description("Seconds to wait before sending the request again")
-                                .schema(new IntegerSchema().minimum(BigDecimal.ZERO)))
-                .addHeaders(
-                        "Location",
-                        new Header().description("The created resource").schema(new StringSchema()))
-                .addHeaders(
-                        "IdempotentReplayed",
-                        new Header()
-                                .description(
-                                        "true: this is the first answer to the same Idempotency-Key and body, sent again")
-                                .schema(new StringSchema()._enum(List.of("true"))))
-                .addHeaders(
-                        "ETag",
-                        new Header()
-                                .description("The resource's version, to send in If-Match with an update")
-                                .schema(new StringSchema()));
+        components(openApi);
         Set<String> versioned = new HashSet<>();
         openApi.getPaths()
                 .forEach((path, item) -> item.readOperations().forEach(operation -> {
@@ -90,6 +64,37 @@ final class ResponseHeaders {
                         }
                     });
                 }));
+    }
+
+    /** The headers' shared descriptions, which each response refers to. */
+    private static void components(OpenAPI openApi) {
+        openApi.getComponents()
+                .addHeaders(
+                        "RequestId",
+                        new Header()
+                                .description(
+                                        "The request's id, as in the logs and in a problem's "
+                                                + "requestId: the caller's own X-Request-Id when it sent a sane one, else one Allot made")
+                                .schema(new StringSchema()))
+                .addHeaders(
+                        "RetryAfter",
+                        new Header()
+                                .description("Seconds to wait before sending the request again")
+                                .schema(new IntegerSchema().minimum(BigDecimal.ZERO)))
+                .addHeaders(
+                        "Location",
+                        new Header().description("The created resource").schema(new StringSchema()))
+                .addHeaders(
+                        "IdempotentReplayed",
+                        new Header()
+                                .description(
+                                        "true: this is the first answer to the same Idempotency-Key and body, sent again")
+                                .schema(new StringSchema()._enum(List.of("true"))))
+                .addHeaders(
+                        "ETag",
+                        new Header()
+                                .description("The resource's version, to send in If-Match with an update")
+                                .schema(new StringSchema()));
     }
 
     private static void add(ApiResponse response, String name, String component) {

@@ -3,29 +3,16 @@ package dev.allot.demo;
 import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.identity.UserDirectory;
-import dev.allot.inventory.Inventory;
-import dev.allot.quota.Priority;
-import dev.allot.quota.QuotaPolicy;
-import dev.allot.quota.Quotas;
-import dev.allot.quota.pricing.RateCard;
-import dev.allot.quota.pricing.RateClass;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
-import dev.allot.shared.security.TenantRole;
-import dev.allot.tenancy.Tenancy;
-import java.math.BigDecimal;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,15 +68,9 @@ class DemoData implements SmartLifecycle {
 
     private final UserDirectory users;
 
-    private final Tenancy tenancy;
-
-    private final Inventory inventory;
-
-    private final Quotas quotas;
-
     private final TransactionTemplate transactions;
 
-    private final String fixedPassword;
+    private final DemoSetUp setUp;
 
     private final DemoBookings bookings;
 
@@ -111,17 +92,14 @@ class DemoData implements SmartLifecycle {
 
     DemoData(
             UserDirectory users,
-            Tenancy tenancy,
-            Inventory inventory,
-            Quotas quotas,
             TransactionTemplate transactions,
             DemoBookings bookings,
             DemoHistory history,
             DemoReplay replay,
+            DemoSetUp setUp,
             Clock clock,
             AuditLog audit,
             JdbcClient jdbc,
-            @Value("${allot.demo.password:}") String fixedPassword,
             @Value("${allot.embedded-postgres.data-directory:.allot/pgdata}") String dataDirectory) {
         this.audit = audit;
         this.jdbc = jdbc;
@@ -131,11 +109,8 @@ class DemoData implements SmartLifecycle {
         this.replay = replay;
         this.clock = clock;
         this.users = users;
-        this.tenancy = tenancy;
-        this.inventory = inventory;
-        this.quotas = quotas;
         this.transactions = transactions;
-        this.fixedPassword = fixedPassword;
+        this.setUp = setUp;
     }
 
     @Override
@@ -194,7 +169,7 @@ class DemoData implements SmartLifecycle {
         if (clock instanceof DemoClock demo) {
             Instant today = demo.realInstant().truncatedTo(ChronoUnit.DAYS);
             try (DemoReplay.Run run = replay.start(demo, today.minus(DemoHistory.SPAN))) {
-                setUp(passwords);
+                transactions.executeWithoutResult(status -> setUp.setUp(passwords));
                 DemoHistory.Made past = history.live(run, today);
                 run.advanceTo(demo.realInstant());
                 run.closeEndedMonths();
@@ -206,7 +181,7 @@ class DemoData implements SmartLifecycle {
             }
         } else {
             // a clock the demo cannot rewind: today's bookings only
-            setUp(passwords);
+            transactions.executeWithoutResult(status -> setUp.setUp(passwords));
             made = bookings.seed() + " reservations booked";
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -242,140 +217,5 @@ class DemoData implements SmartLifecycle {
     /** How long seeding took, once it has run. */
     Optional<Duration> seeding() {
         return Optional.ofNullable(seeding);
-    }
-
-    private void setUp(Map<String, String> passwords) {
-        transactions.executeWithoutResult(status -> {
-            user(passwords, "admin", "Platform Admin", EnumSet.of(PlatformRole.PLATFORM_ADMIN));
-            user(passwords, "alice", "Alice Example", Set.of());
-            user(passwords, "bob", "Bob Example", Set.of());
-            user(passwords, "auditor", "Audrey Auditor", EnumSet.of(PlatformRole.AUDITOR));
-            tenancy.createTenant(SEED, new Tenancy.NewTenant("acme-ml", "Acme ML Research"));
-            tenancy.createTenant(SEED, new Tenancy.NewTenant("globex-ai", "Globex AI"));
-            tenancy.addMember(SEED, "acme-ml", "alice", TenantRole.TENANT_ADMIN);
-            tenancy.addMember(SEED, "globex-ai", "bob", TenantRole.MEMBER);
-            tenancy.createProject(SEED, "acme-ml", new Tenancy.NewProject("llm-pretrain", "LLM pre-training"));
-            tenancy.createProject(SEED, "acme-ml", new Tenancy.NewProject("vision", "Vision models"));
-            tenancy.createProject(SEED, "globex-ai", new Tenancy.NewProject("recsys", "Recommender systems"));
-            fleet();
-            prices();
-        });
-    }
-
-    /** Three pools of 8-GPU nodes, 32 nodes in all, in InfiniBand blocks of 4 nodes, two racks per block. */
-    private void fleet() {
-        inventory.createGpuType(SEED, new Inventory.NewGpuType("H100", 80, "NVLink 4 / SXM5"));
-        inventory.createGpuType(SEED, new Inventory.NewGpuType("H200", 141, "NVLink 4 / SXM5"));
-        inventory.createGpuType(SEED, new Inventory.NewGpuType("A100", 80, "NVLink 3 / SXM4"));
-        pool("h100-eu", "H100", "eu-west-1", 16, List.of("535.183", "550.90", "560.35"));
-        pool("h200-eu", "H200", "eu-west-1", 8, List.of("550.90", "560.35"));
-        pool("a100-us", "A100", "us-east-1", 8, List.of("535.183", "550.90"));
-    }
-
-    /** Rate cards for every GPU type, and quotas for both demo tenants. */
-    private void prices() {
-        LocalDate since = LocalDate.of(2026, 1, 1);
-        quotas.putRateCard(SEED, card("H100", since, "2.4900", "1.7400", "3.9900"));
-        quotas.putRateCard(SEED, card("H200", since, "3.2900", "2.3000", "4.9900"));
-        quotas.putRateCard(SEED, card("A100", since, "1.2900", "0.9000", "1.9900"));
-        quotas.replace(
-                SEED,
-                "acme-ml",
-                List.of(
-                        new QuotaPolicy(
-                                        "H100",
-                                        32,
-                                        64,
-                                        true,
-                                        Duration.ofDays(14),
-                                        Duration.ofDays(90),
-                                        new BigDecimal("250000.00"),
-                                        Priority.TRAINING)
-                                .withApproval(new QuotaPolicy.Approval(2000, false)),
-                        new QuotaPolicy(
-                                "H200",
-                                16,
-                                32,
-                                false,
-                                Duration.ofDays(7),
-                                Duration.ofDays(60),
-                                new BigDecimal("100000.00"),
-                                Priority.PRODUCTION_FINE_TUNE),
-                        new QuotaPolicy(
-                                "A100",
-                                16,
-                                16,
-                                false,
-                                Duration.ofDays(7),
-                                Duration.ofDays(30),
-                                null,
-                                Priority.PRODUCTION_FINE_TUNE)),
-                null);
-        quotas.replace(
-                SEED,
-                "globex-ai",
-                List.of(
-                        new QuotaPolicy(
-                                "H100",
-                                16,
-                                32,
-                                false,
-                                Duration.ofDays(7),
-                                Duration.ofDays(30),
-                                new BigDecimal("80000.00"),
-                                Priority.EXPERIMENT),
-                        new QuotaPolicy(
-                                "A100",
-                                16,
-                                48,
-                                true,
-                                Duration.ofDays(30),
-                                Duration.ofDays(90),
-                                null,
-                                Priority.PRODUCTION_INFERENCE)),
-                null);
-    }
-
-    private static RateCard card(String gpuType, LocalDate since, String reserved, String borrowed, String onDemand) {
-        return new RateCard(
-                gpuType,
-                since,
-                "USD",
-                Map.of(
-                        RateClass.RESERVED,
-                        new BigDecimal(reserved),
-                        RateClass.BORROWED,
-                        new BigDecimal(borrowed),
-                        RateClass.ON_DEMAND,
-                        new BigDecimal(onDemand)));
-    }
-
-    private void pool(String name, String gpuType, String region, int nodes, List<String> drivers) {
-        inventory.createPool(SEED, new Inventory.NewPool(name, gpuType, 8, region));
-        for (int i = 1; i <= nodes; i++) {
-            int block = (i - 1) / 4;
-            String rack = name + "-r" + (block * 2 + ((i - 1) % 4) / 2 + 1);
-            inventory.addNode(
-                    SEED,
-                    name,
-                    new Inventory.NewNode(
-                            String.format("%s-%03d", name, i), rack, name + "-ib" + (block + 1), drivers));
-        }
-    }
-
-    private void user(Map<String, String> passwords, String username, String displayName, Set<PlatformRole> roles) {
-        String password = fixedPassword.isBlank() ? randomPassword() : fixedPassword;
-        users.create(username, displayName, password, roles);
-        passwords.put(username, password);
-    }
-
-    private static String randomPassword() {
-        String alphabet = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-        SecureRandom random = new SecureRandom();
-        StringBuilder password = new StringBuilder();
-        for (int i = 0; i < 14; i++) {
-            password.append(alphabet.charAt(random.nextInt(alphabet.length())));
-        }
-        return password.toString();
     }
 }

@@ -172,6 +172,23 @@ class SecurityConfiguration {
         return http.build();
     }
 
+    /** What the UI chain lets anyone open, signed in or not: the sign-in page, assets, health and the API's docs. */
+    private static final String[] OPEN_TO_ALL = {
+        "/login",
+        "/webjars/**",
+        "/css/**",
+        "/js/**",
+        "/favicon.ico",
+        "/error",
+        "/actuator/health/**",
+        "/v3/api-docs",
+        "/v3/api-docs/**",
+        "/v3/api-docs.yaml",
+        "/swagger-ui/**",
+        "/swagger-ui.html",
+        "/openapi.yaml"
+    };
+
     @Bean
     @Order(4)
     SecurityFilterChain uiChain(
@@ -180,20 +197,7 @@ class SecurityConfiguration {
         var resumeAuthorize = new SavedRequestAwareAuthenticationSuccessHandler();
         resumeAuthorize.setRequestCache(authorizeRequests());
         var notSignedIn = new FailedSignInPage();
-        http.authorizeHttpRequests(requests -> requests.requestMatchers(
-                                "/login",
-                                "/webjars/**",
-                                "/css/**",
-                                "/js/**",
-                                "/favicon.ico",
-                                "/error",
-                                "/actuator/health/**",
-                                "/v3/api-docs",
-                                "/v3/api-docs/**",
-                                "/v3/api-docs.yaml",
-                                "/swagger-ui/**",
-                                "/swagger-ui.html",
-                                "/openapi.yaml")
+        http.authorizeHttpRequests(requests -> requests.requestMatchers(OPEN_TO_ALL)
                         .permitAll()
                         .anyRequest()
                         .authenticated())

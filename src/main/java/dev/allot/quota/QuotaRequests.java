@@ -44,6 +44,8 @@ public class QuotaRequests {
 
     private final Quotas quotas;
 
+    private final QuotaPolicyService policyService;
+
     private final Tenancy tenancy;
 
     private final AuditLog audit;
@@ -56,6 +58,7 @@ public class QuotaRequests {
             JdbcClient jdbc,
             QuotaRepository repository,
             Quotas quotas,
+            QuotaPolicyService policyService,
             Tenancy tenancy,
             AuditLog audit,
             ApplicationEventPublisher events,
@@ -63,6 +66,7 @@ public class QuotaRequests {
         this.jdbc = jdbc;
         this.repository = repository;
         this.quotas = quotas;
+        this.policyService = policyService;
         this.tenancy = tenancy;
         this.audit = audit;
         this.events = events;
@@ -72,7 +76,7 @@ public class QuotaRequests {
     public QuotaRequest create(Caller caller, String tenantSlug, List<QuotaPolicy> policies, String reason) {
         Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.TENANT_ADMIN);
         String why = requireReason(reason);
-        Map<String, UUID> ids = quotas.gpuTypeIds(policies);
+        Map<String, UUID> ids = policyService.gpuTypeIds(policies);
         UUID id = UUID.randomUUID();
         Instant now = clock.instant();
         try {

@@ -1,47 +1,28 @@
 package dev.allot.quota;
 
-import dev.allot.audit.AuditLog;
-import dev.allot.audit.AuditRecord;
 import dev.allot.inventory.GpuType;
-import dev.allot.inventory.Inventory;
 import dev.allot.quota.policies.ProjectQuotaPolicy;
 import dev.allot.quota.pricing.BookedSegment;
-import dev.allot.quota.pricing.ProjectBudgetCaps;
 import dev.allot.quota.pricing.RateCard;
-import dev.allot.quota.pricing.RateClass;
-import dev.allot.shared.AllotException;
-import dev.allot.shared.ETags;
-import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.PageResponse;
 import dev.allot.shared.QueuedBookings;
 import dev.allot.shared.SearchQuery;
 import dev.allot.shared.SearchQuery.Columns;
 import dev.allot.shared.TimeWindow;
 import dev.allot.shared.security.Caller;
-import dev.allot.shared.security.TenantRole;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
 import java.math.BigDecimal;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.YearMonth;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -54,7 +35,6 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional
 public class Quotas {
 
-    /** A tenant's policies, its storage quota in GiB (none: unlimited) and their ETag. */
     /** A row of the admin console's quotas: a tenant and its policy of one GPU type, or none (it cannot book). */
     public record QuotaListing(
             UUID tenantId,
@@ -79,6 +59,7 @@ public class Quotas {
             "burst",
             "p.burst");
 
+    /** A tenant's policies, its storage quota in GiB (none: unlimited) and their ETag. */
     public record TenantQuota(
             String tenant,
             List<QuotaPolicy> policies,
@@ -91,29 +72,41 @@ public class Quotas {
 
     private final QuotaRepository repository;
 
+    private final QuotaUsageRepository usageRepository;
+
     private final Tenancy tenancy;
 
-    private final Inventory inventory;
+    private final GuaranteeCapacity guaranteeCapacity;
 
-    private final AuditLog audit;
+    private final QuotaDecider decider;
 
-    private final ObjectProvider<ProjectBudgetCaps> projectCaps;
+    private final StandingReader standingReader;
 
-    private final Clock clock;
+    private final ProjectQuotaService projectQuotas;
+
+    private final QuotaPolicyService policyService;
+
+    private final RateCardService rateCardService;
 
     Quotas(
             QuotaRepository repository,
+            QuotaUsageRepository usageRepository,
             Tenancy tenancy,
-            Inventory inventory,
-            AuditLog audit,
-            ObjectProvider<ProjectBudgetCaps> projectCaps,
-            Clock clock) {
+            GuaranteeCapacity guaranteeCapacity,
+            QuotaDecider decider,
+            StandingReader standingReader,
+            ProjectQuotaService projectQuotas,
+            QuotaPolicyService policyService,
+            RateCardService rateCardService) {
         this.repository = repository;
+        this.usageRepository = usageRepository;
         this.tenancy = tenancy;
-        this.inventory = inventory;
-        this.audit = audit;
-        this.projectCaps = projectCaps;
-        this.clock = clock;
+        this.guaranteeCapacity = guaranteeCapacity;
+        this.decider = decider;
+        this.standingReader = standingReader;
+        this.projectQuotas = projectQuotas;
+        this.policyService = policyService;
+        this.rateCardService = rateCardService;
     }
 
     // Policies
@@ -149,90 +142,7 @@ public class Quotas {
             List<QuotaPolicy> policies,
             @Nullable Integer storageGi,
             @Nullable String ifMatch) {
-        Tenant tenant = tenancy.readable(caller, tenantSlug);
-        if (storageGi != null && storageGi < 0) {
-            throw InvalidInputException.of("storageGi", "must be 0 or more");
-        }
-        caller.requirePlatformAdmin();
-        Map<String, UUID> ids = gpuTypeIds(policies);
-        long version = repository.lockOrCreate(tenant.id());
-        TenantQuota before = new TenantQuota(
-                tenantSlug,
-                repository.policies(tenant.id()),
-                repository.storageGi(tenant.id()).orElse(null),
-                version);
-        if (!ETags.matches(ifMatch, before.etag())) {
-            throw AllotException.preconditionFailed(
-                    "The quota of " + tenantSlug + " has changed; its ETag is " + before.etag());
-        }
-        requireGuaranteesWithinCapacity(tenant.slug(), tenant.id(), before.policies(), policies);
-        repository.replacePolicies(tenant.id(), policies, ids, version + 1);
-        repository.setStorageGi(tenant.id(), storageGi);
-        TenantQuota after = new TenantQuota(tenantSlug, List.copyOf(policies), storageGi, version + 1);
-        audit.record(new AuditRecord(tenantSlug, "quota.updated", "quota", tenantSlug, before, after));
-        return after;
-    }
-
-    /**
-     * Guarantees are capacity: per GPU type, the tenants' guarantees may not add up to more than its healthy
-     * capacity can cover, a dedicated pool counting only for its own tenants ({@link GuaranteeCover}). Checked for
-     * each type whose guarantee grows, under a lock per GPU type (taken in code order, so two changes cannot
-     * deadlock), so that two concurrent changes cannot both pass. Lowering a guarantee is always allowed, even while
-     * capacity has dropped below the sum.
-     */
-    private void requireGuaranteesWithinCapacity(
-            String tenantSlug, UUID tenantId, List<QuotaPolicy> before, List<QuotaPolicy> after) {
-        Map<String, Integer> old = new HashMap<>();
-        before.forEach(policy -> old.put(policy.gpuType(), policy.guaranteedGpus()));
-        List<QuotaPolicy> growing = after.stream()
-                .filter(policy -> policy.guaranteedGpus() > old.getOrDefault(policy.gpuType(), 0))
-                .sorted(Comparator.comparing(QuotaPolicy::gpuType))
-                .toList();
-        for (QuotaPolicy policy : growing) {
-            GpuType type = gpuType(policy.gpuType());
-            repository.lockGuarantees(type.id());
-            List<Inventory.PoolCapacity> pools = inventory.healthyGpusByPool(type);
-            Map<String, Integer> guarantees = repository.guaranteesByTenant(type.id(), tenantId);
-            guarantees.put(tenantSlug, policy.guaranteedGpus());
-            int sum = guarantees.values().stream().mapToInt(Integer::intValue).sum();
-            int capacity = GuaranteeCover.coverable(guarantees, pools);
-            if (sum > capacity) {
-                boolean dedicated =
-                        pools.stream().anyMatch(pool -> !pool.dedicatedTo().isEmpty());
-                throw AllotException.unprocessable(
-                                "guarantees_exceed_capacity",
-                                "The guarantees of " + type.code() + " would add up to " + sum + " GPUs, "
-                                        + (sum - capacity) + " more than its healthy capacity of " + capacity + " GPUs"
-                                        + (dedicated
-                                                ? " can cover (a dedicated pool counts only for its own tenants)"
-                                                : ""))
-                        .with("gpuType", type.code())
-                        .with("capacity", capacity)
-                        .with("guaranteed", sum)
-                        .with("excess", sum - capacity);
-            }
-        }
-    }
-
-    /** Each policy's GPU type by code; 400 naming the first that is unknown or named twice. */
-    Map<String, UUID> gpuTypeIds(List<QuotaPolicy> policies) {
-        Map<String, UUID> ids = new HashMap<>();
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < policies.size(); i++) {
-            String code = policies.get(i).gpuType();
-            if (!seen.add(code)) {
-                throw InvalidInputException.of("policies[" + i + "].gpuType", "appears more than once");
-            }
-            int index = i;
-            ids.put(
-                    code,
-                    inventory
-                            .gpuType(code)
-                            .orElseThrow(() ->
-                                    InvalidInputException.of("policies[" + index + "].gpuType", "no such GPU type"))
-                            .id());
-        }
-        return ids;
+        return policyService.replace(caller, tenantSlug, policies, storageGi, ifMatch);
     }
 
     /** A GPU type whose tenants are guaranteed more GPUs than it has healthy (after a quarantine, say). */
@@ -245,14 +155,7 @@ public class Quotas {
     /** The GPU types whose guarantees add up to more than their healthy capacity now: for the admin console. */
     @Transactional(readOnly = true)
     public List<Overcommitted> overcommitted() {
-        List<Overcommitted> found = new ArrayList<>();
-        repository.guaranteesByType().forEach((code, guaranteed) -> {
-            int capacity = inventory.healthyGpus(gpuType(code));
-            if (guaranteed > capacity) {
-                found.add(new Overcommitted(code, capacity, guaranteed));
-            }
-        });
-        return found;
+        return guaranteeCapacity.overcommitted();
     }
 
     /**
@@ -269,32 +172,8 @@ public class Quotas {
             int borrowedInUse,
             int onDemandInUse,
             int lendableHeld,
-            String newBooking) {
+            String newBooking) {}
 
-        static StandingStep of(@Nullable QuotaPolicy policy, Instant start, int held) {
-            int guaranteed = policy == null ? 0 : policy.guaranteedGpus();
-            int max = policy == null ? 0 : policy.maxGpusAt(start);
-            int reserved = Math.min(held, guaranteed);
-            int borrowed = Math.min(Math.max(0, held - guaranteed), Math.max(0, max - guaranteed));
-            RateClass next = policy == null
-                    ? null
-                    : held < guaranteed
-                            ? RateClass.RESERVED
-                            : held < max ? RateClass.BORROWED : policy.burst() ? RateClass.ON_DEMAND : null;
-            int heldBack = policy == null ? 0 : Math.max(0, policy.heldBackGpus() - reserved);
-            return new StandingStep(
-                    start,
-                    guaranteed,
-                    max,
-                    reserved,
-                    borrowed,
-                    held - reserved - borrowed,
-                    heldBack,
-                    next == null ? "NONE" : next.name());
-        }
-    }
-
-    /** A tenant's standing on a GPU type over a window, step by step. */
     /**
      * A tenant's standing on a GPU type: per step, what it holds and what a new booking gets; and what else decides a
      * booking of it: {@code approval}, when its bookings wait for a tenant admin; {@code projects}, each project's own
@@ -330,38 +209,7 @@ public class Quotas {
     @Transactional(readOnly = true)
     public Standing standing(
             Caller caller, String tenantSlug, String gpuTypeCode, Instant from, Instant to, Duration step) {
-        Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
-        GpuType type = inventory
-                .gpuType(gpuTypeCode)
-                .orElseThrow(() -> InvalidInputException.of("gpuType", "no such GPU type"));
-        if (!to.isAfter(from)) {
-            throw InvalidInputException.of("to", "must be after from");
-        }
-        if (step.compareTo(Duration.ofMinutes(1)) < 0) {
-            throw InvalidInputException.of("step", "must be at least PT1M");
-        }
-        if (Duration.between(from, to).dividedBy(step) > 500) {
-            throw InvalidInputException.of("step", "makes more than 500 steps: take a longer step or a shorter window");
-        }
-        QuotaPolicy policy = repository.policy(tenant.id(), type.id()).orElse(null);
-        List<Instant> bounds = new ArrayList<>();
-        for (Instant start = from; start.isBefore(to); start = start.plus(step)) {
-            bounds.add(start);
-        }
-        bounds.add(to);
-        List<StandingStep> steps = steps(tenant, type, policy, bounds);
-        YearMonth month = YearMonth.from(clock.instant().atZone(ZoneOffset.UTC));
-        List<ProjectStanding> projects = repository.projectCaps(tenant.id(), type.id()).stream()
-                .filter(cap -> caller.canSeeProject(tenantSlug, cap.project())) // a project member sees its own
-                .map(cap -> new ProjectStanding(
-                        cap.project(),
-                        cap.policy().maxGpus(),
-                        cap.policy().monthlyBudget(),
-                        peak(repository.heldByProject(tenant.id(), cap.project(), type.id(), from, to)),
-                        repository.spentByProject(tenant.id(), cap.project(), type.id(), month)))
-                .toList();
-        return new Standing(
-                tenantSlug, type.code(), step, steps, policy == null ? null : policy.approval(), projects, List.of());
+        return standingReader.standing(caller, tenantSlug, gpuTypeCode, from, to, step);
     }
 
     /**
@@ -371,49 +219,24 @@ public class Quotas {
     @Transactional(readOnly = true)
     public List<StandingStep> standingSteps(
             Caller caller, String tenantSlug, String gpuTypeCode, List<Instant> bounds) {
-        Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
-        GpuType type = gpuType(gpuTypeCode);
-        return steps(tenant, type, repository.policy(tenant.id(), type.id()).orElse(null), bounds);
-    }
-
-    /** For each span between consecutive bounds, the most the tenant holds in it. */
-    private List<StandingStep> steps(Tenant tenant, GpuType type, @Nullable QuotaPolicy policy, List<Instant> bounds) {
-        UsageSteps usage =
-                repository.usage(tenant.id(), type.id(), new TimeWindow(bounds.getFirst(), bounds.getLast()));
-        List<StandingStep> steps = new ArrayList<>();
-        for (int i = 0; i + 1 < bounds.size(); i++) {
-            Instant start = bounds.get(i);
-            int held = usage.levelAt(start);
-            for (int level : usage.breaks()
-                    .subMap(start, false, bounds.get(i + 1), false)
-                    .values()) {
-                held = Math.max(held, level);
-            }
-            steps.add(StandingStep.of(policy, start, held));
-        }
-        return steps;
+        return standingReader.standingSteps(caller, tenantSlug, gpuTypeCode, bounds);
     }
 
     // Rate cards
 
     @Transactional(readOnly = true)
     public List<RateCard> rateCards(String gpuTypeCode) {
-        GpuType type = gpuType(gpuTypeCode);
-        return repository.rateCards(type.id(), type.code());
+        return rateCardService.rateCards(gpuTypeCode);
     }
 
     public List<RateCard> putRateCard(Caller caller, RateCard card) {
-        caller.requirePlatformAdmin();
-        GpuType type = gpuType(card.gpuType());
-        repository.upsert(type.id(), card);
-        audit.record(AuditRecord.changed(null, "rate-card", type.code() + "@" + card.effectiveFrom(), card, card));
-        return repository.rateCards(type.id(), type.code());
+        return rateCardService.putRateCard(caller, card);
     }
 
     /** A reservation's booked split, in time order (read by billing; shortened by a cancellation). */
     @Transactional(readOnly = true)
     public List<BookedSegment> bookedSegments(UUID reservationId) {
-        return repository.segmentsOf(reservationId);
+        return usageRepository.segmentsOf(reservationId);
     }
 
     // The decision, for booking
@@ -430,9 +253,7 @@ public class Quotas {
     /** As {@link #evaluate(UUID, GpuType, TimeWindow, int)}, also against the project's hard budget if any. */
     @Transactional(readOnly = true, noRollbackFor = QuotaExceededException.class)
     public QuotaDecision evaluate(UUID tenantId, @Nullable String project, GpuType type, TimeWindow window, int gpus) {
-        QuotaPolicy policy = policy(tenantId, type);
-        policy.requireWindow(window, clock.instant());
-        return decide(policy, tenantId, project, type, window, gpus).decision();
+        return decider.evaluate(tenantId, project, type, window, gpus);
     }
 
     /**
@@ -450,22 +271,7 @@ public class Quotas {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void requireStorage(UUID tenantId, long heldGi, long requestedGi) {
-        if (requestedGi == 0) {
-            return;
-        }
-        Optional<Integer> limit = repository.storageGi(tenantId);
-        if (limit.isPresent() && heldGi + requestedGi > limit.get()) {
-            throw (QuotaExceededException) new QuotaExceededException(
-                            "storageGi",
-                            "The volumes would bring the tenant's storage to " + (heldGi + requestedGi) + " GiB ("
-                                    + heldGi + " GiB held by other volumes then); the quota allows " + limit.get()
-                                    + " GiB")
-                    .with("field", "cluster.volumes")
-                    .with("allowed", limit.get())
-                    .with("held", heldGi)
-                    .with("requested", requestedGi)
-                    .with("exceededBy", heldGi + requestedGi - limit.get());
-        }
+        policyService.requireStorage(tenantId, heldGi, requestedGi);
     }
 
     /**
@@ -475,11 +281,7 @@ public class Quotas {
     @Transactional(propagation = Propagation.MANDATORY)
     public QuotaDecision reserve(
             UUID reservationId, UUID tenantId, String project, GpuType type, TimeWindow window, int gpus) {
-        QuotaPolicy policy = policy(tenantId, type);
-        policy.requireWindow(window, clock.instant());
-        Decided decided = decide(policy, tenantId, project, type, window, gpus);
-        repository.insert(reservationId, tenantId, project, type.id(), decided.segments());
-        return decided.decision();
+        return decider.reserve(reservationId, tenantId, project, type, window, gpus);
     }
 
     /** Adds {@code [oldEnd, whole.end)} to a reservation: the whole window must respect maxWindow. */
@@ -493,23 +295,14 @@ public class Quotas {
             Instant oldEnd,
             int gpus) {
         repository.lock(tenantId);
-        QuotaPolicy policy = policy(tenantId, type);
-        policy.requireLength(whole);
-        TimeWindow extension = new TimeWindow(oldEnd, whole.end());
-        Decided decided = decide(policy, tenantId, project, type, extension, gpus);
-        repository.insert(reservationId, tenantId, project, type.id(), decided.segments());
-        return decided.decision();
+        return decider.extend(reservationId, tenantId, project, type, whole, oldEnd, gpus);
     }
 
     /** Gives back a reservation's usage from {@code from} on (a cancellation). */
     @Transactional(propagation = Propagation.MANDATORY)
     public void release(UUID reservationId, UUID tenantId, Instant from) {
         repository.lock(tenantId);
-        repository
-                .segmentAt(reservationId, from)
-                .ifPresent(stored ->
-                        repository.shorten(stored.id(), stored.segment().endingAt(from)));
-        repository.deleteFrom(reservationId, from);
+        usageRepository.releaseFrom(reservationId, from);
     }
 
     /**
@@ -520,11 +313,7 @@ public class Quotas {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void releasePreempted(UUID reservationId, Instant from) {
-        repository
-                .segmentAt(reservationId, from)
-                .ifPresent(stored ->
-                        repository.shorten(stored.id(), stored.segment().endingAt(from)));
-        repository.deleteFrom(reservationId, from);
+        usageRepository.releaseFrom(reservationId, from);
     }
 
     /**
@@ -535,7 +324,7 @@ public class Quotas {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Map<Instant, Integer> heldBackFromBorrowers(UUID borrower, GpuType type, TimeWindow window) {
-        return unusedPerHour(repository.heldBack(type.id(), borrower), type, window);
+        return guaranteeCapacity.heldBackFromBorrowers(borrower, type, window);
     }
 
     /** Per tenant, its guarantee of the GPU type (tenants with one only). */
@@ -553,37 +342,7 @@ public class Quotas {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Map<Instant, Integer> unusedGuaranteesOfOthers(UUID tenantId, GpuType type, TimeWindow window) {
-        return unusedPerHour(repository.guaranteesOfOthers(type.id(), tenantId), type, window);
-    }
-
-    /** Per hour, what the holders keep of their {@code heldBackGpus} and do not use (least use within the hour). */
-    private Map<Instant, Integer> unusedPerHour(
-            List<QuotaRepository.HeldBack> holders, GpuType type, TimeWindow window) {
-        if (holders.isEmpty()) {
-            return Map.of();
-        }
-        repository.lockGuarantees(type.id());
-        Map<Instant, Integer> held = new TreeMap<>();
-        for (QuotaRepository.HeldBack holder : holders) {
-            UsageSteps usage = repository.usage(holder.tenantId(), type.id(), window);
-            for (Instant hour = UsageSteps.hourOf(window.start());
-                    hour.isBefore(window.end());
-                    hour = hour.plus(Duration.ofHours(1))) {
-                Instant from = hour.isBefore(window.start()) ? window.start() : hour;
-                Instant to = hour.plus(Duration.ofHours(1)).isBefore(window.end())
-                        ? hour.plus(Duration.ofHours(1))
-                        : window.end();
-                int least = usage.levelAt(from);
-                for (int level : usage.breaks().subMap(from, false, to, false).values()) {
-                    least = Math.min(least, level);
-                }
-                int unused = holder.heldBackGpus() - Math.min(least, holder.guaranteedGpus());
-                if (unused > 0) {
-                    held.merge(hour, unused, Integer::sum);
-                }
-            }
-        }
-        return held;
+        return guaranteeCapacity.unusedGuaranteesOfOthers(tenantId, type, window);
     }
 
     /** Each tenant's priority class for the GPU type (TRAINING for a tenant without a policy for it). */
@@ -599,119 +358,6 @@ public class Quotas {
                             .orElse(Priority.TRAINING));
         }
         return priorities;
-    }
-
-    private record Decided(QuotaDecision decision, List<PricedSegment> segments) {}
-
-    private Decided decide(
-            QuotaPolicy policy, UUID tenantId, @Nullable String project, GpuType type, TimeWindow window, int gpus) {
-        List<PricedSegment> priced = split(policy, tenantId, type, window, gpus);
-        RateCard card = priced.getFirst().card();
-        List<QuotaDecision.BudgetMonth> budget = new ArrayList<>();
-        Map<YearMonth, BigDecimal> byMonth = new TreeMap<>();
-        priced.forEach(p -> byMonth.merge(p.month(), p.total(), BigDecimal::add));
-        if (project != null) {
-            requireProjectBudget(tenantId, project, card.currency(), byMonth);
-            requireProjectQuota(tenantId, project, type, window, gpus, byMonth);
-        }
-        if (policy.monthlyBudget() != null) {
-            for (Map.Entry<YearMonth, BigDecimal> month : byMonth.entrySet()) {
-                BigDecimal spent = repository.spent(tenantId, type.id(), month.getKey());
-                BigDecimal left = policy.monthlyBudget().subtract(spent).subtract(month.getValue());
-                if (left.signum() < 0) {
-                    throw (QuotaExceededException) new QuotaExceededException(
-                                    "monthlyBudget",
-                                    "The booking costs " + month.getValue() + " " + card.currency() + " in "
-                                            + month.getKey()
-                                            + ", " + left.negate() + " more than the monthly budget of "
-                                            + policy.monthlyBudget()
-                                            + " " + card.currency() + " leaves after " + spent + " spent")
-                            .with("gpuType", type.code())
-                            .with("month", month.getKey().toString())
-                            .with("allowed", policy.monthlyBudget())
-                            .with("spent", spent)
-                            .with("requested", month.getValue())
-                            .with("exceededBy", left.negate());
-                }
-                budget.add(new QuotaDecision.BudgetMonth(
-                        month.getKey(), policy.monthlyBudget(), spent, month.getValue(), left));
-            }
-        }
-        return new Decided(QuotaDecision.of(type.code(), card, priced, budget), priced);
-    }
-
-    /**
-     * Refuses with {@code 422 project_quota_exceeded} a booking that would take its project past the project's cap
-     * on the GPU type: more GPUs held at once than {@code maxGpus} at some moment of the window, or its bookings of
-     * the type in a month past {@code monthlyBudget}. Runs under the tenant's quota lock, as every booking does.
-     */
-    private void requireProjectQuota(
-            UUID tenantId,
-            String project,
-            GpuType type,
-            TimeWindow window,
-            int gpus,
-            Map<YearMonth, BigDecimal> byMonth) {
-        Optional<ProjectQuotaPolicy> cap = repository.projectPolicies(tenantId, project).stream()
-                .filter(policy -> policy.gpuType().equals(type.code()))
-                .findFirst();
-        if (cap.isEmpty()) {
-            return;
-        }
-        Integer maxGpus = cap.get().maxGpus();
-        if (maxGpus != null) {
-            int held = peak(repository.heldByProject(tenantId, project, type.id(), window.start(), window.end()));
-            if (held + gpus > maxGpus) {
-                throw (QuotaExceededException) new QuotaExceededException(
-                                "project_quota_exceeded",
-                                "projectMaxGpus",
-                                "Project " + project + " may hold " + maxGpus + " GPUs of " + type.code()
-                                        + " at once; it holds " + held
-                                        + " during the window, and this booking would add " + gpus)
-                        .with("project", project)
-                        .with("gpuType", type.code())
-                        .with("allowed", maxGpus)
-                        .with("held", held)
-                        .with("requested", gpus)
-                        .with("exceededBy", held + gpus - maxGpus);
-            }
-        }
-        BigDecimal budget = cap.get().monthlyBudget();
-        if (budget != null) {
-            for (Map.Entry<YearMonth, BigDecimal> month : byMonth.entrySet()) {
-                BigDecimal spent = repository.spentByProject(tenantId, project, type.id(), month.getKey());
-                BigDecimal left = budget.subtract(spent).subtract(month.getValue());
-                if (left.signum() < 0) {
-                    throw (QuotaExceededException) new QuotaExceededException(
-                                    "project_quota_exceeded",
-                                    "projectMonthlyBudget",
-                                    "The booking costs " + month.getValue() + " in " + month.getKey()
-                                            + ", " + left.negate() + " more than project " + project
-                                            + "'s monthly budget of "
-                                            + budget + " for " + type.code() + " leaves after " + spent + " booked")
-                            .with("project", project)
-                            .with("gpuType", type.code())
-                            .with("month", month.getKey().toString())
-                            .with("allowed", budget)
-                            .with("spent", spent)
-                            .with("requested", month.getValue())
-                            .with("exceededBy", left.negate());
-                }
-            }
-        }
-    }
-
-    /** The most GPUs the holdings add up to at one moment (an instant where one starts). */
-    private static int peak(List<QuotaRepository.Held> holdings) {
-        int peak = 0;
-        for (QuotaRepository.Held at : holdings) {
-            int sum = holdings.stream()
-                    .filter(h -> !h.from().isAfter(at.from()) && h.to().isAfter(at.from()))
-                    .mapToInt(QuotaRepository.Held::gpus)
-                    .sum();
-            peak = Math.max(peak, sum);
-        }
-        return peak;
     }
 
     /**
@@ -730,12 +376,7 @@ public class Quotas {
     /** A project's caps, per GPU type (tenant members read them). */
     @Transactional(readOnly = true)
     public List<ProjectQuotaPolicy> projectQuota(Caller caller, String tenantSlug, String project) {
-        Tenant tenant = tenancy.readableInProjects(caller, tenantSlug);
-        if (!caller.canSeeProject(tenantSlug, project)) {
-            throw AllotException.notFound("Project " + project + " of tenant " + tenantSlug);
-        }
-        requireProject(tenantSlug, project);
-        return repository.projectPolicies(tenant.id(), project);
+        return projectQuotas.projectQuota(caller, tenantSlug, project);
     }
 
     /**
@@ -744,117 +385,12 @@ public class Quotas {
      */
     public List<ProjectQuotaPolicy> replaceProjectQuota(
             Caller caller, String tenantSlug, String project, List<ProjectQuotaPolicy> policies) {
-        Tenant tenant = tenancy.writable(caller, tenantSlug, TenantRole.TENANT_ADMIN);
-        requireProject(tenantSlug, project);
-        repository.lockOrCreate(tenant.id());
-        Map<UUID, ProjectQuotaPolicy> byType = new LinkedHashMap<>();
-        for (int i = 0; i < policies.size(); i++) {
-            ProjectQuotaPolicy policy = policies.get(i);
-            String field = "policies[" + i + "]";
-            GpuType type = inventory
-                    .gpuType(policy.gpuType())
-                    .orElseThrow(() -> InvalidInputException.of(field + ".gpuType", "no such GPU type"));
-            if (byType.containsKey(type.id())) {
-                throw InvalidInputException.of(field + ".gpuType", "appears more than once");
-            }
-            QuotaPolicy tenants = repository
-                    .policy(tenant.id(), type.id())
-                    .orElseThrow(() ->
-                            InvalidInputException.of(field + ".gpuType", "the tenant has no quota for " + type.code()));
-            if (policy.maxGpus() != null && policy.maxGpus() > tenants.maxGpus()) {
-                throw beyondTenant(
-                        field + ".maxGpus", "may not be more than the tenant's maxGpus of " + tenants.maxGpus());
-            }
-            if (policy.monthlyBudget() != null
-                    && tenants.monthlyBudget() != null
-                    && policy.monthlyBudget().compareTo(tenants.monthlyBudget()) > 0) {
-                throw beyondTenant(
-                        field + ".monthlyBudget",
-                        "may not be more than the tenant's monthlyBudget of " + tenants.monthlyBudget());
-            }
-            byType.put(type.id(), policy);
-        }
-        List<ProjectQuotaPolicy> before = repository.projectPolicies(tenant.id(), project);
-        repository.replaceProjectPolicies(tenant.id(), project, byType);
-        List<ProjectQuotaPolicy> after = repository.projectPolicies(tenant.id(), project);
-        audit.record(new AuditRecord(
-                tenantSlug,
-                "project-quota.updated",
-                "project",
-                tenantSlug + "/" + project,
-                Map.of("policies", before),
-                Map.of("policies", after)));
-        return after;
-    }
-
-    private void requireProject(String tenantSlug, String project) {
-        if (tenancy.project(tenantSlug, project).isEmpty()) {
-            throw AllotException.notFound("Project " + project);
-        }
-    }
-
-    private static AllotException beyondTenant(String field, String message) {
-        return new AllotException(
-                        422,
-                        "project_quota_exceeds_tenant",
-                        "Project quota beyond the tenant's",
-                        field + ": " + message)
-                .with("errors", List.of(new InvalidInputException.FieldError(field, message)));
-    }
-
-    /** Refuses a booking that would take a project past its hard monthly budget (in the budget's currency). */
-    private void requireProjectBudget(
-            UUID tenantId, String project, String currency, Map<YearMonth, BigDecimal> byMonth) {
-        ProjectBudgetCaps caps = projectCaps.getIfAvailable();
-        if (caps == null) {
-            return;
-        }
-        caps.hardCap(tenantId, project)
-                .filter(cap -> cap.currency().equals(currency))
-                .ifPresent(cap -> {
-                    for (Map.Entry<YearMonth, BigDecimal> month : byMonth.entrySet()) {
-                        BigDecimal spent = repository.spentByProject(tenantId, project, month.getKey(), currency);
-                        BigDecimal left = cap.amount().subtract(spent).subtract(month.getValue());
-                        if (left.signum() < 0) {
-                            throw (QuotaExceededException) new QuotaExceededException(
-                                            "projectBudget",
-                                            "The booking costs " + month.getValue() + " " + currency + " in "
-                                                    + month.getKey() + ", "
-                                                    + left.negate() + " more than project " + project + "'s budget of "
-                                                    + cap.amount()
-                                                    + " " + currency + " allows after " + spent + " booked")
-                                    .with("project", project)
-                                    .with("month", month.getKey().toString())
-                                    .with("allowed", cap.amount())
-                                    .with("spent", spent)
-                                    .with("requested", month.getValue())
-                                    .with("exceededBy", left.negate());
-                        }
-                    }
-                });
+        return projectQuotas.replaceProjectQuota(caller, tenantSlug, project, policies);
     }
 
     /** What the project's live bookings cost in {@code month} (what its hard budget is checked against). */
     @Transactional(readOnly = true)
     public BigDecimal bookedByProject(UUID tenantId, String project, YearMonth month, String currency) {
-        return repository.spentByProject(tenantId, project, month, currency);
-    }
-
-    private List<PricedSegment> split(QuotaPolicy policy, UUID tenantId, GpuType type, TimeWindow window, int gpus) {
-        List<Segment> segments = policy.split(repository.usage(tenantId, type.id(), window), window, gpus);
-        LocalDate day = LocalDate.ofInstant(window.start(), ZoneOffset.UTC);
-        RateCard card = repository
-                .rateCardAt(type.id(), type.code(), day)
-                .orElseThrow(() -> AllotException.unprocessable(
-                        "rate_card_missing", "GPU type " + type.code() + " has no rate card in effect on " + day));
-        return PricedSegment.price(segments, card);
-    }
-
-    private QuotaPolicy policy(UUID tenantId, GpuType type) {
-        return repository.policy(tenantId, type.id()).orElseThrow(() -> QuotaExceededException.noPolicy(type.code()));
-    }
-
-    private GpuType gpuType(String code) {
-        return inventory.gpuType(code).orElseThrow(() -> AllotException.notFound("GPU type " + code));
+        return usageRepository.spentByProject(tenantId, project, month, currency);
     }
 }

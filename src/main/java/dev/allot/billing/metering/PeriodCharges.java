@@ -83,6 +83,17 @@ public final class PeriodCharges {
             }
             credit(r, split, new TimeWindow(from, to), outages, creditedSeconds);
         }
+        return lines(r, card, hour, usedSeconds, usedAmount, creditedSeconds);
+    }
+
+    /** The hour's ledger lines: per rate class, its usage, then its outage credit (each when there is some). */
+    private static List<Charge> lines(
+            BillableReservation r,
+            RateCard card,
+            Instant hour,
+            Map<RateClass, Long> usedSeconds,
+            Map<RateClass, BigDecimal> usedAmount,
+            Map<RateClass, Long> creditedSeconds) {
         List<Charge> charges = new ArrayList<>();
         for (RateClass rateClass : RateClass.values()) {
             BigDecimal price = card.price(rateClass);

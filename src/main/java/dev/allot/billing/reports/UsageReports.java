@@ -7,6 +7,8 @@ import dev.allot.shared.InvalidInputException;
 import dev.allot.shared.security.Caller;
 import dev.allot.tenancy.Tenancy;
 import dev.allot.tenancy.Tenant;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.YearMonth;
@@ -67,12 +69,7 @@ public class UsageReports {
             @Nullable String groupBy,
             ZoneId zone) {
         Tenant tenant = tenancy.readable(caller, tenantSlug);
-        YearMonth month = YearMonth.from(clock.instant().atOffset(ZoneOffset.UTC));
-        ReportRange range = ReportRange.parse(
-                from,
-                to,
-                month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC),
-                month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC));
+        ReportRange range = range(from, to);
         List<String> groups = groups(groupBy);
         String unit = groups.stream().filter(TIME_UNITS::contains).findFirst().orElse(null);
         List<String> columns = new ArrayList<>();
@@ -113,31 +110,45 @@ public class UsageReports {
 				  AND e.period_start >= ? AND e.period_start < ?
 				GROUP BY""" + " " + groupColumns + ", e.currency ORDER BY " + groupColumns + ", e.currency")
                 .params(params)
-                .query((rs, n) -> {
-                    Timestamp start = rs.getTimestamp(1);
-                    String rateClass = rs.getString(4);
-                    Map<String, @Nullable String> labels = null;
-                    if (!labelKeys.isEmpty()) {
-                        labels = new LinkedHashMap<>();
-                        for (int i = 0; i < labelKeys.size(); i++) {
-                            labels.put(labelKeys.get(i), rs.getString(5 + i));
-                        }
-                    }
-                    return new UsageReport.Row(
-                            start == null ? null : start.toInstant(),
-                            rs.getString(2),
-                            rs.getString(3),
-                            rateClass == null ? null : RateClass.valueOf(rateClass),
-                            rs.getString("currency"),
-                            LedgerRepository.gpuHours(rs.getLong("used")),
-                            LedgerRepository.gpuHours(rs.getLong("credited")),
-                            rs.getBigDecimal("cost"),
-                            rs.getBigDecimal("credits"),
-                            rs.getBigDecimal("net"),
-                            labels);
-                })
+                .query((rs, n) -> row(rs, labelKeys))
                 .list();
         return new UsageReport(tenant.slug(), range.from(), range.to(), groups, rows);
+    }
+
+    /** The range asked for, this UTC month by default. */
+    private ReportRange range(@Nullable String from, @Nullable String to) {
+        YearMonth month = YearMonth.from(clock.instant().atOffset(ZoneOffset.UTC));
+        ReportRange range = ReportRange.parse(
+                from,
+                to,
+                month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC),
+                month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC));
+        return range;
+    }
+
+    /** A row of the report: the grouping's columns (time, project, GPU type, rate class, labels) and its sums. */
+    private static UsageReport.Row row(ResultSet rs, List<String> labelKeys) throws SQLException {
+        Timestamp start = rs.getTimestamp(1);
+        String rateClass = rs.getString(4);
+        Map<String, @Nullable String> labels = null;
+        if (!labelKeys.isEmpty()) {
+            labels = new LinkedHashMap<>();
+            for (int i = 0; i < labelKeys.size(); i++) {
+                labels.put(labelKeys.get(i), rs.getString(5 + i));
+            }
+        }
+        return new UsageReport.Row(
+                start == null ? null : start.toInstant(),
+                rs.getString(2),
+                rs.getString(3),
+                rateClass == null ? null : RateClass.valueOf(rateClass),
+                rs.getString("currency"),
+                LedgerRepository.gpuHours(rs.getLong("used")),
+                LedgerRepository.gpuHours(rs.getLong("credited")),
+                rs.getBigDecimal("cost"),
+                rs.getBigDecimal("credits"),
+                rs.getBigDecimal("net"),
+                labels);
     }
 
     private static List<String> groups(@Nullable String groupBy) {

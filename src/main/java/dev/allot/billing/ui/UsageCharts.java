@@ -113,6 +113,36 @@ class UsageCharts {
         List<LocalDate> buckets = buckets(from, through, form.unit());
         UsageReport report = usage.usage(
                 caller, tenant, range.from().toString(), range.to().toString(), form.unit() + "," + form.by(), zone);
+        List<BarChart> charts = usageCharts(report, form, buckets, zone);
+        Utilisation used = utilisations.of(caller, tenant, range, form.unit(), zone);
+        Map<LocalDate, Utilisation.UtilisationBucket> byStart = new HashMap<>();
+        used.buckets().forEach(b -> byStart.put(day(b.start(), zone), b));
+        List<String> labels = labels(buckets, form.unit(), false);
+        BigDecimal[][] values = new BigDecimal[buckets.size()][];
+        List<UtilisationRow> rows = new ArrayList<>();
+        for (int i = 0; i < buckets.size(); i++) {
+            Utilisation.UtilisationBucket b = byStart.get(buckets.get(i));
+            values[i] = b == null
+                    ? new BigDecimal[] {BigDecimal.ZERO, BigDecimal.ZERO}
+                    : new BigDecimal[] {b.reservedGpuHours(), b.usedGpuHours()};
+            if (b != null) {
+                rows.add(new UtilisationRow(labels.get(i), b));
+            }
+        }
+        BarChart utilisation = BarChart.of(
+                "utilisation-chart",
+                "Reserved versus used GPU-hours per " + form.unit(),
+                "GPU-hours",
+                false,
+                List.of("Reserved", "Used"),
+                labels,
+                labels(buckets, form.unit(), true),
+                values);
+        return new View(form, errors, charts, utilisation, rows);
+    }
+
+    /** GPU-hours by the grouping per unit, then net cost per currency. */
+    private static List<BarChart> usageCharts(UsageReport report, Form form, List<LocalDate> buckets, ZoneId zone) {
         List<BarChart> charts = new ArrayList<>();
         String grouping = form.by().equals("project") ? "project" : "rate class";
         charts.add(stacked(
@@ -139,31 +169,7 @@ class UsageCharts {
                     zone,
                     UsageReport.Row::net));
         }
-        Utilisation used = utilisations.of(caller, tenant, range, form.unit(), zone);
-        Map<LocalDate, Utilisation.UtilisationBucket> byStart = new HashMap<>();
-        used.buckets().forEach(b -> byStart.put(day(b.start(), zone), b));
-        List<String> labels = labels(buckets, form.unit(), false);
-        BigDecimal[][] values = new BigDecimal[buckets.size()][];
-        List<UtilisationRow> rows = new ArrayList<>();
-        for (int i = 0; i < buckets.size(); i++) {
-            Utilisation.UtilisationBucket b = byStart.get(buckets.get(i));
-            values[i] = b == null
-                    ? new BigDecimal[] {BigDecimal.ZERO, BigDecimal.ZERO}
-                    : new BigDecimal[] {b.reservedGpuHours(), b.usedGpuHours()};
-            if (b != null) {
-                rows.add(new UtilisationRow(labels.get(i), b));
-            }
-        }
-        BarChart utilisation = BarChart.of(
-                "utilisation-chart",
-                "Reserved versus used GPU-hours per " + form.unit(),
-                "GPU-hours",
-                false,
-                List.of("Reserved", "Used"),
-                labels,
-                labels(buckets, form.unit(), true),
-                values);
-        return new View(form, errors, charts, utilisation, rows);
+        return charts;
     }
 
     private static BarChart stacked(

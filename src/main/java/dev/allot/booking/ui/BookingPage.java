@@ -199,12 +199,11 @@ class BookingPage {
                 IdempotencyKey key = IdempotencyKey.of(
                         caller.subject(), form.key(), "booking-form", json.writeValueAsBytes(request));
                 Bookings.Booked booked = bookings.book(caller, tenant.slug(), key, request, queueWithin);
-                boolean queued = booked.queued();
                 redirect.addFlashAttribute(
                         "notice",
                         booked.replayed()
                                 ? "This form had already booked the reservation below."
-                                : queued
+                                : booked.queued()
                                         ? "Nothing was free for the whole window, so the booking waits in the queue of "
                                                 + request.pool() + "."
                                         : "Booked " + request.gpus() + " GPUs of " + request.pool() + ".");

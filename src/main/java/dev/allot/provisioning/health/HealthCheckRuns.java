@@ -2,7 +2,6 @@ package dev.allot.provisioning.health;
 
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
-import dev.allot.provisioning.NodeDegradationEnded;
 import dev.allot.provisioning.checks.ClusterAllReduce;
 import dev.allot.provisioning.checks.NodeChecks;
 import dev.allot.provisioning.checks.Verdict;
@@ -11,22 +10,12 @@ import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterRepository;
-import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.NodeHealth;
 import dev.allot.provisioning.lifecycle.Timeline;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs a queued health check on every node of the cluster. A node that fails makes a {@code READY} cluster
@@ -45,47 +34,35 @@ public class HealthCheckRuns {
 
     private final Timeline timeline;
 
-    private final TransactionTemplate transactions;
-
-    private final Clock clock;
-
     private final ReservationLifecycle reservations;
 
     private final NodeChecks nodeChecks;
 
     private final Remediation remediation;
 
-    private final ApplicationEventPublisher events;
-
     private final ClusterAllReduce allReduce;
 
-    private final ClusterTransitions transitions;
+    private final HealthCheckRecord outcome;
 
     HealthCheckRuns(
             HealthCheckRepository store,
             ClusterRepository clusters,
             ClusterDrivers drivers,
             Timeline timeline,
-            TransactionTemplate transactions,
-            Clock clock,
             ReservationLifecycle reservations,
             NodeChecks nodeChecks,
             Remediation remediation,
-            ApplicationEventPublisher events,
             ClusterAllReduce allReduce,
-            ClusterTransitions transitions) {
-        this.transitions = transitions;
-        this.allReduce = allReduce;
-        this.events = events;
-        this.remediation = remediation;
-        this.reservations = reservations;
-        this.nodeChecks = nodeChecks;
+            HealthCheckRecord outcome) {
         this.store = store;
         this.clusters = clusters;
         this.drivers = drivers;
         this.timeline = timeline;
-        this.transactions = transactions;
-        this.clock = clock;
+        this.reservations = reservations;
+        this.nodeChecks = nodeChecks;
+        this.remediation = remediation;
+        this.allReduce = allReduce;
+        this.outcome = outcome;
     }
 
     public void run(UUID checkId, UUID reservationId, int attempt) {
@@ -143,9 +120,15 @@ public class HealthCheckRuns {
             giveUp(checkId, reservationId, ex.getMessage());
             return;
         }
-        if (!record(check, results, across, attempt)) {
+        if (!outcome.record(check, results, across, attempt)) {
             return; // a twin run recorded it, and remediated
         }
+        remediate(check, results, attempt);
+    }
+
+    /** Each node that failed with a fault is remediated; a remediation that fails is on the timeline. */
+    private void remediate(HealthCheck check, List<HealthCheck.NodeResult> results, int attempt) {
+        UUID reservationId = check.reservationId();
         Cluster checked = clusters.find(reservationId).orElseThrow();
         for (HealthCheck.NodeResult result : results) {
             if (!result.passed() && result.fault() != null) {
@@ -200,104 +183,8 @@ public class HealthCheckRuns {
                 .toList();
     }
 
-    private static HealthCheck.AcrossNodesResult acrossResult(NodeChecks.Outcome job) {
-        return new HealthCheck.AcrossNodesResult(
-                List.of(job.node().split(", ")), job.passed(), job.verdict().summary(), job.output(), job.took());
-    }
-
-    private boolean record(
-            HealthCheck check,
-            List<HealthCheck.NodeResult> results,
-            ClusterAllReduce.@Nullable Result across,
-            int attempt) {
-        List<String> failed = results.stream()
-                .filter(r -> !r.passed())
-                .map(HealthCheck.NodeResult::node)
-                .toList();
-        // a multi-node failure no single node explains: the cluster's, not a node's
-        String between = across == null ? null : across.problem();
-        String detail = across != null
-                ? acrossDetail(across)
-                : failed.isEmpty()
-                        ? check.kind() + " passed on every node"
-                        : check.kind() + " failed on " + String.join(", ", failed);
-        boolean passed = failed.isEmpty() && between == null;
-        return Boolean.TRUE.equals(transactions.execute(status -> {
-            Instant now = clock.instant();
-            Cluster cluster = clusters.findForUpdate(check.reservationId()).orElseThrow();
-            if (!store.finish(
-                    check.id(),
-                    passed ? HealthCheck.Status.PASSED : HealthCheck.Status.FAILED,
-                    detail,
-                    results,
-                    across == null ? null : acrossResult(across.acrossNodes()),
-                    now)) {
-                return false;
-            }
-            Map<String, HealthCheck.NodeResult> byNode =
-                    results.stream().collect(Collectors.toMap(HealthCheck.NodeResult::node, Function.identity()));
-            // a node that passes is healthy again: billing ends its degraded span, if any (also one an exporter's
-            // fault event opened, which left the node's health as it was)
-            results.stream()
-                    .filter(HealthCheck.NodeResult::passed)
-                    .forEach(result -> events.publishEvent(new NodeDegradationEnded(
-                            check.reservationId(), result.node(), now, check.kind() + " passed")));
-            List<NodeHealth> nodes = cluster.nodes().stream()
-                    .map(node -> {
-                        HealthCheck.NodeResult result = byNode.get(node.hostname());
-                        return result == null
-                                ? node
-                                : new NodeHealth(
-                                        node.hostname(),
-                                        node.state(),
-                                        result.passed() ? "PASSED" : "FAILED",
-                                        check.kind() + ": " + result.summary());
-                    })
-                    .toList();
-            ClusterState state = transitions.judged(
-                    cluster,
-                    nodes,
-                    passed ? null : between != null ? Remediation.shorten(between, 600) : String.join(", ", failed));
-            timeline.record(
-                    check.reservationId(),
-                    Timeline.HEALTH_CHECK,
-                    passed ? "SUCCEEDED" : "FAILED",
-                    state,
-                    attempt,
-                    Remediation.shorten(detail + " (check " + check.id() + ").", 4000));
-            return true;
-        }));
-    }
-
-    /** What an all-reduce across nodes found, in words. */
-    private static String acrossDetail(ClusterAllReduce.Result across) {
-        NodeChecks.Outcome job = across.acrossNodes();
-        if (across.passed()) {
-            return job.kind() + " across " + job.node() + " passed: "
-                    + job.verdict().summary();
-        }
-        List<String> blamed =
-                across.blamed().stream().map(NodeChecks.Outcome::node).toList();
-        return job.kind() + " across " + job.node() + " failed ("
-                + job.verdict().summary() + "); "
-                + (blamed.isEmpty()
-                        ? "each node passed it alone: the fault lies between them (network, switch, cabling)"
-                        : "alone it failed on " + String.join(", ", blamed));
-    }
-
     /** The check could not run: it ends {@code ERROR} with the reason; the cluster is left as it is. */
     public void giveUp(UUID checkId, UUID reservationId, String reason) {
-        transactions.executeWithoutResult(status -> {
-            if (store.finish(checkId, HealthCheck.Status.ERROR, reason, List.of(), null, clock.instant())) {
-                clusters.find(reservationId)
-                        .ifPresent(cluster -> timeline.record(
-                                reservationId,
-                                Timeline.HEALTH_CHECK,
-                                "FAILED",
-                                cluster.state(),
-                                null,
-                                "Check " + checkId + " could not run: " + reason));
-            }
-        });
+        outcome.giveUp(checkId, reservationId, reason);
     }
 }

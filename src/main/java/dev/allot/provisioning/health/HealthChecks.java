@@ -90,40 +90,14 @@ public class HealthChecks {
             @Nullable Integer level,
             boolean acrossNodes,
             @Nullable IdempotencyKey idempotencyKey) {
-        if (level != null && (kind != HealthCheckKind.DCGM_DIAG || level < 1 || level > 3)) {
-            throw new AllotException(
-                    400,
-                    "invalid_request",
-                    "Invalid request",
-                    "level is the DCGM diagnostic level, 1 to 3, and only for DCGM_DIAG");
-        }
-        if (acrossNodes && kind != HealthCheckKind.NCCL_ALL_REDUCE) {
-            throw new AllotException(
-                    400,
-                    "invalid_request",
-                    "Invalid request",
-                    "acrossNodes runs one job across all the cluster's nodes: only for NCCL_ALL_REDUCE");
-        }
+        requireValidOptions(kind, level, acrossNodes);
         bookings.get(caller, tenant, reservationId);
         tenancy.writable(caller, tenant, TenantRole.MEMBER);
         Optional<Requested> asked = replay(reservationId, idempotencyKey);
         if (asked.isPresent()) {
             return asked.get();
         }
-        Cluster cluster = clusters.find(reservationId).orElse(null);
-        if (cluster == null || !cluster.open() || !cluster.state().isServing()) {
-            ClusterState state = cluster == null ? ClusterState.PENDING : cluster.state();
-            throw AllotException.conflict(
-                            "cluster_not_ready",
-                            "The cluster of reservation " + reservationId + " is " + state
-                                    + ": only a READY or DEGRADED cluster can be checked")
-                    .with("state", state);
-        }
-        if (!drivers.forPool(cluster.pool()).supportsHealthChecks()) {
-            throw AllotException.conflict(
-                    "health_checks_not_supported",
-                    "The driver of pool " + cluster.pool() + " runs no health checks on demand");
-        }
+        Cluster cluster = checkable(reservationId);
         if (acrossNodes) {
             requireAcrossNodes(reservationId, cluster);
         }
@@ -160,6 +134,43 @@ public class HealthChecks {
             return replay(reservationId, idempotencyKey).orElseThrow(() -> ex);
         }
         return new Requested(check, false);
+    }
+
+    /** A DCGM level only for DCGM_DIAG, 1 to 3; across nodes only for NCCL_ALL_REDUCE. */
+    private static void requireValidOptions(HealthCheckKind kind, @Nullable Integer level, boolean acrossNodes) {
+        if (level != null && (kind != HealthCheckKind.DCGM_DIAG || level < 1 || level > 3)) {
+            throw new AllotException(
+                    400,
+                    "invalid_request",
+                    "Invalid request",
+                    "level is the DCGM diagnostic level, 1 to 3, and only for DCGM_DIAG");
+        }
+        if (acrossNodes && kind != HealthCheckKind.NCCL_ALL_REDUCE) {
+            throw new AllotException(
+                    400,
+                    "invalid_request",
+                    "Invalid request",
+                    "acrossNodes runs one job across all the cluster's nodes: only for NCCL_ALL_REDUCE");
+        }
+    }
+
+    /** The reservation's cluster, when it is serving on a pool whose driver runs checks on demand. */
+    private Cluster checkable(UUID reservationId) {
+        Cluster cluster = clusters.find(reservationId).orElse(null);
+        if (cluster == null || !cluster.open() || !cluster.state().isServing()) {
+            ClusterState state = cluster == null ? ClusterState.PENDING : cluster.state();
+            throw AllotException.conflict(
+                            "cluster_not_ready",
+                            "The cluster of reservation " + reservationId + " is " + state
+                                    + ": only a READY or DEGRADED cluster can be checked")
+                    .with("state", state);
+        }
+        if (!drivers.forPool(cluster.pool()).supportsHealthChecks()) {
+            throw AllotException.conflict(
+                    "health_checks_not_supported",
+                    "The driver of pool " + cluster.pool() + " runs no health checks on demand");
+        }
+        return cluster;
     }
 
     private void requireAcrossNodes(UUID reservationId, Cluster cluster) {

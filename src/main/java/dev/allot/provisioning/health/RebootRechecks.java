@@ -2,7 +2,6 @@ package dev.allot.provisioning.health;
 
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
-import dev.allot.provisioning.NodeDegradationEnded;
 import dev.allot.provisioning.checks.HealthProperties;
 import dev.allot.provisioning.checks.NodeChecks;
 import dev.allot.provisioning.checks.Verdict;
@@ -11,20 +10,14 @@ import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
 import dev.allot.provisioning.lifecycle.ClusterRepository;
-import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.ClusterTransitions;
-import dev.allot.provisioning.lifecycle.NodeHealth;
 import dev.allot.provisioning.lifecycle.Timeline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The check after a reboot for a software fault (a db-scheduler step, {@code cluster-node-recheck}): it waits until
@@ -55,13 +48,9 @@ public class RebootRechecks {
 
     private final JdbcClient jdbc;
 
-    private final TransactionTemplate transactions;
-
     private final Clock clock;
 
-    private final ApplicationEventPublisher events;
-
-    private final ClusterTransitions transitions;
+    private final ReturnToService returnToService;
 
     RebootRechecks(
             ClusterRepository clusters,
@@ -72,11 +61,8 @@ public class RebootRechecks {
             Timeline timeline,
             HealthProperties properties,
             JdbcClient jdbc,
-            TransactionTemplate transactions,
             Clock clock,
-            ApplicationEventPublisher events,
-            ClusterTransitions transitions) {
-        this.transitions = transitions;
+            ReturnToService returnToService) {
         this.clusters = clusters;
         this.drivers = drivers;
         this.reservations = reservations;
@@ -85,9 +71,8 @@ public class RebootRechecks {
         this.timeline = timeline;
         this.properties = properties;
         this.jdbc = jdbc;
-        this.transactions = transactions;
         this.clock = clock;
-        this.events = events;
+        this.returnToService = returnToService;
     }
 
     /** Checks the node if it is back; returns when to look again, or null when done. */
@@ -122,30 +107,7 @@ public class RebootRechecks {
                     cluster, node, outcome.verdict().fault(), "after its reboot, " + outcome.detail(), kind);
             return null;
         }
-        transactions.executeWithoutResult(status -> {
-            Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
-            List<NodeHealth> nodes = current.nodes().stream()
-                    .map(n -> !n.hostname().equals(node)
-                            ? n
-                            : new NodeHealth(
-                                    n.hostname(), n.state(), "PASSED", outcome.detail() + " (after its reboot)"))
-                    .toList();
-            ClusterState state = transitions.judged(current, nodes, null);
-            events.publishEvent(
-                    new NodeDegradationEnded(reservationId, node, clock.instant(), kind + " passed after the reboot"));
-            timeline.record(
-                    reservationId,
-                    Timeline.REMEDIATION,
-                    "SUCCEEDED",
-                    state,
-                    null,
-                    Remediation.shorten(
-                            node
-                                    + " is back from its reboot and passed " + kind + " again: back in service ("
-                                    + outcome.detail()
-                                    + ").",
-                            4000));
-        });
+        returnToService.afterReboot(reservationId, node, kind, outcome.detail());
         return null;
     }
 

@@ -1,47 +1,31 @@
 package dev.allot.provisioning.health;
 
-import dev.allot.audit.AuditLog;
-import dev.allot.audit.AuditRecord;
-import dev.allot.booking.Reservation;
-import dev.allot.booking.ReservationLifecycle;
 import dev.allot.inventory.Inventory;
 import dev.allot.inventory.NodeCommitments;
-import dev.allot.provisioning.NodeDegradationEnded;
 import dev.allot.provisioning.NodeDegraded;
 import dev.allot.provisioning.NodeNotReplaced;
 import dev.allot.provisioning.checks.HealthProperties;
-import dev.allot.provisioning.checks.NodeChecks;
 import dev.allot.provisioning.checks.Verdict;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDriverException;
 import dev.allot.provisioning.driver.ClusterDrivers;
 import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.lifecycle.Cluster;
-import dev.allot.provisioning.lifecycle.ClusterReconciler;
-import dev.allot.provisioning.lifecycle.ClusterRepository;
 import dev.allot.provisioning.lifecycle.ClusterSchedule;
-import dev.allot.provisioning.lifecycle.ClusterState;
-import dev.allot.provisioning.lifecycle.ClusterTransitions;
 import dev.allot.provisioning.lifecycle.SwappedOutNodes;
-import dev.allot.provisioning.lifecycle.Timeline;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
-import java.sql.Timestamp;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -84,61 +68,41 @@ public class Remediation implements SwappedOutNodes {
 
     private final ClusterDrivers drivers;
 
-    private final ClusterRepository clusters;
-
-    private final ReservationLifecycle reservations;
-
     private final Inventory inventory;
 
-    private final ClusterReconciler reconciler;
-
-    private final Timeline timeline;
-
-    private final AuditLog audit;
-
     private final HealthProperties properties;
-
-    private final JdbcClient jdbc;
-
-    private final TransactionTemplate transactions;
-
-    private final Clock clock;
 
     private final ApplicationEventPublisher events;
 
     private final ClusterSchedule schedule;
 
-    private final ClusterTransitions transitions;
+    private final TransactionTemplate transactions;
+
+    private final Clock clock;
+
+    private final NodeReplacement replacement;
+
+    private final RemediationRecord record;
 
     Remediation(
             ClusterDrivers drivers,
-            ClusterRepository clusters,
-            ReservationLifecycle reservations,
             Inventory inventory,
-            ClusterReconciler reconciler,
-            Timeline timeline,
-            AuditLog audit,
             HealthProperties properties,
-            JdbcClient jdbc,
-            TransactionTemplate transactions,
-            Clock clock,
             ApplicationEventPublisher events,
             ClusterSchedule schedule,
-            ClusterTransitions transitions) {
-        this.transitions = transitions;
-        this.schedule = schedule;
-        this.events = events;
+            TransactionTemplate transactions,
+            Clock clock,
+            NodeReplacement replacement,
+            RemediationRecord record) {
         this.drivers = drivers;
-        this.clusters = clusters;
-        this.reservations = reservations;
         this.inventory = inventory;
-        this.reconciler = reconciler;
-        this.timeline = timeline;
-        this.audit = audit;
         this.properties = properties;
-        this.jdbc = jdbc;
+        this.events = events;
+        this.schedule = schedule;
         this.transactions = transactions;
         this.clock = clock;
+        this.replacement = replacement;
+        this.record = record;
     }
 
     /**
@@ -178,12 +142,12 @@ public class Remediation implements SwappedOutNodes {
 
     private Action tiers(Cluster cluster, String node, Verdict.Fault fault, String why) {
         Instant now = clock.instant();
-        boolean repeated = remediatedSince(node, now.minus(properties.cooldown()));
+        boolean repeated = record.remediatedSince(node, now.minus(properties.cooldown()));
         ClusterDriver driver = drivers.forPool(cluster.pool());
         if (fault == Verdict.Fault.SOFTWARE && !repeated) {
             try {
                 ClusterDriver.Reboot reboot = driver.reboot(cluster.ref(), node);
-                note(
+                record.note(
                         cluster.reservationId(),
                         node,
                         Action.REBOOT,
@@ -211,10 +175,10 @@ public class Remediation implements SwappedOutNodes {
     public List<UUID> quarantineAndReplace(
             @Nullable UUID reservationId, String node, Verdict.Fault fault, String reason) {
         Inventory.StateChange change = inventory.quarantine(ALLOT, node, shorten(OWN_REASON + reason, 400));
-        note(reservationId, node, Action.QUARANTINE, fault, "Quarantined " + node + " (" + reason + ").", null);
+        record.note(reservationId, node, Action.QUARANTINE, fault, "Quarantined " + node + " (" + reason + ").", null);
         List<UUID> stranded = new ArrayList<>();
         for (NodeCommitments.Commitment held : change.affected()) {
-            if (!replaceIn(held.reservationId(), node, reason)) {
+            if (!replacement.replaceIn(held.reservationId(), node, reason)) {
                 stranded.add(held.reservationId());
             }
         }
@@ -228,146 +192,11 @@ public class Remediation implements SwappedOutNodes {
     public List<UUID> replaceEverywhere(String node, Instant from, String reason) {
         List<UUID> stranded = new ArrayList<>();
         for (NodeCommitments.Commitment held : inventory.holding(node, from)) {
-            if (!replaceIn(held.reservationId(), node, reason)) {
+            if (!replacement.replaceIn(held.reservationId(), node, reason)) {
                 stranded.add(held.reservationId());
             }
         }
         return stranded;
-    }
-
-    /** How long a replacement waits for another replica's reconciliation of the same cluster to finish. */
-    private static final Duration RECONCILE_PATIENCE = Duration.ofSeconds(30);
-
-    /** One reservation holding a quarantined node: another node in its place (and in its live cluster), or why not. */
-    private boolean replaceIn(UUID reservationId, String node, String reason) {
-        Optional<String> replacement = reservations.replaceNode(reservationId, node, List.of(node));
-        Cluster cluster = clusters.find(reservationId).orElse(null);
-        if (replacement.isEmpty()) {
-            degrade(reservationId, node, reason);
-            return false;
-        }
-        if (cluster == null) {
-            return true;
-        }
-        String next = replacement.get();
-        if (!cluster.open() || !cluster.state().isServing()) {
-            // not built yet: it will be built on the new node
-            timeline.record(
-                    reservationId,
-                    Timeline.REMEDIATION,
-                    "ACTED",
-                    cluster.state(),
-                    null,
-                    node + " was taken out of service (" + reason + "): this reservation moves to " + next + ".");
-            return true;
-        }
-        // the allocations now say the reservation holds the replacement: the reconciler moves the cluster onto it
-        ClusterReconciler.Reconciled done = reconciler.reconcile(reservationId, RECONCILE_PATIENCE);
-        String how = !done.added().contains(next)
-                ? "the reconciler adds it on its next pass"
-                : done.check(next).map(NodeChecks.Outcome::detail).orElse("not checked on this pool");
-        transactions.executeWithoutResult(status -> {
-            Cluster current = clusters.findForUpdate(reservationId).orElseThrow();
-            ClusterState state = transitions.judged(current, current.nodes(), null);
-            timeline.record(
-                    reservationId,
-                    Timeline.REMEDIATION,
-                    "ACTED",
-                    state,
-                    null,
-                    shorten(
-                            node
-                                    + " was taken out of service (" + reason + "): replaced by " + next
-                                    + " in the running cluster ("
-                                    + how + ").",
-                            4000));
-            events.publishEvent(new NodeDegradationEnded(reservationId, node, clock.instant(), "replaced by " + next));
-        });
-        return true;
-    }
-
-    /**
-     * No node could take the quarantined node's place: a serving cluster goes {@code DEGRADED} saying why, the
-     * cluster's timeline says so, and the tenant is told ({@link NodeNotReplaced}).
-     */
-    private void degrade(UUID reservationId, String node, String reason) {
-        String why = node + ": quarantined (" + reason + "); no spare or free node can replace it";
-        transactions.executeWithoutResult(status -> {
-            Reservation reservation = reservations.find(reservationId).orElseThrow();
-            Cluster current = clusters.findForUpdate(reservationId).orElse(null);
-            boolean live = false;
-            if (current != null) {
-                live = current.open() && current.state().isServing();
-                ClusterState state = transitions.judged(current, current.nodes(), shorten(why, 300));
-                timeline.record(
-                        reservationId,
-                        Timeline.REMEDIATION,
-                        "FAILED",
-                        state,
-                        null,
-                        shorten("A health check failed on " + why + ".", 4000));
-            }
-            events.publishEvent(new NodeNotReplaced(
-                    reservationId,
-                    reservation.tenant(),
-                    reservation.pool(),
-                    node,
-                    shorten(reason, 1000),
-                    live,
-                    clock.instant()));
-        });
-    }
-
-    private boolean remediatedSince(String node, Instant since) {
-        return jdbc.sql("SELECT count(*) FROM node_remediation WHERE hostname = ? AND at >= ? AND action <> 'NONE'")
-                        .params(node, Timestamp.from(since))
-                        .query(Long.class)
-                        .single()
-                > 0;
-    }
-
-    /** Records the step; {@code rebootMark} is what the driver read of the node before a reboot ({@link RebootRechecks}). */
-    private void note(
-            @Nullable UUID reservationId,
-            String node,
-            Action action,
-            Verdict.Fault fault,
-            String detail,
-            @Nullable String rebootMark) {
-        transactions.executeWithoutResult(status -> {
-            Instant now = clock.instant();
-            jdbc.sql("""
-					INSERT INTO node_remediation (hostname, reservation_id, action, fault, reason, at, reboot_mark)
-					VALUES (?, ?, ?, ?, ?, ?, ?)""")
-                    .params(
-                            node,
-                            reservationId,
-                            action.name(),
-                            fault.name(),
-                            shorten(detail, 4000),
-                            Timestamp.from(now),
-                            rebootMark == null ? null : shorten(rebootMark, 200))
-                    .update();
-            Cluster cluster =
-                    reservationId == null ? null : clusters.find(reservationId).orElse(null);
-            if (cluster != null && reservationId != null) {
-                timeline.record(
-                        reservationId, Timeline.REMEDIATION, "ACTED", cluster.state(), null, shorten(detail, 4000));
-            }
-            audit.record(new AuditRecord(
-                    cluster == null ? null : cluster.tenant(),
-                    "node.remediation." + action.name().toLowerCase(Locale.ROOT),
-                    "node",
-                    node,
-                    null,
-                    Map.of(
-                            "reservation",
-                            String.valueOf(reservationId),
-                            "fault",
-                            fault.name(),
-                            "detail",
-                            shorten(detail, 1000))));
-        });
     }
 
     static String shorten(String text, int max) {

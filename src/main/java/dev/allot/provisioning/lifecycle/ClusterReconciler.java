@@ -3,7 +3,6 @@ package dev.allot.provisioning.lifecycle;
 import dev.allot.booking.Holding;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationLifecycle;
-import dev.allot.provisioning.NodeDegraded;
 import dev.allot.provisioning.checks.NodeChecks;
 import dev.allot.provisioning.driver.ClusterDriver;
 import dev.allot.provisioning.driver.ClusterDrivers;
@@ -21,7 +20,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -100,11 +98,9 @@ public class ClusterReconciler {
 
     private final TransactionTemplate transactions;
 
-    private final ApplicationEventPublisher events;
-
     private final Clock clock;
 
-    private final ClusterTransitions transitions;
+    private final ReconciliationRecord reconciliation;
 
     ClusterReconciler(
             ClusterRepository clusters,
@@ -115,10 +111,9 @@ public class ClusterReconciler {
             NodeChecks nodeChecks,
             LifecycleProperties properties,
             TransactionTemplate transactions,
-            ApplicationEventPublisher events,
             Clock clock,
-            ClusterTransitions transitions) {
-        this.transitions = transitions;
+            ReconciliationRecord reconciliation) {
+        this.reconciliation = reconciliation;
         this.clusters = clusters;
         this.reservations = reservations;
         this.drivers = drivers;
@@ -127,7 +122,6 @@ public class ClusterReconciler {
         this.nodeChecks = nodeChecks;
         this.properties = properties;
         this.transactions = transactions;
-        this.events = events;
         this.clock = clock;
     }
 
@@ -233,32 +227,12 @@ public class ClusterReconciler {
         UUID id = cluster.reservationId();
         Set<String> desired = desired(reservations.holdings(id), now, properties.leadTime());
         if (desired.isEmpty()) {
-            transactions.executeWithoutResult(status -> {
-                schedule.teardown(id, now, "its reservation holds no node any more");
-                timeline.record(
-                        id,
-                        Timeline.RECONCILE,
-                        "ACTED",
-                        cluster.state(),
-                        null,
-                        "The reservation holds no node any more: the cluster is torn down now.");
-            });
-            return Reconciled.of(Outcome.TEARING_DOWN);
+            return tearDown(cluster, now);
         }
         ClusterDriver driver = drivers.forPool(cluster.pool());
         ClusterStatus actual = driver.status(cluster.ref());
         if (actual.phase() == ClusterStatus.Phase.ABSENT) {
-            transactions.executeWithoutResult(status -> {
-                schedule.provision(id, now, "the driver finds the cluster gone");
-                timeline.record(
-                        id,
-                        Timeline.RECONCILE,
-                        "ACTED",
-                        cluster.state(),
-                        null,
-                        "The driver finds no cluster on " + String.join(", ", desired) + ": it is built again.");
-            });
-            return Reconciled.of(Outcome.REBUILDING);
+            return rebuild(cluster, desired, now);
         }
         List<String> extra =
                 actual.nodes().stream().filter(node -> !desired.contains(node)).toList();
@@ -295,59 +269,35 @@ public class ClusterReconciler {
             }
         }
         Reconciled done = new Reconciled(Outcome.CHANGED, extra, added, checks, waiting);
-        transactions.executeWithoutResult(status -> record(id, done));
+        transactions.executeWithoutResult(status -> reconciliation.record(id, done));
         return done;
     }
 
-    /** Stores the node list the cluster has now and says what changed, under the cluster's lock. */
-    private void record(UUID id, Reconciled done) {
-        Cluster current = clusters.findForUpdate(id).orElseThrow();
-        if (!current.open() || !current.state().isServing()) {
-            return; // torn down meanwhile: the teardown removes everything
-        }
-        Instant now = clock.instant();
-        List<NodeHealth> nodes = new ArrayList<>(current.nodes().stream()
-                .filter(n -> !done.removed().contains(n.hostname()))
-                .filter(n -> !done.added().contains(n.hostname()))
-                .toList());
-        List<String> failed = new ArrayList<>();
-        List<String> added = new ArrayList<>();
-        for (String node : done.added()) {
-            NodeChecks.Outcome outcome = done.check(node).orElse(null);
-            String health = outcome == null ? "NOT_CHECKED" : outcome.passed() ? "PASSED" : "FAILED";
-            nodes.add(new NodeHealth(node, null, health, outcome == null ? null : outcome.detail()));
-            added.add(node + (outcome == null ? "" : " (" + outcome.detail() + ")"));
-            if (outcome != null && !outcome.passed()) {
-                failed.add(node);
-            }
-        }
-        ClusterState state = transitions.judged(
-                current, nodes, failed.isEmpty() ? null : String.join(", ", failed) + " after it joined the cluster");
-        if (!failed.isEmpty()) {
-            Reservation reservation = reservations.find(id).orElseThrow();
-            failed.forEach(node -> events.publishEvent(new NodeDegraded(
-                    id, reservation.tenant(), node, now, "acceptance failed after it joined the cluster")));
-        }
-        List<String> said = new ArrayList<>();
-        if (!done.removed().isEmpty()) {
-            said.add("Took " + String.join(", ", done.removed()) + " out of the cluster: the reservation no longer "
-                    + "holds " + (done.removed().size() == 1 ? "it" : "them") + ".");
-        }
-        if (!added.isEmpty()) {
-            said.add("Added " + String.join(", ", added) + ": the reservation holds "
-                    + (added.size() == 1 ? "it" : "them") + " now.");
-        }
-        if (!done.waitingFor().isEmpty()) {
-            said.add("Waiting for " + String.join(", ", done.waitingFor())
-                    + ", still in another cluster that is letting go of it.");
-        }
-        timeline.record(
-                id,
-                Timeline.RECONCILE,
-                done.waitingFor().isEmpty() ? "ACTED" : "WAITING",
-                state,
-                null,
-                String.join(" ", said));
+    /** Nothing is held any more: the teardown is scheduled now. */
+    private Reconciled tearDown(Cluster cluster, Instant now) {
+        return acted(
+                cluster,
+                Outcome.TEARING_DOWN,
+                () -> schedule.teardown(cluster.reservationId(), now, "its reservation holds no node any more"),
+                "The reservation holds no node any more: the cluster is torn down now.");
+    }
+
+    /** The driver finds no cluster: provisioning builds it again. */
+    private Reconciled rebuild(Cluster cluster, Set<String> desired, Instant now) {
+        return acted(
+                cluster,
+                Outcome.REBUILDING,
+                () -> schedule.provision(cluster.reservationId(), now, "the driver finds the cluster gone"),
+                "The driver finds no cluster on " + String.join(", ", desired) + ": it is built again.");
+    }
+
+    /** Schedules the step that acts on the cluster and says so on its timeline, in one transaction. */
+    private Reconciled acted(Cluster cluster, Outcome outcome, Runnable step, String said) {
+        transactions.executeWithoutResult(status -> {
+            step.run();
+            timeline.record(cluster.reservationId(), Timeline.RECONCILE, "ACTED", cluster.state(), null, said);
+        });
+        return Reconciled.of(outcome);
     }
 
     /**

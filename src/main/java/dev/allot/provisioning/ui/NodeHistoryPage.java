@@ -91,64 +91,10 @@ class NodeHistoryPage {
         }
         int upTo = (number + 1) * PAGE_SIZE;
         List<Entry> entries = new ArrayList<>();
-        history.checks(hostname, upTo)
-                .forEach(c -> entries.add(new Entry(
-                        c.finishedAt() != null ? c.finishedAt() : c.requestedAt(),
-                        0,
-                        c.id().toString(),
-                        "check",
-                        Words.word(c.kind()) + " check",
-                        c.passed() ? "Passed" : c.fault() == null ? "Failed" : Words.word(c.fault()) + " fault",
-                        c.passed(),
-                        c.finishedAt(),
-                        c.summary() == null ? "" : c.summary(),
-                        c.requestedBy(),
-                        c.output())));
-        history.acceptance(hostname, upTo)
-                .forEach(a -> entries.add(new Entry(
-                        a.startedAt(),
-                        0,
-                        "a" + a.id(),
-                        "acceptance",
-                        "Acceptance: " + Words.word(a.kind()) + " check",
-                        a.running()
-                                ? "Running"
-                                : Boolean.TRUE.equals(a.passed())
-                                        ? "Passed"
-                                        : a.fault() == null ? "Failed" : Words.word(a.fault()) + " fault",
-                        a.running() ? null : a.passed(),
-                        a.finishedAt(),
-                        a.running()
-                                ? "Started before handover; still running."
-                                : a.summary() == null ? "" : a.summary(),
-                        "Allot, before handover",
-                        a.output())));
-        history.events(hostname, upTo)
-                .forEach(e -> entries.add(new Entry(
-                        e.at(),
-                        1,
-                        Long.toString(e.id()),
-                        "event",
-                        "Exporter event: " + e.type(),
-                        e.fault().equals("NONE") ? "No fault" : Words.word(e.fault()) + " fault",
-                        e.fault().equals("NONE"),
-                        null,
-                        e.detail() + (e.action() == Action.NONE ? "" : "; remediation: " + Words.word(e.action())),
-                        e.reportedBy(),
-                        null)));
-        history.remediations(hostname, upTo)
-                .forEach(r -> entries.add(new Entry(
-                        r.at(),
-                        2,
-                        Long.toString(r.id()),
-                        "remediation",
-                        "Remediation: " + Words.word(r.action()),
-                        Words.word(r.fault()) + " fault",
-                        false,
-                        null,
-                        r.reason(),
-                        "Allot remediation",
-                        null)));
+        history.checks(hostname, upTo).forEach(c -> entries.add(check(c)));
+        history.acceptance(hostname, upTo).forEach(a -> entries.add(acceptance(a)));
+        history.events(hostname, upTo).forEach(e -> entries.add(event(e)));
+        history.remediations(hostname, upTo).forEach(r -> entries.add(remediation(r)));
         audit.ofObject("node", hostname, REMEDIATION_AUDIT, upTo).forEach(a -> entries.add(change(a)));
         entries.sort(Comparator.comparing(Entry::at)
                 .reversed()
@@ -185,6 +131,74 @@ class NodeHistoryPage {
             // answered below
         }
         throw InvalidInputException.of("page", "Page must be a whole number from 0 (the newest) to " + MAX_PAGE);
+    }
+
+    /** One on-demand check on the node. */
+    private static Entry check(NodeHistory.Check c) {
+        return new Entry(
+                c.finishedAt() != null ? c.finishedAt() : c.requestedAt(),
+                0,
+                c.id().toString(),
+                "check",
+                Words.word(c.kind()) + " check",
+                c.passed() ? "Passed" : c.fault() == null ? "Failed" : Words.word(c.fault()) + " fault",
+                c.passed(),
+                c.finishedAt(),
+                c.summary() == null ? "" : c.summary(),
+                c.requestedBy(),
+                c.output());
+    }
+
+    /** One acceptance check before a handover, running or done. */
+    private static Entry acceptance(NodeHistory.AcceptanceRun a) {
+        return new Entry(
+                a.startedAt(),
+                0,
+                "a" + a.id(),
+                "acceptance",
+                "Acceptance: " + Words.word(a.kind()) + " check",
+                a.running()
+                        ? "Running"
+                        : Boolean.TRUE.equals(a.passed())
+                                ? "Passed"
+                                : a.fault() == null ? "Failed" : Words.word(a.fault()) + " fault",
+                a.running() ? null : a.passed(),
+                a.finishedAt(),
+                a.running() ? "Started before handover; still running." : a.summary() == null ? "" : a.summary(),
+                "Allot, before handover",
+                a.output());
+    }
+
+    /** One fault event an exporter reported. */
+    private static Entry event(NodeHistory.Event e) {
+        return new Entry(
+                e.at(),
+                1,
+                Long.toString(e.id()),
+                "event",
+                "Exporter event: " + e.type(),
+                e.fault().equals("NONE") ? "No fault" : Words.word(e.fault()) + " fault",
+                e.fault().equals("NONE"),
+                null,
+                e.detail() + (e.action() == Action.NONE ? "" : "; remediation: " + Words.word(e.action())),
+                e.reportedBy(),
+                null);
+    }
+
+    /** One remediation step Allot took. */
+    private static Entry remediation(NodeHistory.Step r) {
+        return new Entry(
+                r.at(),
+                2,
+                Long.toString(r.id()),
+                "remediation",
+                "Remediation: " + Words.word(r.action()),
+                Words.word(r.fault()) + " fault",
+                false,
+                null,
+                r.reason(),
+                "Allot remediation",
+                null);
     }
 
     /** An audited change of the node: a change of state (from and to, with the reason), or another admin action. */

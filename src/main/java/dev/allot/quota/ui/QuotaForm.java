@@ -95,26 +95,8 @@ record QuotaForm(
         Integer max = count(maxGpus, "maxGpus", errors);
         Duration window = duration(maxWindow, "maxWindow", errors);
         Duration advance = duration(maxAdvance, "maxAdvance", errors);
-        BigDecimal budget = null;
-        if (!clean(monthlyBudget).isEmpty()) {
-            try {
-                budget = new BigDecimal(clean(monthlyBudget));
-                if (budget.signum() < 0 || budget.scale() > 4 || budget.precision() - budget.scale() > 14) {
-                    errors.add("monthlyBudget", "Enter an amount of 0 or more, with at most 4 decimals");
-                }
-            } catch (NumberFormatException ex) {
-                errors.add("monthlyBudget", "Enter an amount such as 25000, or leave it empty for no budget");
-            }
-        }
-        Priority chosen = null;
-        for (Priority p : Priority.values()) {
-            if (p.name().equals(priority)) {
-                chosen = p;
-            }
-        }
-        if (chosen == null) {
-            errors.add("priority", "Choose a priority");
-        }
+        BigDecimal budget = budget(errors);
+        Priority chosen = priority(errors);
         if (guaranteed != null && max != null && max < guaranteed) {
             errors.add("maxGpus", "Must be at least the guaranteed GPUs (" + guaranteed + ")");
         }
@@ -122,26 +104,8 @@ record QuotaForm(
         if (lendable != null && guaranteed != null && lendable > guaranteed) {
             errors.add("lendableGpus", "Must be at most the guaranteed GPUs (" + guaranteed + ")");
         }
-        ZoneId inZone = null;
-        try {
-            inZone = clean(zone).isEmpty() ? QuotaPolicy.UTC : ZoneId.of(clean(zone));
-        } catch (DateTimeException ex) {
-            errors.add("zone", "Enter a time zone such as Europe/Berlin or UTC");
-        }
-        List<QuotaWindow> parsed = new ArrayList<>();
-        for (String line : clean(windows).split("\\R")) {
-            if (!line.isBlank()) {
-                try {
-                    parsed.add(QuotaWindow.ofText(line));
-                } catch (InvalidInputException ex) {
-                    errors.add(
-                            "windows",
-                            "Line \"" + line.strip() + "\": "
-                                    + ex.errors().getFirst().message()
-                                    + ". Write days, hours and GPUs, such as SAT,SUN 00:00-24:00 64");
-                }
-            }
-        }
+        ZoneId inZone = zone(errors);
+        List<QuotaWindow> parsed = windows(errors);
         if (!errors.isEmpty()
                 || guaranteed == null
                 || max == null
@@ -169,6 +133,64 @@ record QuotaForm(
             errors.add(invalid, "form");
             return null;
         }
+    }
+
+    /** The monthly budget, or null when empty (or not an amount, with a message). */
+    private @Nullable BigDecimal budget(FormErrors errors) {
+        BigDecimal budget = null;
+        if (!clean(monthlyBudget).isEmpty()) {
+            try {
+                budget = new BigDecimal(clean(monthlyBudget));
+                if (budget.signum() < 0 || budget.scale() > 4 || budget.precision() - budget.scale() > 14) {
+                    errors.add("monthlyBudget", "Enter an amount of 0 or more, with at most 4 decimals");
+                }
+            } catch (NumberFormatException ex) {
+                errors.add("monthlyBudget", "Enter an amount such as 25000, or leave it empty for no budget");
+            }
+        }
+        return budget;
+    }
+
+    private @Nullable Priority priority(FormErrors errors) {
+        Priority chosen = null;
+        for (Priority p : Priority.values()) {
+            if (p.name().equals(priority)) {
+                chosen = p;
+            }
+        }
+        if (chosen == null) {
+            errors.add("priority", "Choose a priority");
+        }
+        return chosen;
+    }
+
+    private @Nullable ZoneId zone(FormErrors errors) {
+        ZoneId inZone = null;
+        try {
+            inZone = clean(zone).isEmpty() ? QuotaPolicy.UTC : ZoneId.of(clean(zone));
+        } catch (DateTimeException ex) {
+            errors.add("zone", "Enter a time zone such as Europe/Berlin or UTC");
+        }
+        return inZone;
+    }
+
+    /** The time windows, one a line (a line that is not one gets a message). */
+    private List<QuotaWindow> windows(FormErrors errors) {
+        List<QuotaWindow> parsed = new ArrayList<>();
+        for (String line : clean(windows).split("\\R")) {
+            if (!line.isBlank()) {
+                try {
+                    parsed.add(QuotaWindow.ofText(line));
+                } catch (InvalidInputException ex) {
+                    errors.add(
+                            "windows",
+                            "Line \"" + line.strip() + "\": "
+                                    + ex.errors().getFirst().message()
+                                    + ". Write days, hours and GPUs, such as SAT,SUN 00:00-24:00 64");
+                }
+            }
+        }
+        return parsed;
     }
 
     static @Nullable Integer count(@Nullable String value, String field, FormErrors errors) {

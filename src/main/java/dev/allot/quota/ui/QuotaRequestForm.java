@@ -68,6 +68,12 @@ record QuotaRequestForm(
                             + "at most that many, or have a platform admin change the windows first");
             return null;
         }
+        return withAsked(current, type, base, guaranteed, max, errors);
+    }
+
+    /** The current list with the type's policy replaced by {@code base} at the asked GPUs, sorted by GPU type. */
+    private static @Nullable List<QuotaPolicy> withAsked(
+            List<QuotaPolicy> current, String type, QuotaPolicy base, int guaranteed, int max, FormErrors errors) {
         // a quota that lends all of its guarantee keeps lending all of it; one that holds some back keeps that
         int lendable =
                 base.lendableGpus() == base.guaranteedGpus() ? guaranteed : Math.min(base.lendableGpus(), guaranteed);

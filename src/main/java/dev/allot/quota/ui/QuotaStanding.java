@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -80,31 +81,7 @@ record QuotaStanding(
             Instant now) {
         List<Finding> findings = new ArrayList<>();
         if (!policy.burst()) {
-            Set<QuotaUsageReads.Booked> above = new LinkedHashSet<>();
-            int worst = 0;
-            Instant worstAt = null;
-            Instant[] instants = level.keySet().toArray(Instant[]::new);
-            for (int i = 0; i < instants.length - 1; i++) {
-                int held = Objects.requireNonNull(level.get(instants[i]), "one of its keys");
-                if (held > policy.maxGpus()) {
-                    Instant from = instants[i];
-                    Instant to = instants[i + 1];
-                    booked.stream()
-                            .filter(b -> b.startsAt().isBefore(to) && b.endsAt().isAfter(from))
-                            .forEach(above::add);
-                    if (held > worst) {
-                        worst = held;
-                        worstAt = from;
-                    }
-                }
-            }
-            if (worstAt != null) {
-                findings.add(new Finding(
-                        "maxGpus",
-                        "Holds up to " + worst + " GPUs, " + (worst - policy.maxGpus()) + " more than the maximum of "
-                                + policy.maxGpus() + " (burst is off)",
-                        List.copyOf(above)));
-            }
+            aboveMaximum(policy, booked, level).ifPresent(findings::add);
         }
         List<QuotaUsageReads.Booked> longer = booked.stream()
                 .filter(b -> Duration.between(b.startsAt(), b.endsAt()).compareTo(policy.maxWindow()) > 0)
@@ -142,5 +119,36 @@ record QuotaStanding(
             });
         }
         return findings;
+    }
+
+    /** The reservations held when the level is above the maximum (burst off), and the worst level: if any. */
+    private static Optional<Finding> aboveMaximum(
+            QuotaPolicy policy, List<QuotaUsageReads.Booked> booked, TreeMap<Instant, Integer> level) {
+        Set<QuotaUsageReads.Booked> above = new LinkedHashSet<>();
+        int worst = 0;
+        Instant worstAt = null;
+        Instant[] instants = level.keySet().toArray(Instant[]::new);
+        for (int i = 0; i < instants.length - 1; i++) {
+            int held = Objects.requireNonNull(level.get(instants[i]), "one of its keys");
+            if (held > policy.maxGpus()) {
+                Instant from = instants[i];
+                Instant to = instants[i + 1];
+                booked.stream()
+                        .filter(b -> b.startsAt().isBefore(to) && b.endsAt().isAfter(from))
+                        .forEach(above::add);
+                if (held > worst) {
+                    worst = held;
+                    worstAt = from;
+                }
+            }
+        }
+        if (worstAt != null) {
+            return Optional.of(new Finding(
+                    "maxGpus",
+                    "Holds up to " + worst + " GPUs, " + (worst - policy.maxGpus()) + " more than the maximum of "
+                            + policy.maxGpus() + " (burst is off)",
+                    List.copyOf(above)));
+        }
+        return Optional.empty();
     }
 }

@@ -116,6 +116,21 @@ class IdempotentCreates extends OncePerRequestFilter {
             answerFrom(held.get(), key, request, response, handler);
             return;
         }
+        createOnce(caller.getName(), key, request, body, response, chain);
+    }
+
+    /**
+     * Runs the request that claimed the key, and remembers its answer when it created something (201 or 202); lets
+     * the key go otherwise.
+     */
+    private void createOnce(
+            String caller,
+            IdempotencyKey key,
+            HttpServletRequest request,
+            byte[] body,
+            HttpServletResponse response,
+            FilterChain chain)
+            throws ServletException, IOException {
         ContentCachingResponseWrapper answer = new ContentCachingResponseWrapper(response);
         boolean created = false;
         try {
@@ -129,7 +144,7 @@ class IdempotentCreates extends OncePerRequestFilter {
                 String cacheControl = answer.getHeader("Cache-Control");
                 boolean secret = cacheControl != null && cacheControl.contains("no-store");
                 requests.complete(
-                        caller.getName(),
+                        caller,
                         key.key(),
                         new IdempotentRequests.Answer(
                                 answer.getStatus(),
@@ -140,7 +155,7 @@ class IdempotentCreates extends OncePerRequestFilter {
             }
         } finally {
             if (!created) {
-                requests.release(caller.getName(), key.key());
+                requests.release(caller, key.key());
             }
             answer.copyBodyToResponse();
         }

@@ -188,6 +188,24 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
                         .inNamespace(ns)
                         .withName(ROLE_BINDING)
                         .get());
+        missingAccessParts(ns, missing);
+        if (!cudaDriver.present(ref)) {
+            missing.add("ValidatingAdmissionPolicy/" + CudaDriverPin.name(ref));
+        }
+        for (String volume : volumesOf(namespace)) {
+            check(
+                    missing,
+                    "PersistentVolumeClaim/" + volume,
+                    client.persistentVolumeClaims()
+                            .inNamespace(ns)
+                            .withName(volume)
+                            .get());
+        }
+        return missing;
+    }
+
+    /** What the tenant reaches the namespace with: its defaults, its service account and that account's token. */
+    private void missingAccessParts(String ns, List<String> missing) {
         check(
                 missing,
                 "ConfigMap/" + DEFAULTS,
@@ -203,19 +221,6 @@ public final class KubernetesDriver implements ClusterDriver, AutoCloseable {
                 missing,
                 "Secret/" + TOKEN_SECRET,
                 client.secrets().inNamespace(ns).withName(TOKEN_SECRET).get());
-        if (!cudaDriver.present(ref)) {
-            missing.add("ValidatingAdmissionPolicy/" + CudaDriverPin.name(ref));
-        }
-        for (String volume : volumesOf(namespace)) {
-            check(
-                    missing,
-                    "PersistentVolumeClaim/" + volume,
-                    client.persistentVolumeClaims()
-                            .inNamespace(ns)
-                            .withName(volume)
-                            .get());
-        }
-        return missing;
     }
 
     private static void check(List<String> missing, String part, @Nullable HasMetadata found) {

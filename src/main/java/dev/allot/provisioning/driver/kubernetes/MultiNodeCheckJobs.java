@@ -5,6 +5,8 @@ import static dev.allot.provisioning.driver.kubernetes.Names.*;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.HealthCheckResult;
 import dev.allot.provisioning.driver.MultiNodeCheckJob;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -74,40 +76,7 @@ final class MultiNodeCheckJobs {
         String namespace = checks.namespaceFor(check.ref());
         String name = jobName(check);
         remove(namespace, name); // a leftover of an interrupted attempt
-        client.resource(new ServiceBuilder()
-                        .withNewMetadata()
-                        .withName(name)
-                        .withNamespace(namespace)
-                        .addToLabels(MANAGED_BY, "allot")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withClusterIP("None")
-                        .withPublishNotReadyAddresses(true)
-                        .addToSelector(CHECK_JOB, name)
-                        .endSpec()
-                        .build())
-                .create();
-        client.resource(new NetworkPolicyBuilder()
-                        .withNewMetadata()
-                        .withName(name)
-                        .withNamespace(namespace)
-                        .addToLabels(MANAGED_BY, "allot")
-                        .endMetadata()
-                        .withNewSpec()
-                        .withNewPodSelector()
-                        .addToMatchLabels(CHECK_JOB, name)
-                        .endPodSelector()
-                        .addNewIngress()
-                        .addNewFrom()
-                        .withNewPodSelector()
-                        .addToMatchLabels(CHECK_JOB, name)
-                        .endPodSelector()
-                        .endFrom()
-                        .endIngress()
-                        .withPolicyTypes("Ingress")
-                        .endSpec()
-                        .build())
-                .create();
+        createPeering(namespace, name);
         client.batch()
                 .v1()
                 .jobs()
@@ -142,22 +111,9 @@ final class MultiNodeCheckJobs {
                     .withLabel("job-name", name)
                     .list()
                     .getItems();
-            for (Pod pod : pods) {
-                String reason = pod.getStatus() == null ? null : pod.getStatus().getReason();
-                if (reason != null && reason.startsWith("OutOf")) {
-                    throw new DriverFailedException(
-                            "The check could not start on " + pod.getSpec().getNodeName() + " (" + reason
-                                    + "): its GPUs are in use; run it when the nodes' GPUs are free",
-                            false);
-                }
-                if (reason != null && CheckJobs.NODE_LOST.contains(reason)) {
-                    return unreachable(
-                            check,
-                            target,
-                            "the check's pod on " + pod.getSpec().getNodeName() + " failed with " + reason + ": "
-                                    + pod.getStatus().getMessage(),
-                            started);
-                }
+            HealthCheckResult lostPod = lostPod(check, target, pods, started);
+            if (lostPod != null) {
+                return lostPod;
             }
             List<String> lost = check.nodes().stream()
                     .filter(node -> !checks.nodeReady(node))
@@ -213,27 +169,7 @@ final class MultiNodeCheckJobs {
                                 "ALLOT_RANK0_HOST",
                                 name + "-0." + name))
                 .withSubdomain(name)
-                .withNewAffinity()
-                .withNewNodeAffinity()
-                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
-                .addNewNodeSelectorTerm()
-                .withMatchExpressions(new NodeSelectorRequirementBuilder()
-                        .withKey("kubernetes.io/hostname")
-                        .withOperator("In")
-                        .withValues(check.nodes())
-                        .build())
-                .endNodeSelectorTerm()
-                .endRequiredDuringSchedulingIgnoredDuringExecution()
-                .endNodeAffinity()
-                .withNewPodAntiAffinity()
-                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
-                .withTopologyKey("kubernetes.io/hostname")
-                .withNewLabelSelector()
-                .addToMatchLabels(CHECK_JOB, name)
-                .endLabelSelector()
-                .endRequiredDuringSchedulingIgnoredDuringExecution()
-                .endPodAntiAffinity()
-                .endAffinity()
+                .withAffinity(placement(check, name))
                 .build();
         return new JobBuilder()
                 .withNewMetadata()
@@ -257,6 +193,95 @@ final class MultiNodeCheckJobs {
                 .withSpec(pod)
                 .endTemplate()
                 .endSpec()
+                .build();
+    }
+
+    /**
+     * The check's pods find each other (a headless Service named for the Job, {@code <name>-0.<name>} for rank 0),
+     * and only each other (a NetworkPolicy).
+     */
+    private void createPeering(String namespace, String name) {
+        client.resource(new ServiceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(namespace)
+                        .addToLabels(MANAGED_BY, "allot")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withClusterIP("None")
+                        .withPublishNotReadyAddresses(true)
+                        .addToSelector(CHECK_JOB, name)
+                        .endSpec()
+                        .build())
+                .create();
+        client.resource(new NetworkPolicyBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(namespace)
+                        .addToLabels(MANAGED_BY, "allot")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewPodSelector()
+                        .addToMatchLabels(CHECK_JOB, name)
+                        .endPodSelector()
+                        .addNewIngress()
+                        .addNewFrom()
+                        .withNewPodSelector()
+                        .addToMatchLabels(CHECK_JOB, name)
+                        .endPodSelector()
+                        .endFrom()
+                        .endIngress()
+                        .withPolicyTypes("Ingress")
+                        .endSpec()
+                        .build())
+                .create();
+    }
+
+    /** A pod that cannot run: no GPU free on its node fails the check at once; a node lost makes it unreachable. */
+    private static @Nullable HealthCheckResult lostPod(
+            MultiNodeCheckJob check, String target, List<Pod> pods, long started) {
+        for (Pod pod : pods) {
+            String reason = pod.getStatus() == null ? null : pod.getStatus().getReason();
+            if (reason != null && reason.startsWith("OutOf")) {
+                throw new DriverFailedException(
+                        "The check could not start on " + pod.getSpec().getNodeName() + " (" + reason
+                                + "): its GPUs are in use; run it when the nodes' GPUs are free",
+                        false);
+            }
+            if (reason != null && CheckJobs.NODE_LOST.contains(reason)) {
+                return unreachable(
+                        check,
+                        target,
+                        "the check's pod on " + pod.getSpec().getNodeName() + " failed with " + reason + ": "
+                                + pod.getStatus().getMessage(),
+                        started);
+            }
+        }
+        return null;
+    }
+
+    /** One pod on each of the check's nodes. */
+    private static Affinity placement(MultiNodeCheckJob check, String name) {
+        return new AffinityBuilder()
+                .withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .withMatchExpressions(new NodeSelectorRequirementBuilder()
+                        .withKey("kubernetes.io/hostname")
+                        .withOperator("In")
+                        .withValues(check.nodes())
+                        .build())
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .withNewPodAntiAffinity()
+                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withTopologyKey("kubernetes.io/hostname")
+                .withNewLabelSelector()
+                .addToMatchLabels(CHECK_JOB, name)
+                .endLabelSelector()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity()
                 .build();
     }
 
