@@ -473,18 +473,26 @@ public class AllocationRepository {
     public Iterator<Instant> earliestStarts(UUID poolId, int count, Duration duration, Instant after, Instant until) {
         EarliestFit fit = new EarliestFit(count, duration, Integer.MAX_VALUE);
         // a gap ending before after + duration holds no window from after on: only those holding the first are read
-        fit.holding(
-                after,
-                jdbc.sql("""
+        fit.holding(after, gapsHolding(poolId, duration, after));
+        return new StretchReads(poolId, duration, fit, after, horizon(poolId, after, until));
+    }
+
+    /** The free gaps of available nodes of the pool that hold the window of {@code duration} from {@code after}. */
+    private List<EarliestFit.Gap> gapsHolding(UUID poolId, Duration duration, Instant after) {
+        return jdbc.sql("""
 				SELECT lower(g.during), upper(g.during) FROM free_gap g JOIN node n ON n.id = g.node_id
 				WHERE g.pool_id = :pool AND g.during @> tstzrange(CAST(:after AS timestamptz), CAST(:end AS timestamptz), '[)')
 				  AND n.state = 'AVAILABLE' AND NOT n.spare""")
-                        .param("pool", poolId)
-                        .param("after", ts(after))
-                        .param("end", ts(after.plus(duration)))
-                        .query((rs, n) -> new EarliestFit.Gap(instant(rs.getTimestamp(1)), instant(rs.getTimestamp(2))))
-                        .list());
-        Instant horizon = jdbc.sql("SELECT max(hour) FROM pool_hour WHERE pool_id = ?")
+                .param("pool", poolId)
+                .param("after", ts(after))
+                .param("end", ts(after.plus(duration)))
+                .query((rs, n) -> new EarliestFit.Gap(instant(rs.getTimestamp(1)), instant(rs.getTimestamp(2))))
+                .list();
+    }
+
+    /** Where the search for starts ends: the end of the pool's last hour in the calendar, at {@code until} the latest. */
+    private Instant horizon(UUID poolId, Instant after, Instant until) {
+        return jdbc.sql("SELECT max(hour) FROM pool_hour WHERE pool_id = ?")
                 .param(poolId)
                 .query(Timestamp.class)
                 .optional()
@@ -492,59 +500,80 @@ public class AllocationRepository {
                 .map(last -> last.plus(Duration.ofHours(1)))
                 .map(last -> last.isBefore(until) ? last : until)
                 .orElse(after);
-        return new Iterator<>() {
+    }
 
-            private int taken;
+    /**
+     * The earliest starts as they are asked for: the gaps starting after {@code from} read a stretch at a time, a day,
+     * two days, four days..., until the next start is decided or the horizon is reached.
+     */
+    private final class StretchReads implements Iterator<Instant> {
 
-            private Instant from = after;
+        private final UUID poolId;
 
-            private Duration stretch = Duration.ofDays(1);
+        private final Duration duration;
 
-            @Override
-            public boolean hasNext() {
-                while (fit.found() <= taken && !fit.finished()) {
-                    if (!from.isBefore(horizon)) {
-                        fit.finish();
-                    } else {
-                        readStretch();
-                    }
+        private final EarliestFit fit;
+
+        private final Instant horizon;
+
+        private int taken;
+
+        private Instant from;
+
+        private Duration stretch = Duration.ofDays(1);
+
+        StretchReads(UUID poolId, Duration duration, EarliestFit fit, Instant after, Instant horizon) {
+            this.poolId = poolId;
+            this.duration = duration;
+            this.fit = fit;
+            this.from = after;
+            this.horizon = horizon;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (fit.found() <= taken && !fit.finished()) {
+                if (!from.isBefore(horizon)) {
+                    fit.finish();
+                } else {
+                    readStretch();
                 }
-                return fit.found() > taken;
             }
+            return fit.found() > taken;
+        }
 
-            @Override
-            public Instant next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                return fit.start(taken++);
+        @Override
+        public Instant next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
             }
+            return fit.start(taken++);
+        }
 
-            private void readStretch() {
-                Instant to = from.plus(stretch);
-                // gaps shorter than the duration hold no window: left out (the sweep would drop them)
-                jdbc.sql("""
+        private void readStretch() {
+            Instant to = from.plus(stretch);
+            // gaps shorter than the duration hold no window: left out (the sweep would drop them)
+            jdbc.sql("""
 						SELECT lower(g.during), upper(g.during) FROM free_gap g
 						WHERE g.pool_id = :pool AND lower(g.during) > CAST(:from AS timestamptz)
 						  AND lower(g.during) <= CAST(:to AS timestamptz)
 						  AND (upper(g.during) IS NULL OR upper(g.during) >= lower(g.during) + CAST(:duration AS interval))
 						  AND EXISTS (SELECT 1 FROM node n WHERE n.id = g.node_id AND n.state = 'AVAILABLE' AND NOT n.spare)
 						ORDER BY lower(g.during)""")
-                        .param("pool", poolId)
-                        .param("from", ts(from))
-                        .param("to", ts(to))
-                        .param("duration", duration.toSeconds() + " seconds")
-                        .query((rs, n) -> {
-                            fit.next(rs.getTimestamp(1).toInstant(), instant(rs.getTimestamp(2)));
-                            return n;
-                        })
-                        .list();
-                from = to;
-                if (stretch.compareTo(Duration.ofDays(32)) < 0) {
-                    stretch = stretch.multipliedBy(2);
-                }
+                    .param("pool", poolId)
+                    .param("from", ts(from))
+                    .param("to", ts(to))
+                    .param("duration", duration.toSeconds() + " seconds")
+                    .query((rs, n) -> {
+                        fit.next(rs.getTimestamp(1).toInstant(), instant(rs.getTimestamp(2)));
+                        return n;
+                    })
+                    .list();
+            from = to;
+            if (stretch.compareTo(Duration.ofDays(32)) < 0) {
+                stretch = stretch.multipliedBy(2);
             }
-        };
+        }
     }
 
     private static @Nullable Instant instant(@Nullable Timestamp timestamp) {

@@ -1,6 +1,5 @@
 package dev.allot.booking.allocation;
 
-import dev.allot.booking.store.ReservationRepository;
 import dev.allot.inventory.NodeCommitments;
 import dev.allot.inventory.events.NodeAdded;
 import java.time.Instant;
@@ -19,13 +18,13 @@ class FleetChanges implements NodeCommitments {
 
     private final JdbcClient jdbc;
 
-    private final ReservationRepository reservations;
+    private final CommitmentRepository commitments;
 
     private final HotSpares spares;
 
-    FleetChanges(JdbcClient jdbc, ReservationRepository reservations, HotSpares spares) {
+    FleetChanges(JdbcClient jdbc, CommitmentRepository commitments, HotSpares spares) {
         this.jdbc = jdbc;
-        this.reservations = reservations;
+        this.commitments = commitments;
         this.spares = spares;
     }
 
@@ -40,11 +39,11 @@ class FleetChanges implements NodeCommitments {
 
     @Override
     public List<Commitment> onNodeFrom(long nodeId, Instant from) {
-        return reservations.onNodeFrom(nodeId, from);
+        return commitments.onNodeFrom(nodeId, from);
     }
 
     @Override
     public List<Commitment> inPoolFrom(UUID poolId, Instant from) {
-        return reservations.inPoolFrom(poolId, from);
+        return commitments.inPoolFrom(poolId, from);
     }
 }

@@ -7,8 +7,6 @@ import dev.allot.audit.AuditLog;
 import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
-import dev.allot.booking.allocation.AllocationRepository;
-import dev.allot.booking.calendar.CapacityCalendarRepository;
 import dev.allot.booking.events.ReservationAwaitsApproval;
 import dev.allot.booking.events.ReservationConfirmed;
 import dev.allot.booking.events.ReservationDecided;
@@ -48,10 +46,6 @@ public class Approvals {
 
     private final ReservationRepository reservations;
 
-    private final AllocationRepository allocations;
-
-    private final CapacityCalendarRepository calendar;
-
     private final Quotas quotas;
 
     private final Tenancy tenancy;
@@ -68,10 +62,10 @@ public class Approvals {
 
     private final Duration hold;
 
+    private final HoldRelease holds;
+
     Approvals(
             ReservationRepository reservations,
-            AllocationRepository allocations,
-            CapacityCalendarRepository calendar,
             Quotas quotas,
             Tenancy tenancy,
             AuditLog audit,
@@ -79,10 +73,9 @@ public class Approvals {
             JdbcClient jdbc,
             TransactionTemplate transactions,
             Clock clock,
-            ApprovalProperties properties) {
+            ApprovalProperties properties,
+            HoldRelease holds) {
         this.reservations = reservations;
-        this.allocations = allocations;
-        this.calendar = calendar;
         this.quotas = quotas;
         this.tenancy = tenancy;
         this.audit = audit;
@@ -91,6 +84,7 @@ public class Approvals {
         this.transactions = transactions;
         this.clock = clock;
         this.hold = properties.hold();
+        this.holds = holds;
     }
 
     /** In the booking's transaction: the new reservation waits for a decision, holding its nodes until then. */
@@ -149,7 +143,8 @@ public class Approvals {
     public Reservation deny(Caller caller, String tenantSlug, UUID id, String reason) {
         return transactions.execute(status -> {
             Decision decision = decision(caller, tenantSlug, id);
-            Reservation after = release(decision.tenant().id(), decision.stored(), ReservationStatus.DENIED, reason);
+            Reservation after =
+                    holds.release(decision.tenant().id(), decision.stored(), ReservationStatus.DENIED, reason);
             decided(id, caller, reason);
             audit.record(new AuditRecord(
                     tenantSlug,
@@ -182,7 +177,7 @@ public class Approvals {
                 if (stored == null || stored.reservation().status(now) != ReservationStatus.PENDING_APPROVAL) {
                     return false; // decided meanwhile
                 }
-                Reservation after = release(
+                Reservation after = holds.release(
                         one.tenantId(), stored, ReservationStatus.EXPIRED, "No decision within the approval hold");
                 audit.record(new AuditRecord(
                         one.tenant(),
@@ -246,23 +241,6 @@ public class Approvals {
         jdbc.sql("UPDATE reservation SET decided_by = ?, decided_at = ?, decision_reason = ? WHERE id = ?")
                 .params(caller.subject(), Timestamp.from(clock.instant()), reason, id)
                 .update();
-    }
-
-    /** Denied or expired: frees its nodes and quota from its start (or now, if later) and stores the outcome. */
-    private Reservation release(
-            UUID tenantId, ReservationRepository.Stored stored, ReservationStatus outcome, String reason) {
-        Reservation before = stored.reservation();
-        Instant now = clock.instant();
-        Reservation after = before.decidedAgainst(outcome, reason, now);
-        Instant freedFrom = now.isAfter(before.startsAt()) ? now : before.startsAt();
-        if (freedFrom.isBefore(before.endsAt())) {
-            allocations
-                    .endAt(before.id(), stored.poolId(), freedFrom)
-                    .forEach((freed, gaps) -> calendar.returned(stored.poolId(), gaps, freed));
-            quotas.release(before.id(), tenantId, freedFrom);
-        }
-        reservations.updateProgress(after);
-        return after;
     }
 
     @Bean

@@ -175,13 +175,7 @@ public class Capacity {
             int candidates,
             Instant until) {
         Pool pool = pool(caller, poolName);
-        if (gpus <= 0 || gpus % pool.gpusPerNode() != 0) {
-            throw InvalidInputException.of(
-                    "gpus", "must be a positive multiple of the pool's " + pool.gpusPerNode() + " GPUs per node");
-        }
-        if (duration.isNegative() || duration.isZero() || duration.toSeconds() % 60 != 0) {
-            throw InvalidInputException.of("duration", "must be a positive whole number of minutes");
-        }
+        requireSearchable(pool, gpus, duration);
         Instant now = clock.instant();
         Instant from = after != null && after.isAfter(now)
                 ? nextMinute(after)
@@ -199,32 +193,52 @@ public class Capacity {
             TimeWindow window = new TimeWindow(start, start.plus(duration));
             if (tenant == null) {
                 fits.add(new Fit(window.start(), window.end(), null));
-            } else {
-                try {
-                    QuotaDecision decision = quotas.evaluate(tenant.id(), pool.gpuType(), window, gpus);
-                    // and where other tenants lend enough for what it would borrow
-                    if (lending.heldBack(tenant.id(), pool.gpuType(), window, gpus, decision)
-                            .isEmpty()) {
-                        fits.add(new Fit(window.start(), window.end(), decision));
-                    }
-                } catch (QuotaExceededException refused) {
-                    switch (refused.limit()) {
-                        // later candidates start later still: the windows within the tenant's reach are all found
-                        case "maxAdvance" -> {
-                            return fits;
-                        }
-                        // another start may be under the cap, or in another month or budget period
-                        case "maxGpus", "monthlyBudget", "projectBudget" -> {}
-                        // no start can help (a window longer than allowed, no policy for the GPU type)
-                        default -> throw refused;
-                    }
-                }
+            } else if (!addWithinQuota(tenant, pool, window, gpus, fits)) {
+                return fits;
             }
             if (fits.size() == 5) {
                 break;
             }
         }
         return fits;
+    }
+
+    /** A search for whole nodes of the pool, for a positive whole number of minutes. */
+    private static void requireSearchable(Pool pool, int gpus, Duration duration) {
+        if (gpus <= 0 || gpus % pool.gpusPerNode() != 0) {
+            throw InvalidInputException.of(
+                    "gpus", "must be a positive multiple of the pool's " + pool.gpusPerNode() + " GPUs per node");
+        }
+        if (duration.isNegative() || duration.isZero() || duration.toSeconds() % 60 != 0) {
+            throw InvalidInputException.of("duration", "must be a positive whole number of minutes");
+        }
+    }
+
+    /**
+     * Adds the window to {@code fits} when the tenant's quota allows it there, and other tenants lend enough for what
+     * it would borrow; false when no later start can be within the tenant's reach.
+     */
+    private boolean addWithinQuota(Tenant tenant, Pool pool, TimeWindow window, int gpus, List<Fit> fits) {
+        try {
+            QuotaDecision decision = quotas.evaluate(tenant.id(), pool.gpuType(), window, gpus);
+            // and where other tenants lend enough for what it would borrow
+            if (lending.heldBack(tenant.id(), pool.gpuType(), window, gpus, decision)
+                    .isEmpty()) {
+                fits.add(new Fit(window.start(), window.end(), decision));
+            }
+        } catch (QuotaExceededException refused) {
+            switch (refused.limit()) {
+                // later candidates start later still: the windows within the tenant's reach are all found
+                case "maxAdvance" -> {
+                    return false;
+                }
+                // another start may be under the cap, or in another month or budget period
+                case "maxGpus", "monthlyBudget", "projectBudget" -> {}
+                // no start can help (a window longer than allowed, no policy for the GPU type)
+                default -> throw refused;
+            }
+        }
+        return true;
     }
 
     /** Recomputes a pool's calendar from its live allocations, holding every node of the pool meanwhile. */

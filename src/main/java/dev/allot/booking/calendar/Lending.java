@@ -76,10 +76,36 @@ public class Lending {
         }
         int capacity = inventory.healthyGpus(type);
         Map<Instant, Integer> allocated = allocatedPerHour(type, window);
-        // What reclaiming can give the guarantees: a team's preemptible GPUs beyond its own guarantee. Those within it
-        // do not count: reclaiming them leaves that team's guarantee unused in turn. (Counting them let an on-demand
-        // booking take what a guarantee needed, which showed once the preemptible reservation was cancelled:
-        // GuaranteeHeadroomProperties.)
+        Map<Instant, Integer> reclaimable = reclaimablePerHour(type, window);
+        List<String> hours = new ArrayList<>();
+        Instant first = null;
+        int firstFree = 0;
+        int firstNeeded = 0;
+        for (Map.Entry<Instant, Integer> hour : unused.entrySet()) {
+            int free = capacity - allocated.getOrDefault(hour.getKey(), 0) - gpus;
+            int coverable = Math.max(0, free) + reclaimable.getOrDefault(hour.getKey(), 0);
+            if (coverable < hour.getValue()) {
+                if (first == null) {
+                    first = hour.getKey();
+                    firstFree = Math.max(0, free + gpus);
+                    firstNeeded = hour.getValue();
+                }
+                hours.add(hour.getKey().toString());
+            }
+        }
+        if (first == null) {
+            return Optional.empty();
+        }
+        return Optional.of(headroomRefusal(type, decision, first, firstFree, firstNeeded, hours));
+    }
+
+    /**
+     * What reclaiming can give the guarantees in each hour of the window: a team's preemptible GPUs beyond its own
+     * guarantee. Those within it do not count: reclaiming them leaves that team's guarantee unused in turn. (Counting
+     * them let an on-demand booking take what a guarantee needed, which showed once the preemptible reservation was
+     * cancelled: GuaranteeHeadroomProperties.)
+     */
+    private Map<Instant, Integer> reclaimablePerHour(GpuType type, TimeWindow window) {
         Map<UUID, Integer> guarantees = quotas.guarantees(type);
         Map<Instant, Integer> reclaimable = new HashMap<>();
         jdbc.sql("""
@@ -101,26 +127,13 @@ public class Lending {
                                 Math.max(0, rs.getInt(3) - guarantees.getOrDefault(rs.getObject(2, UUID.class), 0))),
                         Integer::sum))
                 .list();
-        List<String> hours = new ArrayList<>();
-        Instant first = null;
-        int firstFree = 0;
-        int firstNeeded = 0;
-        for (Map.Entry<Instant, Integer> hour : unused.entrySet()) {
-            int free = capacity - allocated.getOrDefault(hour.getKey(), 0) - gpus;
-            int coverable = Math.max(0, free) + reclaimable.getOrDefault(hour.getKey(), 0);
-            if (coverable < hour.getValue()) {
-                if (first == null) {
-                    first = hour.getKey();
-                    firstFree = Math.max(0, free + gpus);
-                    firstNeeded = hour.getValue();
-                }
-                hours.add(hour.getKey().toString());
-            }
-        }
-        if (first == null) {
-            return Optional.empty();
-        }
-        return Optional.of(AllotException.conflict(
+        return reclaimable;
+    }
+
+    /** The {@code 409 guarantee_headroom} refusal, naming the first hour short and every hour that is. */
+    private static AllotException headroomRefusal(
+            GpuType type, QuotaDecision decision, Instant first, int firstFree, int firstNeeded, List<String> hours) {
+        return AllotException.conflict(
                         "guarantee_headroom",
                         "From " + UtcText.of(first) + ", other teams' "
                                 + firstNeeded + " guaranteed " + type.code()
@@ -136,7 +149,7 @@ public class Lending {
                 .with("freeGpus", firstFree)
                 .with("unusedGuaranteedGpus", firstNeeded)
                 .with("preemptiblePrice", decision.total())
-                .with("currency", decision.currency()));
+                .with("currency", decision.currency());
     }
 
     private Map<Instant, Integer> allocatedPerHour(GpuType type, TimeWindow window) {

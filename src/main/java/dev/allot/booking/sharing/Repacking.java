@@ -11,14 +11,11 @@ import dev.allot.booking.sharing.Packing.Room;
 import dev.allot.booking.store.ReservationRepository;
 import dev.allot.inventory.Pool;
 import dev.allot.shared.TimeWindow;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,7 +24,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -54,10 +50,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class Repacking {
 
-    /** Above this many reservations in the way, repacking is not tried (the plan is computed in memory). */
-    static final int MOST_MOVABLE = 500;
-
-    private final JdbcClient jdbc;
+    private final PackingRepository rows;
 
     private final ReservationRepository reservations;
 
@@ -72,14 +65,14 @@ public class Repacking {
     private final Duration repackBeyond;
 
     Repacking(
-            JdbcClient jdbc,
+            PackingRepository rows,
             ReservationRepository reservations,
             AllocationRepository allocations,
             CapacityCalendarRepository calendar,
             AuditLog audit,
             Clock clock,
             SharingProperties sharing) {
-        this.jdbc = jdbc;
+        this.rows = rows;
         this.reservations = reservations;
         this.allocations = allocations;
         this.calendar = calendar;
@@ -132,53 +125,26 @@ public class Repacking {
             Map<UUID, Reclaimable> reclaimable,
             Predicate<Set<UUID>> preempt) {
         Instant settled = clock.instant().plus(repackBeyond);
-        List<Movable> inTheWay = movable(pool.id(), window, settled);
-        if (inTheWay == null || (inTheWay.isEmpty() && reclaimable.isEmpty())) {
+        List<Movable> first = rows.movable(pool.id(), window, settled);
+        if (first == null || (first.isEmpty() && reclaimable.isEmpty())) {
             return Made.NOTHING;
         }
-        // and what is in the way of those, and so on, until none reaches further (a reservation left in place, starting
-        // later than one moved, may keep it from its nodes), as long as they stay few enough: inTheWay holds what
-        // overlaps reach
-        TimeWindow reach = window;
-        for (int round = 0; round < 8; round++) {
-            TimeWindow wider = Packing.span(reach, inTheWay);
-            List<Movable> more = wider.equals(reach) ? null : movable(pool.id(), wider, settled);
-            if (more == null) {
-                break;
-            }
-            reach = wider;
-            inTheWay = more;
-        }
-        TimeWindow horizon = Packing.span(reach, inTheWay);
-        Set<Long> nodes = new HashSet<>(nodesTouching(pool.id(), horizon, chosen));
-        // a reservation the booking may reclaim is not moved: where it is in the way of the booking it is preempted, so
-        // that no move needs room only a preemption elsewhere (of a reservation holding no node of the booking) makes
-        List<Movable> moving = inTheWay.stream()
-                .filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
-                .toList();
-        Map<Long, Room> rooms = rooms(pool.id(), nodes, horizon, moving);
-        claims(rooms, horizon, reclaimable);
+        Reach reach = widened(pool.id(), window, settled, first);
+        TimeWindow horizon = Packing.span(reach.window(), reach.inTheWay());
+        Set<Long> nodes = new HashSet<>(rows.nodesTouching(pool.id(), horizon, chosen));
+        List<Movable> moving = moving(reach.inTheWay(), nodes, reclaimable);
+        Map<Long, Room> rooms = rows.rooms(pool.id(), nodes, horizon, moving);
+        rows.claims(rooms, horizon, reclaimable);
         Map<Long, String> read = Packing.held(rooms.keySet(), rooms, moving);
         Optional<Plan> plan = Packing.plan(rooms, moving, window, count, cudaDriver);
         if (plan.isEmpty()) {
             return Made.NOTHING;
         }
         List<Long> involved = plan.get().involved();
-        if (patient) {
-            allocations.lockNodes(involved);
-        } else if (allocations.lockNodesSkipLocked(involved).size() < involved.size()) {
+        if (!locked(involved, patient)) {
             return new Made(List.of(), true);
         }
-        // under the locks: the nodes the plan changes still hold what it read
-        List<Movable> again = movable(pool.id(), reach, settled);
-        List<Movable> now = again == null
-                ? List.of()
-                : again.stream()
-                        .filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
-                        .toList();
-        Map<Long, String> heldNow = Packing.held(involved, rooms(pool.id(), Set.copyOf(involved), horizon, now), now);
-        if (again == null
-                || !involved.stream().allMatch(node -> Objects.equals(heldNow.get(node), read.get(node)))
+        if (!unchanged(pool.id(), involved, nodes, reclaimable, reach.window(), horizon, settled, read)
                 || !preempt.test(plan.get().victims())
                 || !apply(pool, plan.get(), rooms)) {
             return new Made(List.of(), true);
@@ -191,40 +157,63 @@ public class Repacking {
                 false);
     }
 
+    /** How far the reservations in the way reach ({@code window}), and those reservations. */
+    private record Reach(TimeWindow window, List<Movable> inTheWay) {}
+
     /**
-     * Adds to each room the windows the reclaimable reservations hold on it from when they would let go, within the
-     * horizon.
+     * The reservations in the way of the window, and what is in the way of those, and so on, until none reaches
+     * further (a reservation left in place, starting later than one moved, may keep it from its nodes), as long as
+     * they stay few enough: {@code inTheWay} holds what overlaps the reach.
      */
-    private void claims(Map<Long, Room> rooms, TimeWindow horizon, Map<UUID, Reclaimable> reclaimable) {
-        if (reclaimable.isEmpty()) {
-            return;
+    private Reach widened(UUID poolId, TimeWindow window, Instant settled, List<Movable> inTheWay) {
+        TimeWindow reach = window;
+        List<Movable> overlapping = inTheWay;
+        for (int round = 0; round < 8; round++) {
+            TimeWindow wider = Packing.span(reach, overlapping);
+            List<Movable> more = wider.equals(reach) ? null : rows.movable(poolId, wider, settled);
+            if (more == null) {
+                break;
+            }
+            reach = wider;
+            overlapping = more;
         }
-        jdbc.sql("""
-				SELECT reservation_id, node_id, lower(during), upper(during) FROM allocation
-				WHERE reservation_id = ANY(?) AND active AND node_id = ANY(?)""")
-                .params(
-                        reclaimable.keySet().toArray(UUID[]::new),
-                        rooms.keySet().toArray(Long[]::new))
-                .query((rs, row) -> {
-                    UUID victim = rs.getObject(1, UUID.class);
-                    Reclaimable r =
-                            Objects.requireNonNull(reclaimable.get(victim), "the query asked for reclaimable ones");
-                    Instant from = latest(rs.getTimestamp(3).toInstant(), r.freedFrom(), horizon.start());
-                    Instant until = rs.getTimestamp(4).toInstant();
-                    Instant to = until.isBefore(horizon.end()) ? until : horizon.end();
-                    if (from.isBefore(to)) {
-                        Packing.room(rooms, rs.getLong(2))
-                                .claims()
-                                .add(new Packing.Claim(victim, new TimeWindow(from, to), r.lost()));
-                    }
-                    return row;
-                })
-                .list();
+        return new Reach(reach, overlapping);
     }
 
-    private static Instant latest(Instant a, Instant b, Instant c) {
-        Instant ab = a.isAfter(b) ? a : b;
-        return ab.isAfter(c) ? ab : c;
+    /**
+     * Those of the reservations that may move: on the nodes considered, and not reclaimable (where a reservation the
+     * booking may reclaim is in the way of the booking it is preempted, so that no move needs room only a preemption
+     * elsewhere, of a reservation holding no node of the booking, makes).
+     */
+    private static List<Movable> moving(List<Movable> inTheWay, Set<Long> nodes, Map<UUID, Reclaimable> reclaimable) {
+        return inTheWay.stream()
+                .filter(m -> nodes.containsAll(m.nodes()) && !reclaimable.containsKey(m.id()))
+                .toList();
+    }
+
+    /** Locks the nodes the plan changes: waiting for them when {@code patient}, else false when one is held. */
+    private boolean locked(List<Long> involved, boolean patient) {
+        if (patient) {
+            allocations.lockNodes(involved);
+            return true;
+        }
+        return allocations.lockNodesSkipLocked(involved).size() >= involved.size();
+    }
+
+    /** Under the locks: whether the nodes the plan changes still hold what it {@code read}. */
+    private boolean unchanged(
+            UUID poolId,
+            List<Long> involved,
+            Set<Long> nodes,
+            Map<UUID, Reclaimable> reclaimable,
+            TimeWindow reach,
+            TimeWindow horizon,
+            Instant settled,
+            Map<Long, String> read) {
+        List<Movable> again = rows.movable(poolId, reach, settled);
+        List<Movable> now = again == null ? List.of() : moving(again, nodes, reclaimable);
+        Map<Long, String> heldNow = Packing.held(involved, rows.rooms(poolId, Set.copyOf(involved), horizon, now), now);
+        return again != null && involved.stream().allMatch(node -> Objects.equals(heldNow.get(node), read.get(node)));
     }
 
     /**
@@ -282,133 +271,5 @@ public class Repacking {
                     after));
         }
         return true;
-    }
-
-    /** One node of a reservation that may move. */
-    private record Held(
-            UUID id,
-            UUID tenantId,
-            TimeWindow window,
-            @Nullable String cudaDriver,
-            long node) {}
-
-    /**
-     * The live reservations of the pool overlapping the window that may move: not started, not being built, starting
-     * after {@code settled}, each node holding it for its whole window. Null when there are more than
-     * {@link #MOST_MOVABLE}. One lookup of the allocations index per node of the pool.
-     */
-    private @Nullable List<Movable> movable(UUID poolId, TimeWindow window, Instant settled) {
-        int most = MOST_MOVABLE * 8;
-        List<Held> held = jdbc.sql("""
-				SELECT r.id, r.tenant_id, r.starts_at, r.ends_at, r.cluster ->> 'cudaDriver', a.node_id
-				FROM node n
-				JOIN allocation a ON a.node_id = n.id AND a.active AND a.during && tstzrange(?, ?, '[)')
-				JOIN reservation r ON r.id = a.reservation_id
-				WHERE n.pool_id = ? AND r.cancelled_at IS NULL AND r.lifecycle_status IS NULL AND r.starts_at > ?
-				  AND NOT EXISTS (SELECT 1 FROM cluster c WHERE c.reservation_id = r.id AND c.state <> 'PENDING')
-				  AND lower(a.during) = r.starts_at AND upper(a.during) = r.ends_at
-				LIMIT ?""")
-                .params(ts(window.start()), ts(window.end()), poolId, ts(settled), most + 1)
-                .query((rs, row) -> new Held(
-                        rs.getObject(1, UUID.class),
-                        rs.getObject(2, UUID.class),
-                        new TimeWindow(
-                                rs.getTimestamp(3).toInstant(),
-                                rs.getTimestamp(4).toInstant()),
-                        rs.getString(5),
-                        rs.getLong(6)))
-                .list();
-        if (held.size() > most) {
-            return null;
-        }
-        Map<UUID, List<Held>> byReservation = new LinkedHashMap<>();
-        held.forEach(h ->
-                byReservation.computeIfAbsent(h.id(), id -> new ArrayList<>()).add(h));
-        if (byReservation.size() > MOST_MOVABLE) {
-            return null;
-        }
-        return byReservation.values().stream()
-                .map(nodes -> {
-                    Held first = nodes.getFirst();
-                    return new Movable(
-                            first.id(),
-                            first.tenantId(),
-                            first.window(),
-                            nodes.stream().map(Held::node).sorted().toList(),
-                            first.cudaDriver());
-                })
-                .toList();
-    }
-
-    /**
-     * The available, non-spare nodes of the pool free or holding a reservation within the horizon, but the chosen.
-     * One probe of each index per node: without the {@code OFFSET 0} PostgreSQL may turn the second test into one
-     * scan of every allocation of the fleet overlapping the horizon (174 ms against 12 ms on the benchmark's fleet).
-     */
-    private List<Long> nodesTouching(UUID poolId, TimeWindow horizon, List<Long> chosen) {
-        return jdbc.sql("""
-				SELECT n.id FROM node n
-				WHERE n.pool_id = ? AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(?))
-				  AND (EXISTS (SELECT 1 FROM free_gap g WHERE g.node_id = n.id AND g.during && tstzrange(?, ?, '[)'))
-				       OR EXISTS (SELECT 1 FROM allocation a WHERE a.node_id = n.id AND a.active
-				                    AND a.during && tstzrange(?, ?, '[)') OFFSET 0))
-				ORDER BY n.id""")
-                .params(
-                        poolId,
-                        chosen.toArray(Long[]::new),
-                        ts(horizon.start()),
-                        ts(horizon.end()),
-                        ts(horizon.start()),
-                        ts(horizon.end()))
-                .query(Long.class)
-                .list();
-    }
-
-    /**
-     * Each locked node with its free windows, cut to the horizon (a gap may run without end), the movable reservations'
-     * windows on it added.
-     */
-    private Map<Long, Room> rooms(UUID poolId, Set<Long> nodeIds, TimeWindow horizon, List<Movable> moving) {
-        Map<Long, Room> rooms = new HashMap<>();
-        jdbc.sql("""
-				SELECT id, hostname, ib_block, cuda_drivers FROM node
-				WHERE id = ANY(?) AND pool_id = ? AND state = 'AVAILABLE' AND NOT spare""")
-                .params(nodeIds.toArray(Long[]::new), poolId)
-                .query((rs, row) -> rooms.put(
-                        rs.getLong(1),
-                        new Room(
-                                rs.getLong(1),
-                                rs.getString(2),
-                                rs.getString(3),
-                                Set.of((String[]) rs.getArray(4).getArray()),
-                                new ArrayList<>())))
-                .list();
-        Map<Long, List<TimeWindow>> windows = new HashMap<>();
-        jdbc.sql("""
-				SELECT node_id, greatest(lower(during), CAST(:start AS timestamptz)),
-				       least(upper(during), CAST(:end AS timestamptz))
-				FROM free_gap WHERE node_id = ANY(:nodes) AND during && tstzrange(:start, :end, '[)')""")
-                .param("nodes", nodeIds.toArray(Long[]::new))
-                .param("start", ts(horizon.start()))
-                .param("end", ts(horizon.end()))
-                .query((rs, row) -> windows.computeIfAbsent(rs.getLong(1), n -> new ArrayList<>())
-                        .add(new TimeWindow(
-                                rs.getTimestamp(2).toInstant(),
-                                rs.getTimestamp(3).toInstant())))
-                .list();
-        moving.forEach(m -> m.nodes()
-                .forEach(node ->
-                        windows.computeIfAbsent(node, n -> new ArrayList<>()).add(m.window())));
-        windows.forEach((node, free) -> {
-            Room room = rooms.get(node);
-            if (room != null) {
-                room.free().addAll(Packing.merged(free));
-            }
-        });
-        return rooms;
-    }
-
-    private static Timestamp ts(Instant instant) {
-        return Timestamp.from(instant);
     }
 }

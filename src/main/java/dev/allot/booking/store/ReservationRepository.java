@@ -6,7 +6,6 @@ import dev.allot.booking.ReservationLifecycle;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.booking.spec.Labels;
-import dev.allot.inventory.NodeCommitments.Commitment;
 import dev.allot.quota.QuotaDecision;
 import dev.allot.shared.CursorPage;
 import dev.allot.shared.IdempotencyKey;
@@ -292,37 +291,6 @@ public class ReservationRepository {
                 .params(where.params())
                 .query(Long.class)
                 .single();
-    }
-
-    /** Live reservations holding a node from an instant on (for quarantine). */
-    public List<Commitment> onNodeFrom(long nodeId, Instant from) {
-        return jdbc.sql("""
-				SELECT r.id, r.tenant_slug, lower(a.during) AS s, upper(a.during) AS e
-				FROM allocation a JOIN reservation r ON r.id = a.reservation_id
-				WHERE a.node_id = ? AND a.active AND upper(a.during) > ? ORDER BY lower(a.during)""")
-                .params(nodeId, ts(from))
-                .query((rs, n) -> new Commitment(
-                        rs.getObject(1, UUID.class),
-                        rs.getString(2),
-                        rs.getTimestamp(3).toInstant(),
-                        rs.getTimestamp(4).toInstant()))
-                .list();
-    }
-
-    /** Live reservations holding a node of the pool from an instant on, one row each (for a pool's dedication). */
-    public List<Commitment> inPoolFrom(UUID poolId, Instant from) {
-        return jdbc.sql("""
-				SELECT r.id, r.tenant_slug, min(lower(a.during)) AS s, max(upper(a.during)) AS e
-				FROM allocation a JOIN reservation r ON r.id = a.reservation_id
-				WHERE a.pool_id = ? AND a.active AND upper(a.during) > ?
-				GROUP BY r.id, r.tenant_slug ORDER BY s, r.id""")
-                .params(poolId, ts(from))
-                .query((rs, n) -> new Commitment(
-                        rs.getObject(1, UUID.class),
-                        rs.getString(2),
-                        rs.getTimestamp(3).toInstant(),
-                        rs.getTimestamp(4).toInstant()))
-                .list();
     }
 
     private record Where(String sql, List<Object> params) {}

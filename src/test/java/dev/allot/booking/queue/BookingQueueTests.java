@@ -253,11 +253,10 @@ class BookingQueueTests extends BookingFixture {
 
     @Test
     void fairOrderKeepsAnyTenantToHalfOfEveryHeadWhileOthersWait() {
-        assertThat(BookingQueue.fairOrder(List.of("a1", "a2", "a3", "b1", "c1", "a4"), e -> e.charAt(0)))
+        assertThat(QueueOrder.fairOrder(List.of("a1", "a2", "a3", "b1", "c1", "a4"), e -> e.charAt(0)))
                 .containsExactly("a1", "b1", "a2", "c1", "a3", "a4");
-        assertThat(BookingQueue.fairOrder(List.of("a1", "a2"), e -> e.charAt(0)))
-                .containsExactly("a1", "a2");
-        assertThat(BookingQueue.fairOrder(List.<String>of(), e -> e.charAt(0))).isEmpty();
+        assertThat(QueueOrder.fairOrder(List.of("a1", "a2"), e -> e.charAt(0))).containsExactly("a1", "a2");
+        assertThat(QueueOrder.fairOrder(List.<String>of(), e -> e.charAt(0))).isEmpty();
     }
 
     /** One that found no room holds back those behind it that need no less, of its own team only. */
@@ -266,7 +265,7 @@ class BookingQueueTests extends BookingFixture {
         UUID team = UUID.randomUUID();
         Instant now = hour(0);
         Instant day = now.plus(Duration.ofDays(1));
-        BookingQueue.Queued ahead = queuedOf(team, 8, 2, now, day, false);
+        QueueOrder.Queued ahead = queuedOf(team, 8, 2, now, day, false);
         assertThat(BookingQueue.needsNoLessThan(queuedOf(team, 8, 2, now, day, false), ahead, now))
                 .isTrue();
         assertThat(BookingQueue.needsNoLessThan(queuedOf(team, 16, 3, now.plusSeconds(3600), day, false), ahead, now))
@@ -286,9 +285,9 @@ class BookingQueueTests extends BookingFixture {
                 .isFalse();
     }
 
-    private static BookingQueue.Queued queuedOf(
+    private static QueueOrder.Queued queuedOf(
             UUID team, int gpus, int hours, Instant earliest, Instant latest, boolean preemptible) {
-        return new BookingQueue.Queued(
+        return new QueueOrder.Queued(
                 UUID.randomUUID(),
                 team,
                 "team",
