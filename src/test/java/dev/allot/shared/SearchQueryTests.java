@@ -3,7 +3,6 @@ package dev.allot.shared;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.allot.inventory.Inventory;
 import dev.allot.quota.Quotas;
 import dev.allot.shared.web.ListLinks;
 import dev.allot.tenancy.Tenancy;
@@ -88,10 +87,7 @@ class SearchQueryTests {
 
     @Test
     void everyAdminListSortsOnlyByItsOwnColumns() {
-        assertThat(Inventory.POOL_COLUMNS.fields())
-                .containsExactly("name", "gpuType", "gpusPerNode", "region", "nodes", "bookable", "unhealthy");
-        assertThat(Inventory.FLEET_NODE_COLUMNS.fields())
-                .containsExactly("hostname", "pool", "gpuType", "state", "since", "rack");
+        // the fleet's lists: FleetListColumnsTests
         assertThat(Tenancy.TENANT_COLUMNS.defaults().sortParam()).isEqualTo("slug,asc");
         assertThatThrownBy(() -> Quotas.QUOTA_COLUMNS.read(null, "heldNow,desc", null, null))
                 .hasMessageContaining("Sort by one of tenant, gpuType, guaranteed, maximum, burst");
