@@ -2,7 +2,7 @@ package dev.allot.booking;
 
 import dev.allot.booking.Bookings.Quote;
 import dev.allot.booking.Bookings.Reclaim;
-import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.allocation.FreeCapacityRepository;
 import dev.allot.booking.calendar.Lending;
 import dev.allot.booking.sharing.Reclaiming;
 import dev.allot.quota.QuotaDecision;
@@ -26,7 +26,7 @@ class Quoting {
 
     private final RequestValidation validation;
 
-    private final AllocationRepository allocations;
+    private final FreeCapacityRepository freeCapacity;
 
     private final Quotas quotas;
 
@@ -37,13 +37,13 @@ class Quoting {
     Quoting(
             Tenancy tenancy,
             RequestValidation validation,
-            AllocationRepository allocations,
+            FreeCapacityRepository freeCapacity,
             Quotas quotas,
             Lending lending,
             Reclaiming reclaiming) {
         this.tenancy = tenancy;
         this.validation = validation;
-        this.allocations = allocations;
+        this.freeCapacity = freeCapacity;
         this.quotas = quotas;
         this.lending = lending;
         this.reclaiming = reclaiming;
@@ -56,7 +56,7 @@ class Quoting {
             caller.requireBookingIn(tenantSlug, request.project()); // refuses, naming the projects it may book in
         }
         BookingTarget target = validation.target(tenant, request);
-        int free = allocations.countFree(
+        int free = freeCapacity.countFree(
                 target.pool().id(), request.window(), request.cluster().cudaDriver());
         try {
             QuotaDecision decision = quotas.evaluate(

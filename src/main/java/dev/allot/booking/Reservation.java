@@ -55,24 +55,7 @@ public record Reservation(
         List<String> replaced = nodes.stream()
                 .map(node -> node.equals(failed) ? replacement : node)
                 .toList();
-        return new Reservation(
-                id,
-                tenant,
-                project,
-                pool,
-                gpuType,
-                gpus,
-                startsAt,
-                endsAt,
-                cancelledAt,
-                preemptible,
-                cluster,
-                quote,
-                replaced,
-                version + 1,
-                createdAt,
-                progress,
-                labels);
+        return changed(startsAt, endsAt, cancelledAt, preemptible, quote, replaced, version + 1, progress);
     }
 
     /** A cancellation, and from when the nodes are free again ({@code null}: nothing left to free). */
@@ -195,47 +178,21 @@ public record Reservation(
 
     /** Booked under a policy that asks for approval: it waits for a decision, holding its nodes. */
     Reservation pendingApproval(Instant now) {
-        return new Reservation(
-                id,
-                tenant,
-                project,
-                pool,
-                gpuType,
-                gpus,
+        return changed(
                 startsAt,
                 endsAt,
                 cancelledAt,
                 preemptible,
-                cluster,
                 quote,
                 nodes,
                 version,
-                createdAt,
-                new Progress(ReservationStatus.PENDING_APPROVAL, null, now),
-                labels);
+                new Progress(ReservationStatus.PENDING_APPROVAL, null, now));
     }
 
     /** Approved: {@code CONFIRMED} from now on, provisioned and billed as any booking. Only a pending one. */
     public Reservation approved(Instant now) {
         requirePending(now);
-        return new Reservation(
-                id,
-                tenant,
-                project,
-                pool,
-                gpuType,
-                gpus,
-                startsAt,
-                endsAt,
-                cancelledAt,
-                preemptible,
-                cluster,
-                quote,
-                nodes,
-                version + 1,
-                createdAt,
-                null,
-                labels);
+        return changed(startsAt, endsAt, cancelledAt, preemptible, quote, nodes, version + 1, null);
     }
 
     /** Denied ({@code DENIED}) or undecided in time ({@code EXPIRED}), with why. Only a pending one. */
@@ -246,24 +203,15 @@ public record Reservation(
 
     /** Did not fit and waits in its pool's queue ({@link BookingQueue}): holds no node, no quota, no price yet. */
     Reservation queued(Instant now) {
-        return new Reservation(
-                id,
-                tenant,
-                project,
-                pool,
-                gpuType,
-                gpus,
+        return changed(
                 startsAt,
                 endsAt,
                 cancelledAt,
                 preemptible,
-                cluster,
                 quote,
                 List.of(),
                 version,
-                createdAt,
-                new Progress(ReservationStatus.QUEUED, null, now),
-                labels);
+                new Progress(ReservationStatus.QUEUED, null, now));
     }
 
     /** Booked out of the queue for {@code window} on {@code booked} nodes: {@code CONFIRMED}, the same reservation. */
@@ -271,24 +219,15 @@ public record Reservation(
         if (stage() != ReservationStatus.QUEUED) {
             throw new IllegalStateException("Reservation " + id + " is not queued");
         }
-        return new Reservation(
-                id,
-                tenant,
-                project,
-                pool,
-                gpuType,
-                gpus,
+        return changed(
                 window.start(),
                 window.end(),
                 cancelledAt,
                 preemptible || decision.preemptible(),
-                cluster,
                 decision,
                 booked,
                 version + 1,
-                createdAt,
-                null,
-                labels);
+                null);
     }
 
     /** Its latest start passed before capacity freed: {@code EXPIRED}, having held nothing. */
@@ -324,24 +263,8 @@ public record Reservation(
                     .with("reservationStatus", current)
                     .with("requested", next);
         }
-        return new Reservation(
-                id,
-                tenant,
-                project,
-                pool,
-                gpuType,
-                gpus,
-                startsAt,
-                endsAt,
-                cancelledAt,
-                preemptible,
-                cluster,
-                quote,
-                nodes,
-                version + 1,
-                createdAt,
-                new Progress(next, reason, now),
-                labels);
+        return changed(
+                startsAt, endsAt, cancelledAt, preemptible, quote, nodes, version + 1, new Progress(next, reason, now));
     }
 
     public String etag() {
@@ -364,24 +287,7 @@ public record Reservation(
         // a queued reservation holds nothing to free
         Instant freedFrom =
                 stage() == ReservationStatus.QUEUED ? endsAt : nextMinute.isAfter(startsAt) ? nextMinute : startsAt;
-        Reservation cancelled = new Reservation(
-                id,
-                tenant,
-                project,
-                pool,
-                gpuType,
-                gpus,
-                startsAt,
-                endsAt,
-                now,
-                preemptible,
-                cluster,
-                quote,
-                nodes,
-                version + 1,
-                createdAt,
-                progress,
-                labels);
+        Reservation cancelled = changed(startsAt, endsAt, now, preemptible, quote, nodes, version + 1, progress);
         return new Cancellation(cancelled, freedFrom.isBefore(endsAt) ? freedFrom : null);
     }
 
@@ -389,24 +295,7 @@ public record Reservation(
     Reservation extendTo(Instant newEnd, QuotaDecision extension, Instant now) {
         requireChangeable(now);
         requireLaterEnd(newEnd);
-        return new Reservation(
-                id,
-                tenant,
-                project,
-                pool,
-                gpuType,
-                gpus,
-                startsAt,
-                newEnd,
-                cancelledAt,
-                preemptible,
-                cluster,
-                quote.plus(extension),
-                nodes,
-                version + 1,
-                createdAt,
-                progress,
-                labels);
+        return changed(startsAt, newEnd, cancelledAt, preemptible, quote.plus(extension), nodes, version + 1, progress);
     }
 
     /** An extension names the version it extends: a blind change could undo one made since (a lost update). */
@@ -447,5 +336,35 @@ public record Reservation(
                             "Reservation " + id + " is " + status + " and cannot change")
                     .with("reservationStatus", status);
         }
+    }
+
+    /** This reservation with what a transition changes, the rest (who, where, what, its cluster) as it is. */
+    private Reservation changed(
+            Instant startsAt,
+            Instant endsAt,
+            @Nullable Instant cancelledAt,
+            boolean preemptible,
+            QuotaDecision quote,
+            List<String> nodes,
+            long version,
+            @Nullable Progress progress) {
+        return new Reservation(
+                id,
+                tenant,
+                project,
+                pool,
+                gpuType,
+                gpus,
+                startsAt,
+                endsAt,
+                cancelledAt,
+                preemptible,
+                cluster,
+                quote,
+                nodes,
+                version,
+                createdAt,
+                progress,
+                labels);
     }
 }

@@ -120,7 +120,7 @@ public class Inventory {
 
     private final ReadCache<UUID, List<String>> drivers;
 
-    private final PoolSettings settings;
+    private final PoolAdministration administration;
 
     Inventory(
             InventoryRepository repository,
@@ -129,9 +129,9 @@ public class Inventory {
             ObjectProvider<NodeCommitments> commitments,
             Clock clock,
             TableChanges changes,
-            PoolSettings settings) {
+            PoolAdministration administration) {
         this.repository = repository;
-        this.settings = settings;
+        this.administration = administration;
         this.audit = audit;
         this.events = events;
         this.commitments = commitments;
@@ -234,9 +234,9 @@ public class Inventory {
                 .gpuType(request.gpuType())
                 .orElseThrow(() -> InvalidInputException.of("gpuType", "no such GPU type"));
         if (request.spareNodes() != 0) {
-            throw PoolSettings.spareNodesInvalid(request.spareNodes(), 0);
+            throw PoolAdministration.spareNodesInvalid(request.spareNodes(), 0);
         }
-        List<String> dedicatedTo = settings.knownTenants(request.dedicatedTo());
+        List<String> dedicatedTo = administration.knownTenants(request.dedicatedTo());
         Pool pool = new Pool(
                 UUID.randomUUID(), request.name(), type, request.gpusPerNode(), request.region(), 0, dedicatedTo);
         if (!repository.insert(pool)) {
@@ -302,7 +302,7 @@ public class Inventory {
      * audit row; the pool takes no new bookings of theirs.
      */
     public Dedicated dedicate(Caller caller, String name, List<String> tenants, @Nullable String ifMatch) {
-        return settings.dedicate(caller, name, tenants, ifMatch);
+        return administration.dedicate(caller, name, tenants, ifMatch);
     }
 
     /**
@@ -312,7 +312,7 @@ public class Inventory {
      * @param ifMatch the pool's {@link Pool#etag()} as the caller last read it, or null
      */
     public Pool changeSpareNodes(Caller caller, String name, int spareNodes, @Nullable String ifMatch) {
-        return settings.changeSpareNodes(caller, name, spareNodes, ifMatch);
+        return administration.changeSpareNodes(caller, name, spareNodes, ifMatch);
     }
 
     @Transactional(readOnly = true)

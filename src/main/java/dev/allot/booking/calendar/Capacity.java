@@ -1,7 +1,7 @@
 package dev.allot.booking.calendar;
 
-import dev.allot.booking.allocation.AllocationRepository;
 import dev.allot.booking.allocation.EarliestFit;
+import dev.allot.booking.allocation.FreeCapacityRepository;
 import dev.allot.booking.allocation.Hours;
 import dev.allot.booking.spec.ClusterSpec;
 import dev.allot.booking.spec.OrchestratorCheck;
@@ -50,7 +50,7 @@ public class Capacity {
 
     private final LiveCalendar live;
 
-    private final AllocationRepository allocations;
+    private final FreeCapacityRepository freeCapacity;
 
     private final Inventory inventory;
 
@@ -69,7 +69,7 @@ public class Capacity {
     Capacity(
             CapacityCalendarRepository calendar,
             LiveCalendar live,
-            AllocationRepository allocations,
+            FreeCapacityRepository freeCapacity,
             Inventory inventory,
             Quotas quotas,
             Tenancy tenancy,
@@ -81,7 +81,7 @@ public class Capacity {
         this.lending = lending;
         this.calendar = calendar;
         this.live = live;
-        this.allocations = allocations;
+        this.freeCapacity = freeCapacity;
         this.inventory = inventory;
         this.quotas = quotas;
         this.tenancy = tenancy;
@@ -187,7 +187,7 @@ public class Capacity {
         List<Fit> fits = new ArrayList<>();
         int nodes = gpus / pool.gpusPerNode();
         Instant sweepFrom = firstNotRuledOut(pool, nodes, duration, from);
-        Iterator<Instant> starts = allocations.earliestStarts(pool.id(), nodes, duration, sweepFrom, until);
+        Iterator<Instant> starts = freeCapacity.earliestStarts(pool.id(), nodes, duration, sweepFrom, until);
         for (int looked = 0; looked < candidates && starts.hasNext(); looked++) {
             Instant start = starts.next();
             TimeWindow window = new TimeWindow(start, start.plus(duration));

@@ -5,7 +5,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import dev.allot.booking.Bookings;
 import dev.allot.booking.Reservation;
-import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.allocation.FreeCapacityRepository;
 import dev.allot.booking.events.ReservationCancelled;
 import dev.allot.booking.events.ReservationDecided;
 import dev.allot.booking.events.ReservationFailed;
@@ -106,7 +106,7 @@ public class BookingQueue implements QueuedBookings {
 
     private final Tenancy tenancy;
 
-    private final AllocationRepository allocations;
+    private final FreeCapacityRepository freeCapacity;
 
     private final JdbcClient jdbc;
 
@@ -125,7 +125,7 @@ public class BookingQueue implements QueuedBookings {
             Bookings bookings,
             Inventory inventory,
             Tenancy tenancy,
-            AllocationRepository allocations,
+            FreeCapacityRepository freeCapacity,
             JdbcClient jdbc,
             QueueOrder order,
             QueueExpiry expiry,
@@ -133,7 +133,7 @@ public class BookingQueue implements QueuedBookings {
         this.bookings = bookings;
         this.inventory = inventory;
         this.tenancy = tenancy;
-        this.allocations = allocations;
+        this.freeCapacity = freeCapacity;
         this.jdbc = jdbc;
         this.order = order;
         this.expiry = expiry;
@@ -231,7 +231,7 @@ public class BookingQueue implements QueuedBookings {
             if (tried != Tried.NO_ROOM) {
                 return tried;
             }
-            Iterator<Instant> later = allocations.earliestStarts(
+            Iterator<Instant> later = freeCapacity.earliestStarts(
                     pool.id(),
                     q.gpus() / pool.gpusPerNode(),
                     q.duration(),

@@ -5,6 +5,7 @@ import dev.allot.audit.AuditRecord;
 import dev.allot.booking.Reservation;
 import dev.allot.booking.ReservationStatus;
 import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.allocation.FreeCapacityRepository;
 import dev.allot.booking.calendar.CapacityCalendarRepository;
 import dev.allot.booking.events.ReservationPreempted;
 import dev.allot.booking.store.ReservationRepository;
@@ -37,6 +38,8 @@ public class Reclaiming {
 
     private final AllocationRepository allocations;
 
+    private final FreeCapacityRepository freeCapacity;
+
     private final CapacityCalendarRepository calendar;
 
     private final Quotas quotas;
@@ -52,6 +55,7 @@ public class Reclaiming {
     Reclaiming(
             ReservationRepository reservations,
             AllocationRepository allocations,
+            FreeCapacityRepository freeCapacity,
             CapacityCalendarRepository calendar,
             Quotas quotas,
             AuditLog audit,
@@ -60,6 +64,7 @@ public class Reclaiming {
             SharingProperties sharing) {
         this.reservations = reservations;
         this.allocations = allocations;
+        this.freeCapacity = freeCapacity;
         this.calendar = calendar;
         this.quotas = quotas;
         this.audit = audit;
@@ -108,7 +113,7 @@ public class Reclaiming {
         if (candidates.isEmpty()) {
             return Reclaimed.NOTHING;
         }
-        int free = allocations.countFree(pool.id(), window, driver);
+        int free = freeCapacity.countFree(pool.id(), window, driver);
         if (free >= nodes) {
             return new Reclaimed(true, List.of(), Map.of(), List.of());
         }
@@ -167,7 +172,7 @@ public class Reclaiming {
                 candidates.stream().sorted(victimOrder).toList(),
                 lost,
                 VictimPlan.of(
-                        allocations.holdersIn(pool.id(), window, driver),
+                        freeCapacity.holdersIn(pool.id(), window, driver),
                         candidates,
                         lost,
                         priorities,
@@ -184,7 +189,7 @@ public class Reclaiming {
         if (!wouldMakeRoom(pool, tenantId, nodes, window, driver)) {
             return OptionalInt.empty();
         }
-        int free = allocations.countFree(pool.id(), window, driver);
+        int free = freeCapacity.countFree(pool.id(), window, driver);
         List<ReservationRepository.Preemptible> candidates =
                 reservations.preemptibleOverlapping(pool.id(), tenantId, window);
         if (free >= nodes || candidates.isEmpty()) {
@@ -216,7 +221,7 @@ public class Reclaiming {
             boolean patient,
             List<ReservationRepository.Preemptible> order) {
         Instant now = clock.instant();
-        int free = allocations.countFree(pool.id(), window, driver);
+        int free = freeCapacity.countFree(pool.id(), window, driver);
         boolean contended = false;
         for (ReservationRepository.Preemptible victim : order) {
             if (free >= nodes) {
@@ -224,7 +229,7 @@ public class Reclaiming {
             }
             Preempted preempted = preempt(victim, pool, window, now, patient);
             if (preempted == Preempted.YES) {
-                free = allocations.countFree(pool.id(), window, driver);
+                free = freeCapacity.countFree(pool.id(), window, driver);
             }
             contended |= preempted == Preempted.HELD_ELSEWHERE;
         }
@@ -295,7 +300,7 @@ public class Reclaiming {
      */
     boolean wouldMakeRoom(Pool pool, UUID tenantId, int nodes, TimeWindow window, @Nullable String driver) {
         return !window.start().isBefore(clock.instant().plus(preemptionNotice))
-                && allocations.countReclaimable(pool.id(), tenantId, window, driver) >= nodes;
+                && freeCapacity.countReclaimable(pool.id(), tenantId, window, driver) >= nodes;
     }
 
     /**
@@ -314,7 +319,7 @@ public class Reclaiming {
             return Optional.empty();
         }
         TimeWindow later = new TimeWindow(noticeEnd, noticeEnd.plus(window.duration()));
-        return allocations.countReclaimable(pool.id(), tenantId, later, driver) >= nodes
+        return freeCapacity.countReclaimable(pool.id(), tenantId, later, driver) >= nodes
                 ? Optional.of(later)
                 : Optional.empty();
     }

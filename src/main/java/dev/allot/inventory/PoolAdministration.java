@@ -22,7 +22,7 @@ import org.springframework.stereotype.Service;
  * Called by {@link Inventory} within its transaction, under the pool's row lock.
  */
 @Service
-class PoolSettings {
+class PoolAdministration {
 
     private final InventoryRepository repository;
 
@@ -36,7 +36,7 @@ class PoolSettings {
 
     private final KnownTenants tenants;
 
-    PoolSettings(
+    PoolAdministration(
             InventoryRepository repository,
             AuditLog audit,
             ApplicationEventPublisher events,
