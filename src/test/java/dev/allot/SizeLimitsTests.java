@@ -55,8 +55,7 @@ class SizeLimitsTests {
             "Inventory",
             "Repacking",
             "Reservation",
-            "ReservationRepository",
-            "SlurmDriver");
+            "ReservationRepository");
 
     /** Methods ({@code Class.method}) over the limit when it was set, and not split yet. */
     private static final Set<String> LONG_METHODS = Set.of(
@@ -65,8 +64,7 @@ class SizeLimitsTests {
             "Bookings.laterOrQueued",
             "Capacity.earliest",
             "Lending.guaranteeHeadroom",
-            "Repacking.makeRoom",
-            "SlurmDriver.srun");
+            "Repacking.makeRoom");
 
     /** Beans over the limit when it was set, and not split yet. */
     private static final Set<String> MANY_DEPENDENCIES = Set.of("Approvals", "BookingQueue", "Bookings");
