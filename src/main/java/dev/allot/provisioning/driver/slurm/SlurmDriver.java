@@ -9,17 +9,10 @@ import dev.allot.provisioning.driver.ClusterStatus;
 import dev.allot.provisioning.driver.DriverFailedException;
 import dev.allot.provisioning.driver.DriverProperties.SlurmPool;
 import dev.allot.provisioning.driver.HealthCheckJob;
-import dev.allot.provisioning.driver.HealthCheckKind;
 import dev.allot.provisioning.driver.HealthCheckResult;
 import dev.allot.provisioning.driver.MultiNodeCheckJob;
-import dev.allot.provisioning.driver.NodesUnavailableException;
 import dev.allot.provisioning.driver.ProvisionedCluster;
 import dev.allot.provisioning.driver.ProvisionedVolume;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -30,29 +23,32 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A reservation's cluster on Slurm: the tenant's account (kept across reservations), and, both named
  * {@code allot-<reservation id>}, a Slurm reservation on exactly the reserved nodes for the window and a
  * partition on those nodes open only to the tenant's account; the tenant's users associated with the account and
  * their SSH keys on the login node ({@link SlurmLogins}). Each step first reads what exists and reuses it;
- * every result is read back, because Slurm may grant less than asked.
+ * every result is read back, because Slurm may grant less than asked. The steps are {@link SlurmAccounts},
+ * {@link SlurmReservations} and {@link SlurmPartitions}; health checks run as {@link SlurmCheckJobs}.
  */
 public final class SlurmDriver implements ClusterDriver {
-
-    private static final Logger log = LoggerFactory.getLogger(SlurmDriver.class);
-
-    private static final DateTimeFormatter SLURM_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
-
-    private final String pool;
 
     private final SlurmPool config;
 
     private final SlurmCommands slurm;
 
     private final SlurmErrors errors;
+
+    private final SlurmNodes nodes;
+
+    private final SlurmAccounts accounts;
+
+    private final SlurmReservations reservations;
+
+    private final SlurmPartitions partitions;
+
+    private final SlurmCheckJobs checkJobs;
 
     private final SlurmLogins logins;
 
@@ -63,15 +59,19 @@ public final class SlurmDriver implements ClusterDriver {
     private final SlurmSharedMemory sharedMemory;
 
     SlurmDriver(String pool, SlurmPool config, SlurmCommands slurm) {
-        this.pool = pool;
         this.config = config;
         this.slurm = slurm;
         this.errors = new SlurmErrors(pool);
+        this.nodes = new SlurmNodes(slurm, errors);
+        this.accounts = new SlurmAccounts(slurm, errors);
+        this.reservations = new SlurmReservations(pool, config.timeZone(), slurm, errors, nodes);
+        this.partitions = new SlurmPartitions(slurm, errors, nodes);
+        this.checkJobs = new SlurmCheckJobs(slurm, errors, nodes, reservations);
         SlurmCommands loginNode = config.loginNode() == null
                 ? null
                 : new SlurmCommands(config.loginNode().commandPrefix(), null, config.commandTimeout());
         this.logins =
-                new SlurmLogins(slurm, loginNode, config.loginNode(), config.loginHost(), errors, this::checkUser);
+                new SlurmLogins(slurm, loginNode, config.loginNode(), config.loginHost(), errors, checkJobs::checkUser);
         this.volumes = new SlurmVolumes(config.volumeRoot(), config.volumeGroup(), slurm, errors);
         this.cudaFeature = new SlurmCudaFeature(slurm, errors);
         this.sharedMemory = new SlurmSharedMemory(slurm, errors, config.shmDir());
@@ -99,11 +99,11 @@ public final class SlurmDriver implements ClusterDriver {
         List<ProvisionedVolume> made = volumes.ensure(spec);
         // before the reservation exists, so that no job of it runs without its size
         shmProlog.flatMap(prolog -> sharedMemory.enforce(spec, prolog)).ifPresent(steps::add);
-        String account = ensureAccount(ref.tenant());
+        String account = accounts.ensure(ref.tenant());
         steps.add(new BuildStep(
                 "Slurm account " + ref.tenant() + " " + account, "sacctmgr show account " + ref.tenant()));
         String[] done = new String[1];
-        SlurmReservation reservation = ensureReservation(spec, done);
+        SlurmReservation reservation = reservations.ensure(spec, done);
         steps.add(new BuildStep(
                 "Slurm reservation " + ref.name() + " " + done[0] + " on "
                         + String.join(",", reservation.nodes()) + " for account " + ref.tenant() + " until "
@@ -113,7 +113,7 @@ public final class SlurmDriver implements ClusterDriver {
                                 : " (created before CUDA pinning: no Features on the reservation; its nodes carry "
                                         + feature + ")"),
                 "scontrol show reservation " + ref.name()));
-        String partition = ensurePartition(ref, reservation.nodes());
+        String partition = partitions.ensure(ref, reservation.nodes());
         steps.add(new BuildStep(
                 "Slurm partition " + ref.name() + " " + partition + " on " + String.join(",", reservation.nodes())
                         + ", AllowAccounts=" + ref.tenant(),
@@ -134,206 +134,33 @@ public final class SlurmDriver implements ClusterDriver {
         return volumes.usage(ref, name);
     }
 
-    /** Returns what was done: {@code created} or {@code found}. */
-    private String ensureAccount(String account) {
-        if (accountExists(account)) {
-            return "found";
-        }
-        SlurmCommands.Result added = slurm.run(
-                "sacctmgr",
-                "-i",
-                "add",
-                "account",
-                account,
-                "Description=allot-tenant-" + account,
-                "Organization=" + account);
-        // "Nothing new added" (exit 1): a concurrent attempt was first, which is what we want.
-        if (!added.ok() && !accountExists(account)) {
-            throw errors.failed("sacctmgr add account " + account, added, List.of());
-        }
-        return added.ok() ? "created" : "found";
-    }
-
     boolean accountExists(String account) {
-        SlurmCommands.Result shown = slurm.run("sacctmgr", "-n", "-P", "show", "account", account, "format=account");
-        if (!shown.ok()) {
-            throw errors.failed("sacctmgr show account", shown, List.of());
-        }
-        return shown.stdout().lines().map(String::strip).anyMatch(account::equals);
-    }
-
-    /** Creates or adjusts the reservation; {@code done[0]} says which ({@code created}, {@code updated}, {@code found}). */
-    private SlurmReservation ensureReservation(ClusterBlueprint spec, String[] done) {
-        ClusterRef ref = spec.ref();
-        Optional<SlurmReservation> existing = reservation(ref);
-        Instant now = Instant.now();
-        // A window that has begun (a late or repeated provision) starts now: Slurm refuses a start in the past.
-        boolean started = !spec.startsAt().isAfter(now.plusSeconds(5));
-        Instant end = spec.endsAt().truncatedTo(ChronoUnit.SECONDS);
-        String startTime = started ? "now" : slurmTime(spec.startsAt());
-        long seconds = Duration.between(spec.startsAt(), end).toSeconds();
-        // Duration counts whole minutes; a window that is not (or that has begun) gets its exact end instead.
-        String length = !started && seconds % 60 == 0 ? "Duration=" + seconds / 60 : "EndTime=" + slurmTime(end);
-        String nodes = String.join(",", spec.nodes());
-        if (existing.isEmpty()) {
-            SlurmCommands.Result created = slurm.run(
-                    "scontrol",
-                    "create",
-                    "reservation",
-                    "ReservationName=" + ref.name(),
-                    "StartTime=" + startTime,
-                    length,
-                    "Nodes=" + nodes,
-                    "Accounts=" + ref.tenant(),
-                    "Features=" + SlurmCudaFeature.of(spec));
-            if (!created.ok()) {
-                throw errors.failed("scontrol create reservation " + ref.name(), created, spec.nodes());
-            }
-            log.info("Created Slurm reservation {} on {} from {} ({})", ref.name(), nodes, startTime, length);
-            done[0] = "created";
-        } else if (!existing.get().matches(spec.nodes(), ref.tenant(), end)) {
-            // An earlier attempt for a different window or node set (an extension or a migration): adjust it.
-            SlurmCommands.Result updated = slurm.run(
-                    "scontrol",
-                    "update",
-                    "ReservationName=" + ref.name(),
-                    "EndTime=" + slurmTime(end),
-                    "Nodes=" + nodes,
-                    "Accounts=" + ref.tenant());
-            if (!updated.ok()) {
-                throw errors.failed("scontrol update reservation " + ref.name(), updated, spec.nodes());
-            }
-            done[0] = "updated";
-        } else {
-            done[0] = "found";
-        }
-        SlurmReservation actual = reservation(ref)
-                .orElseThrow(() -> new DriverFailedException("Slurm reservation " + ref.name() + " vanished", true));
-        verify(spec, actual, started);
-        return actual;
-    }
-
-    /** Slurm reads times in the controller's time zone. */
-    private String slurmTime(Instant instant) {
-        return SLURM_TIME.format(LocalDateTime.ofInstant(instant, config.timeZone()));
-    }
-
-    /** Fails, and removes what Slurm made, when it is not what was asked for. */
-    private void verify(ClusterBlueprint spec, SlurmReservation actual, boolean started) {
-        Set<String> missing = new LinkedHashSet<>(spec.nodes());
-        missing.removeAll(actual.nodes());
-        Set<String> extra = new LinkedHashSet<>(actual.nodes());
-        extra.removeAll(spec.nodes());
-        boolean startWrong =
-                !started && !actual.startsAt().equals(spec.startsAt().truncatedTo(ChronoUnit.SECONDS));
-        boolean endWrong = !actual.endsAt().equals(spec.endsAt().truncatedTo(ChronoUnit.SECONDS));
-        if (missing.isEmpty()
-                && extra.isEmpty()
-                && !startWrong
-                && !endWrong
-                && actual.accounts().equals(List.of(spec.tenant()))) {
-            return;
-        }
-        slurm.run("scontrol", "delete", "ReservationName=" + actual.name());
-        if (!missing.isEmpty()) {
-            throw new NodesUnavailableException(
-                    List.copyOf(missing), "Slurm reserved only " + actual.nodes() + " of " + spec.nodes());
-        }
-        throw new DriverFailedException(
-                "Slurm reservation " + actual.name() + " differs from the request: " + actual
-                        + " (check allot.provisioning.pools." + pool + ".slurm.time-zone)",
-                false);
+        return accounts.exists(account);
     }
 
     Optional<SlurmReservation> reservation(ClusterRef ref) {
-        SlurmCommands.Result shown = slurm.run("scontrol", "show", "reservation", ref.name(), "--oneliner");
-        if (!shown.ok()) {
-            if (SlurmErrors.notFound(shown)) {
-                return Optional.empty();
-            }
-            throw errors.failed("scontrol show reservation", shown, List.of());
-        }
-        SlurmRecord record = SlurmRecord.parse(shown.stdout());
-        return Optional.of(new SlurmReservation(
-                record.get("ReservationName"),
-                hostnames(record.get("Nodes")),
-                List.of(record.get("Accounts").split(",")),
-                Instant.ofEpochSecond(Long.parseLong(record.get("StartTime"))),
-                Instant.ofEpochSecond(Long.parseLong(record.get("EndTime"))),
-                record.get("Features")));
-    }
-
-    /** Returns what was done: {@code created}, {@code updated} or {@code found}. */
-    private String ensurePartition(ClusterRef ref, List<String> nodes) {
-        Optional<SlurmRecord> existing = partition(ref);
-        String nodeList = String.join(",", nodes);
-        if (existing.isEmpty()) {
-            SlurmCommands.Result created = slurm.run(
-                    "scontrol",
-                    "create",
-                    "PartitionName=" + ref.name(),
-                    "Nodes=" + nodeList,
-                    "AllowAccounts=" + ref.tenant(),
-                    "State=UP",
-                    "MaxTime=INFINITE");
-            if (!created.ok() && partition(ref).isEmpty()) {
-                throw errors.failed("scontrol create partition " + ref.name(), created, nodes);
-            }
-            return created.ok() ? "created" : "found";
-        } else if (!Set.copyOf(hostnames(existing.get().get("Nodes"))).equals(Set.copyOf(nodes))
-                || !existing.get().get("AllowAccounts").equals(ref.tenant())) {
-            SlurmCommands.Result updated = slurm.run(
-                    "scontrol",
-                    "update",
-                    "PartitionName=" + ref.name(),
-                    "Nodes=" + nodeList,
-                    "AllowAccounts=" + ref.tenant(),
-                    "State=UP");
-            if (!updated.ok()) {
-                throw errors.failed("scontrol update partition " + ref.name(), updated, nodes);
-            }
-            return "updated";
-        }
-        return "found";
+        return reservations.find(ref);
     }
 
     Optional<SlurmRecord> partition(ClusterRef ref) {
-        SlurmCommands.Result shown = slurm.run("scontrol", "show", "partition", ref.name(), "--oneliner");
-        if (!shown.ok()) {
-            if (SlurmErrors.notFound(shown)) {
-                return Optional.empty();
-            }
-            throw errors.failed("scontrol show partition", shown, List.of());
-        }
-        return Optional.of(SlurmRecord.parse(shown.stdout()));
+        return partitions.find(ref);
     }
 
     /** Expands a Slurm hostlist such as {@code gpu-[001-003]} exactly as Slurm does. */
     List<String> hostnames(String hostlist) {
-        if (hostlist.isBlank()) {
-            return List.of();
-        }
-        SlurmCommands.Result expanded = slurm.run("scontrol", "show", "hostnames", hostlist);
-        if (!expanded.ok()) {
-            throw errors.failed("scontrol show hostnames", expanded, List.of());
-        }
-        return expanded.stdout()
-                .lines()
-                .map(String::strip)
-                .filter(line -> !line.isEmpty())
-                .toList();
+        return nodes.hostnames(hostlist);
     }
 
     @Override
     public ClusterStatus status(ClusterRef ref) {
-        Optional<SlurmReservation> reservation = reservation(ref);
-        Optional<SlurmRecord> partition = partition(ref);
+        Optional<SlurmReservation> reservation = reservations.find(ref);
+        Optional<SlurmRecord> partition = partitions.find(ref);
         if (reservation.isEmpty() && partition.isEmpty()) {
             return ClusterStatus.absent(ref);
         }
         List<String> nodes = reservation
                 .map(SlurmReservation::nodes)
-                .orElseGet(() -> hostnames(partition.get().get("Nodes")));
+                .orElseGet(() -> this.nodes.hostnames(partition.get().get("Nodes")));
         List<String> missing = new ArrayList<>();
         if (reservation.isEmpty()) {
             missing.add("reservation");
@@ -353,7 +180,7 @@ public final class SlurmDriver implements ClusterDriver {
     }
 
     private Map<String, String> nodeStates(List<String> nodes) {
-        Map<String, String> all = new SlurmNodes(slurm, errors).states();
+        Map<String, String> all = this.nodes.states();
         Map<String, String> states = new LinkedHashMap<>();
         nodes.forEach(node -> states.put(node, all.getOrDefault(node, "UNKNOWN")));
         return states;
@@ -361,7 +188,7 @@ public final class SlurmDriver implements ClusterDriver {
 
     @Override
     public ClusterAccess access(ClusterRef ref) {
-        if (reservation(ref).isEmpty()) {
+        if (reservations.find(ref).isEmpty()) {
             throw new DriverFailedException("Slurm reservation " + ref.name() + " does not exist", false);
         }
         return accessTo(ref);
@@ -382,9 +209,7 @@ public final class SlurmDriver implements ClusterDriver {
     }
 
     private ClusterStatus changeNodes(ClusterRef ref, List<String> change, boolean add) {
-        SlurmReservation current = reservation(ref)
-                .orElseThrow(
-                        () -> new DriverFailedException("Slurm reservation " + ref.name() + " does not exist", false));
+        SlurmReservation current = reservations.existing(ref);
         Set<String> wanted = new LinkedHashSet<>(current.nodes());
         if (add) {
             if (!current.features().isEmpty()) {
@@ -399,19 +224,9 @@ public final class SlurmDriver implements ClusterDriver {
                     "A Slurm reservation cannot lose all its nodes; tear it down instead", false);
         }
         if (!wanted.equals(Set.copyOf(current.nodes()))) {
-            String nodes = String.join(",", wanted);
-            SlurmCommands.Result updated =
-                    slurm.run("scontrol", "update", "ReservationName=" + ref.name(), "Nodes=" + nodes);
-            if (!updated.ok()) {
-                throw errors.failed("scontrol update reservation " + ref.name(), updated, List.copyOf(change));
-            }
-            List<String> granted = reservation(ref).map(SlurmReservation::nodes).orElse(List.of());
-            if (!Set.copyOf(granted).equals(wanted)) {
-                throw new NodesUnavailableException(
-                        List.copyOf(change), "Slurm holds " + granted + " instead of " + wanted);
-            }
+            reservations.moveTo(ref, wanted, change);
         }
-        ensurePartition(ref, List.copyOf(wanted));
+        partitions.ensure(ref, List.copyOf(wanted));
         return status(ref);
     }
 
@@ -429,7 +244,7 @@ public final class SlurmDriver implements ClusterDriver {
      */
     @Override
     public HealthCheckResult runHealthCheck(HealthCheckJob job) {
-        return srun(
+        return checkJobs.srun(
                 job.ref(),
                 List.of(job.node()),
                 job.kind(),
@@ -451,7 +266,7 @@ public final class SlurmDriver implements ClusterDriver {
      */
     @Override
     public HealthCheckResult runMultiNodeCheck(MultiNodeCheckJob job) {
-        return srun(
+        return checkJobs.srun(
                 job.ref(),
                 job.nodes(),
                 job.kind(),
@@ -460,129 +275,6 @@ public final class SlurmDriver implements ClusterDriver {
                 job.timeout(),
                 job.jobName(),
                 List.of("--ntasks-per-node=1"));
-    }
-
-    private HealthCheckResult srun(
-            ClusterRef ref,
-            List<String> nodes,
-            HealthCheckKind kind,
-            List<String> command,
-            int gpus,
-            Duration timeout,
-            String jobName,
-            List<String> tasks) {
-        String target = String.join(",", nodes);
-        SlurmReservation reservation = reservation(ref)
-                .orElseThrow(
-                        () -> new DriverFailedException("Slurm reservation " + ref.name() + " does not exist", false));
-        List<String> outside = nodes.stream()
-                .filter(node -> !reservation.nodes().contains(node))
-                .toList();
-        if (!outside.isEmpty()) {
-            throw new DriverFailedException(
-                    String.join(", ", outside) + " not in Slurm reservation " + ref.name(), false);
-        }
-        Map<String, String> states = new SlurmNodes(slurm, errors).states();
-        List<String> down = nodes.stream()
-                .filter(node -> unreachable(states.getOrDefault(node, "UNKNOWN")))
-                .map(node -> "Slurm reports " + node + " " + states.getOrDefault(node, "UNKNOWN"))
-                .toList();
-        if (!down.isEmpty()) {
-            return new HealthCheckResult(target, kind, -1, String.join("; ", down), Duration.ZERO, false, true);
-        }
-        ensureCheckUser(ref.tenant());
-        List<String> srun = new ArrayList<>(List.of(
-                "srun",
-                "--job-name=" + jobName,
-                "--account=" + ref.tenant(),
-                "--partition=" + ref.name(),
-                "--nodelist=" + target,
-                "--nodes=" + nodes.size(),
-                "--time=" + Math.max(1, (timeout.toSeconds() + 59) / 60),
-                "--kill-on-bad-exit=1"));
-        srun.addAll(tasks);
-        if (!reservation.startsAt().isAfter(Instant.now())) {
-            srun.add("--reservation=" + ref.name());
-        }
-        if (gpus > 0) {
-            srun.add("--gres=gpu:" + gpus);
-        }
-        srun.addAll(command);
-        long started = System.nanoTime();
-        Optional<SlurmCommands.Result> ran = slurm.run(timeout, srun.toArray(String[]::new));
-        Duration took = Duration.ofNanos(System.nanoTime() - started);
-        if (ran.isEmpty()) {
-            slurm.run("scancel", "--name=" + jobName, "--account=" + ref.tenant());
-            log.warn("Health check {} on {} ran past {}: cancelled", kind, target, timeout);
-            return new HealthCheckResult(target, kind, -1, "", took, true, false);
-        }
-        SlurmCommands.Result result = ran.get();
-        String lower = result.stderr().toLowerCase(Locale.ROOT);
-        // srun may exit 0 when slurmctld cancels a step for a node failure: its error output tells
-        boolean nodeFailed = NODE_FAILED.stream().anyMatch(lower::contains);
-        if (!nodeFailed && result.exitCode() != 0) {
-            // what srun prints when slurmctld ends a step for a node that went down varies with timing (a killed
-            // task, an aborted step): the node's state after the job tells
-            Map<String, String> after = new SlurmNodes(slurm, errors).states();
-            List<String> downAfter = nodes.stream()
-                    .filter(node -> unreachable(after.getOrDefault(node, "UNKNOWN")))
-                    .map(node -> "Slurm reports " + node + " " + after.getOrDefault(node, "UNKNOWN") + " after the job")
-                    .toList();
-            if (!downAfter.isEmpty()) {
-                return new HealthCheckResult(
-                        target,
-                        kind,
-                        result.exitCode(),
-                        (String.join("; ", downAfter) + "\n" + result.stderr() + result.stdout()).strip(),
-                        took,
-                        false,
-                        true);
-            }
-        }
-        String output =
-                nodeFailed || result.stdout().isBlank() ? (result.stderr() + result.stdout()).strip() : result.stdout();
-        return new HealthCheckResult(target, kind, result.exitCode(), output, took, false, nodeFailed);
-    }
-
-    /** What srun says when the node fails under the job (rather than the check failing on it). */
-    private static final List<String> NODE_FAILED = List.of(
-            "node failure", "node_fail", "task launch for", "communication connection failure", "invalid node name");
-
-    static boolean unreachable(String state) {
-        return state.startsWith("DOWN")
-                || state.contains("NOT_RESPONDING")
-                || state.startsWith("FAIL")
-                || state.contains("+FAIL")
-                || state.startsWith("UNKNOWN");
-    }
-
-    /** Allot's Slurm user joins the tenant's account, so that its check jobs may run in the tenant's partition. */
-    private void ensureCheckUser(String account) {
-        String user = checkUser();
-        SlurmCommands.Result shown = slurm.run(
-                "sacctmgr", "-n", "-P", "show", "association", "account=" + account, "user=" + user, "format=user");
-        if (shown.ok() && shown.stdout().lines().map(String::strip).anyMatch(user::equals)) {
-            return;
-        }
-        SlurmCommands.Result added = slurm.run("sacctmgr", "-i", "add", "user", user, "account=" + account);
-        if (!added.ok()) {
-            throw errors.failed("sacctmgr add user " + user + " account=" + account, added, List.of());
-        }
-    }
-
-    private volatile @Nullable String checkUser;
-
-    private String checkUser() {
-        String user = checkUser;
-        if (user == null) {
-            SlurmCommands.Result id = slurm.run("id", "-un");
-            if (!id.ok() || id.stdout().isBlank()) {
-                throw errors.failed("id -un", id, List.of());
-            }
-            user = id.stdout().strip();
-            checkUser = user;
-        }
-        return user;
     }
 
     /**
@@ -615,7 +307,7 @@ public final class SlurmDriver implements ClusterDriver {
         String state = shown.get("State").toUpperCase(Locale.ROOT);
         return (mark == null || !shown.get("SlurmdStartTime").equals(mark))
                 && !state.isEmpty()
-                && !unreachable(state)
+                && !SlurmNodes.unreachable(state)
                 && !state.matches(".*(REBOOT|DRAIN|DOWN|NOT_RESPONDING|FAIL|POWER|\\*).*");
     }
 
@@ -633,17 +325,11 @@ public final class SlurmDriver implements ClusterDriver {
      */
     @Override
     public void teardown(ClusterRef ref) {
-        if (partition(ref).isPresent()) {
+        if (partitions.find(ref).isPresent()) {
             slurm.run("scancel", "--partition=" + ref.name());
         }
-        SlurmCommands.Result reservation = slurm.run("scontrol", "delete", "ReservationName=" + ref.name());
-        if (!reservation.ok() && reservation(ref).isPresent()) {
-            throw errors.failed("scontrol delete reservation " + ref.name(), reservation, List.of());
-        }
-        SlurmCommands.Result partition = slurm.run("scontrol", "delete", "PartitionName=" + ref.name());
-        if (!partition.ok() && partition(ref).isPresent()) {
-            throw errors.failed("scontrol delete partition " + ref.name(), partition, List.of());
-        }
+        reservations.delete(ref);
+        partitions.delete(ref);
         sharedMemory.remove(ref);
         logins.revoke(ref);
     }

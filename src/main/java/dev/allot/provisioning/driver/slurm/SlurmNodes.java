@@ -7,7 +7,10 @@ import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Node states from {@code sinfo --json} (in 22.05 {@code scontrol} has no JSON output). */
+/**
+ * Slurm's nodes: their states from {@code sinfo --json} (in 22.05 {@code scontrol} has no JSON output), and
+ * hostlists expanded by {@code scontrol show hostnames}.
+ */
 final class SlurmNodes {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -41,6 +44,31 @@ final class SlurmNodes {
             memory.put(node.path("name").asString(), node.path("real_memory").asLong(0));
         }
         return memory;
+    }
+
+    /** Whether a node in this state cannot run a job: down, not responding, failing or unknown. */
+    static boolean unreachable(String state) {
+        return state.startsWith("DOWN")
+                || state.contains("NOT_RESPONDING")
+                || state.startsWith("FAIL")
+                || state.contains("+FAIL")
+                || state.startsWith("UNKNOWN");
+    }
+
+    /** Expands a Slurm hostlist such as {@code gpu-[001-003]} exactly as Slurm does. */
+    List<String> hostnames(String hostlist) {
+        if (hostlist.isBlank()) {
+            return List.of();
+        }
+        SlurmCommands.Result expanded = slurm.run("scontrol", "show", "hostnames", hostlist);
+        if (!expanded.ok()) {
+            throw errors.failed("scontrol show hostnames", expanded, List.of());
+        }
+        return expanded.stdout()
+                .lines()
+                .map(String::strip)
+                .filter(line -> !line.isEmpty())
+                .toList();
     }
 
     private JsonNode nodes() {
