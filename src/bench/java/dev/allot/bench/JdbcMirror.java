@@ -36,8 +36,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The ceiling: the application's booking transaction issued directly over JDBC, statement for statement as
- * {@code Bookings.book} issues it through {@code Quotas}, {@code Allocations}, {@code Reservations},
- * {@code CapacityCalendar}, {@code AuditLog}, {@code CapacityNotifier} and the event publication registry (same
+ * {@code Bookings.book} issues it through {@code Quotas}, {@code FreeNodeRepository}, {@code AllocationRepository},
+ * {@code ReservationRepository}, {@code CapacityCalendarRepository}, {@code AuditLog}, {@code CapacityNotifier} and
+ * the event publication registry (same
  * SQL text, READ COMMITTED, prepared statements, a Hikari pool of 16 like the application's), driven by the same
  * number of client threads with the same requests.
  *
@@ -498,7 +499,8 @@ final class JdbcMirror implements AutoCloseable {
                 c.createArrayOf("int", classes.get(2).toArray()),
                 c.createArrayOf(
                         "text", amounts.stream().map(BigDecimal::toPlainString).toArray()));
-        // Bookings.lockFreeNodes: up to three rounds of searching blocks, locking with SKIP LOCKED, re-reading the gaps
+        // NodeSecuring with FreeNodeRepository.lockFreeNodes: up to three rounds of searching blocks, locking with SKIP
+        // LOCKED, re-reading the gaps
         List<Long> chosen = new ArrayList<>();
         List<String> hosts = new ArrayList<>();
         List<Long> tried = new ArrayList<>();

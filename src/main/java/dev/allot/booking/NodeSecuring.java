@@ -1,6 +1,7 @@
 package dev.allot.booking;
 
 import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.allocation.FreeNodeRepository;
 import dev.allot.booking.calendar.Lending;
 import dev.allot.booking.sharing.Reclaiming;
 import dev.allot.booking.sharing.Repacking;
@@ -39,6 +40,8 @@ class NodeSecuring {
 
     private final AllocationRepository allocations;
 
+    private final FreeNodeRepository freeNodes;
+
     private final Quotas quotas;
 
     private final Lending lending;
@@ -49,11 +52,13 @@ class NodeSecuring {
 
     NodeSecuring(
             AllocationRepository allocations,
+            FreeNodeRepository freeNodes,
             Quotas quotas,
             Lending lending,
             Reclaiming reclaiming,
             Repacking repacking) {
         this.allocations = allocations;
+        this.freeNodes = freeNodes;
         this.quotas = quotas;
         this.lending = lending;
         this.reclaiming = reclaiming;
@@ -114,7 +119,7 @@ class NodeSecuring {
         List<Long> planned =
                 reclaimed.nodes().stream().filter(node -> !tried.contains(node)).toList();
         if (!planned.isEmpty()) {
-            keepFree(allocations.lockFirst(planned, target.nodes() - nodes.size()), window, tried, freed);
+            keepFree(freeNodes.lockFirst(planned, target.nodes() - nodes.size()), window, tried, freed);
         }
         List<AllocationRepository.Locked> more = lockFreeNodes(
                 target, window, request.cluster().cudaDriver(), target.nodes() - nodes.size() - freed.size(), tried);
@@ -260,7 +265,7 @@ class NodeSecuring {
         List<AllocationRepository.Locked> chosen = new ArrayList<>();
         List<Long> tried = new ArrayList<>(excluded);
         for (int round = 0; round < 3 && chosen.size() < count; round++) {
-            List<AllocationRepository.Locked> locked = allocations.lockFreeNodes(
+            List<AllocationRepository.Locked> locked = freeNodes.lockFreeNodes(
                     target.pool().id(), target.blocks(), window, driver, count - chosen.size(), tried);
             if (locked.isEmpty()) {
                 break;
@@ -269,7 +274,7 @@ class NodeSecuring {
         }
         if (chosen.size() < count) {
             keepFree(
-                    allocations.lockFreeNodesWaiting(
+                    freeNodes.lockFreeNodesWaiting(
                             target.pool().id(), target.blocks(), window, driver, count - chosen.size(), tried),
                     window,
                     tried,

@@ -1,6 +1,6 @@
 package dev.allot.booking;
 
-import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.allocation.FreeNodeRepository;
 import dev.allot.booking.spec.ClusterChoices;
 import dev.allot.booking.spec.OrchestratorCheck;
 import dev.allot.booking.spec.SshPublicKeys;
@@ -35,7 +35,7 @@ class RequestValidation {
 
     private final NodeMemory nodeMemory;
 
-    private final AllocationRepository allocations;
+    private final FreeNodeRepository freeNodes;
 
     private final Clock clock;
 
@@ -45,14 +45,14 @@ class RequestValidation {
             OrchestratorCheck orchestrators,
             List<ClusterChoices> choices,
             NodeMemory nodeMemory,
-            AllocationRepository allocations,
+            FreeNodeRepository freeNodes,
             Clock clock) {
         this.inventory = inventory;
         this.tenancy = tenancy;
         this.orchestrators = orchestrators;
         this.choices = List.copyOf(choices);
         this.nodeMemory = nodeMemory;
-        this.allocations = allocations;
+        this.freeNodes = freeNodes;
         this.clock = clock;
     }
 
@@ -103,6 +103,6 @@ class RequestValidation {
                 project.get(),
                 pool.get(),
                 request.nodes(pool.get()),
-                allocations.blocks(pool.get().id()));
+                freeNodes.blocks(pool.get().id()));
     }
 }
