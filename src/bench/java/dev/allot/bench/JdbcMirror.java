@@ -2,12 +2,13 @@ package dev.allot.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.allot.booking.allocation.AllocationRepository;
+import dev.allot.booking.allocation.FreeNodeRepository;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,14 +34,24 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import org.springframework.jdbc.core.SqlTypeValue;
+import org.springframework.jdbc.core.StatementCreatorUtils;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
+import org.springframework.jdbc.core.namedparam.ParsedSql;
 
 /**
  * The ceiling: the application's booking transaction issued directly over JDBC, statement for statement as
  * {@code Bookings.book} issues it through {@code Quotas}, {@code FreeNodeRepository}, {@code AllocationRepository},
  * {@code ReservationRepository}, {@code CapacityCalendarRepository}, {@code AuditLog}, {@code CapacityNotifier} and
- * the event publication registry (same
- * SQL text, READ COMMITTED, prepared statements, a Hikari pool of 16 like the application's), driven by the same
- * number of client threads with the same requests.
+ * the event publication registry (READ COMMITTED, prepared statements, a Hikari pool of 16 like the application's),
+ * driven by the same number of client threads with the same requests.
+ *
+ * <p>The statements on the nodes and their gaps (finding free nodes, locking them, re-reading their gaps, cutting
+ * the window out, allocating, and giving it back) are the application's own texts, its public constants in
+ * {@code FreeNodeRepository} and {@code AllocationRepository}, bound by name as its {@code JdbcClient} binds them
+ * ({@link #named}): they cannot drift. Copies of the two had (the spare-node condition of the lock, the merged gaps
+ * of the return). The quota, reservation, calendar, audit and publication statements are still copies.
  *
  * <p>Where it differs from the application, on purpose: no HTTP, JSON, token or caller resolution; none of the
  * reads that validate a request before the transaction (tenant, membership, project, pool, pool size); the quota
@@ -50,42 +61,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class JdbcMirror implements AutoCloseable {
 
-    private static final String WINDOW = "tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')";
-
-    private static final String FREE_IN_BLOCKS = """
-			SELECT n.id, n.hostname, g.ib_block, n.rack,
-			       least(extract(epoch FROM (CAST(? AS timestamptz) - lower(g.during))), 1e9)
-			     + least(extract(epoch FROM (upper(g.during) - CAST(? AS timestamptz))), 1e9) AS slack
-			FROM free_gap g CROSS JOIN LATERAL (
-			    SELECT n.id, n.hostname, n.rack FROM node n
-			    WHERE n.id = g.node_id AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(?))
-			      AND (CAST(? AS text) IS NULL OR CAST(? AS text) = ANY(n.cuda_drivers))
-			    OFFSET 0) n
-			WHERE g.pool_id = ? AND g.ib_block = ANY(?) AND g.during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
-			ORDER BY g.ib_block, n.id""";
-
-    private static final String LOCK_FIRST = """
-			SELECT n.id, n.hostname FROM unnest(CAST(? AS bigint[])) WITH ORDINALITY AS c(id, position)
-			JOIN node n ON n.id = c.id
-			WHERE n.state = 'AVAILABLE'
-			ORDER BY c.position
-			LIMIT ?
-			FOR NO KEY UPDATE OF n SKIP LOCKED""";
-
     /** Each pool's blocks in search order, as the application holds them (read once). */
     private final Map<UUID, List<String>> blocks = new ConcurrentHashMap<>();
-
-    private static final String TAKE_FROM_GAPS = """
-			WITH taken AS (
-			    DELETE FROM free_gap WHERE node_id = ANY(?) AND during @> tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)')
-			    RETURNING node_id, pool_id, ib_block, during
-			), pieces AS (
-			    INSERT INTO free_gap (node_id, pool_id, ib_block, during)
-			    SELECT node_id, pool_id, ib_block, piece FROM taken,
-			        LATERAL (VALUES (tstzrange(lower(during), CAST(? AS timestamptz), '[)')), (tstzrange(CAST(? AS timestamptz), upper(during), '[)'))) v(piece)
-			    WHERE NOT isempty(piece)
-			)
-			SELECT node_id, lower(during), upper(during) FROM taken""";
 
     private static final String CALENDAR = """
 			WITH hours AS (
@@ -235,9 +212,12 @@ final class JdbcMirror implements AutoCloseable {
             c.rollback();
             return "conflict";
         }
-        Array nodes = c.createArrayOf("bigint", locked.toArray(Long[]::new));
+        Long[] nodes = locked.toArray(Long[]::new);
         int split = 0;
-        try (PreparedStatement ps = prepare(c, TAKE_FROM_GAPS, nodes, start, end, start, end);
+        try (PreparedStatement ps = named(
+                        c,
+                        AllocationRepository.TAKE_FROM_GAPS,
+                        window(start, end).addValue("nodes", nodes));
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 split++;
@@ -265,15 +245,7 @@ final class JdbcMirror implements AutoCloseable {
                 r.gpus(),
                 start,
                 end);
-        update(
-                c,
-                "INSERT INTO allocation (reservation_id, node_id, pool_id, during) SELECT ?, unnest(CAST(? AS bigint[])), ?, "
-                        + WINDOW,
-                id,
-                nodes,
-                poolId,
-                start,
-                end);
+        allocate(c, id, poolId, nodes, start, end);
         update(c, "UPDATE quota SET version = version + 1 WHERE tenant_id = ?", tenant.id());
         minimalBooked.add(new MinimalBooking(id, poolId, locked, start, end));
         return "booked";
@@ -291,34 +263,20 @@ final class JdbcMirror implements AutoCloseable {
     void undoMinimal() throws SQLException {
         try (Connection c = pool.getConnection()) {
             for (MinimalBooking b; (b = minimalBooked.poll()) != null; ) {
-                update(
+                try (PreparedStatement ps = named(
                         c,
-                        RETURN_TO_GAPS,
-                        c.createArrayOf("bigint", b.nodes().toArray(Long[]::new)),
-                        b.start(),
-                        b.end(),
-                        b.poolId());
+                        AllocationRepository.RETURN_TO_GAPS,
+                        window(b.start(), b.end())
+                                .addValue("nodes", b.nodes().toArray(Long[]::new))
+                                .addValue("pool", b.poolId()))) {
+                    ps.execute();
+                }
                 update(c, "DELETE FROM allocation WHERE reservation_id = ?", b.id());
                 update(c, "DELETE FROM reservation WHERE id = ?", b.id());
             }
             c.commit();
         }
     }
-
-    /** Allocations.returnToGaps. */
-    private static final String RETURN_TO_GAPS = """
-			WITH freed AS (
-			    SELECT unnest(CAST(? AS bigint[])) AS node_id,
-			           tstzrange(CAST(? AS timestamptz), CAST(? AS timestamptz), '[)') AS during
-			), neighbours AS (
-			    DELETE FROM free_gap g USING freed f WHERE g.node_id = f.node_id AND g.during -|- f.during
-			    RETURNING g.node_id, g.during
-			), merged AS (
-			    SELECT node_id, range_agg(during) AS free FROM (
-			        SELECT node_id, during FROM freed UNION ALL SELECT node_id, during FROM neighbours) pieces
-			    GROUP BY node_id
-			)
-			INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, ?, unnest(free) FROM merged""";
 
     /**
      * Bookings.preferredFreeNodes and NodeChoice, without the rack and gap preferences inside a block: the blocks eight,
@@ -341,21 +299,17 @@ final class JdbcMirror implements AutoCloseable {
         Map<String, List<Long>> searched = new LinkedHashMap<>();
         for (int from = 0, batch = 8; from < names.size(); from += batch, batch = Math.min(batch * 4, 64)) {
             Map<String, List<Long>> found = new LinkedHashMap<>();
-            try (PreparedStatement ps = prepare(
+            try (PreparedStatement ps = named(
                             c,
-                            FREE_IN_BLOCKS,
-                            start,
-                            end,
-                            c.createArrayOf("bigint", tried.toArray(Long[]::new)),
-                            null,
-                            null,
-                            poolId,
-                            c.createArrayOf(
-                                    "text",
-                                    names.subList(from, Math.min(from + batch, names.size()))
-                                            .toArray()),
-                            start,
-                            end);
+                            FreeNodeRepository.FREE_IN,
+                            window(start, end)
+                                    .addValue("pool", poolId)
+                                    .addValue(
+                                            "blocks",
+                                            names.subList(from, Math.min(from + batch, names.size()))
+                                                    .toArray(String[]::new))
+                                    .addValue("driver", null)
+                                    .addValue("excluded", tried.toArray(Long[]::new)));
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     found.computeIfAbsent(rs.getString(3), block -> new ArrayList<>())
@@ -509,8 +463,11 @@ final class JdbcMirror implements AutoCloseable {
             List<Long> locked = new ArrayList<>();
             List<String> names = new ArrayList<>();
             List<Long> preferred = preferredFreeNodes(c, poolId, start, end, want, tried);
-            try (PreparedStatement ps =
-                            prepare(c, LOCK_FIRST, c.createArrayOf("bigint", preferred.toArray(Long[]::new)), want);
+            try (PreparedStatement ps = named(
+                            c,
+                            FreeNodeRepository.LOCK_FIRST,
+                            new MapSqlParameterSource("nodes", preferred.toArray(Long[]::new))
+                                    .addValue("count", want));
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     locked.add(rs.getLong(1));
@@ -522,15 +479,13 @@ final class JdbcMirror implements AutoCloseable {
             }
             tried.addAll(locked);
             List<Long> free = new ArrayList<>();
-            try (PreparedStatement ps =
-                    c.prepareStatement("SELECT node_id FROM free_gap WHERE node_id = ANY(?) AND during @> " + WINDOW)) {
-                ps.setArray(1, c.createArrayOf("bigint", locked.toArray(Long[]::new)));
-                ps.setTimestamp(2, start);
-                ps.setTimestamp(3, end);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        free.add(rs.getLong(1));
-                    }
+            try (PreparedStatement ps = named(
+                            c,
+                            AllocationRepository.FREE_FOR,
+                            window(start, end).addValue("nodes", locked.toArray(Long[]::new)));
+                    ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    free.add(rs.getLong(1));
                 }
             }
             for (int i = 0; i < locked.size(); i++) {
@@ -573,33 +528,22 @@ final class JdbcMirror implements AutoCloseable {
                 key,
                 hash,
                 Timestamp.from(now));
-        Array nodes = c.createArrayOf("bigint", chosen.toArray(Long[]::new));
+        Long[] nodes = chosen.toArray(Long[]::new);
         Map<Instant, Integer> hours = new TreeMap<>();
         Map<Instant, Integer> days = new TreeMap<>();
-        try (PreparedStatement ps = c.prepareStatement(TAKE_FROM_GAPS)) {
-            ps.setArray(1, nodes);
-            ps.setTimestamp(2, start);
-            ps.setTimestamp(3, end);
-            ps.setTimestamp(4, start);
-            ps.setTimestamp(5, end);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    Timestamp from = rs.getTimestamp(2);
-                    Timestamp to = rs.getTimestamp(3);
-                    flipping(r, from, to, ChronoUnit.HOURS).forEach(h -> hours.merge(h, 1, Integer::sum));
-                    flipping(r, from, to, ChronoUnit.DAYS).forEach(d -> days.merge(d, 1, Integer::sum));
-                }
+        try (PreparedStatement ps = named(
+                        c,
+                        AllocationRepository.TAKE_FROM_GAPS,
+                        window(start, end).addValue("nodes", nodes));
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                Timestamp from = rs.getTimestamp(2);
+                Timestamp to = rs.getTimestamp(3);
+                flipping(r, from, to, ChronoUnit.HOURS).forEach(h -> hours.merge(h, 1, Integer::sum));
+                flipping(r, from, to, ChronoUnit.DAYS).forEach(d -> days.merge(d, 1, Integer::sum));
             }
         }
-        update(
-                c,
-                "INSERT INTO allocation (reservation_id, node_id, pool_id, during) SELECT ?, unnest(CAST(? AS bigint[])), ?, "
-                        + WINDOW,
-                id,
-                nodes,
-                poolId,
-                start,
-                end);
+        allocate(c, id, poolId, nodes, start, end);
         int stripe = ThreadLocalRandom.current().nextInt(8);
         // CapacityCalendar: the same statement announces the counts to the live calendars (LiveCalendar)
         query(
@@ -737,6 +681,37 @@ final class JdbcMirror implements AutoCloseable {
         try (PreparedStatement ps = prepare(c, sql, params)) {
             ps.executeUpdate();
         }
+    }
+
+    private static void allocate(Connection c, UUID id, UUID poolId, Long[] nodes, Timestamp start, Timestamp end)
+            throws SQLException {
+        try (PreparedStatement ps = named(
+                c,
+                AllocationRepository.ALLOCATE,
+                window(start, end)
+                        .addValue("reservation", id)
+                        .addValue("nodes", nodes)
+                        .addValue("pool", poolId))) {
+            ps.executeUpdate();
+        }
+    }
+
+    private static MapSqlParameterSource window(Timestamp start, Timestamp end) {
+        return new MapSqlParameterSource("start", start).addValue("end", end);
+    }
+
+    /**
+     * One of the application's own statements ({@code AllocationRepository.TAKE_FROM_GAPS}...), its named parameters
+     * turned into positional ones and bound as {@code JdbcClient} binds them: the same text reaches PostgreSQL.
+     */
+    private static PreparedStatement named(Connection c, String sql, MapSqlParameterSource params) throws SQLException {
+        ParsedSql parsed = NamedParameterUtils.parseSqlStatement(sql);
+        PreparedStatement ps = c.prepareStatement(NamedParameterUtils.substituteNamedParameters(parsed, params));
+        Object[] values = NamedParameterUtils.buildValueArray(parsed, params, null);
+        for (int i = 0; i < values.length; i++) {
+            StatementCreatorUtils.setParameterValue(ps, i + 1, SqlTypeValue.TYPE_UNKNOWN, values[i]);
+        }
+        return ps;
     }
 
     private static PreparedStatement prepare(Connection c, String sql, Object... params) throws SQLException {

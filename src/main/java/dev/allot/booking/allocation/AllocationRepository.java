@@ -31,7 +31,49 @@ public class AllocationRepository {
     public record Gap(
             long nodeId, @Nullable Instant from, @Nullable Instant to) {}
 
-    static final String WINDOW = "tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)')";
+    public static final String WINDOW = "tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)')";
+
+    /*
+     * The statements a booking and a cancellation run here, public so that the benchmark's JDBC mode runs these very
+     * texts (issue 32: one copy of the booking's SQL, which cannot drift).
+     */
+
+    /** Which of {@code :nodes} have one free gap holding the window {@code :start}..{@code :end}. */
+    public static final String FREE_FOR =
+            "SELECT node_id FROM free_gap WHERE node_id = ANY(:nodes) AND during @> " + WINDOW;
+
+    /** Cuts the window out of the free gaps of {@code :nodes} holding it; answers the gaps taken. */
+    public static final String TAKE_FROM_GAPS = """
+				WITH taken AS (
+				    DELETE FROM free_gap WHERE node_id = ANY(:nodes) AND during @> """ + WINDOW + """
+				    RETURNING node_id, pool_id, ib_block, during
+				), pieces AS (
+				    INSERT INTO free_gap (node_id, pool_id, ib_block, during)
+				    SELECT node_id, pool_id, ib_block, piece FROM taken,
+				        LATERAL (VALUES (tstzrange(lower(during), CAST(:start AS timestamptz), '[)')), (tstzrange(CAST(:end AS timestamptz), upper(during), '[)'))) v(piece)
+				    WHERE NOT isempty(piece)
+				)
+				SELECT node_id, lower(during), upper(during) FROM taken""";
+
+    /** Gives the window back to {@code :nodes} of {@code :pool}, merged with the gaps touching it. */
+    public static final String RETURN_TO_GAPS = """
+				WITH freed AS (
+				    SELECT unnest(CAST(:nodes AS bigint[])) AS node_id,
+				           tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)') AS during
+				), neighbours AS (
+				    DELETE FROM free_gap g USING freed f WHERE g.node_id = f.node_id AND g.during -|- f.during
+				    RETURNING g.node_id, g.during
+				), merged AS (
+				    SELECT node_id, range_agg(during) AS free FROM (
+				        SELECT node_id, during FROM freed UNION ALL SELECT node_id, during FROM neighbours) pieces
+				    GROUP BY node_id
+				)
+				INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, :pool, unnest(free) FROM merged
+				RETURNING node_id, lower(during), upper(during)""";
+
+    /** Allocates {@code :nodes} of {@code :pool} to {@code :reservation} for the window. */
+    public static final String ALLOCATE = "INSERT INTO allocation (reservation_id, node_id, pool_id, during) "
+            + "SELECT :reservation, unnest(CAST(:nodes AS bigint[])), :pool, " + WINDOW;
 
     private final JdbcClient jdbc;
 
@@ -113,7 +155,7 @@ public class AllocationRepository {
 
     /** Which of the nodes have one free gap holding the whole window (read after locking them). */
     public List<Long> freeFor(List<Long> nodeIds, TimeWindow window) {
-        return jdbc.sql("SELECT node_id FROM free_gap WHERE node_id = ANY(:nodes) AND during @> " + WINDOW)
+        return jdbc.sql(FREE_FOR)
                 .param("nodes", nodeIds.toArray(Long[]::new))
                 .param("start", ts(window.start()))
                 .param("end", ts(window.end()))
@@ -126,17 +168,7 @@ public class AllocationRepository {
      * as they were (for the calendar).
      */
     public List<Gap> takeFromGaps(List<Long> nodeIds, TimeWindow window) {
-        return jdbc.sql("""
-				WITH taken AS (
-				    DELETE FROM free_gap WHERE node_id = ANY(:nodes) AND during @> """ + WINDOW + """
-				    RETURNING node_id, pool_id, ib_block, during
-				), pieces AS (
-				    INSERT INTO free_gap (node_id, pool_id, ib_block, during)
-				    SELECT node_id, pool_id, ib_block, piece FROM taken,
-				        LATERAL (VALUES (tstzrange(lower(during), CAST(:start AS timestamptz), '[)')), (tstzrange(CAST(:end AS timestamptz), upper(during), '[)'))) v(piece)
-				    WHERE NOT isempty(piece)
-				)
-				SELECT node_id, lower(during), upper(during) FROM taken""")
+        return jdbc.sql(TAKE_FROM_GAPS)
                 .param("nodes", nodeIds.toArray(Long[]::new))
                 .param("start", ts(window.start()))
                 .param("end", ts(window.end()))
@@ -146,20 +178,7 @@ public class AllocationRepository {
 
     /** Gives the window back to each node, merged with the gaps touching it; answers the merged gaps. */
     public List<Gap> returnToGaps(List<Long> nodeIds, UUID poolId, TimeWindow window) {
-        return jdbc.sql("""
-				WITH freed AS (
-				    SELECT unnest(CAST(:nodes AS bigint[])) AS node_id,
-				           tstzrange(CAST(:start AS timestamptz), CAST(:end AS timestamptz), '[)') AS during
-				), neighbours AS (
-				    DELETE FROM free_gap g USING freed f WHERE g.node_id = f.node_id AND g.during -|- f.during
-				    RETURNING g.node_id, g.during
-				), merged AS (
-				    SELECT node_id, range_agg(during) AS free FROM (
-				        SELECT node_id, during FROM freed UNION ALL SELECT node_id, during FROM neighbours) pieces
-				    GROUP BY node_id
-				)
-				INSERT INTO free_gap (node_id, pool_id, during) SELECT node_id, :pool, unnest(free) FROM merged
-				RETURNING node_id, lower(during), upper(during)""")
+        return jdbc.sql(RETURN_TO_GAPS)
                 .param("nodes", nodeIds.toArray(Long[]::new))
                 .param("pool", poolId)
                 .param("start", ts(window.start()))
@@ -227,8 +246,7 @@ public class AllocationRepository {
     }
 
     public void allocate(UUID reservationId, UUID poolId, List<Long> nodeIds, TimeWindow window) {
-        jdbc.sql("INSERT INTO allocation (reservation_id, node_id, pool_id, during) "
-                        + "SELECT :reservation, unnest(CAST(:nodes AS bigint[])), :pool, " + WINDOW)
+        jdbc.sql(ALLOCATE)
                 .param("reservation", reservationId)
                 .param("nodes", nodeIds.toArray(Long[]::new))
                 .param("pool", poolId)

@@ -19,6 +19,34 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class FreeNodeRepository {
 
+    /*
+     * The statements a booking runs here, public so that the benchmark's JDBC mode runs these very texts (issue 32).
+     */
+
+    /** The available nodes of {@code :blocks} of {@code :pool} free for the whole window, with their slack. */
+    public static final String FREE_IN = """
+				SELECT n.id, n.hostname, g.ib_block, n.rack,
+				       least(extract(epoch FROM (CAST(:start AS timestamptz) - lower(g.during))), 1e9)
+				     + least(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9) AS slack
+				FROM free_gap g CROSS JOIN LATERAL (
+				    -- each gap's node by its key (OFFSET 0 keeps this a lookup: as a plain join the generic plan of
+				    -- the prepared statement hashed every node of the fleet, 5-20 ms at 10,000 nodes)
+				    SELECT n.id, n.hostname, n.rack FROM node n
+				    WHERE n.id = g.node_id AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(:excluded))
+				      AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
+				    OFFSET 0) n
+				WHERE g.pool_id = :pool AND g.ib_block = ANY(:blocks) AND g.during @> """ + AllocationRepository.WINDOW + """
+				ORDER BY g.ib_block, n.id""";
+
+    /** Locks the first {@code :count} of {@code :nodes}, in order, that no one holds and are still available. */
+    public static final String LOCK_FIRST = """
+				SELECT n.id, n.hostname FROM unnest(CAST(:nodes AS bigint[])) WITH ORDINALITY AS c(id, position)
+				JOIN node n ON n.id = c.id
+				WHERE n.state = 'AVAILABLE' AND NOT n.spare
+				ORDER BY c.position
+				LIMIT :count
+				FOR NO KEY UPDATE OF n SKIP LOCKED""";
+
     private final JdbcClient jdbc;
 
     private final ReadCache<UUID, List<String>> blocks;
@@ -45,19 +73,7 @@ public class FreeNodeRepository {
      */
     List<NodeChoice.Candidate> freeIn(
             UUID poolId, List<String> blockNames, TimeWindow window, @Nullable String cudaDriver, List<Long> excluded) {
-        return jdbc.sql("""
-				SELECT n.id, n.hostname, g.ib_block, n.rack,
-				       least(extract(epoch FROM (CAST(:start AS timestamptz) - lower(g.during))), 1e9)
-				     + least(extract(epoch FROM (upper(g.during) - CAST(:end AS timestamptz))), 1e9) AS slack
-				FROM free_gap g CROSS JOIN LATERAL (
-				    -- each gap's node by its key (OFFSET 0 keeps this a lookup: as a plain join the generic plan of
-				    -- the prepared statement hashed every node of the fleet, 5-20 ms at 10,000 nodes)
-				    SELECT n.id, n.hostname, n.rack FROM node n
-				    WHERE n.id = g.node_id AND n.state = 'AVAILABLE' AND NOT n.spare AND NOT (n.id = ANY(:excluded))
-				      AND (CAST(:driver AS text) IS NULL OR CAST(:driver AS text) = ANY(n.cuda_drivers))
-				    OFFSET 0) n
-				WHERE g.pool_id = :pool AND g.ib_block = ANY(:blocks) AND g.during @> """ + AllocationRepository.WINDOW + """
-				ORDER BY g.ib_block, n.id""")
+        return jdbc.sql(FREE_IN)
                 .param("pool", poolId)
                 .param("blocks", blockNames.toArray(String[]::new))
                 .param("start", AllocationRepository.ts(window.start()))
@@ -175,13 +191,7 @@ public class FreeNodeRepository {
      * still available; never waits.
      */
     public List<AllocationRepository.Locked> lockFirst(List<Long> ordered, int count) {
-        return jdbc.sql("""
-				SELECT n.id, n.hostname FROM unnest(CAST(:nodes AS bigint[])) WITH ORDINALITY AS c(id, position)
-				JOIN node n ON n.id = c.id
-				WHERE n.state = 'AVAILABLE' AND NOT n.spare
-				ORDER BY c.position
-				LIMIT :count
-				FOR NO KEY UPDATE OF n SKIP LOCKED""")
+        return jdbc.sql(LOCK_FIRST)
                 .param("nodes", ordered.toArray(Long[]::new))
                 .param("count", count)
                 .query((rs, n) -> new AllocationRepository.Locked(rs.getLong(1), rs.getString(2)))
