@@ -74,8 +74,8 @@ class BookingOptions {
 
     /**
      * The request again with the earliest window as it is now, when the server refused the one chosen because it
-     * had begun (the earliest start is the next whole minute, and a slow first request can reach the server after
-     * it): {@code null} when the window was the caller's own (--start), or the refusal was for anything else.
+     * had begun (the server offers a start at least 30 s ahead, but a stalled client can still reach it after
+     * that): {@code null} when the window was the caller's own (--start), or the refusal was for anything else.
      */
     ReservationRequest chosenAgain(Session session, String pinnedBy, ApiException refusal) throws ApiException {
         if (this.start != null || refusal.getCode() != 400 || !startsInThePast(refusal.getResponseBody())) {

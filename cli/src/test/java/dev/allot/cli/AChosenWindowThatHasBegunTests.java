@@ -11,10 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Without --start the CLI books the earliest window, which starts at the next whole minute. A cold CLI that asks
- * in the last fraction of a minute reaches the server after that minute has begun, and is refused 400 "startsAt:
- * must be in the future" (seen once in CI). It then asks for the earliest window again and books that, once. Against
- * a {@link ScriptedServer}: the application cannot be made to answer on either side of a minute on demand.
+ * Without --start the CLI books the earliest window the server offers. The server offers a start at least 30 s
+ * ahead (it once offered the next whole minute, and a cold CLI asking in a minute's last fraction was refused 400
+ * "startsAt: must be in the future" in CI); a client stalled longer still meets that refusal. It then asks for the
+ * earliest window again and books that, once. Against a {@link ScriptedServer}: the application cannot be made to
+ * answer on either side of a start on demand.
  */
 class AChosenWindowThatHasBegunTests {
 

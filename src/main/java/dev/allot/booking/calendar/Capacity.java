@@ -176,10 +176,8 @@ public class Capacity {
             Instant until) {
         Pool pool = pool(caller, poolName);
         requireSearchable(pool, gpus, duration);
-        Instant now = clock.instant();
-        Instant from = after != null && after.isAfter(now)
-                ? nextMinute(after)
-                : now.truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+        Instant soonest = clock.instant().plus(BOOKING_LEAD);
+        Instant from = nextMinute(after != null && after.isAfter(soonest) ? after : soonest);
         Tenant tenant = tenant(caller, tenantSlug);
         if (tenant != null && !pool.openTo(tenant.slug())) {
             throw InvalidInputException.of("pool", "no such pool open to " + tenant.slug());
@@ -291,6 +289,13 @@ public class Capacity {
     private Pool pool(Caller caller, String name) {
         return inventory.pool(caller, name).orElseThrow(() -> InvalidInputException.of("pool", "no such pool"));
     }
+
+    /**
+     * How far ahead the earliest start offered lies at least: a client that books the window it is offered, at once,
+     * still finds it in the future. Offered the next whole minute, one that asked in a minute's last second reached
+     * the server after it had begun ({@code 400 startsAt: must be in the future}).
+     */
+    static final Duration BOOKING_LEAD = Duration.ofSeconds(30);
 
     private static Instant nextMinute(Instant instant) {
         Instant minute = instant.truncatedTo(ChronoUnit.MINUTES);
