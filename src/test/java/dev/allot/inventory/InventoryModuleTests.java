@@ -13,7 +13,7 @@ import dev.allot.shared.AllotException;
 import dev.allot.shared.KnownTenants;
 import dev.allot.shared.security.Caller;
 import dev.allot.shared.security.PlatformRole;
-import dev.allot.support.TestDatabase;
+import dev.allot.support.IntegrationTest;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,11 +49,7 @@ class InventoryModuleTests {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        TestDatabase.Connection db = TestDatabase.get();
-        registry.add("spring.datasource.url", db::url);
-        registry.add("spring.datasource.username", db::username);
-        registry.add("spring.datasource.password", db::password);
-        registry.add("allot.demo.enabled", () -> "false");
+        IntegrationTest.database(registry);
     }
 
     @Test

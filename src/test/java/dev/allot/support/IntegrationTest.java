@@ -137,8 +137,12 @@ public abstract class IntegrationTest {
     /** The bearer token the tests scrape {@code /actuator/prometheus} with (the app knows only its SHA-256). */
     public static final String METRICS_TOKEN = "test-metrics-scrape-token-0123456789";
 
+    /**
+     * The test database and the settings every test context shares; a context of its own (a module test) registers
+     * the same with this.
+     */
     @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
+    public static void database(DynamicPropertyRegistry registry) {
         TestDatabase.Connection db = TestDatabase.get();
         registry.add("spring.datasource.url", db::url);
         // As in production: the migrations run as the owner, the application as a role that only reads and writes.
